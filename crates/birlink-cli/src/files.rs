@@ -1,0 +1,69 @@
+//! Reading inputs from disk: files, and folders of `*.json` in sorted path order.
+//!
+//! A path that cannot be read is passed on as an unreadable source, so the core turns
+//! it into a coded diagnostic (BL0001) like any other bad input.
+
+use std::path::{Path, PathBuf};
+
+use birlink_core::{Role, SourceFile};
+
+/// Every input file, folders expanded (recursively, sorted by path).
+pub fn gather(inputs: &[PathBuf]) -> Vec<SourceFile> {
+    let mut sources = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let mut found = Vec::new();
+            if let Err(error) = walk(input, &mut found) {
+                sources.push(unreadable(input, &error.to_string()));
+                continue;
+            }
+            found.sort();
+            if found.is_empty() {
+                sources.push(unreadable(input, "the folder holds no *.json file"));
+            }
+            for path in found {
+                sources.push(read(&path, Role::Auto));
+            }
+        } else {
+            sources.push(read(input, Role::Auto));
+        }
+    }
+    sources
+}
+
+/// The `--netlist` file.
+pub fn read_netlist(path: &Path) -> SourceFile {
+    read(path, Role::Netlist)
+}
+
+fn read(path: &Path, role: Role) -> SourceFile {
+    SourceFile { path: display(path), content: std::fs::read(path).map_err(|e| describe(&e)), role }
+}
+
+fn unreadable(path: &Path, reason: &str) -> SourceFile {
+    SourceFile { path: display(path), content: Err(reason.to_owned()), role: Role::Auto }
+}
+
+fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, found)?;
+        } else if path.extension().is_some_and(|e| e == "json") {
+            found.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn display(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+fn describe(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => error.to_string().to_lowercase(),
+    }
+}

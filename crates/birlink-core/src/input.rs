@@ -1,0 +1,431 @@
+//! From input files to a link set: classify each file, read modules, name them (contract §1).
+//!
+//! An input is a per-core module file (an object with `functions`), a bundle (`modules`
+//! and no `functions`), or a netlist (`hlo_netlist.json`, or a document with only netlist
+//! keys). The caller does the IO: files arrive as bytes, or as the reason they could not
+//! be read, so a missing file is a diagnostic like any other. Every file is read and
+//! checked even when another one fails.
+
+use serde_json::Value;
+
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::ir::{FileId, Module, Src};
+use crate::json;
+use crate::netlist::{self, Netlist, NETLIST_KEYS};
+
+/// One input file, as the caller read it.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// The path or upload name, shown in diagnostics.
+    pub path: String,
+    /// The bytes, or why they could not be read.
+    pub content: Result<Vec<u8>, String>,
+    /// How to read it.
+    pub role: Role,
+}
+
+impl SourceFile {
+    /// A file whose text is known.
+    pub fn text(path: impl Into<String>, text: impl Into<String>) -> Self {
+        SourceFile { path: path.into(), content: Ok(text.into().into_bytes()), role: Role::Auto }
+    }
+}
+
+/// How an input file is to be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// By its name and content.
+    Auto,
+    /// As the netlist (`--netlist`).
+    Netlist,
+}
+
+/// What a file turned out to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileKind {
+    /// One per-core module.
+    Module,
+    /// A bundle of modules.
+    Bundle,
+    /// Link metadata.
+    Netlist,
+    /// Could not be read or parsed.
+    Invalid,
+}
+
+/// A file of the link set, kept for locations and the UI's original text.
+#[derive(Clone, Debug)]
+pub struct FileEntry {
+    /// As given.
+    pub path: String,
+    /// The text, when it was readable UTF-8.
+    pub text: Option<String>,
+    /// What it was.
+    pub kind: FileKind,
+}
+
+/// One per-core module of the link set, with its identity.
+#[derive(Clone, Debug)]
+pub struct CoreModule {
+    /// The module.
+    pub module: Module,
+    /// Its name (`name` key, path, or `nc<CC>`).
+    pub name: String,
+    /// `attributes.neuron_core_id`, when present.
+    pub core: Option<u64>,
+    /// Its file.
+    pub file: FileId,
+}
+
+/// Options a bundle carries (`options` key).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BundleOptions {
+    /// `options.lnc`.
+    pub lnc: Option<u64>,
+    /// `options.passes`: which passes to run.
+    pub passes: Option<Vec<String>>,
+}
+
+/// Everything read from the inputs.
+#[derive(Clone, Debug, Default)]
+pub struct LinkSet {
+    /// Every input file; `FileId` indexes this.
+    pub files: Vec<FileEntry>,
+    /// The modules, in input order.
+    pub modules: Vec<CoreModule>,
+    /// The netlist in force, if any.
+    pub netlist: Option<Netlist>,
+    /// Options from a bundle.
+    pub options: BundleOptions,
+}
+
+impl LinkSet {
+    /// The path of a file.
+    pub fn path(&self, file: FileId) -> &str {
+        self.files.get(file.0 as usize).map(|f| f.path.as_str()).unwrap_or("")
+    }
+}
+
+/// Reads every source. `max_input_bytes` bounds the total size (the browser build sets it).
+pub fn load(sources: Vec<SourceFile>, max_input_bytes: Option<u64>, diags: &mut Vec<Diagnostic>) -> LinkSet {
+    let mut set = LinkSet::default();
+    let total: u64 = sources.iter().map(|s| s.content.as_ref().map(|b| b.len() as u64).unwrap_or(0)).sum();
+    let too_large = max_input_bytes.is_some_and(|max| total > max);
+    if too_large {
+        let max = max_input_bytes.unwrap_or(0);
+        diags.push(
+            Diagnostic::new(
+                Code::InputTooLarge,
+                "read",
+                format!(
+                    "the link set is {} and this build reads at most {}",
+                    human_bytes(total),
+                    human_bytes(max)
+                ),
+            )
+            .note(format!("{} file(s) given", sources.len())),
+        );
+    }
+    let mut netlists: Vec<(Netlist, bool)> = Vec::new();
+    for source in sources {
+        let file = FileId(set.files.len() as u32);
+        let path = source.path.clone();
+        let mut entry = FileEntry { path: source.path, text: None, kind: FileKind::Invalid };
+        if too_large {
+            set.files.push(entry);
+            continue;
+        }
+        let bytes = match source.content {
+            Ok(bytes) => bytes,
+            Err(reason) => {
+                diags.push(
+                    Diagnostic::new(Code::UnreadableFile, "read", format!("cannot read `{path}`: {reason}"))
+                        .entity("file", &path, None)
+                        .at_pointer(file, ""),
+                );
+                set.files.push(entry);
+                continue;
+            }
+        };
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(error) => {
+                let offset = error.utf8_error().valid_up_to();
+                diags.push(
+                    Diagnostic::new(
+                        Code::UnreadableFile,
+                        "read",
+                        format!("`{path}` is not UTF-8 text (invalid byte at offset {offset})"),
+                    )
+                    .entity("file", &path, None)
+                    .at_pointer(file, ""),
+                );
+                set.files.push(entry);
+                continue;
+            }
+        };
+        let parsed = json::parse(&text);
+        entry.text = Some(text);
+        let value = match parsed {
+            Ok(value) => value,
+            Err(error) => {
+                let mut diagnostic = Diagnostic::new(error.code, "read", format!("`{path}`: {}", error.message))
+                    .entity("file", &path, None)
+                    .at_pointer(file, "");
+                diagnostic.location = Some(crate::diag::Location {
+                    file: path.clone(),
+                    pointer: String::new(),
+                    line: Some(error.line),
+                    column: Some(error.column),
+                });
+                diags.push(diagnostic);
+                set.files.push(entry);
+                continue;
+            }
+        };
+        let is_netlist_name = file_name(&path) == "hlo_netlist.json";
+        match classify(&value, source.role, is_netlist_name) {
+            Classified::Netlist => {
+                entry.kind = FileKind::Netlist;
+                netlists.push((netlist::parse(&value, file, "", diags), source.role == Role::Netlist));
+            }
+            Classified::Module => {
+                entry.kind = FileKind::Module;
+                if let Value::Object(map) = value {
+                    let module = json::read::lower_module(map, file, "", diags);
+                    let name = module_name(&module, Some(&path));
+                    let core = module.core_id();
+                    set.modules.push(CoreModule { module, name, core, file });
+                }
+            }
+            Classified::Bundle => {
+                entry.kind = FileKind::Bundle;
+                if let Value::Object(mut map) = value {
+                    read_bundle(&mut set, &mut map, file, &mut netlists, diags);
+                }
+            }
+            Classified::Other(what) => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::NotAModule,
+                        "read",
+                        format!("`{path}` is not a BIR module, bundle or netlist: {what}"),
+                    )
+                    .entity("file", &path, None)
+                    .at_pointer(file, ""),
+                );
+            }
+        }
+        set.files.push(entry);
+    }
+    // Precedence: `--netlist`, then files and bundles in input order.
+    netlists.sort_by_key(|(_, explicit)| !explicit);
+    let mut netlists = netlists.into_iter().map(|(n, _)| n);
+    set.netlist = netlists.next();
+    for extra in netlists {
+        let used = set.netlist.as_ref().and_then(|n| n.src.as_ref()).map(|s| set.path(s.file).to_owned());
+        diags.push(
+            Diagnostic::new(Code::ExtraNetlist, "read", "more than one netlist given; this one is ignored")
+                .at(extra.src.as_ref())
+                .note(format!("the netlist in `{}` is used", used.unwrap_or_default())),
+        );
+    }
+    // An empty link set is only news when no file failed: a failed file explains it.
+    if set.modules.is_empty() && !crate::diag::has_errors(diags) {
+        diags.push(Diagnostic::new(Code::EmptyLinkSet, "read", "no per-core module was given: nothing to link"));
+    }
+    set
+}
+
+enum Classified {
+    Module,
+    Bundle,
+    Netlist,
+    Other(String),
+}
+
+fn classify(value: &Value, role: Role, is_netlist_name: bool) -> Classified {
+    if role == Role::Netlist || is_netlist_name {
+        return Classified::Netlist;
+    }
+    let Some(map) = value.as_object() else {
+        return Classified::Other(format!("the document is {}", json::read::type_name(value)));
+    };
+    if map.contains_key("functions") {
+        Classified::Module
+    } else if map.contains_key("modules") {
+        Classified::Bundle
+    } else if !map.is_empty() && map.keys().all(|k| NETLIST_KEYS.contains(&k.as_str())) {
+        Classified::Netlist
+    } else if map.is_empty() {
+        Classified::Other("the document is an empty object".to_owned())
+    } else {
+        let keys: Vec<&str> = map.keys().take(5).map(String::as_str).collect();
+        Classified::Other(format!("it has no `functions` or `modules` (keys: {})", keys.join(", ")))
+    }
+}
+
+fn read_bundle(
+    set: &mut LinkSet,
+    map: &mut serde_json::Map<String, Value>,
+    file: FileId,
+    netlists: &mut Vec<(Netlist, bool)>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if let Some(options) = map.get("options") {
+        match options.as_object() {
+            Some(options) => {
+                if let Some(lnc) = options.get("lnc") {
+                    match lnc.as_u64() {
+                        Some(n) if n > 0 => set.options.lnc = Some(n),
+                        _ => diags.push(
+                            Diagnostic::new(
+                                if lnc.is_number() { Code::NumberOutOfRange } else { Code::WrongType },
+                                "read",
+                                format!("bundle `options.lnc` must be a positive integer, found {}", json::read::compact(lnc)),
+                            )
+                            .at_pointer(file, "/options/lnc"),
+                        ),
+                    }
+                }
+                if let Some(passes) = options.get("passes") {
+                    let names: Option<Vec<String>> =
+                        passes.as_array().and_then(|items| items.iter().map(|p| p.as_str().map(str::to_owned)).collect());
+                    match names {
+                        Some(names) => set.options.passes = Some(names),
+                        None => diags.push(
+                            Diagnostic::new(
+                                Code::WrongType,
+                                "read",
+                                format!("bundle `options.passes` must be a list of pass names, found {}", json::read::compact(passes)),
+                            )
+                            .at_pointer(file, "/options/passes"),
+                        ),
+                    }
+                }
+            }
+            None => diags.push(
+                Diagnostic::new(Code::WrongType, "read", "bundle `options` must be an object").at_pointer(file, "/options"),
+            ),
+        }
+    }
+    if let Some(value) = map.get("netlist") {
+        netlists.push((netlist::parse(value, file, "/netlist", diags), false));
+    }
+    let modules = match map.remove("modules") {
+        Some(Value::Array(modules)) => modules,
+        Some(other) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::WrongType,
+                    "read",
+                    format!("bundle `modules` must be an array, found {}", json::read::type_name(&other)),
+                )
+                .at_pointer(file, "/modules"),
+            );
+            return;
+        }
+        None => return,
+    };
+    for (i, value) in modules.into_iter().enumerate() {
+        let pointer = format!("/modules/{i}");
+        match value {
+            Value::Object(module) if module.contains_key("functions") => {
+                let module = json::read::lower_module(module, file, &pointer, diags);
+                let name = module_name(&module, None);
+                let core = module.core_id();
+                set.modules.push(CoreModule { module, name, core, file });
+            }
+            other => diags.push(
+                Diagnostic::new(
+                    Code::NotAModule,
+                    "read",
+                    format!("bundle module {i} is not a BIR module (it has no `functions`): {}", json::read::type_name(&other)),
+                )
+                .at_pointer(file, pointer),
+            ),
+        }
+    }
+}
+
+/// A module's name: its `name` key, else from the path (`nc01.json`,
+/// `nc01/sg00/<file>.json`), else `nc<CC>` from its core id (`nc00` without one).
+pub fn module_name(module: &Module, path: Option<&str>) -> String {
+    if let Some(name) = module.fields.get("name").and_then(Value::as_str) {
+        return name.to_owned();
+    }
+    if let Some(name) = path.and_then(name_from_path) {
+        return name;
+    }
+    format!("nc{:02}", module.core_id().unwrap_or(0))
+}
+
+/// `nc<digits>` from `…/nc<digits>.json` or `…/nc<digits>/sg<digits>/<file>.json`.
+pub fn name_from_path(path: &str) -> Option<String> {
+    let normalized = path.replace('\\', "/");
+    let parts: Vec<&str> = normalized.split('/').filter(|p| !p.is_empty()).collect();
+    let file = *parts.last()?;
+    let stem = file.strip_suffix(".json")?;
+    if is_prefixed_number(stem, "nc") {
+        return Some(stem.to_owned());
+    }
+    if parts.len() >= 3 {
+        let (nc, sg) = (parts[parts.len() - 3], parts[parts.len() - 2]);
+        if is_prefixed_number(nc, "nc") && is_prefixed_number(sg, "sg") {
+            return Some(nc.to_owned());
+        }
+    }
+    None
+}
+
+fn is_prefixed_number(text: &str, prefix: &str) -> bool {
+    text.strip_prefix(prefix).is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// `12.3 MB`, `512 B`.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "kB", "MB", "GB", "TB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1000.0 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// The source of a module's object, for diagnostics about the module as a whole.
+pub fn module_src(module: &CoreModule) -> Option<&Src> {
+    module.module.src.as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_from_paths() {
+        assert_eq!(name_from_path("dump/nc01.json").as_deref(), Some("nc01"));
+        assert_eq!(name_from_path("dump/nc03/sg00/bir.json").as_deref(), Some("nc03"));
+        assert_eq!(name_from_path("C:\\dump\\nc02\\sg01\\x.json").as_deref(), Some("nc02"));
+        assert_eq!(name_from_path("dump/core1.json"), None);
+        assert_eq!(name_from_path("nc.json"), None);
+        assert_eq!(name_from_path("ncx1.json"), None);
+    }
+
+    #[test]
+    fn human_sizes() {
+        assert_eq!(human_bytes(512), "512 B");
+        assert_eq!(human_bytes(1_500_000), "1.5 MB");
+    }
+}

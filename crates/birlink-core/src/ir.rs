@@ -1,0 +1,529 @@
+//! The BIR module model: entities in arenas, each one its JSON fields plus typed containers.
+//!
+//! A BIR module is a tree (module → functions → allocations → memory locations, and
+//! functions → blocks → instructions, `Loop` instructions nesting blocks; module →
+//! queues → queue instances → `DMABlock`s) whose cross-references are name strings
+//! (contract §1). The model keeps that shape:
+//!
+//! * every entity is a [`Fields`] map holding **all** of its JSON keys except its child
+//!   containers, which become typed lists of [`Handle`]s into the module's [`Store`];
+//! * typed accessors (`name()`, `opcode()`, `addr()`, …) read the fields with the
+//!   contract's defaults; the passes write back through setters on the same fields.
+//!
+//! **Invariant:** no key of the input is ever dropped. Lowering removes only child
+//! containers that are arrays; anything with an unexpected shape stays in `fields` and
+//! is written back verbatim (`json::write`). The property test `no_input_key_lost`
+//! checks this.
+//!
+//! Every input entity remembers where it came from ([`Src`]: file and JSON pointer), so
+//! diagnostics raised after linking still point into the user's file.
+
+use serde_json::{Map, Value};
+
+use crate::arena::{Arena, Handle};
+
+/// The JSON keys of one entity, minus its typed child containers. Keys are kept sorted,
+/// which is also how neuronx-cc writes them.
+pub type Fields = Map<String, Value>;
+
+/// Index of an input file in a link set (see `input::LinkSet::files`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileId(pub u32);
+
+/// Where an input entity came from: its file and the JSON pointer of its object there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Src {
+    /// The input file.
+    pub file: FileId,
+    /// RFC 6901 pointer of the entity's object inside that file.
+    pub pointer: Box<str>,
+}
+
+/// All entities of one module, by kind.
+#[derive(Clone, Debug, Default)]
+pub struct Store {
+    /// Functions, in storage order.
+    pub functions: Arena<Function>,
+    /// Blocks of functions and of `Loop` instructions.
+    pub blocks: Arena<Block>,
+    /// Instructions of blocks and of queue instances.
+    pub insts: Arena<Inst>,
+    /// Memory-location sets (`allocations` entries of kind `memory_location_set`).
+    pub sets: Arena<MemLocSet>,
+    /// Memory locations of sets.
+    pub memlocs: Arena<MemLoc>,
+    /// DMA queues.
+    pub queues: Arena<Queue>,
+    /// Queue instances (a queue's `blocks`).
+    pub instances: Arena<QueueInstance>,
+}
+
+/// One BIR module: a per-core input, or the linked `<base>/sgLnk` module.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    /// Top-level keys other than `functions` and `queues` (`version`, `arch`,
+    /// `attributes`, and anything unknown).
+    pub fields: Fields,
+    /// Functions in program order; `main` (when present) is the entry.
+    pub functions: Vec<Handle<Function>>,
+    /// DMA queues in order.
+    pub queues: Vec<Handle<Queue>>,
+    /// The entities the lists above refer to.
+    pub store: Store,
+    /// The module's object in its input file, if it came from one.
+    pub src: Option<Src>,
+}
+
+/// A function: allocations and blocks.
+#[derive(Clone, Debug, Default)]
+pub struct Function {
+    /// Keys other than `allocations` and `blocks`.
+    pub fields: Fields,
+    /// The `allocations` list, in order.
+    pub allocations: Vec<Allocation>,
+    /// Top-level blocks in order.
+    pub blocks: Vec<Handle<Block>>,
+    /// Where it came from.
+    pub src: Option<Src>,
+}
+
+/// One entry of a function's `allocations`.
+#[derive(Clone, Debug)]
+pub enum Allocation {
+    /// A memory-location set (`Skind` `memory_location_set`, the default).
+    Set(Handle<MemLocSet>),
+    /// Any other storage (a `register`, a lone `memory_location`), carried verbatim.
+    Other(Value),
+}
+
+/// A memory-location set: a logical tensor and its physical pieces.
+#[derive(Clone, Debug, Default)]
+pub struct MemLocSet {
+    /// Keys other than `memorylocations`.
+    pub fields: Fields,
+    /// Its memory locations in order.
+    pub memlocs: Vec<Handle<MemLoc>>,
+    /// Where it came from.
+    pub src: Option<Src>,
+}
+
+/// A memory location: a physical placement.
+#[derive(Clone, Debug, Default)]
+pub struct MemLoc {
+    /// All of its keys.
+    pub fields: Fields,
+    /// Where it came from.
+    pub src: Option<Src>,
+}
+
+/// A basic block.
+#[derive(Clone, Debug, Default)]
+pub struct Block {
+    /// Keys other than `instructions`.
+    pub fields: Fields,
+    /// Instructions in order.
+    pub insts: Vec<Handle<Inst>>,
+    /// Where it came from.
+    pub src: Option<Src>,
+}
+
+/// An instruction. Only a `Loop` has a typed body; any other nested structure (a
+/// `DMABlock`'s descriptor blocks, say) stays in `fields`.
+#[derive(Clone, Debug, Default)]
+pub struct Inst {
+    /// Keys other than a `Loop`'s `blocks`.
+    pub fields: Fields,
+    /// A `Loop`'s nested blocks, walked depth-first by the passes.
+    pub body: Option<Vec<Handle<Block>>>,
+    /// Where it came from.
+    pub src: Option<Src>,
+}
+
+/// A DMA queue.
+#[derive(Clone, Debug, Default)]
+pub struct Queue {
+    /// Keys other than `blocks` (the queue-level keys).
+    pub fields: Fields,
+    /// Its instances (the queue's `blocks`) in order.
+    pub instances: Vec<Handle<QueueInstance>>,
+    /// Where it came from.
+    pub src: Option<Src>,
+}
+
+/// A queue instance: a named block of `DMABlock` instructions.
+#[derive(Clone, Debug, Default)]
+pub struct QueueInstance {
+    /// Keys other than `instructions`.
+    pub fields: Fields,
+    /// Its instructions in order.
+    pub insts: Vec<Handle<Inst>>,
+    /// Where it came from.
+    pub src: Option<Src>,
+}
+
+/// Opcodes the passes act on.
+pub mod opcode {
+    /// A call of another function (the dispatcher's calls).
+    pub const CALL: &str = "Call";
+    /// Return to the caller.
+    pub const RETURN: &str = "Return";
+    /// A cross-core barrier, renumbered by `bir_linker`.
+    pub const CORE_BARRIER: &str = "CoreBarrier";
+    /// Switches the active instance of a DMA queue.
+    pub const SWITCH_QUEUE_INSTANCE: &str = "SwitchQueueInstance";
+    /// A DMA block; with `remote_notifications` it signals another core.
+    pub const DMA_BLOCK: &str = "DMABlock";
+    /// A structured loop nesting its own blocks.
+    pub const LOOP: &str = "Loop";
+    /// The SB-to-SB copy counted by LncVerifier 1198.
+    pub const GPSIMD_SB2SB: &str = "GPSIMDSB2SB";
+}
+
+/// A `remote_local_target`: the owner core's memory location this one views.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemoteTarget {
+    /// Name of the owner's memory location.
+    pub name: String,
+    /// The owner core.
+    pub core: u64,
+}
+
+/// One `alias` entry: `[dest_set, dest_memloc, kind]` or `[dest_set, dest_memloc, kind,
+/// dest_function]` (old form `[dest_memloc, kind]` is read with an empty set).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AliasEntry {
+    /// Destination set name (empty in the old two-element form).
+    pub set: String,
+    /// Destination memory location name.
+    pub memloc: String,
+    /// Alias kind bits; 3 = MustAlias.
+    pub kind: u64,
+    /// Destination function, for an alias that crosses functions.
+    pub function: Option<String>,
+}
+
+impl AliasEntry {
+    /// The wire form: `[set, memloc, kind]` or `[set, memloc, kind, function]`.
+    pub fn to_value(&self) -> Value {
+        let mut items =
+            vec![Value::from(self.set.clone()), Value::from(self.memloc.clone()), Value::from(self.kind)];
+        if let Some(function) = &self.function {
+            items.push(Value::from(function.clone()));
+        }
+        Value::Array(items)
+    }
+
+    /// Reads one entry; `None` when it has neither wire shape.
+    pub fn from_value(value: &Value) -> Option<AliasEntry> {
+        let items = value.as_array()?;
+        match items.as_slice() {
+            [memloc, kind] => Some(AliasEntry {
+                set: String::new(),
+                memloc: memloc.as_str()?.to_owned(),
+                kind: kind.as_u64()?,
+                function: None,
+            }),
+            [set, memloc, kind] => Some(AliasEntry {
+                set: set.as_str()?.to_owned(),
+                memloc: memloc.as_str()?.to_owned(),
+                kind: kind.as_u64()?,
+                function: None,
+            }),
+            [set, memloc, kind, function] => Some(AliasEntry {
+                set: set.as_str()?.to_owned(),
+                memloc: memloc.as_str()?.to_owned(),
+                kind: kind.as_u64()?,
+                function: Some(function.as_str()?.to_owned()),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The physical tuple `vnc_remote_addr_map` copies from owner to view.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PhysTuple {
+    /// MemoryType name (`DRAM`, `SB`, …); `Unallocated` when absent.
+    #[serde(rename = "type")]
+    pub mem_type: String,
+    /// The set's address space (`Local`, `Shared`, `Debug`).
+    pub addr_space: String,
+    /// Address.
+    pub addr: u64,
+    /// Bank.
+    pub bank: i64,
+    /// Base partition.
+    pub base: u64,
+    /// Whether it is allocated.
+    pub allocated: bool,
+}
+
+/// Reads a string field.
+pub fn str_field<'a>(fields: &'a Fields, key: &str) -> Option<&'a str> {
+    fields.get(key).and_then(Value::as_str)
+}
+
+/// Reads a non-negative integer field.
+pub fn u64_field(fields: &Fields, key: &str) -> Option<u64> {
+    fields.get(key).and_then(Value::as_u64)
+}
+
+/// Edits the object under `key`, creating it when absent. A value there that is not an
+/// object is moved to `source_<key>` first, so nothing is lost.
+pub fn edit_object_field(fields: &mut Fields, key: &str, edit: impl FnOnce(&mut Fields)) {
+    let mut map = match fields.remove(key) {
+        Some(Value::Object(map)) => map,
+        Some(other) => {
+            fields.insert(format!("source_{key}"), other);
+            Fields::new()
+        }
+        None => Fields::new(),
+    };
+    edit(&mut map);
+    fields.insert(key.to_owned(), Value::Object(map));
+}
+
+/// `attributes.neuron_core_id` of a fields map, when it is a non-negative integer.
+pub fn core_attribute(fields: &Fields) -> Option<u64> {
+    fields.get("attributes").and_then(|a| a.get("neuron_core_id")).and_then(Value::as_u64)
+}
+
+impl Function {
+    /// The function's name (required; empty when missing).
+    pub fn name(&self) -> &str {
+        str_field(&self.fields, "name").unwrap_or("")
+    }
+
+    /// The core it is tagged with (`attributes.neuron_core_id`).
+    pub fn core(&self) -> Option<u64> {
+        core_attribute(&self.fields)
+    }
+}
+
+impl MemLocSet {
+    /// The set's name; default `<first memloc name>_set`.
+    pub fn name(&self, store: &Store) -> String {
+        match str_field(&self.fields, "name") {
+            Some(name) => name.to_owned(),
+            None => {
+                let first = self.memlocs.first().map(|&m| store.memlocs[m].name()).unwrap_or("");
+                format!("{first}_set")
+            }
+        }
+    }
+
+    /// TensorKind name; default `Internal`.
+    pub fn kind(&self) -> &str {
+        str_field(&self.fields, "kind").unwrap_or("Internal")
+    }
+
+    /// Address space; default `Local`.
+    pub fn addr_space(&self) -> &str {
+        str_field(&self.fields, "addr_space").unwrap_or("Local")
+    }
+}
+
+impl MemLoc {
+    /// The location's name (required; empty when missing).
+    pub fn name(&self) -> &str {
+        str_field(&self.fields, "name").unwrap_or("")
+    }
+
+    /// MemoryType name; default `Unallocated` (so a location without `type` is not DRAM).
+    pub fn mem_type(&self) -> &str {
+        str_field(&self.fields, "type").unwrap_or("Unallocated")
+    }
+
+    /// Whether the location is in DRAM (the only memory aliases may live in).
+    pub fn is_dram(&self) -> bool {
+        self.mem_type() == "DRAM"
+    }
+
+    /// The remote target, accepting `[name, core]` and `{"name", "core"}`.
+    pub fn remote_target(&self) -> Option<RemoteTarget> {
+        parse_remote_target(self.fields.get("remote_local_target")?)
+    }
+
+    /// Its physical tuple, with `addr_space` taken from its set.
+    pub fn phys_tuple(&self, addr_space: &str) -> PhysTuple {
+        PhysTuple {
+            mem_type: self.mem_type().to_owned(),
+            addr_space: addr_space.to_owned(),
+            addr: u64_field(&self.fields, "addr").unwrap_or(0),
+            bank: self.fields.get("bank").and_then(Value::as_i64).unwrap_or(0),
+            base: u64_field(&self.fields, "base").unwrap_or(0),
+            allocated: self.fields.get("allocated").and_then(Value::as_bool).unwrap_or(false),
+        }
+    }
+
+    /// The `alias` entries that have a readable shape.
+    pub fn aliases(&self) -> Vec<AliasEntry> {
+        match self.fields.get("alias") {
+            Some(Value::Array(items)) => items.iter().filter_map(AliasEntry::from_value).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Parses a `remote_local_target` value in either accepted shape.
+pub fn parse_remote_target(value: &Value) -> Option<RemoteTarget> {
+    match value {
+        Value::Array(items) => match items.as_slice() {
+            [name, core] => Some(RemoteTarget { name: name.as_str()?.to_owned(), core: core.as_u64()? }),
+            _ => None,
+        },
+        Value::Object(map) => Some(RemoteTarget {
+            name: map.get("name")?.as_str()?.to_owned(),
+            core: map.get("core")?.as_u64()?,
+        }),
+        _ => None,
+    }
+}
+
+impl Block {
+    /// The block's name.
+    pub fn name(&self) -> &str {
+        str_field(&self.fields, "name").unwrap_or("")
+    }
+}
+
+impl Inst {
+    /// The instruction's name.
+    pub fn name(&self) -> &str {
+        str_field(&self.fields, "name").unwrap_or("")
+    }
+
+    /// The opcode name (empty when missing).
+    pub fn opcode(&self) -> &str {
+        str_field(&self.fields, "opcode").unwrap_or("")
+    }
+
+    /// Whether this is a `DMABlock` with a non-empty `remote_notifications`.
+    pub fn is_remote_dma_block(&self) -> bool {
+        self.opcode() == opcode::DMA_BLOCK
+            && matches!(self.fields.get("remote_notifications"), Some(Value::Array(items)) if !items.is_empty())
+    }
+
+    /// The `sync_info.on_update` entries, if present and an array.
+    pub fn updates(&self) -> &[Value] {
+        match self.fields.get("sync_info").and_then(|s| s.get("on_update")) {
+            Some(Value::Array(items)) => items,
+            _ => &[],
+        }
+    }
+
+    /// Mutable `sync_info.on_update` entries.
+    pub fn updates_mut(&mut self) -> Option<&mut Vec<Value>> {
+        match self.fields.get_mut("sync_info").and_then(|s| s.get_mut("on_update")) {
+            Some(Value::Array(items)) => Some(items),
+            _ => None,
+        }
+    }
+}
+
+/// One `on_update` entry as the passes see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UpdateView<'a> {
+    /// The semaphore or event id (any JSON value; normally an integer).
+    pub id: Option<&'a Value>,
+    /// The target core when the update is remote (present ⇔ remote).
+    pub target_core: Option<&'a Value>,
+    /// `semaphore` (default) or `event`.
+    pub kind: &'a str,
+}
+
+impl<'a> UpdateView<'a> {
+    /// Reads an `on_update` entry; non-objects read as a local update without id.
+    pub fn of(value: &'a Value) -> Self {
+        UpdateView {
+            id: value.get("id"),
+            target_core: value.get("target_core"),
+            kind: value.get("type").and_then(Value::as_str).unwrap_or("semaphore"),
+        }
+    }
+
+    /// An update is remote exactly when `target_core` is present.
+    pub fn is_remote(&self) -> bool {
+        self.target_core.is_some()
+    }
+}
+
+impl Queue {
+    /// The queue's name.
+    pub fn name(&self) -> &str {
+        str_field(&self.fields, "name").unwrap_or("")
+    }
+}
+
+impl QueueInstance {
+    /// The instance's name, if it has one (real dumps often leave instances unnamed).
+    pub fn name(&self) -> Option<&str> {
+        str_field(&self.fields, "name")
+    }
+
+    /// The core it is tagged with (`attributes.neuron_core_id`).
+    pub fn core(&self) -> Option<u64> {
+        core_attribute(&self.fields)
+    }
+}
+
+impl Module {
+    /// `attributes.neuron_core_id`.
+    pub fn core_id(&self) -> Option<u64> {
+        core_attribute(&self.fields)
+    }
+
+    /// The entry function: `main` if present, else the first.
+    pub fn entry_function(&self) -> Option<Handle<Function>> {
+        self.functions
+            .iter()
+            .copied()
+            .find(|&f| self.store.functions[f].name() == "main")
+            .or_else(|| self.functions.first().copied())
+    }
+
+    /// Visits every instruction of a function's blocks, depth-first through `Loop`
+    /// bodies, in program order.
+    pub fn walk_function(&self, function: Handle<Function>, visit: &mut dyn FnMut(Handle<Inst>)) {
+        self.walk_blocks(&self.store.functions[function].blocks, visit);
+    }
+
+    /// Visits every instruction of these blocks, depth-first through `Loop` bodies.
+    pub fn walk_blocks(&self, blocks: &[Handle<Block>], visit: &mut dyn FnMut(Handle<Inst>)) {
+        self.walk(blocks, &mut |_| {}, visit);
+    }
+
+    /// Visits every block of a function (top-level and nested), depth-first.
+    pub fn walk_function_blocks(&self, function: Handle<Function>, visit: &mut dyn FnMut(Handle<Block>)) {
+        self.walk(&self.store.functions[function].blocks, visit, &mut |_| {});
+    }
+
+    /// The one depth-first walk: each block, then its instructions in order, entering a
+    /// `Loop`'s body right after the `Loop` itself. An explicit stack keeps the walk
+    /// independent of nesting depth.
+    fn walk(
+        &self,
+        blocks: &[Handle<Block>],
+        visit_block: &mut dyn FnMut(Handle<Block>),
+        visit_inst: &mut dyn FnMut(Handle<Inst>),
+    ) {
+        struct Frame<'a> {
+            blocks: std::slice::Iter<'a, Handle<Block>>,
+            insts: std::slice::Iter<'a, Handle<Inst>>,
+        }
+        let mut stack = vec![Frame { blocks: blocks.iter(), insts: [].iter() }];
+        while let Some(frame) = stack.last_mut() {
+            if let Some(&inst) = frame.insts.next() {
+                visit_inst(inst);
+                if let Some(body) = &self.store.insts[inst].body {
+                    stack.push(Frame { blocks: body.iter(), insts: [].iter() });
+                }
+            } else if let Some(&block) = frame.blocks.next() {
+                visit_block(block);
+                frame.insts = self.store.blocks[block].insts.iter();
+            } else {
+                stack.pop();
+            }
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! Writing a [`Module`] back to BIR JSON: the inverse of `json::read`.
+//!
+//! Each entity is written as its `fields` merged with its typed containers, keys in
+//! sorted order (as neuronx-cc writes them), so the output is byte-for-byte a function of
+//! the module. A container whose key is also in `fields` (the reader left a value of the
+//! wrong shape there) is not written: the verbatim value wins and nothing is duplicated.
+
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use crate::arena::Handle;
+use crate::ir::{Allocation, Block, Fields, Function, Inst, MemLocSet, Module, Queue, QueueInstance};
+
+/// The module as pretty JSON text with a final newline.
+pub fn module_to_string(module: &Module) -> String {
+    let mut out = Vec::with_capacity(1 << 16);
+    write_module(module, &mut out);
+    // serde_json writes valid UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes the module as pretty JSON (two-space indent) with a final newline.
+pub fn write_module(module: &Module, out: &mut Vec<u8>) {
+    let mut serializer = serde_json::Serializer::pretty(&mut *out);
+    // Writing into a Vec cannot fail, and every map key is a string.
+    let _ = ModuleJson(module).serialize(&mut serializer);
+    out.push(b'\n');
+}
+
+/// Any value as pretty JSON with a final newline (used for `report.json`).
+pub fn to_pretty_string<T: Serialize>(value: &T) -> String {
+    let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// One child container of an entity: its key and its contents.
+struct Container<'a> {
+    key: &'static str,
+    value: Contents<'a>,
+}
+
+/// The kinds of child containers, so `write_entity` stays generic without copies.
+enum Contents<'a> {
+    Functions(Seq<'a, Function>),
+    Queues(Seq<'a, Queue>),
+    Allocations(AllocationsJson<'a>),
+    Blocks(Seq<'a, Block>),
+    Insts(Seq<'a, Inst>),
+    Memlocs(MemlocsJson<'a>),
+    Instances(Seq<'a, QueueInstance>),
+}
+
+impl Serialize for Contents<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Contents::Functions(seq) => seq.serialize(serializer),
+            Contents::Queues(seq) => seq.serialize(serializer),
+            Contents::Allocations(allocations) => allocations.serialize(serializer),
+            Contents::Blocks(seq) => seq.serialize(serializer),
+            Contents::Insts(seq) => seq.serialize(serializer),
+            Contents::Memlocs(memlocs) => memlocs.serialize(serializer),
+            Contents::Instances(seq) => seq.serialize(serializer),
+        }
+    }
+}
+
+/// Writes `fields` and `containers` (sorted by key) as one JSON object.
+fn write_entity<S: Serializer>(serializer: S, fields: &Fields, containers: &[Container<'_>]) -> Result<S::Ok, S::Error> {
+    let mut pending = containers.iter().filter(|c| !fields.contains_key(c.key)).peekable();
+    let n_containers = containers.iter().filter(|c| !fields.contains_key(c.key)).count();
+    let mut map = serializer.serialize_map(Some(fields.len() + n_containers))?;
+    for (key, value) in fields {
+        while let Some(container) = pending.next_if(|c| c.key < key.as_str()) {
+            map.serialize_entry(container.key, &container.value)?;
+        }
+        map.serialize_entry(key, value)?;
+    }
+    for container in pending {
+        map.serialize_entry(container.key, &container.value)?;
+    }
+    map.end()
+}
+
+struct ModuleJson<'a>(&'a Module);
+struct Seq<'a, T> {
+    module: &'a Module,
+    handles: &'a [Handle<T>],
+}
+struct AllocationsJson<'a> {
+    module: &'a Module,
+    allocations: &'a [Allocation],
+}
+struct MemlocsJson<'a> {
+    module: &'a Module,
+    handles: &'a [Handle<crate::ir::MemLoc>],
+}
+struct EntityJson<'a, T> {
+    module: &'a Module,
+    handle: Handle<T>,
+}
+
+impl Serialize for ModuleJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let module = self.0;
+        write_entity(
+            serializer,
+            &module.fields,
+            &[
+                Container { key: "functions", value: Contents::Functions(Seq { module, handles: &module.functions }) },
+                Container { key: "queues", value: Contents::Queues(Seq { module, handles: &module.queues }) },
+            ],
+        )
+    }
+}
+
+impl<'a, T> Serialize for Seq<'a, T>
+where
+    EntityJson<'a, T>: Serialize,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.handles.len()))?;
+        for &handle in self.handles {
+            seq.serialize_element(&EntityJson { module: self.module, handle })?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for AllocationsJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.allocations.len()))?;
+        for allocation in self.allocations {
+            match allocation {
+                Allocation::Set(set) => seq.serialize_element(&EntityJson { module: self.module, handle: *set })?,
+                Allocation::Other(value) => seq.serialize_element(value)?,
+            }
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for MemlocsJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.handles.len()))?;
+        for &memloc in self.handles {
+            seq.serialize_element(&self.module.store.memlocs[memloc].fields)?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for EntityJson<'_, Function> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let function = &self.module.store.functions[self.handle];
+        let module = self.module;
+        write_entity(
+            serializer,
+            &function.fields,
+            &[
+                Container {
+                    key: "allocations",
+                    value: Contents::Allocations(AllocationsJson { module, allocations: &function.allocations }),
+                },
+                Container { key: "blocks", value: Contents::Blocks(Seq { module, handles: &function.blocks }) },
+            ],
+        )
+    }
+}
+
+impl Serialize for EntityJson<'_, MemLocSet> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let set = &self.module.store.sets[self.handle];
+        let memlocs = MemlocsJson { module: self.module, handles: &set.memlocs };
+        write_entity(serializer, &set.fields, &[Container { key: "memorylocations", value: Contents::Memlocs(memlocs) }])
+    }
+}
+
+impl Serialize for EntityJson<'_, Block> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let block = &self.module.store.blocks[self.handle];
+        let insts = Seq { module: self.module, handles: &block.insts };
+        write_entity(serializer, &block.fields, &[Container { key: "instructions", value: Contents::Insts(insts) }])
+    }
+}
+
+impl Serialize for EntityJson<'_, Inst> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let inst = &self.module.store.insts[self.handle];
+        match &inst.body {
+            Some(body) => {
+                let blocks = Seq { module: self.module, handles: body };
+                write_entity(serializer, &inst.fields, &[Container { key: "blocks", value: Contents::Blocks(blocks) }])
+            }
+            None => inst.fields.serialize(serializer),
+        }
+    }
+}
+
+impl Serialize for EntityJson<'_, Queue> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let queue = &self.module.store.queues[self.handle];
+        let instances = Seq { module: self.module, handles: &queue.instances };
+        write_entity(serializer, &queue.fields, &[Container { key: "blocks", value: Contents::Instances(instances) }])
+    }
+}
+
+impl Serialize for EntityJson<'_, QueueInstance> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let instance = &self.module.store.instances[self.handle];
+        let insts = Seq { module: self.module, handles: &instance.insts };
+        write_entity(serializer, &instance.fields, &[Container { key: "instructions", value: Contents::Insts(insts) }])
+    }
+}
+
+/// The JSON value of a module (for tests and small modules; large ones use `write_module`).
+pub fn module_to_value(module: &Module) -> Value {
+    serde_json::to_value(ModuleJson(module)).unwrap_or(Value::Null)
+}

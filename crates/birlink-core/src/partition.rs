@@ -1,0 +1,199 @@
+//! Partitions of a linked module: what belongs to each core (contract §2, §3.3).
+//!
+//! Core `c`'s partition is its functions (the core function first, then the module's
+//! other functions `<module>/<name>`) plus its queue instances, in linked order. A
+//! partition is derived only from the `attributes.neuron_core_id` tags the linker puts
+//! on functions and queue instances, so the VNC passes run the same on a module fresh
+//! from `bir_linker` and on a `linked.json` read back from disk.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::arena::Handle;
+use crate::ir::{Allocation, Function, MemLoc, MemLocSet, Module, QueueInstance};
+
+/// What belongs to one core.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Partition {
+    /// The core.
+    pub core: u64,
+    /// The core function (named after the core's module).
+    pub function: Handle<Function>,
+    /// All of the core's functions, the core function first.
+    pub functions: Vec<Handle<Function>>,
+    /// The core's queue instances, in linked queue order.
+    pub instances: Vec<Handle<QueueInstance>>,
+}
+
+/// All partitions of a linked module, by core id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Partitions {
+    by_core: BTreeMap<u64, Partition>,
+}
+
+impl Partitions {
+    /// Derives the partitions from the module's core tags.
+    pub fn of(module: &Module) -> Partitions {
+        let mut by_core: BTreeMap<u64, Partition> = BTreeMap::new();
+        for &function in &module.functions {
+            let Some(core) = module.store.functions[function].core() else { continue };
+            by_core
+                .entry(core)
+                .or_insert_with(|| Partition { core, function, functions: Vec::new(), instances: Vec::new() })
+                .functions
+                .push(function);
+        }
+        for &queue in &module.queues {
+            for &instance in &module.store.queues[queue].instances {
+                let Some(core) = module.store.instances[instance].core() else { continue };
+                if let Some(partition) = by_core.get_mut(&core) {
+                    partition.instances.push(instance);
+                }
+            }
+        }
+        Partitions { by_core }
+    }
+
+    /// Number of partitions.
+    pub fn len(&self) -> usize {
+        self.by_core.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.by_core.is_empty()
+    }
+
+    /// The partition of a core.
+    pub fn get(&self, core: u64) -> Option<&Partition> {
+        self.by_core.get(&core)
+    }
+
+    /// Partitions in core order.
+    pub fn iter(&self) -> impl Iterator<Item = &Partition> {
+        self.by_core.values()
+    }
+
+    /// The core ids, in order.
+    pub fn cores(&self) -> Vec<u64> {
+        self.by_core.keys().copied().collect()
+    }
+}
+
+/// A memory location together with the set and function that hold it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemlocRef {
+    /// The function whose allocations hold the set.
+    pub function: Handle<Function>,
+    /// The set.
+    pub set: Handle<MemLocSet>,
+    /// The memory location.
+    pub memloc: Handle<MemLoc>,
+}
+
+/// Every memory location of a partition, in partition order (functions, their
+/// allocations, each set's locations).
+pub fn memlocs(module: &Module, partition: &Partition) -> Vec<MemlocRef> {
+    let mut out = Vec::new();
+    for &function in &partition.functions {
+        for allocation in &module.store.functions[function].allocations {
+            if let Allocation::Set(set) = allocation {
+                for &memloc in &module.store.sets[*set].memlocs {
+                    out.push(MemlocRef { function, set: *set, memloc });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Memory locations of one partition by name, for remote-target look-ups.
+#[derive(Debug, Default)]
+pub struct MemlocIndex<'m> {
+    by_name: HashMap<&'m str, Vec<MemlocRef>>,
+    names: Vec<&'m str>,
+}
+
+impl<'m> MemlocIndex<'m> {
+    /// Indexes a partition.
+    pub fn build(module: &'m Module, partition: &Partition) -> Self {
+        let mut index = MemlocIndex::default();
+        for reference in memlocs(module, partition) {
+            let name = module.store.memlocs[reference.memloc].name();
+            let entry = index.by_name.entry(name).or_default();
+            if entry.is_empty() {
+                index.names.push(name);
+            }
+            entry.push(reference);
+        }
+        index
+    }
+
+    /// Finds `name`: first in `prefer` (the counterpart function's sets), then anywhere in
+    /// the partition, first in partition order.
+    pub fn find(&self, name: &str, prefer: Option<Handle<Function>>) -> Option<MemlocRef> {
+        let candidates = self.by_name.get(name)?;
+        prefer
+            .and_then(|function| candidates.iter().find(|c| c.function == function))
+            .or_else(|| candidates.first())
+            .copied()
+    }
+
+    /// Whether the partition has a location of that name.
+    pub fn contains(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
+    }
+
+    /// Distinct names, in partition order.
+    pub fn names(&self) -> &[&'m str] {
+        &self.names
+    }
+}
+
+/// The function of partition `to` that plays the role `function` plays in `from`: the
+/// core function for the core function, `<to module>/<name>` for `<from module>/<name>`.
+pub fn counterpart(module: &Module, from: &Partition, function: Handle<Function>, to: &Partition) -> Option<Handle<Function>> {
+    if function == from.function {
+        return Some(to.function);
+    }
+    let from_prefix = format!("{}/", module.store.functions[from.function].name());
+    let rest = module.store.functions[function].name().strip_prefix(&from_prefix)?;
+    let wanted = format!("{}/{rest}", module.store.functions[to.function].name());
+    to.functions.iter().copied().find(|&f| module.store.functions[f].name() == wanted)
+}
+
+/// Names in `candidates` closest to `name`, best first (at most `limit`): small edits,
+/// and names that one extends (`out` for `out_remote_1`, or the reverse).
+pub fn nearest_names(name: &str, candidates: &[&str], limit: usize) -> Vec<String> {
+    let mut scored: Vec<(usize, &str)> = candidates
+        .iter()
+        .filter(|c| **c != name && !c.is_empty())
+        .filter_map(|c| {
+            let extends = (c.len() >= 3 && (name.starts_with(*c) || name.ends_with(*c)))
+                || (name.len() >= 3 && (c.starts_with(name) || c.ends_with(name)));
+            if extends {
+                return Some((c.len().abs_diff(name.len()).min(8), *c));
+            }
+            // Cheap filter first: names far apart in length cannot be close.
+            if c.len().abs_diff(name.len()) > name.len().max(4) / 2 + 2 {
+                return None;
+            }
+            let distance = strsim::damerau_levenshtein(name, c);
+            (distance <= (name.len().max(c.len()) / 3).max(2)).then_some((distance, *c))
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(limit).map(|(_, c)| c.to_owned()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_names_prefers_small_edits() {
+        let candidates = ["out_tile", "out_tile_1", "weights", "out_tiles", "b"];
+        assert_eq!(nearest_names("out_tile_0", &candidates, 3), vec!["out_tile_1", "out_tile", "out_tiles"]);
+        assert_eq!(nearest_names("c_partial_0_remote_1", &["c_partial_0", "weights"], 3), vec!["c_partial_0"]);
+        assert!(nearest_names("zzzzzzzz", &candidates, 3).is_empty());
+    }
+}

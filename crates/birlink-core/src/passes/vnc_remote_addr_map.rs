@@ -1,0 +1,239 @@
+//! `vnc_remote_addr_map`: copy each owner core's physical tuple onto its remote views
+//! (contract §4; seed `003_…` "vnc_remote_addr_map (L34) — the Address Alias Copy").
+//!
+//! Precondition: one partition per virtual core, else **1513**
+//! (`modules.size() == options.vnc_nc_count`). Then, for every memory location with a
+//! `remote_local_target [R, o]`, in partition order: find R in partition `o` — in the
+//! counterpart of the view's function first, then anywhere in the partition (the
+//! seed's `getFunctionByName → getMemoryLocationByName → set scan` chain). Not found is
+//! **1514** (`remote_mloc != nullptr`), reported for every missing target, with the
+//! closest names on core `o` and the cores where R does exist. Found: the owner's `type`,
+//! `addr`, `bank`, `base`, `allocated` are written onto the view, and the owner set's
+//! `addr_space` onto the view's set, verbatim, every field explicit (`allocate_no_check`:
+//! no arithmetic). Two owners with different address spaces for one set is BL0401.
+//!
+//! All copies are planned first and applied only if the pass found no error.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::arena::Handle;
+use crate::codes::Code;
+use crate::diag::{has_errors, Diagnostic};
+use crate::ir::{MemLocSet, Module, PhysTuple};
+use crate::partition::{counterpart, memlocs, nearest_names, MemlocIndex, Partitions};
+use crate::print;
+use crate::report::{AddressRow, Edit, StepRow};
+
+/// The pass name.
+pub const NAME: &str = "vnc_remote_addr_map";
+
+/// What the pass did.
+#[derive(Debug, Default)]
+pub struct AddressMap {
+    /// Every copy found (applied only when `failed` is false).
+    pub rows: Vec<AddressRow>,
+    /// Steps in order.
+    pub steps: Vec<StepRow>,
+    /// Whether it reported an error.
+    pub failed: bool,
+}
+
+/// A planned copy.
+struct Copy {
+    function: Handle<crate::ir::Function>,
+    view: Handle<crate::ir::MemLoc>,
+    view_set: Handle<MemLocSet>,
+    after: PhysTuple,
+}
+
+/// Runs the pass over a linked module.
+pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) -> AddressMap {
+    let start = diags.len();
+    let mut out = AddressMap::default();
+    let partitions = Partitions::of(module);
+    let n = partitions.len() as u64;
+    out.steps.push(StepRow { name: "check_partitions".to_owned(), changes: 0, edits: Vec::new() });
+    if n != vnc_nc_count {
+        diags.push(
+            Diagnostic::new(
+                Code::VncAddrMapCoreCount,
+                NAME,
+                format!("the linked module has {n} partition(s) but `vnc_nc_count` is {vnc_nc_count} (`modules.size() == options.vnc_nc_count`)"),
+            )
+            .note(format!("partitions: cores [{}]", join(&partitions.cores())))
+            .help(format!(
+                "give {vnc_nc_count} per-core modules, or set the LNC to {n} (--lnc, bundle `options.lnc`, netlist `lnc`)"
+            )),
+        );
+        out.failed = true;
+        return out;
+    }
+    if n == 1 {
+        diags.push(Diagnostic::new(
+            Code::NothingToRelink,
+            NAME,
+            "one core (lnc = 1): no remote memory locations to map",
+        ));
+    }
+
+    let copies = plan(module, &partitions, &mut out.rows, diags);
+    out.steps.push(StepRow { name: "resolve_targets".to_owned(), changes: 0, edits: Vec::new() });
+    out.failed = has_errors(&diags[start..]);
+    let mut edits = Vec::new();
+    if !out.failed {
+        for copy in &copies {
+            apply(module, copy, &mut edits);
+        }
+    }
+    out.steps.push(StepRow { name: "copy_addresses".to_owned(), changes: edits.len() as u64, edits });
+    out
+}
+
+fn join(cores: &[u64]) -> String {
+    cores.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+}
+
+fn plan(module: &Module, partitions: &Partitions, rows: &mut Vec<AddressRow>, diags: &mut Vec<Diagnostic>) -> Vec<Copy> {
+    let store = &module.store;
+    let indexes: HashMap<u64, MemlocIndex<'_>> =
+        partitions.iter().map(|p| (p.core, MemlocIndex::build(module, p))).collect();
+    let mut copies = Vec::new();
+    // The address space each view set receives, and from which owner (for BL0401).
+    let mut set_spaces: HashMap<Handle<MemLocSet>, (String, String)> = HashMap::new();
+    for partition in partitions.iter() {
+        for at in memlocs(module, partition) {
+            let view = &store.memlocs[at.memloc];
+            let Some(target) = view.remote_target() else { continue };
+            let function_name = store.functions[at.function].name();
+            let owner = partitions.get(target.core);
+            let found = owner.and_then(|owner| {
+                let prefer = counterpart(module, partition, at.function, owner);
+                indexes.get(&owner.core)?.find(&target.name, prefer)
+            });
+            let Some(found) = found else {
+                diags.push(missing(module, partitions, &indexes, partition.core, view.name(), function_name, &target, view.src.as_ref()));
+                continue;
+            };
+            let owner_set = &store.sets[found.set];
+            let owner_space = owner_set.addr_space().to_owned();
+            let view_set = &store.sets[at.set];
+            let before = view.phys_tuple(view_set.addr_space());
+            let after = store.memlocs[found.memloc].phys_tuple(&owner_space);
+            let owner_desc = format!("`{}` on core {}", target.name, target.core);
+            match set_spaces.get(&at.set) {
+                Some((space, from)) if *space != owner_space => {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::ConflictingAddrSpace,
+                            NAME,
+                            format!(
+                                "set `{}` of `{function_name}` would get address space `{space}` from {from} and `{owner_space}` from {owner_desc}",
+                                view_set.name(store)
+                            ),
+                        )
+                        .core(partition.core)
+                        .at(view_set.src.as_ref())
+                        .entity("set", &view_set.name(store), Some(function_name)),
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    set_spaces.insert(at.set, (owner_space.clone(), owner_desc));
+                }
+            }
+            rows.push(AddressRow {
+                core: partition.core,
+                function: function_name.to_owned(),
+                set: view_set.name(store),
+                memloc: view.name().to_owned(),
+                owner_core: target.core,
+                owner_function: store.functions[found.function].name().to_owned(),
+                remote: target.name.clone(),
+                before,
+                after: after.clone(),
+            });
+            copies.push(Copy { function: at.function, view: at.memloc, view_set: at.set, after });
+        }
+    }
+    copies
+}
+
+/// The 1514 diagnostic: what was looked for, where, and what exists instead.
+#[allow(clippy::too_many_arguments)]
+fn missing(
+    module: &Module,
+    partitions: &Partitions,
+    indexes: &HashMap<u64, MemlocIndex<'_>>,
+    core: u64,
+    view: &str,
+    function: &str,
+    target: &crate::ir::RemoteTarget,
+    src: Option<&crate::ir::Src>,
+) -> Diagnostic {
+    let mut diagnostic = Diagnostic::new(
+        Code::RemoteMemlocMissing,
+        NAME,
+        format!("could not find memory location `{}` on core {} (remote target of `{view}` on core {core})", target.name, target.core),
+    )
+    .core(core)
+    .at_key(src, "remote_local_target")
+    .entity("memloc", view, Some(function));
+    match indexes.get(&target.core) {
+        Some(index) => {
+            diagnostic.nearest = nearest_names(&target.name, index.names(), 3);
+            let owner_name = partitions.get(target.core).map(|p| module.store.functions[p.function].name()).unwrap_or("");
+            if diagnostic.nearest.is_empty() {
+                diagnostic = diagnostic.note(format!("core {} (`{owner_name}`) has no similar name", target.core));
+            }
+        }
+        None => {
+            diagnostic = diagnostic.note(format!("core {} is not in the link set (cores [{}])", target.core, join(&partitions.cores())));
+        }
+    }
+    diagnostic.found_on_cores = indexes
+        .iter()
+        .filter(|(_, index)| index.contains(&target.name))
+        .map(|(core, _)| *core)
+        .collect();
+    diagnostic.found_on_cores.sort_unstable();
+    if !diagnostic.found_on_cores.is_empty() {
+        let help = format!(
+            "`{}` exists on core(s) [{}]: point `remote_local_target` at the owner core, or rename the owner's location",
+            target.name,
+            join(&diagnostic.found_on_cores)
+        );
+        diagnostic = diagnostic.help(help);
+    }
+    diagnostic
+}
+
+fn apply(module: &mut Module, copy: &Copy, edits: &mut Vec<Edit>) {
+    let (unit, set_name) = owner_names(module, copy);
+    let before_line = print::memloc_line(module, copy.view);
+    let set_before = print::set_line(module, copy.view_set);
+    let PhysTuple { mem_type, addr_space, addr, bank, base, allocated } = copy.after.clone();
+    let fields = &mut module.store.memlocs[copy.view].fields;
+    fields.insert("type".to_owned(), Value::from(mem_type));
+    fields.insert("addr".to_owned(), Value::from(addr));
+    fields.insert("bank".to_owned(), Value::from(bank));
+    fields.insert("base".to_owned(), Value::from(base));
+    fields.insert("allocated".to_owned(), Value::from(allocated));
+    module.store.sets[copy.view_set].fields.insert("addr_space".to_owned(), Value::from(addr_space));
+    let set_after = print::set_line(module, copy.view_set);
+    if set_before != set_after {
+        edits.push(Edit { unit: unit.clone(), context: String::new(), before: Some(set_before), after: Some(set_after) });
+    }
+    edits.push(Edit {
+        unit,
+        context: format!("set {set_name}"),
+        before: Some(before_line),
+        after: Some(print::memloc_line(module, copy.view)),
+    });
+}
+
+fn owner_names(module: &Module, copy: &Copy) -> (String, String) {
+    let function = module.store.functions[copy.function].name();
+    (format!("function {function}"), module.store.sets[copy.view_set].name(&module.store))
+}

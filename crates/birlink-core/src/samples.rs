@@ -1,0 +1,105 @@
+//! The sample link sets shipped in `www/samples/`: what the UI opens by default, what
+//! the docs show, and one link set per diagnostic code.
+//!
+//! Samples are generated, never hand-edited: `birlink samples --out www/samples` writes
+//! them, and a test checks that the committed files are exactly what this module
+//! produces, so a sample can never drift from the code that explains it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::codes::Code;
+use crate::gen::{self, GenConfig, Layout};
+
+/// One entry of `www/samples/index.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleInfo {
+    /// File name in `www/samples/`.
+    pub file: String,
+    /// Short title for menus.
+    pub title: String,
+    /// One sentence on what it shows.
+    pub description: String,
+    /// The diagnostic code it demonstrates, for fault samples.
+    pub code: Option<String>,
+    /// `ok`, or the severity of the code it demonstrates.
+    pub expect: String,
+}
+
+/// The file opened at start.
+pub const DEFAULT_SAMPLE: &str = "matmul-2core.json";
+
+/// The configuration of the default sample (also the base of every fault sample).
+pub fn matmul_config() -> GenConfig {
+    GenConfig { cores: 2, insts: 24, handoffs: 2, remote_dma: 2, barriers: 3, loop_depth: 1, seed: 7, ..GenConfig::default() }
+}
+
+/// Every sample: its index entry and its bytes.
+pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut push = |file: &str, title: &str, description: &str, code: Option<Code>, config: GenConfig| {
+        let files = gen::generate(&config, Layout::Bundle);
+        let Some(bundle) = files.into_iter().next() else { return };
+        let expect = code.map(|c| c.severity().as_str().to_owned()).unwrap_or_else(|| "ok".to_owned());
+        out.push((
+            SampleInfo {
+                file: file.to_owned(),
+                title: title.to_owned(),
+                description: description.to_owned(),
+                code: code.map(|c| c.as_str().to_owned()),
+                expect,
+            },
+            bundle.bytes,
+        ));
+    };
+    push(
+        DEFAULT_SAMPLE,
+        "Sharded matmul, 2 cores",
+        "Each core computes half of C; core 0's result tiles cross to core 1 through shared HBM. DMA queues, remote semaphore updates and CoreBarriers on both cores.",
+        None,
+        matmul_config(),
+    );
+    push(
+        "ring-4core.json",
+        "Ring, 4 cores",
+        "Each core sends a tile to the next through collective staging buffers, and signals it with a remote DMA semaphore.",
+        None,
+        GenConfig { cores: 4, insts: 24, handoffs: 1, remote_dma: 2, barriers: 2, loop_depth: 0, ring: true, seed: 11, ..GenConfig::default() },
+    );
+    push(
+        "single-core.json",
+        "One core (lnc = 1)",
+        "A one-module link set: a dispatcher with one call, and nothing for the VNC passes to relink.",
+        None,
+        GenConfig { cores: 1, insts: 16, seed: 3, ..GenConfig::default() },
+    );
+    push(
+        "unknown-keys-2core.json",
+        "Unknown keys everywhere",
+        "Every object carries a key the passes do not know; all of them survive into linked.json.",
+        None,
+        GenConfig { unknown_keys: true, netlist: true, ..matmul_config() },
+    );
+    for code in gen::fault_codes() {
+        let info = code.info();
+        let file = format!("{}-{}.json", info.severity.as_str(), info.code);
+        let title = format!("{} {}", info.code, info.title);
+        let description = format!("The default matmul with one fault: {}.", first_sentence(info.explanation));
+        let config = GenConfig { fault: Some(code), ..matmul_config() };
+        push(&file, &title, &description, Some(code), config);
+    }
+    out
+}
+
+/// `www/samples/index.json`.
+pub fn index() -> Vec<SampleInfo> {
+    all().into_iter().map(|(info, _)| info).collect()
+}
+
+fn first_sentence(text: &str) -> String {
+    let sentence = text.split(". ").next().unwrap_or(text).trim_end_matches('.');
+    let mut chars = sentence.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}

@@ -30,10 +30,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Link per-core modules: writes DIR/report.json, and DIR/linked.json unless bir_linker failed.
-    #[command(after_help = "Examples:\n  birlink link nc00.json nc01.json\n  birlink link www/samples/matmul-2core.json --out out/ --text\n  birlink link dump/ --lnc 2 --format json > report.json\n  birlink link out/linked.json --passes vnc_remote_addr_map,vnc_link\n\nExit status: 0 no error, 1 at least one error diagnostic (a missing INPUT is one), 2 bad arguments.")]
+    #[command(
+        after_help = "Examples:\n  birlink link nc00.json nc01.json\n  birlink link www/samples/matmul-2core.json --out out/ --text\n  birlink link dump/ --lnc 2 --format json > report.json\n  birlink link out/linked.json --passes vnc_remote_addr_map,vnc_link\n\nExit status: 0 no error, 1 at least one error diagnostic (a missing INPUT is one), 2 bad arguments."
+    )]
     Link(LinkArgs),
     /// Generate a synthetic SPMD link set, optionally with one injected fault.
-    #[command(after_help = "Examples:\n  birlink gen --out set/                               # 2 cores, nc00.json nc01.json\n  birlink gen --cores 8 --insts 100000 --layout bundle --out big.json\n  birlink gen --fault 1514 --out broken/                # fails with 1514\n  birlink gen --cores 4 --ring --unknown-keys --out ring/")]
+    #[command(
+        after_help = "Examples:\n  birlink gen --out set/                               # 2 cores, nc00.json nc01.json\n  birlink gen --cores 8 --insts 100000 --layout bundle --out big.json\n  birlink gen --fault 1514 --out broken/                # fails with 1514\n  birlink gen --cores 4 --ring --unknown-keys --out ring/"
+    )]
     Gen(GenArgs),
     /// Print the canonical text of modules (per-core files, bundles, linked.json).
     Print {
@@ -156,7 +160,10 @@ fn main() -> ExitCode {
 
 /// Reports a failure to run at all (exit 2).
 fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("{}: {message}", render::paint("error", render::Style::Error, render::stderr_color()));
+    eprintln!(
+        "{}: {message}",
+        render::paint("error", render::Style::Error, render::stderr_color())
+    );
     ExitCode::from(2)
 }
 
@@ -169,7 +176,11 @@ fn link(args: LinkArgs) -> ExitCode {
     if let Err(error) = std::fs::create_dir_all(&args.out) {
         return fail(format!("cannot create `{}`: {error}", args.out.display()));
     }
-    let options = LinkOptions { lnc: args.lnc, passes: args.passes.clone(), max_input_bytes: args.max_input_bytes };
+    let options = LinkOptions {
+        lnc: args.lnc,
+        passes: args.passes.clone(),
+        max_input_bytes: args.max_input_bytes,
+    };
     let outcome = birlink_core::run(sources, &options);
     let report_path = args.out.join("report.json");
     let linked_path = args.out.join("linked.json");
@@ -187,7 +198,9 @@ fn link(args: LinkArgs) -> ExitCode {
             written.push(linked_path.clone());
             if args.text {
                 if let Some(module) = &outcome.linked {
-                    if let Err(error) = std::fs::write(&text_path, birlink_core::print::module_text(module)) {
+                    if let Err(error) =
+                        std::fs::write(&text_path, birlink_core::print::module_text(module))
+                    {
                         return fail(format!("cannot write `{}`: {error}", text_path.display()));
                     }
                     written.push(text_path.clone());
@@ -199,7 +212,10 @@ fn link(args: LinkArgs) -> ExitCode {
             for stale in [&linked_path, &text_path] {
                 if stale.exists() {
                     if let Err(error) = std::fs::remove_file(stale) {
-                        return fail(format!("cannot remove stale `{}`: {error}", stale.display()));
+                        return fail(format!(
+                            "cannot remove stale `{}`: {error}",
+                            stale.display()
+                        ));
                     }
                 }
             }
@@ -209,11 +225,17 @@ fn link(args: LinkArgs) -> ExitCode {
         Format::Json => print!("{}", birlink_core::report_json(&outcome)),
         Format::Human => {
             if !args.quiet {
-                print!("{}", render::summary(&outcome.report, &written, started.elapsed()));
+                print!(
+                    "{}",
+                    render::summary(&outcome.report, &written, started.elapsed())
+                );
             }
             eprint!("{}", render::diagnostics(&outcome, render::stderr_color()));
             if !args.quiet {
-                eprint!("{}", render::verdict(&outcome.report, render::stderr_color()));
+                eprint!(
+                    "{}",
+                    render::verdict(&outcome.report, render::stderr_color())
+                );
             }
         }
     }
@@ -229,7 +251,9 @@ fn gen(args: GenArgs) -> ExitCode {
         None => None,
         Some((_, Some(code))) if code != Code::InputTooLarge => Some(code),
         Some((text, _)) => {
-            return fail(format!("`{text}` is not a code a fault can be injected for; see `birlink explain`"));
+            return fail(format!(
+                "`{text}` is not a code a fault can be injected for; see `birlink explain`"
+            ));
         }
     };
     let config = GenConfig {
@@ -266,9 +290,17 @@ fn gen(args: GenArgs) -> ExitCode {
             return fail(format!("cannot write `{}`: {error}", path.display()));
         }
         total += file.bytes.len();
-        println!("wrote {} ({})", path.display(), birlink_core::input::human_bytes(file.bytes.len() as u64));
+        println!(
+            "wrote {} ({})",
+            path.display(),
+            birlink_core::input::human_bytes(file.bytes.len() as u64)
+        );
     }
-    println!("{} file(s), {} in all", generated.len(), birlink_core::input::human_bytes(total as u64));
+    println!(
+        "{} file(s), {} in all",
+        generated.len(),
+        birlink_core::input::human_bytes(total as u64)
+    );
     ExitCode::SUCCESS
 }
 
@@ -289,7 +321,12 @@ fn print(inputs: Vec<PathBuf>) -> ExitCode {
     }
     let failed = birlink_core::diag::has_errors(&diags);
     for diagnostic in &diags {
-        eprintln!("{}: [{}] {}", diagnostic.severity.as_str(), diagnostic.code, diagnostic.message);
+        eprintln!(
+            "{}: [{}] {}",
+            diagnostic.severity.as_str(),
+            diagnostic.code,
+            diagnostic.message
+        );
     }
     if failed {
         ExitCode::from(1)
@@ -307,20 +344,34 @@ fn explain(code: Option<String>, markdown: bool) -> ExitCode {
         None => {
             for code in Code::ALL {
                 let info = code.info();
-                println!("{:<7} {:<8} {:<20} {}", info.code, info.severity.as_str(), info.pass, info.title);
+                println!(
+                    "{:<7} {:<8} {:<20} {}",
+                    info.code,
+                    info.severity.as_str(),
+                    info.pass,
+                    info.title
+                );
             }
             ExitCode::SUCCESS
         }
         Some(text) => match Code::parse(&text) {
             Some(code) => {
                 let info = code.info();
-                println!("{} — {} ({} in `{}`)\n", info.code, info.title, info.severity.as_str(), info.pass);
+                println!(
+                    "{} — {} ({} in `{}`)\n",
+                    info.code,
+                    info.title,
+                    info.severity.as_str(),
+                    info.pass
+                );
                 println!("{}\n", info.explanation);
                 println!("Example:\n    {}\n", info.example.replace('\n', "\n    "));
                 println!("Fix: {}.", info.fix);
                 ExitCode::SUCCESS
             }
-            None => fail(format!("unknown code `{text}`; `birlink explain` lists them")),
+            None => fail(format!(
+                "unknown code `{text}`; `birlink explain` lists them"
+            )),
         },
     }
 }
@@ -340,6 +391,10 @@ fn samples(out: PathBuf) -> ExitCode {
     if let Err(error) = std::fs::write(out.join("index.json"), text) {
         return fail(format!("cannot write index.json: {error}"));
     }
-    println!("wrote {} samples and index.json to {}", all.len(), out.display());
+    println!(
+        "wrote {} samples and index.json to {}",
+        all.len(),
+        out.display()
+    );
     ExitCode::SUCCESS
 }

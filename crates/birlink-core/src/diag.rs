@@ -108,7 +108,18 @@ pub struct Diagnostic {
     pub entity: Option<EntityRef>,
     /// The entity's source, resolved into `location` by the pipeline.
     #[serde(skip)]
-    pub(crate) src: Option<Src>,
+    pub(crate) src: Unresolved,
+}
+
+/// A diagnostic's source before the pipeline resolves it. Not part of the diagnostic's
+/// identity: two diagnostics that read the same are equal.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Unresolved(pub(crate) Option<Src>);
+
+impl PartialEq for Unresolved {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl Diagnostic {
@@ -127,7 +138,7 @@ impl Diagnostic {
             found_on_cores: Vec::new(),
             table: Vec::new(),
             entity: None,
-            src: None,
+            src: Unresolved(None),
         }
     }
 
@@ -139,22 +150,29 @@ impl Diagnostic {
 
     /// Points at an input entity (resolved to a location by the pipeline).
     pub fn at(mut self, src: Option<&Src>) -> Self {
-        self.src = src.cloned();
+        self.src = Unresolved(src.cloned());
         self
     }
 
     /// Points at one key of an input entity (`<entity pointer>/<key>`).
     pub fn at_key(mut self, src: Option<&Src>, key: &str) -> Self {
-        self.src = src.map(|s| Src {
-            file: s.file,
-            pointer: format!("{}/{}", s.pointer, crate::json::read::escape_segment(key)).into_boxed_str(),
-        });
+        self.src =
+            Unresolved(src.map(|s| {
+                Src {
+                    file: s.file,
+                    pointer: format!("{}/{}", s.pointer, crate::json::read::escape_segment(key))
+                        .into_boxed_str(),
+                }
+            }));
         self
     }
 
     /// Points at a file and pointer directly.
     pub fn at_pointer(mut self, file: FileId, pointer: impl Into<String>) -> Self {
-        self.src = Some(Src { file, pointer: pointer.into().into_boxed_str() });
+        self.src = Unresolved(Some(Src {
+            file,
+            pointer: pointer.into().into_boxed_str(),
+        }));
         self
     }
 
@@ -172,8 +190,11 @@ impl Diagnostic {
 
     /// Names the entity concerned.
     pub fn entity(mut self, kind: &str, name: &str, parent: Option<&str>) -> Self {
-        self.entity =
-            Some(EntityRef { kind: kind.to_owned(), name: name.to_owned(), parent: parent.map(str::to_owned) });
+        self.entity = Some(EntityRef {
+            kind: kind.to_owned(),
+            name: name.to_owned(),
+            parent: parent.map(str::to_owned),
+        });
         self
     }
 
@@ -185,7 +206,7 @@ impl Diagnostic {
 
     /// The unresolved source, if any.
     pub fn src(&self) -> Option<&Src> {
-        self.src.as_ref()
+        self.src.0.as_ref()
     }
 }
 

@@ -84,7 +84,11 @@ pub struct GenFile {
 impl GenFile {
     /// As a pipeline input.
     pub fn source(&self) -> SourceFile {
-        SourceFile { path: self.path.clone(), content: Ok(self.bytes.clone()), role: crate::input::Role::Auto }
+        SourceFile {
+            path: self.path.clone(),
+            content: Ok(self.bytes.clone()),
+            role: crate::input::Role::Auto,
+        }
     }
 }
 
@@ -102,7 +106,11 @@ pub struct GenSet {
 /// Codes a fault can be injected for (every code but BL0010, which is a limit of the
 /// build, tested through `LinkOptions::max_input_bytes`).
 pub fn fault_codes() -> Vec<Code> {
-    Code::ALL.iter().copied().filter(|c| *c != Code::InputTooLarge).collect()
+    Code::ALL
+        .iter()
+        .copied()
+        .filter(|c| *c != Code::InputTooLarge)
+        .collect()
 }
 
 /// Generates the files of a link set.
@@ -111,8 +119,18 @@ pub fn generate(config: &GenConfig, layout: Layout) -> Vec<GenFile> {
     let mut extra_files = Vec::new();
     let mut corrupt: Option<(usize, Corruption)> = None;
     match config.fault {
-        Some(Code::InvalidJson) => corrupt = Some((1.min(set.modules.len().saturating_sub(1)), Corruption::Truncate)),
-        Some(Code::UnreadableFile) => corrupt = Some((1.min(set.modules.len().saturating_sub(1)), Corruption::NotUtf8)),
+        Some(Code::InvalidJson) => {
+            corrupt = Some((
+                1.min(set.modules.len().saturating_sub(1)),
+                Corruption::Truncate,
+            ))
+        }
+        Some(Code::UnreadableFile) => {
+            corrupt = Some((
+                1.min(set.modules.len().saturating_sub(1)),
+                Corruption::NotUtf8,
+            ))
+        }
         Some(Code::ExtraNetlist) => {
             set.netlist = Some(json!({"lnc": config.cores, "name": "first"}));
             extra_files.push(GenFile {
@@ -144,9 +162,17 @@ pub fn generate(config: &GenConfig, layout: Layout) -> Vec<GenFile> {
                 Some((_, Corruption::NotUtf8)) => not_utf8(text),
                 _ => text.into_bytes(),
             };
-            vec![GenFile { path: "linkset.json".to_owned(), bytes }]
+            vec![GenFile {
+                path: "linkset.json".to_owned(),
+                bytes,
+            }]
         }
         Layout::Files => {
+            // Files have no bundle options; `lnc` travels in the netlist instead.
+            if let Some(lnc) = set.options.get("lnc").cloned() {
+                let netlist = set.netlist.get_or_insert_with(|| json!({}));
+                netlist["lnc"] = lnc;
+            }
             let mut files: Vec<GenFile> = set
                 .modules
                 .iter()
@@ -154,15 +180,23 @@ pub fn generate(config: &GenConfig, layout: Layout) -> Vec<GenFile> {
                 .map(|(i, module)| {
                     let text = pretty(module);
                     let bytes = match corrupt {
-                        Some((at, Corruption::Truncate)) if at == i => Corruption::Truncate.apply_text(text).into_bytes(),
+                        Some((at, Corruption::Truncate)) if at == i => {
+                            Corruption::Truncate.apply_text(text).into_bytes()
+                        }
                         Some((at, Corruption::NotUtf8)) if at == i => not_utf8(text),
                         _ => text.into_bytes(),
                     };
-                    GenFile { path: format!("nc{i:02}.json"), bytes }
+                    GenFile {
+                        path: format!("nc{i:02}.json"),
+                        bytes,
+                    }
                 })
                 .collect();
             if let Some(netlist) = &set.netlist {
-                files.push(GenFile { path: "hlo_netlist.json".to_owned(), bytes: pretty(netlist).into_bytes() });
+                files.push(GenFile {
+                    path: "hlo_netlist.json".to_owned(),
+                    bytes: pretty(netlist).into_bytes(),
+                });
             }
             files
         }
@@ -204,8 +238,14 @@ pub fn pretty(value: &Value) -> String {
 pub fn generate_set(config: &GenConfig) -> GenSet {
     let mut rng = Rng(config.seed);
     let cores = config.cores.max(1);
-    let modules: Vec<Value> = (0..cores).map(|c| core_module(config, c, &mut rng)).collect();
-    let mut set = GenSet { modules, netlist: None, options: Map::new() };
+    let modules: Vec<Value> = (0..cores)
+        .map(|c| core_module(config, c, &mut rng))
+        .collect();
+    let mut set = GenSet {
+        modules,
+        netlist: None,
+        options: Map::new(),
+    };
     if config.netlist {
         set.netlist = Some(json!({"lnc": cores, "name": "nc00", "outputs": ["output"]}));
     }
@@ -279,7 +319,14 @@ fn core_module(config: &GenConfig, core: u64, rng: &mut Rng) -> Value {
                 memloc.insert("remote_local_target".to_owned(), json!([name, 0]));
                 ("ExternalInput", "Local")
             };
-            allocations.push(mk_set(&format!("{name}_set"), kind, space, "bfloat16", &[128, 512], vec![memloc]));
+            allocations.push(mk_set(
+                &format!("{name}_set"),
+                kind,
+                space,
+                "bfloat16",
+                &[128, 512],
+                vec![memloc],
+            ));
         }
     }
 
@@ -289,17 +336,33 @@ fn core_module(config: &GenConfig, core: u64, rng: &mut Rng) -> Value {
         let peer = format!("ring_buf_c{next}");
         let mut owned = memloc_dram(&own, 0x50_0000 + core * SHARED_STRIDE, true);
         owned.insert("written_by_another_core".to_owned(), Value::Bool(true));
-        allocations.push(mk_set("ring_recv_set", "Internal", "Shared", "bfloat16", &[128, 512], vec![owned]));
+        allocations.push(mk_set(
+            "ring_recv_set",
+            "Internal",
+            "Shared",
+            "bfloat16",
+            &[128, 512],
+            vec![owned],
+        ));
         let mut view = memloc_dram(&peer, 0, false);
         view.insert("remote_local_target".to_owned(), json!([peer, next]));
-        allocations.push(mk_set("ring_send_set", "ExternalOutput", "Local", "bfloat16", &[128, 512], vec![view]));
+        allocations.push(mk_set(
+            "ring_send_set",
+            "ExternalOutput",
+            "Local",
+            "bfloat16",
+            &[128, 512],
+            vec![view],
+        ));
     }
     let per_block = 400usize;
     let n_blocks = config.insts.div_ceil(per_block).max(2);
     let mut blocks = Vec::with_capacity(n_blocks);
     let mut counter = 0usize;
     let mut sem = 0u64;
-    let barrier_at: Vec<usize> = (0..config.barriers).map(|i| (i * n_blocks) / config.barriers.max(1)).collect();
+    let barrier_at: Vec<usize> = (0..config.barriers)
+        .map(|i| (i * n_blocks) / config.barriers.max(1))
+        .collect();
     let mut next_barrier = 0usize;
     let target = config.insts.max(n_blocks * 4);
     for b in 0..n_blocks {
@@ -432,7 +495,14 @@ fn core_module(config: &GenConfig, core: u64, rng: &mut Rng) -> Value {
     module
 }
 
-fn mk_set(name: &str, kind: &str, space: &str, dtype: &str, shape: &[u64], memlocs: Vec<impl Into<Value>>) -> Value {
+fn mk_set(
+    name: &str,
+    kind: &str,
+    space: &str,
+    dtype: &str,
+    shape: &[u64],
+    memlocs: Vec<impl Into<Value>>,
+) -> Value {
     json!({
         "name": name, "Skind": "memory_location_set", "kind": kind, "addr_space": space,
         "dtype": dtype, "tensor_shape": shape,
@@ -441,7 +511,8 @@ fn mk_set(name: &str, kind: &str, space: &str, dtype: &str, shape: &[u64], memlo
 }
 
 fn memloc_dram(name: &str, addr: u64, allocated: bool) -> Map<String, Value> {
-    match json!({"name": name, "type": "DRAM", "addr": addr, "bank": 0, "base": 0, "allocated": allocated, "dims": [131072]}) {
+    match json!({"name": name, "type": "DRAM", "addr": addr, "bank": 0, "base": 0, "allocated": allocated, "dims": [131072]})
+    {
         Value::Object(map) => map,
         _ => Map::new(),
     }
@@ -489,7 +560,10 @@ fn add_unknown_keys(module: &mut Value, core: u64, rng: &mut Rng) {
                     walk(child, core, rng, depth + 1);
                 }
                 let tag = rng.below(1_000_000);
-                map.insert("x_birlink_probe".to_owned(), json!({"core": core, "depth": depth, "tag": tag, "f": 0.1}));
+                map.insert(
+                    "x_birlink_probe".to_owned(),
+                    json!({"core": core, "depth": depth, "tag": tag, "f": 0.1}),
+                );
             }
             Value::Array(items) => {
                 for item in items {
@@ -504,7 +578,11 @@ fn add_unknown_keys(module: &mut Value, core: u64, rng: &mut Rng) {
 
 /// The first function of module `i`.
 fn function_mut(set: &mut GenSet, i: usize) -> Option<&mut Map<String, Value>> {
-    set.modules.get_mut(i)?.get_mut("functions")?.get_mut(0)?.as_object_mut()
+    set.modules
+        .get_mut(i)?
+        .get_mut("functions")?
+        .get_mut(0)?
+        .as_object_mut()
 }
 
 fn blocks_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
@@ -527,7 +605,9 @@ fn memloc_mut<'a>(set: &'a mut GenSet, i: usize, name: &str) -> Option<&'a mut M
 
 /// Every instruction (top level of each block) of module `i` with this opcode.
 fn insts_mut<'a>(set: &'a mut GenSet, i: usize, opcode: &'a str) -> Vec<&'a mut Value> {
-    let Some(blocks) = blocks_mut(set, i) else { return Vec::new() };
+    let Some(blocks) = blocks_mut(set, i) else {
+        return Vec::new();
+    };
     blocks
         .iter_mut()
         .filter_map(|b| b.get_mut("instructions")?.as_array_mut())
@@ -550,7 +630,11 @@ fn remote_blocks_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
 }
 
 fn push_inst(set: &mut GenSet, i: usize, inst: Value) {
-    if let Some(insts) = blocks_mut(set, i).and_then(|b| b.get_mut(0)).and_then(|b| b.get_mut("instructions")).and_then(Value::as_array_mut) {
+    if let Some(insts) = blocks_mut(set, i)
+        .and_then(|b| b.get_mut(0))
+        .and_then(|b| b.get_mut("instructions"))
+        .and_then(Value::as_array_mut)
+    {
         insts.push(inst);
     }
 }
@@ -568,7 +652,11 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
             }
         }
         Code::MissingKey => {
-            if let Some(inst) = blocks_mut(set, one).and_then(|b| b.get_mut(0)).and_then(|b| b.get_mut("instructions")).and_then(|i| i.get_mut(0)) {
+            if let Some(inst) = blocks_mut(set, one)
+                .and_then(|b| b.get_mut(0))
+                .and_then(|b| b.get_mut("instructions"))
+                .and_then(|i| i.get_mut(0))
+            {
                 if let Some(map) = inst.as_object_mut() {
                     map.remove("name");
                 }
@@ -578,7 +666,12 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
         Code::EmptyLinkSet => set.modules.clear(),
         Code::TooDeep => {
             let mut counter = 0;
-            let nest = loop_nest(crate::limits::MAX_LOOP_DEPTH + 2, 1, one as u64, &mut counter);
+            let nest = loop_nest(
+                crate::limits::MAX_LOOP_DEPTH + 2,
+                1,
+                one as u64,
+                &mut counter,
+            );
             push_inst(set, one, nest);
         }
         Code::NumberOutOfRange => {
@@ -616,19 +709,31 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
                 m["functions"] = json!([]);
             }
         }
-        Code::UnknownQueue => push_inst(set, one, json!({"name": "dma_to_nowhere", "opcode": "DMACopy", "engine": "DMA", "queue": "qMissing"})),
+        Code::UnknownQueue => push_inst(
+            set,
+            one,
+            json!({"name": "dma_to_nowhere", "opcode": "DMACopy", "engine": "DMA", "queue": "qMissing"}),
+        ),
         Code::UnknownQueueInstance => push_inst(
             set,
             one,
             json!({"name": "sqi_stale", "opcode": "SwitchQueueInstance", "queue": "qSyncIO", "instance": "qSyncIO_99"}),
         ),
-        Code::UnknownBlock => push_inst(set, one, json!({"name": "br_lost", "opcode": "UnconditionalBranch", "target": "Block99"})),
+        Code::UnknownBlock => push_inst(
+            set,
+            one,
+            json!({"name": "br_lost", "opcode": "UnconditionalBranch", "target": "Block99"}),
+        ),
         Code::UnknownMemloc => push_inst(
             set,
             one,
             json!({"name": "copy_lost", "opcode": "TensorCopy", "engine": "DVE", "ins": [ap("nowhere", "bfloat16")], "outs": [ap("sb_tile_0", "bfloat16")]}),
         ),
-        Code::UnknownCallTarget => push_inst(set, one, json!({"name": "call_lost", "opcode": "Call", "target": "missing_fn"})),
+        Code::UnknownCallTarget => push_inst(
+            set,
+            one,
+            json!({"name": "call_lost", "opcode": "Call", "target": "missing_fn"}),
+        ),
         Code::UnknownDependency => push_inst(
             set,
             one,
@@ -636,7 +741,10 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
         ),
         Code::MissingRemoteTarget | Code::RemoteMemlocMissing => {
             if let Some(m) = memloc_mut(set, one, &shared_name(0)) {
-                m.insert("remote_local_target".to_owned(), json!([format!("{}_remote_{one}", shared_name(0)), 0]));
+                m.insert(
+                    "remote_local_target".to_owned(),
+                    json!([format!("{}_remote_{one}", shared_name(0)), 0]),
+                );
             }
         }
         Code::NetlistEndpointMissing => {
@@ -650,7 +758,10 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
         }
         Code::SelfTarget => {
             if let Some(m) = memloc_mut(set, one, &shared_name(0)) {
-                m.insert("remote_local_target".to_owned(), json!([shared_name(0), one]));
+                m.insert(
+                    "remote_local_target".to_owned(),
+                    json!([shared_name(0), one]),
+                );
             }
         }
         Code::BarrierSkipped => {
@@ -668,7 +779,8 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
         }
         Code::ConflictingAddrSpace => {
             if let Some(allocations) = allocations_mut(set, 0) {
-                allocations.push(mk_set("scratch_set",
+                allocations.push(mk_set(
+                    "scratch_set",
                     "Internal",
                     "Local",
                     "bfloat16",
@@ -681,7 +793,14 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
                 a.insert("remote_local_target".to_owned(), json!([shared_name(0), 0]));
                 let mut b = memloc_dram("mixed_b", 0, false);
                 b.insert("remote_local_target".to_owned(), json!(["scratch", 0]));
-                allocations.push(mk_set("mixed_set", "ExternalInput", "Local", "bfloat16", &[128, 512], vec![a, b]));
+                allocations.push(mk_set(
+                    "mixed_set",
+                    "ExternalInput",
+                    "Local",
+                    "bfloat16",
+                    &[128, 512],
+                    vec![a, b],
+                ));
             }
         }
         Code::StrayRemoteUpdate => push_inst(
@@ -690,12 +809,36 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
             json!({"name": "mm_signals_peer", "opcode": "Matmult", "engine": "PE",
                    "sync_info": {"on_update": [{"id": 9, "update_value": 1, "mode": "sem-inc", "target_core": 0}]}}),
         ),
-        Code::NothingToRelink => set.modules.truncate(1),
+        Code::NothingToRelink => {
+            *set = generate_set(&GenConfig {
+                cores: 1,
+                fault: None,
+                ..config.clone()
+            })
+        }
+        Code::AlreadyLinked => {
+            // Link the set, then give the result to bir_linker again.
+            let sources: Vec<SourceFile> = set
+                .modules
+                .iter()
+                .enumerate()
+                .map(|(i, m)| SourceFile::text(format!("nc{i:02}.json"), pretty(m)))
+                .collect();
+            let outcome = crate::passes::run(sources, &crate::passes::LinkOptions::default());
+            if let Some(linked) = outcome.linked.as_ref() {
+                set.modules = vec![crate::json::write::module_to_value(linked)];
+            }
+        }
         Code::BarrierCountMismatch => {
             if let Some(blocks) = blocks_mut(set, one) {
                 for block in blocks.iter_mut().rev() {
-                    let Some(insts) = block.get_mut("instructions").and_then(Value::as_array_mut) else { continue };
-                    if let Some(pos) = insts.iter().rposition(|i| i.get("opcode").and_then(Value::as_str) == Some("CoreBarrier")) {
+                    let Some(insts) = block.get_mut("instructions").and_then(Value::as_array_mut)
+                    else {
+                        continue;
+                    };
+                    if let Some(pos) = insts.iter().rposition(|i| {
+                        i.get("opcode").and_then(Value::as_str) == Some("CoreBarrier")
+                    }) {
                         insts.remove(pos);
                         break;
                     }
@@ -714,8 +857,15 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
             }
         }
         Code::FunctionMissing => {
-            if let Some(functions) = set.modules.first_mut().and_then(|m| m.get_mut("functions")).and_then(Value::as_array_mut) {
-                functions.push(json!({"name": "sg0001", "blocks": [{"name": "Block1", "instructions": []}]}));
+            if let Some(functions) = set
+                .modules
+                .first_mut()
+                .and_then(|m| m.get_mut("functions"))
+                .and_then(Value::as_array_mut)
+            {
+                functions.push(
+                    json!({"name": "sg0001", "blocks": [{"name": "Block1", "instructions": []}]}),
+                );
             }
         }
         Code::BlockCountMismatch => {
@@ -725,7 +875,12 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
             }
         }
         Code::FunctionCountMismatch => {
-            if let Some(functions) = set.modules.get_mut(one).and_then(|m| m.get_mut("functions")).and_then(Value::as_array_mut) {
+            if let Some(functions) = set
+                .modules
+                .get_mut(one)
+                .and_then(|m| m.get_mut("functions"))
+                .and_then(Value::as_array_mut)
+            {
                 functions.push(json!({"name": "sg0001_helper", "blocks": []}));
             }
         }
@@ -743,7 +898,14 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
             if let Some(allocations) = allocations_mut(set, 0) {
                 let mut m = memloc_dram("shared_core0_only", SHARED_BASE + 0x80_0000, true);
                 m.insert("is_shared_post_dram_alloc".to_owned(), json!(true));
-                allocations.push(mk_set("shared_core0_only_set", "Internal", "Shared", "bfloat16", &[128, 512], vec![m]));
+                allocations.push(mk_set(
+                    "shared_core0_only_set",
+                    "Internal",
+                    "Shared",
+                    "bfloat16",
+                    &[128, 512],
+                    vec![m],
+                ));
             }
         }
         Code::SharedWithoutRemoteTarget => {
@@ -752,8 +914,15 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
             }
         }
         Code::Sb2SbCountMismatch => {
-            if let Some(insts) = blocks_mut(set, one).and_then(|b| b.get_mut(0)).and_then(|b| b.get_mut("instructions")).and_then(Value::as_array_mut) {
-                if let Some(pos) = insts.iter().position(|i| i.get("opcode").and_then(Value::as_str) == Some("GPSIMDSB2SB")) {
+            if let Some(insts) = blocks_mut(set, one)
+                .and_then(|b| b.get_mut(0))
+                .and_then(|b| b.get_mut("instructions"))
+                .and_then(Value::as_array_mut)
+            {
+                if let Some(pos) = insts
+                    .iter()
+                    .position(|i| i.get("opcode").and_then(Value::as_str) == Some("GPSIMDSB2SB"))
+                {
                     insts.remove(pos);
                 }
             }
@@ -773,17 +942,24 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
                 .collect();
             let outcome = crate::passes::run(
                 sources,
-                &crate::passes::LinkOptions { passes: Some(vec!["verify".into(), "bir_linker".into()]), ..Default::default() },
+                &crate::passes::LinkOptions {
+                    passes: Some(vec!["verify".into(), "bir_linker".into()]),
+                    ..Default::default()
+                },
             );
             if let Some(linked) = outcome.linked.as_ref() {
                 set.modules = vec![crate::json::write::module_to_value(linked)];
             }
             set.options.insert("passes".to_owned(), json!(["vnc_link"]));
-            set.options.insert("lnc".to_owned(), json!(config.cores + 1));
+            set.options
+                .insert("lnc".to_owned(), json!(config.cores + 1));
         }
         Code::PeerUpdateMissing => {
             if let Some(block) = remote_blocks_mut(set, one).and_then(|b| b.get_mut(0)) {
-                if let Some(updates) = block.pointer_mut("/sync_info/on_update").and_then(Value::as_array_mut) {
+                if let Some(updates) = block
+                    .pointer_mut("/sync_info/on_update")
+                    .and_then(Value::as_array_mut)
+                {
                     updates.retain(|u| u.get("target_core").is_some());
                 }
             }
@@ -794,13 +970,21 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
             }
         }
         Code::VncAddrMapCoreCount => {
-            set.options.insert("lnc".to_owned(), json!(config.cores + 2));
+            set.options
+                .insert("lnc".to_owned(), json!(config.cores + 2));
         }
     }
 }
 
 fn set_value_dup() -> Value {
-    mk_set("output_set", "ExternalOutput", "Local", "bfloat16", &[128, 512], vec![memloc_dram("output", 0x30_0000, true)])
+    mk_set(
+        "output_set",
+        "ExternalOutput",
+        "Local",
+        "bfloat16",
+        &[128, 512],
+        vec![memloc_dram("output", 0x30_0000, true)],
+    )
 }
 
 #[cfg(test)]
@@ -809,17 +993,33 @@ mod tests {
 
     #[test]
     fn generation_is_deterministic() {
-        let config = GenConfig { unknown_keys: true, ..GenConfig::default() };
-        assert_eq!(generate(&config, Layout::Bundle), generate(&config, Layout::Bundle));
+        let config = GenConfig {
+            unknown_keys: true,
+            ..GenConfig::default()
+        };
+        assert_eq!(
+            generate(&config, Layout::Bundle),
+            generate(&config, Layout::Bundle)
+        );
         assert_ne!(
             generate(&config, Layout::Bundle),
-            generate(&GenConfig { seed: 2, ..config.clone() }, Layout::Bundle)
+            generate(
+                &GenConfig {
+                    seed: 2,
+                    ..config.clone()
+                },
+                Layout::Bundle
+            )
         );
     }
 
     #[test]
     fn size_follows_the_config() {
-        let set = generate_set(&GenConfig { cores: 3, insts: 2000, ..GenConfig::default() });
+        let set = generate_set(&GenConfig {
+            cores: 3,
+            insts: 2000,
+            ..GenConfig::default()
+        });
         assert_eq!(set.modules.len(), 3);
         let text = pretty(&set.modules[1]);
         let opcodes = text.matches("\"opcode\"").count();

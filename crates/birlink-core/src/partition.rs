@@ -35,16 +35,25 @@ impl Partitions {
     pub fn of(module: &Module) -> Partitions {
         let mut by_core: BTreeMap<u64, Partition> = BTreeMap::new();
         for &function in &module.functions {
-            let Some(core) = module.store.functions[function].core() else { continue };
+            let Some(core) = module.store.functions[function].core() else {
+                continue;
+            };
             by_core
                 .entry(core)
-                .or_insert_with(|| Partition { core, function, functions: Vec::new(), instances: Vec::new() })
+                .or_insert_with(|| Partition {
+                    core,
+                    function,
+                    functions: Vec::new(),
+                    instances: Vec::new(),
+                })
                 .functions
                 .push(function);
         }
         for &queue in &module.queues {
             for &instance in &module.store.queues[queue].instances {
-                let Some(core) = module.store.instances[instance].core() else { continue };
+                let Some(core) = module.store.instances[instance].core() else {
+                    continue;
+                };
                 if let Some(partition) = by_core.get_mut(&core) {
                     partition.instances.push(instance);
                 }
@@ -98,7 +107,11 @@ pub fn memlocs(module: &Module, partition: &Partition) -> Vec<MemlocRef> {
         for allocation in &module.store.functions[function].allocations {
             if let Allocation::Set(set) = allocation {
                 for &memloc in &module.store.sets[*set].memlocs {
-                    out.push(MemlocRef { function, set: *set, memloc });
+                    out.push(MemlocRef {
+                        function,
+                        set: *set,
+                        memloc,
+                    });
                 }
             }
         }
@@ -151,14 +164,24 @@ impl<'m> MemlocIndex<'m> {
 
 /// The function of partition `to` that plays the role `function` plays in `from`: the
 /// core function for the core function, `<to module>/<name>` for `<from module>/<name>`.
-pub fn counterpart(module: &Module, from: &Partition, function: Handle<Function>, to: &Partition) -> Option<Handle<Function>> {
+pub fn counterpart(
+    module: &Module,
+    from: &Partition,
+    function: Handle<Function>,
+    to: &Partition,
+) -> Option<Handle<Function>> {
     if function == from.function {
         return Some(to.function);
     }
     let from_prefix = format!("{}/", module.store.functions[from.function].name());
-    let rest = module.store.functions[function].name().strip_prefix(&from_prefix)?;
+    let rest = module.store.functions[function]
+        .name()
+        .strip_prefix(&from_prefix)?;
     let wanted = format!("{}/{rest}", module.store.functions[to.function].name());
-    to.functions.iter().copied().find(|&f| module.store.functions[f].name() == wanted)
+    to.functions
+        .iter()
+        .copied()
+        .find(|&f| module.store.functions[f].name() == wanted)
 }
 
 /// Names in `candidates` closest to `name`, best first (at most `limit`): small edits,
@@ -182,7 +205,11 @@ pub fn nearest_names(name: &str, candidates: &[&str], limit: usize) -> Vec<Strin
         })
         .collect();
     scored.sort();
-    scored.into_iter().take(limit).map(|(_, c)| c.to_owned()).collect()
+    scored
+        .into_iter()
+        .take(limit)
+        .map(|(_, c)| c.to_owned())
+        .collect()
 }
 
 #[cfg(test)]
@@ -192,8 +219,14 @@ mod tests {
     #[test]
     fn nearest_names_prefers_small_edits() {
         let candidates = ["out_tile", "out_tile_1", "weights", "out_tiles", "b"];
-        assert_eq!(nearest_names("out_tile_0", &candidates, 3), vec!["out_tile_1", "out_tile", "out_tiles"]);
-        assert_eq!(nearest_names("c_partial_0_remote_1", &["c_partial_0", "weights"], 3), vec!["c_partial_0"]);
+        assert_eq!(
+            nearest_names("out_tile_0", &candidates, 3),
+            vec!["out_tile_1", "out_tile", "out_tiles"]
+        );
+        assert_eq!(
+            nearest_names("c_partial_0_remote_1", &["c_partial_0", "weights"], 3),
+            vec!["c_partial_0"]
+        );
         assert!(nearest_names("zzzzzzzz", &candidates, 3).is_empty());
     }
 }

@@ -28,14 +28,26 @@ pub fn locate(text: &str, pointers: &[&str]) -> Vec<Option<Span>> {
     for (i, pointer) in pointers.iter().enumerate() {
         trie.insert(pointer, i);
     }
-    let mut scanner = Scanner { bytes: text.as_bytes(), pos: 0, found: vec![None; pointers.len()], trie: &trie };
+    let mut scanner = Scanner {
+        bytes: text.as_bytes(),
+        pos: 0,
+        found: vec![None; pointers.len()],
+        trie: &trie,
+    };
     scanner.skip_ws();
     scanner.value(Some(0));
     let mut found = scanner.found;
     fill_lines(text, &mut found);
     found
         .into_iter()
-        .map(|span| span.map(|(start, end, line, column)| Span { start, end, line, column }))
+        .map(|span| {
+            span.map(|(start, end, line, column)| Span {
+                start,
+                end,
+                line,
+                column,
+            })
+        })
         .collect()
 }
 
@@ -64,7 +76,9 @@ fn fill_lines(text: &str, found: &mut [Option<(usize, usize, u64, u64)>]) {
     let mut pos = 0usize;
     let bytes = text.as_bytes();
     for i in order {
-        let Some((start, end, _, _)) = found[i] else { continue };
+        let Some((start, end, _, _)) = found[i] else {
+            continue;
+        };
         let start = start.min(bytes.len());
         while pos < start {
             if bytes[pos] == b'\n' {
@@ -73,7 +87,11 @@ fn fill_lines(text: &str, found: &mut [Option<(usize, usize, u64, u64)>]) {
             }
             pos += 1;
         }
-        let column = text.get(line_start..start).map(|s| s.chars().count() as u64).unwrap_or(0) + 1;
+        let column = text
+            .get(line_start..start)
+            .map(|s| s.chars().count() as u64)
+            .unwrap_or(0)
+            + 1;
         found[i] = Some((start, end, line, column));
     }
 }
@@ -97,7 +115,9 @@ impl Trie {
         let mut node = 0;
         if !pointer.is_empty() {
             // A pointer that does not start with `/` names nothing.
-            let Some(rest) = pointer.strip_prefix('/') else { return };
+            let Some(rest) = pointer.strip_prefix('/') else {
+                return;
+            };
             for segment in rest.split('/') {
                 let key = segment.replace("~1", "/").replace("~0", "~");
                 node = match self.nodes[node].children.get(&key) {
@@ -281,7 +301,16 @@ mod tests {
 
     #[test]
     fn finds_nested_values_with_lines_and_columns() {
-        let spans = locate(TEXT, &["/functions/0/name", "/functions/0/blocks/1/a~1b/0", "/x", "/missing", ""]);
+        let spans = locate(
+            TEXT,
+            &[
+                "/functions/0/name",
+                "/functions/0/blocks/1/a~1b/0",
+                "/x",
+                "/missing",
+                "",
+            ],
+        );
         let name = spans[0].expect("name");
         assert_eq!(&TEXT[name.start..name.end], "\"f\"");
         assert_eq!((name.line, name.column), (3, 14));
@@ -296,12 +325,25 @@ mod tests {
 
     #[test]
     fn extract_returns_the_original_text() {
-        assert_eq!(extract(TEXT, "/functions/0/blocks/1"), Some("{\"a/b\": [true]}"));
+        assert_eq!(
+            extract(TEXT, "/functions/0/blocks/1"),
+            Some("{\"a/b\": [true]}")
+        );
     }
 
     #[test]
     fn garbage_never_panics() {
-        for text in ["", "{", "[[[", "\"", "{\"a\":", "}", "{\"a\" 1 \"b\"", "[1,,,]", "{\"\\u12\": 1}"] {
+        for text in [
+            "",
+            "{",
+            "[[[",
+            "\"",
+            "{\"a\":",
+            "}",
+            "{\"a\" 1 \"b\"",
+            "[1,,,]",
+            "{\"\\u12\": 1}",
+        ] {
             let _ = locate(text, &["/a", "/0/1", ""]);
         }
     }

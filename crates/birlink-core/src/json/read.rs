@@ -16,15 +16,24 @@ use crate::arena::Handle;
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::ir::{
-    opcode, Allocation, Block, Fields, FileId, Function, Inst, MemLoc, MemLocSet, Module, Queue, QueueInstance,
-    Src, Store,
+    opcode, Allocation, Block, Fields, FileId, Function, Inst, MemLoc, MemLocSet, Module, Queue,
+    QueueInstance, Src, Store,
 };
 use crate::limits::MAX_LOOP_DEPTH;
 
 /// Lowers a module document (an object with `functions`). `pointer` is the module's
 /// own pointer in its file (empty, or `/modules/<i>` inside a bundle).
-pub fn lower_module(map: Fields, file: FileId, pointer: &str, diags: &mut Vec<Diagnostic>) -> Module {
-    let mut reader = Reader { file, store: Store::default(), diags };
+pub fn lower_module(
+    map: Fields,
+    file: FileId,
+    pointer: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Module {
+    let mut reader = Reader {
+        file,
+        store: Store::default(),
+        diags,
+    };
     reader.module(map, pointer)
 }
 
@@ -92,7 +101,10 @@ impl Expect {
 
 impl Reader<'_> {
     fn src(&self, pointer: &str) -> Option<Src> {
-        Some(Src { file: self.file, pointer: pointer.into() })
+        Some(Src {
+            file: self.file,
+            pointer: pointer.into(),
+        })
     }
 
     fn report(&mut self, diagnostic: Diagnostic) {
@@ -100,15 +112,32 @@ impl Reader<'_> {
     }
 
     /// Checks `fields[key]` when present; reports and returns false on a wrong shape.
-    fn check(&mut self, fields: &Fields, key: &str, expect: Expect, what: &str, pointer: &str) -> bool {
-        let Some(value) = fields.get(key) else { return true };
+    fn check(
+        &mut self,
+        fields: &Fields,
+        key: &str,
+        expect: Expect,
+        what: &str,
+        pointer: &str,
+    ) -> bool {
+        let Some(value) = fields.get(key) else {
+            return true;
+        };
         if expect.accepts(value) {
             return true;
         }
         let at = format!("{pointer}/{}", escape_segment(key));
         let numeric = matches!(expect, Expect::Unsigned | Expect::Signed) && value.is_number();
-        let code = if numeric { Code::NumberOutOfRange } else { Code::WrongType };
-        let message = format!("`{key}` of {what} must be {}, found {}", expect.describe(), describe_value(value));
+        let code = if numeric {
+            Code::NumberOutOfRange
+        } else {
+            Code::WrongType
+        };
+        let message = format!(
+            "`{key}` of {what} must be {}, found {}",
+            expect.describe(),
+            describe_value(value)
+        );
         self.report(Diagnostic::new(code, "read", message).at_pointer(self.file, at));
         false
     }
@@ -119,12 +148,21 @@ impl Reader<'_> {
             return self.check(fields, key, Expect::String, what, pointer);
         }
         let message = format!("{what} has no `{key}`");
-        self.report(Diagnostic::new(Code::MissingKey, "read", message).at_pointer(self.file, pointer.to_owned()));
+        self.report(
+            Diagnostic::new(Code::MissingKey, "read", message)
+                .at_pointer(self.file, pointer.to_owned()),
+        );
         false
     }
 
     /// Takes the array under `key` out of `fields`; a non-array is reported and left in place.
-    fn take_array(&mut self, fields: &mut Fields, key: &str, what: &str, pointer: &str) -> Vec<Value> {
+    fn take_array(
+        &mut self,
+        fields: &mut Fields,
+        key: &str,
+        what: &str,
+        pointer: &str,
+    ) -> Vec<Value> {
         if !self.check(fields, key, Expect::Array, what, pointer) {
             return Vec::new();
         }
@@ -140,7 +178,10 @@ impl Reader<'_> {
             Value::Object(map) => Some(map),
             other => {
                 let message = format!("{what} must be an object, found {}", describe_value(&other));
-                self.report(Diagnostic::new(Code::WrongType, "read", message).at_pointer(self.file, pointer.to_owned()));
+                self.report(
+                    Diagnostic::new(Code::WrongType, "read", message)
+                        .at_pointer(self.file, pointer.to_owned()),
+                );
                 None
             }
         }
@@ -155,7 +196,13 @@ impl Reader<'_> {
         if self.check(&fields, "attributes", Expect::Object, what, pointer) {
             if let Some(attributes) = fields.get("attributes").and_then(Value::as_object) {
                 let at = format!("{pointer}/attributes");
-                self.check(attributes, "neuron_core_id", Expect::Unsigned, "the module's attributes", &at);
+                self.check(
+                    attributes,
+                    "neuron_core_id",
+                    Expect::Unsigned,
+                    "the module's attributes",
+                    &at,
+                );
             }
         }
         match fields.get("version") {
@@ -247,7 +294,11 @@ impl Reader<'_> {
                 handles.push(self.memloc(map, &at));
             }
         }
-        self.store.sets.push(MemLocSet { fields, memlocs: handles, src: self.src(pointer) })
+        self.store.sets.push(MemLocSet {
+            fields,
+            memlocs: handles,
+            src: self.src(pointer),
+        })
     }
 
     fn memloc(&mut self, fields: Fields, pointer: &str) -> Handle<MemLoc> {
@@ -282,7 +333,11 @@ impl Reader<'_> {
                     Value::Object(map) => map.get("core").is_some_and(Value::is_number),
                     _ => false,
                 };
-                let code = if negative { Code::NumberOutOfRange } else { Code::WrongType };
+                let code = if negative {
+                    Code::NumberOutOfRange
+                } else {
+                    Code::WrongType
+                };
                 let message = format!(
                     "`remote_local_target` of {what} must be `[name, core]` or `{{\"name\", \"core\"}}` with a non-negative integer core, found {}",
                     compact(target)
@@ -293,10 +348,19 @@ impl Reader<'_> {
                 );
             }
         }
-        self.store.memlocs.push(MemLoc { fields, src: self.src(pointer) })
+        self.store.memlocs.push(MemLoc {
+            fields,
+            src: self.src(pointer),
+        })
     }
 
-    fn blocks(&mut self, values: Vec<Value>, what: &str, pointer: &str, depth: usize) -> Vec<Handle<Block>> {
+    fn blocks(
+        &mut self,
+        values: Vec<Value>,
+        what: &str,
+        pointer: &str,
+        depth: usize,
+    ) -> Vec<Handle<Block>> {
         let mut handles = Vec::with_capacity(values.len());
         for (i, value) in values.into_iter().enumerate() {
             let at = format!("{pointer}/blocks/{i}");
@@ -312,7 +376,11 @@ impl Reader<'_> {
         self.require(&fields, "name", "a block", pointer);
         let insts = self.take_array(&mut fields, "instructions", &what, pointer);
         let handles = self.insts(insts, pointer, depth);
-        self.store.blocks.push(Block { fields, insts: handles, src: self.src(pointer) })
+        self.store.blocks.push(Block {
+            fields,
+            insts: handles,
+            src: self.src(pointer),
+        })
     }
 
     fn insts(&mut self, values: Vec<Value>, pointer: &str, depth: usize) -> Vec<Handle<Inst>> {
@@ -330,14 +398,21 @@ impl Reader<'_> {
         let what = format!("instruction {}", quoted_name(&fields));
         self.require(&fields, "name", "an instruction", pointer);
         self.require(&fields, "opcode", &what, pointer);
-        let op = fields.get("opcode").and_then(Value::as_str).unwrap_or("").to_owned();
+        let op = fields
+            .get("opcode")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
         let mut body = None;
         match op.as_str() {
             opcode::LOOP => {
                 let blocks = self.take_array(&mut fields, "blocks", &what, pointer);
                 if depth >= MAX_LOOP_DEPTH {
                     let message = format!("{what} nests more than {MAX_LOOP_DEPTH} `Loop` levels");
-                    self.report(Diagnostic::new(Code::TooDeep, "read", message).at_pointer(self.file, pointer));
+                    self.report(
+                        Diagnostic::new(Code::TooDeep, "read", message)
+                            .at_pointer(self.file, pointer),
+                    );
                 } else {
                     body = Some(self.blocks(blocks, &what, pointer, depth + 1));
                 }
@@ -353,31 +428,49 @@ impl Reader<'_> {
                 self.check(&fields, "cores", Expect::Array, &what, pointer);
             }
             opcode::DMA_BLOCK => {
-                self.check(&fields, "remote_notifications", Expect::Array, &what, pointer);
+                self.check(
+                    &fields,
+                    "remote_notifications",
+                    Expect::Array,
+                    &what,
+                    pointer,
+                );
             }
             _ => {}
         }
         self.sync_info(&fields, &what, pointer);
-        self.store.insts.push(Inst { fields, body, src: self.src(pointer) })
+        self.store.insts.push(Inst {
+            fields,
+            body,
+            src: self.src(pointer),
+        })
     }
 
     fn sync_info(&mut self, fields: &Fields, what: &str, pointer: &str) {
         if !self.check(fields, "sync_info", Expect::Object, what, pointer) {
             return;
         }
-        let Some(sync) = fields.get("sync_info").and_then(Value::as_object) else { return };
+        let Some(sync) = fields.get("sync_info").and_then(Value::as_object) else {
+            return;
+        };
         let at = format!("{pointer}/sync_info");
         self.check(sync, "on_wait", Expect::Array, "`sync_info`", &at);
         if !self.check(sync, "on_update", Expect::Array, "`sync_info`", &at) {
             return;
         }
-        let Some(Value::Array(updates)) = sync.get("on_update") else { return };
+        let Some(Value::Array(updates)) = sync.get("on_update") else {
+            return;
+        };
         for (i, update) in updates.iter().enumerate() {
             let at = format!("{pointer}/sync_info/on_update/{i}");
             let Some(entry) = update.as_object() else {
-                let message =
-                    format!("`on_update` entry {i} of {what} must be an object, found {}", describe_value(update));
-                self.report(Diagnostic::new(Code::WrongType, "read", message).at_pointer(self.file, at));
+                let message = format!(
+                    "`on_update` entry {i} of {what} must be an object, found {}",
+                    describe_value(update)
+                );
+                self.report(
+                    Diagnostic::new(Code::WrongType, "read", message).at_pointer(self.file, at),
+                );
                 continue;
             };
             let entry_what = format!("`on_update` entry {i} of {what}");
@@ -398,7 +491,11 @@ impl Reader<'_> {
                 handles.push(self.instance(map, &at));
             }
         }
-        self.store.queues.push(Queue { fields, instances: handles, src: self.src(pointer) })
+        self.store.queues.push(Queue {
+            fields,
+            instances: handles,
+            src: self.src(pointer),
+        })
     }
 
     fn instance(&mut self, mut fields: Fields, pointer: &str) -> Handle<QueueInstance> {
@@ -406,7 +503,11 @@ impl Reader<'_> {
         self.check(&fields, "name", Expect::String, &what, pointer);
         let insts = self.take_array(&mut fields, "instructions", &what, pointer);
         let handles = self.insts(insts, pointer, 0);
-        self.store.instances.push(QueueInstance { fields, insts: handles, src: self.src(pointer) })
+        self.store.instances.push(QueueInstance {
+            fields,
+            insts: handles,
+            src: self.src(pointer),
+        })
     }
 }
 

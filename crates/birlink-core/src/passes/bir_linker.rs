@@ -35,15 +35,16 @@ use crate::codes::Code;
 use crate::diag::{has_errors, Diagnostic};
 use crate::input::CoreModule;
 use crate::ir::{
-    edit_object_field, opcode, str_field, Allocation, Block, Fields, Function, Inst, MemLoc, MemLocSet, Module,
-    Queue, QueueInstance, Store, UpdateView,
+    edit_object_field, opcode, str_field, Allocation, Block, Fields, Function, Inst, MemLoc,
+    MemLocSet, Module, Queue, QueueInstance, Store, UpdateView,
 };
 use crate::netlist::Netlist;
 use crate::partition::{counterpart, memlocs, MemlocIndex, MemlocRef, Partition};
 use crate::passes::verify::instance_source_name;
 use crate::print;
 use crate::report::{
-    AliasEnd, AliasRow, BarrierRow, DispatchRow, Edit, InstanceRow, OutputKindRow, QueueRow, SemaphoreCount, StepRow,
+    AliasEnd, AliasRow, BarrierRow, DispatchRow, Edit, InstanceRow, OutputKindRow, QueueRow,
+    SemaphoreCount, StepRow,
 };
 
 /// The pass name.
@@ -97,7 +98,11 @@ struct MergePlan {
 }
 
 /// Links the modules. `modules` pairs each module with its verified core id.
-pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &mut Vec<Diagnostic>) -> Linked {
+pub fn run(
+    modules: Vec<(u64, CoreModule)>,
+    netlist: Option<&Netlist>,
+    diags: &mut Vec<Diagnostic>,
+) -> Linked {
     let start = diags.len();
     let mut modules = modules;
     modules.sort_by_key(|(core, _)| *core);
@@ -107,7 +112,9 @@ pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &m
     let mut linked = Module::default();
 
     // 1. create_module
-    linked.fields.insert("name".to_owned(), Value::from(format!("{base_name}/sgLnk")));
+    linked
+        .fields
+        .insert("name".to_owned(), Value::from(format!("{base_name}/sgLnk")));
     if let Some((_, base)) = modules.first() {
         for key in ["version", "arch"] {
             if let Some(value) = base.module.fields.get(key) {
@@ -115,7 +122,10 @@ pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &m
             }
         }
     }
-    out.steps.push(step("create_module", vec![edit("module", "", None, Some(print::module_line(&linked)))]));
+    out.steps.push(step(
+        "create_module",
+        vec![edit("module", "", None, Some(print::module_line(&linked)))],
+    ));
 
     // 2. dispatcher
     let mut edits = Vec::new();
@@ -128,9 +138,17 @@ pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &m
                 src: None,
             });
             calls.push(call);
-            out.dispatcher.push(DispatchRow { call: call_name(*core), core: *core, target: module.name.clone() });
+            out.dispatcher.push(DispatchRow {
+                call: call_name(*core),
+                core: *core,
+                target: module.name.clone(),
+            });
         }
-        linked.store.blocks.push(Block { fields: fields(json!({"name": "dispatcher"})), insts: calls, src: None })
+        linked.store.blocks.push(Block {
+            fields: fields(json!({"name": "dispatcher"})),
+            insts: calls,
+            src: None,
+        })
     };
     let main = linked.store.functions.push(Function {
         fields: fields(json!({"name": "main"})),
@@ -139,10 +157,25 @@ pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &m
         src: None,
     });
     linked.functions.push(main);
-    edits.push(edit("function main", "", None, Some(print::function_line(&linked, main))));
-    edits.push(edit("function main", "", None, Some(print::block_line(&linked, main_block))));
+    edits.push(edit(
+        "function main",
+        "",
+        None,
+        Some(print::function_line(&linked, main)),
+    ));
+    edits.push(edit(
+        "function main",
+        "",
+        None,
+        Some(print::block_line(&linked, main_block)),
+    ));
     for &call in &linked.store.blocks[main_block].insts {
-        edits.push(edit("function main", "block dispatcher", None, Some(print::inst_line(&linked, call))));
+        edits.push(edit(
+            "function main",
+            "block dispatcher",
+            None,
+            Some(print::inst_line(&linked, call)),
+        ));
     }
     out.steps.push(step("dispatcher", edits));
 
@@ -150,7 +183,13 @@ pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &m
     let mut edits = Vec::new();
     let mut cores: Vec<CoreInfo> = Vec::with_capacity(modules.len());
     for (core, core_module) in modules {
-        cores.push(copy_module(&mut linked, core, core_module, &mut edits, diags));
+        cores.push(copy_module(
+            &mut linked,
+            core,
+            core_module,
+            &mut edits,
+            diags,
+        ));
     }
     out.steps.push(step("copy_functions", edits));
 
@@ -161,7 +200,9 @@ pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &m
     for info in &cores {
         let mut sqis = Vec::new();
         for (i, (queue_name, _)) in plan.queues.iter().enumerate() {
-            let Some(first) = plan.instances[i].iter().find(|entry| entry.0 == info.core) else { continue };
+            let Some(first) = plan.instances[i].iter().find(|entry| entry.0 == info.core) else {
+                continue;
+            };
             let sqi = linked.store.insts.push(Inst {
                 fields: fields(json!({
                     "name": format!("I-SQI-{queue_name}-{}", call_name(info.core)),
@@ -181,7 +222,12 @@ pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &m
         let unit = format!("function {}", info.name);
         let context = format!("block {}", linked.store.blocks[block].name());
         for &sqi in &sqis {
-            edits.push(edit(&unit, &context, None, Some(print::inst_line(&linked, sqi))));
+            edits.push(edit(
+                &unit,
+                &context,
+                None,
+                Some(print::inst_line(&linked, sqi)),
+            ));
         }
         let insts = &mut linked.store.blocks[block].insts;
         insts.splice(0..0, sqis);
@@ -210,8 +256,18 @@ pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &m
         let block = last_block(&mut linked, info.function);
         let unit = format!("function {}", info.name);
         let context = format!("block {}", linked.store.blocks[block].name());
-        edits.push(edit(&unit, &context, None, Some(print::inst_line(&linked, barrier))));
-        edits.push(edit(&unit, &context, None, Some(print::inst_line(&linked, ret))));
+        edits.push(edit(
+            &unit,
+            &context,
+            None,
+            Some(print::inst_line(&linked, barrier)),
+        ));
+        edits.push(edit(
+            &unit,
+            &context,
+            None,
+            Some(print::inst_line(&linked, ret)),
+        ));
         linked.store.blocks[block].insts.extend([barrier, ret]);
     }
     out.steps.push(step("returns", edits));
@@ -219,7 +275,12 @@ pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &m
     // 6. aliases
     let partitions: Vec<Partition> = cores
         .iter()
-        .map(|c| Partition { core: c.core, function: c.function, functions: c.functions.clone(), instances: Vec::new() })
+        .map(|c| Partition {
+            core: c.core,
+            function: c.function,
+            functions: c.functions.clone(),
+            instances: Vec::new(),
+        })
         .collect();
     let handoffs = plan_handoffs(&linked, &partitions, netlist, diags);
     let mut edits = Vec::new();
@@ -231,15 +292,25 @@ pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &m
 
     // 7. output_kinds
     let mut edits = Vec::new();
-    let outputs: BTreeSet<&str> = netlist.map(|n| n.outputs.iter().map(String::as_str).collect()).unwrap_or_default();
-    let producers: BTreeSet<Handle<MemLocSet>> = handoffs.iter().map(|h| h.producer.at.set).collect();
-    let consumers: BTreeSet<Handle<MemLocSet>> = handoffs.iter().map(|h| h.consumer.at.set).collect();
+    let outputs: BTreeSet<&str> = netlist
+        .map(|n| n.outputs.iter().map(String::as_str).collect())
+        .unwrap_or_default();
+    let producers: BTreeSet<Handle<MemLocSet>> =
+        handoffs.iter().map(|h| h.producer.at.set).collect();
+    let consumers: BTreeSet<Handle<MemLocSet>> =
+        handoffs.iter().map(|h| h.consumer.at.set).collect();
     for partition in &partitions {
         for &function in &partition.functions {
             let sets: Vec<Handle<MemLocSet>> = linked.store.functions[function]
                 .allocations
                 .iter()
-                .filter_map(|a| if let Allocation::Set(s) = a { Some(*s) } else { None })
+                .filter_map(|a| {
+                    if let Allocation::Set(s) = a {
+                        Some(*s)
+                    } else {
+                        None
+                    }
+                })
                 .collect();
             for set in sets {
                 let kind = linked.store.sets[set].kind().to_owned();
@@ -255,10 +326,17 @@ pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &m
                     continue;
                 }
                 let before = print::set_line(&linked, set);
-                linked.store.sets[set].fields.insert("kind".to_owned(), Value::from("Internal"));
+                linked.store.sets[set]
+                    .fields
+                    .insert("kind".to_owned(), Value::from("Internal"));
                 let after = print::set_line(&linked, set);
                 let function_name = linked.store.functions[function].name().to_owned();
-                edits.push(edit(&format!("function {function_name}"), "", Some(before), Some(after)));
+                edits.push(edit(
+                    &format!("function {function_name}"),
+                    "",
+                    Some(before),
+                    Some(after),
+                ));
                 out.output_kinds.push(OutputKindRow {
                     core: partition.core,
                     function: function_name,
@@ -293,7 +371,11 @@ pub fn base_name(modules: &[(u64, CoreModule)], netlist: Option<&Netlist>) -> St
     if let Some(name) = netlist.and_then(|n| n.name.clone()) {
         return name;
     }
-    modules.iter().min_by_key(|(core, _)| *core).map(|(_, m)| m.name.clone()).unwrap_or_else(|| "nc00".to_owned())
+    modules
+        .iter()
+        .min_by_key(|(core, _)| *core)
+        .map(|(_, m)| m.name.clone())
+        .unwrap_or_else(|| "nc00".to_owned())
 }
 
 fn fields(value: Value) -> Fields {
@@ -304,11 +386,20 @@ fn fields(value: Value) -> Fields {
 }
 
 fn step(name: &str, edits: Vec<Edit>) -> StepRow {
-    StepRow { name: name.to_owned(), changes: edits.len() as u64, edits }
+    StepRow {
+        name: name.to_owned(),
+        changes: edits.len() as u64,
+        edits,
+    }
 }
 
 fn edit(unit: &str, context: &str, before: Option<String>, after: Option<String>) -> Edit {
-    Edit { unit: unit.to_owned(), context: context.to_owned(), before, after }
+    Edit {
+        unit: unit.to_owned(),
+        context: context.to_owned(),
+        before,
+        after,
+    }
 }
 
 /// Moves one module into the linked module (step 3).
@@ -320,9 +411,16 @@ fn copy_module(
     diags: &mut Vec<Diagnostic>,
 ) -> CoreInfo {
     let CoreModule { module, name, .. } = core_module;
-    let Module { fields: module_fields, functions, queues, store, src: _ } = module;
+    let Module {
+        fields: module_fields,
+        functions,
+        queues,
+        store,
+        src: _,
+    } = module;
     let maps = append_store(&mut linked.store, store);
-    let functions: Vec<Handle<Function>> = functions.iter().map(|&f| maps.functions.get(f)).collect();
+    let functions: Vec<Handle<Function>> =
+        functions.iter().map(|&f| maps.functions.get(f)).collect();
     let queues: Vec<Handle<Queue>> = queues.iter().map(|&q| maps.queues.get(q)).collect();
     let entry = functions
         .iter()
@@ -336,20 +434,39 @@ fn copy_module(
     let source_module = Value::Object(module_fields);
     for &function in &ordered {
         let old_name = linked.store.functions[function].name().to_owned();
-        let new_name = if Some(function) == entry { name.clone() } else { format!("{name}/{old_name}") };
+        let new_name = if Some(function) == entry {
+            name.clone()
+        } else {
+            format!("{name}/{old_name}")
+        };
         let before = format!("function {}", print::name_text(&old_name));
         let f = &mut linked.store.functions[function];
-        warn_attributes(&f.fields, "function", &old_name, core, f.src.as_ref(), diags);
-        f.fields.insert("name".to_owned(), Value::from(new_name.clone()));
-        f.fields.insert("source_function".to_owned(), Value::from(old_name.clone()));
+        warn_attributes(
+            &f.fields,
+            "function",
+            &old_name,
+            core,
+            f.src.as_ref(),
+            diags,
+        );
+        f.fields
+            .insert("name".to_owned(), Value::from(new_name.clone()));
+        f.fields
+            .insert("source_function".to_owned(), Value::from(old_name.clone()));
         edit_object_field(&mut f.fields, "attributes", |attributes| {
             attributes.insert("neuron_core_id".to_owned(), Value::from(core));
         });
         if Some(function) == entry {
-            f.fields.insert("source_module".to_owned(), source_module.clone());
+            f.fields
+                .insert("source_module".to_owned(), source_module.clone());
         }
         linked.functions.push(function);
-        edits.push(edit(&format!("function {new_name}"), "", Some(before), Some(print::function_line(linked, function))));
+        edits.push(edit(
+            &format!("function {new_name}"),
+            "",
+            Some(before),
+            Some(print::function_line(linked, function)),
+        ));
         renames.insert(old_name, new_name);
     }
     // Calls between the module's functions follow the renames.
@@ -361,13 +478,24 @@ fn copy_module(
             }
         });
         for call in calls {
-            let Some(target) = str_field(&linked.store.insts[call].fields, "target") else { continue };
-            let Some(new_target) = renames.get(target) else { continue };
+            let Some(target) = str_field(&linked.store.insts[call].fields, "target") else {
+                continue;
+            };
+            let Some(new_target) = renames.get(target) else {
+                continue;
+            };
             let before = print::inst_line(linked, call);
             let new_target = Value::from(new_target.clone());
-            linked.store.insts[call].fields.insert("target".to_owned(), new_target);
+            linked.store.insts[call]
+                .fields
+                .insert("target".to_owned(), new_target);
             let function_name = linked.store.functions[function].name().to_owned();
-            edits.push(edit(&format!("function {function_name}"), "", Some(before), Some(print::inst_line(linked, call))));
+            edits.push(edit(
+                &format!("function {function_name}"),
+                "",
+                Some(before),
+                Some(print::inst_line(linked, call)),
+            ));
         }
     }
     let function = match entry {
@@ -375,7 +503,10 @@ fn copy_module(
         // `verify` rejects a module without functions (BL0105); should one get here
         // anyway, it links as an empty core function rather than vanish.
         None => {
-            let mut f = Function { fields: fields(json!({"name": name, "source_function": ""})), ..Function::default() };
+            let mut f = Function {
+                fields: fields(json!({"name": name, "source_function": ""})),
+                ..Function::default()
+            };
             edit_object_field(&mut f.fields, "attributes", |attributes| {
                 attributes.insert("neuron_core_id".to_owned(), Value::from(core));
             });
@@ -386,7 +517,13 @@ fn copy_module(
             function
         }
     };
-    CoreInfo { core, name, function, functions: ordered, queues }
+    CoreInfo {
+        core,
+        name,
+        function,
+        functions: ordered,
+        queues,
+    }
 }
 
 /// The per-arena old → new maps of one appended module.
@@ -398,7 +535,15 @@ struct StoreMaps {
 /// Appends every arena of `from` to `into`, rewriting every handle inside the moved
 /// entities through the per-kind maps.
 fn append_store(into: &mut Store, from: Store) -> StoreMaps {
-    let Store { functions, blocks, insts, sets, memlocs, queues, instances } = from;
+    let Store {
+        functions,
+        blocks,
+        insts,
+        sets,
+        memlocs,
+        queues,
+        instances,
+    } = from;
     let function_map = into.functions.append(functions);
     let block_map = into.blocks.append(blocks);
     let inst_map = into.insts.append(insts);
@@ -432,7 +577,10 @@ fn append_store(into: &mut Store, from: Store) -> StoreMaps {
     for instance in instance_map.new_handles() {
         inst_map.adjust_all(&mut into.instances[instance].insts);
     }
-    StoreMaps { functions: function_map, queues: queue_map }
+    StoreMaps {
+        functions: function_map,
+        queues: queue_map,
+    }
 }
 
 /// The core function's first block, created (`entry`) when it has none.
@@ -440,7 +588,11 @@ fn first_block(linked: &mut Module, function: Handle<Function>) -> Handle<Block>
     if let Some(&block) = linked.store.functions[function].blocks.first() {
         return block;
     }
-    let block = linked.store.blocks.push(Block { fields: fields(json!({"name": "entry"})), insts: Vec::new(), src: None });
+    let block = linked.store.blocks.push(Block {
+        fields: fields(json!({"name": "entry"})),
+        insts: Vec::new(),
+        src: None,
+    });
     linked.store.functions[function].blocks.push(block);
     block
 }
@@ -455,7 +607,10 @@ fn last_block(linked: &mut Module, function: Handle<Function>) -> Handle<Block> 
 
 /// Decides the merged queues and every instance's new name (used by steps 4 and 8).
 fn plan_queue_merge(linked: &Module, cores: &[CoreInfo]) -> MergePlan {
-    let mut plan = MergePlan { queues: Vec::new(), instances: Vec::new() };
+    let mut plan = MergePlan {
+        queues: Vec::new(),
+        instances: Vec::new(),
+    };
     let mut index: HashMap<String, usize> = HashMap::new();
     for info in cores {
         for &queue in &info.queues {
@@ -467,7 +622,8 @@ fn plan_queue_merge(linked: &Module, cores: &[CoreInfo]) -> MergePlan {
                 plan.queues.len() - 1
             });
             for (i, &instance) in q.instances.iter().enumerate() {
-                let source = instance_source_name(&name, linked.store.instances[instance].name(), i);
+                let source =
+                    instance_source_name(&name, linked.store.instances[instance].name(), i);
                 let new_name = format!("{source}_defId_{}", info.core);
                 plan.instances[slot].push((info.core, instance, source, new_name, queue));
             }
@@ -498,13 +654,22 @@ fn plan_handoffs(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Handoff> {
     let store = &linked.store;
-    let indexes: Vec<MemlocIndex<'_>> = partitions.iter().map(|p| MemlocIndex::build(linked, p)).collect();
-    let by_core: HashMap<u64, usize> = partitions.iter().enumerate().map(|(i, p)| (p.core, i)).collect();
+    let indexes: Vec<MemlocIndex<'_>> = partitions
+        .iter()
+        .map(|p| MemlocIndex::build(linked, p))
+        .collect();
+    let by_core: HashMap<u64, usize> = partitions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.core, i))
+        .collect();
     let mut handoffs = Vec::new();
     for partition in partitions {
         for at in memlocs(linked, partition) {
             let view = &store.memlocs[at.memloc];
-            let Some(target) = view.remote_target() else { continue };
+            let Some(target) = view.remote_target() else {
+                continue;
+            };
             let view_name = view.name();
             let function_name = store.functions[at.function].name();
             if target.core == partition.core {
@@ -562,8 +727,14 @@ fn plan_handoffs(
                 continue;
             }
             handoffs.push(Handoff {
-                consumer: End { core: partition.core, at },
-                producer: End { core: owner.core, at: found },
+                consumer: End {
+                    core: partition.core,
+                    at,
+                },
+                producer: End {
+                    core: owner.core,
+                    at: found,
+                },
                 kind: 3,
                 source: "remote_local_target",
             });
@@ -576,22 +747,28 @@ fn plan_handoffs(
         };
         let (producer, consumer) = (find(&alias.producer), find(&alias.consumer));
         let (Some((pi, producer)), Some((ci, consumer))) = (producer, consumer) else {
-            for (role, end, found) in
-                [("producer", &alias.producer, producer.is_some()), ("consumer", &alias.consumer, consumer.is_some())]
-            {
+            for (role, end, found) in [
+                ("producer", &alias.producer, producer.is_some()),
+                ("consumer", &alias.consumer, consumer.is_some()),
+            ] {
                 if !found {
                     let mut diagnostic = Diagnostic::new(
                         Code::NetlistEndpointMissing,
                         NAME,
-                        format!("netlist alias {role} `{}` on core {} does not exist", end.memloc, end.core),
+                        format!(
+                            "netlist alias {role} `{}` on core {} does not exist",
+                            end.memloc, end.core
+                        ),
                     )
                     .core(end.core)
                     .at(Some(&alias.src));
                     if let Some(&i) = by_core.get(&end.core) {
-                        let near = crate::partition::nearest_names(&end.memloc, indexes[i].names(), 3);
+                        let near =
+                            crate::partition::nearest_names(&end.memloc, indexes[i].names(), 3);
                         diagnostic.nearest = near;
                     } else {
-                        diagnostic = diagnostic.note(format!("core {} is not in the link set", end.core));
+                        diagnostic =
+                            diagnostic.note(format!("core {} is not in the link set", end.core));
                     }
                     diags.push(diagnostic);
                 }
@@ -604,7 +781,10 @@ fn plan_handoffs(
                 Diagnostic::new(
                     Code::SelfTarget,
                     NAME,
-                    format!("netlist alias from `{}` to `{}` stays on core {pcore}", alias.producer.memloc, alias.consumer.memloc),
+                    format!(
+                        "netlist alias from `{}` to `{}` stays on core {pcore}",
+                        alias.producer.memloc, alias.consumer.memloc
+                    ),
                 )
                 .core(pcore)
                 .at(Some(&alias.src)),
@@ -616,8 +796,14 @@ fn plan_handoffs(
             continue;
         }
         handoffs.push(Handoff {
-            consumer: End { core: ccore, at: consumer },
-            producer: End { core: pcore, at: producer },
+            consumer: End {
+                core: ccore,
+                at: consumer,
+            },
+            producer: End {
+                core: pcore,
+                at: producer,
+            },
             kind: alias.kind,
             source: "netlist",
         });
@@ -625,7 +811,13 @@ fn plan_handoffs(
     handoffs
 }
 
-fn non_dram(linked: &Module, view_core: u64, view: MemlocRef, owner_core: u64, owner: MemlocRef) -> Option<Diagnostic> {
+fn non_dram(
+    linked: &Module,
+    view_core: u64,
+    view: MemlocRef,
+    owner_core: u64,
+    owner: MemlocRef,
+) -> Option<Diagnostic> {
     let v = &linked.store.memlocs[view.memloc];
     let o = &linked.store.memlocs[owner.memloc];
     if v.is_dram() && o.is_dram() {
@@ -633,10 +825,18 @@ fn non_dram(linked: &Module, view_core: u64, view: MemlocRef, owner_core: u64, o
     }
     let mut sides = Vec::new();
     if !v.is_dram() {
-        sides.push(format!("`{}` on core {view_core} is {}", v.name(), v.mem_type()));
+        sides.push(format!(
+            "`{}` on core {view_core} is {}",
+            v.name(),
+            v.mem_type()
+        ));
     }
     if !o.is_dram() {
-        sides.push(format!("`{}` on core {owner_core} is {}", o.name(), o.mem_type()));
+        sides.push(format!(
+            "`{}` on core {owner_core} is {}",
+            o.name(),
+            o.mem_type()
+        ));
     }
     Some(
         Diagnostic::new(
@@ -666,11 +866,22 @@ fn apply_handoff(linked: &mut Module, handoff: &Handoff, edits: &mut Vec<Edit>) 
     let producer = end(linked, &handoff.producer);
     let consumer_before = print::memloc_line(linked, handoff.consumer.at.memloc);
     let producer_before = print::memloc_line(linked, handoff.producer.at.memloc);
-    let kind = add_alias(&mut linked.store.memlocs[handoff.consumer.at.memloc], &producer, handoff.kind);
-    add_alias(&mut linked.store.memlocs[handoff.producer.at.memloc], &consumer, handoff.kind);
+    let kind = add_alias(
+        &mut linked.store.memlocs[handoff.consumer.at.memloc],
+        &producer,
+        handoff.kind,
+    );
+    add_alias(
+        &mut linked.store.memlocs[handoff.producer.at.memloc],
+        &consumer,
+        handoff.kind,
+    );
     linked.store.memlocs[handoff.consumer.at.memloc]
         .fields
-        .insert("alloced_func".to_owned(), Value::from(producer.function.clone()));
+        .insert(
+            "alloced_func".to_owned(),
+            Value::from(producer.function.clone()),
+        );
     edits.push(edit(
         &format!("function {}", consumer.function),
         &format!("set {}", consumer.set),
@@ -683,19 +894,33 @@ fn apply_handoff(linked: &mut Module, handoff: &Handoff, edits: &mut Vec<Edit>) 
         Some(producer_before),
         Some(print::memloc_line(linked, handoff.producer.at.memloc)),
     ));
-    AliasRow { consumer, producer, kind, source: handoff.source.to_owned() }
+    AliasRow {
+        consumer,
+        producer,
+        kind,
+        source: handoff.source.to_owned(),
+    }
 }
 
 /// Adds (or OR-merges into) the edge `memloc → other`; returns the edge's kind.
 fn add_alias(memloc: &mut MemLoc, other: &AliasEnd, kind: u64) -> u64 {
-    let entries = match memloc.fields.entry("alias").or_insert_with(|| Value::Array(Vec::new())) {
+    let entries = match memloc
+        .fields
+        .entry("alias")
+        .or_insert_with(|| Value::Array(Vec::new()))
+    {
         Value::Array(entries) => entries,
         // The reader rejects a non-array `alias` before linking.
         _ => return kind,
     };
     for entry in entries.iter_mut() {
-        let Some(mut existing) = crate::ir::AliasEntry::from_value(entry) else { continue };
-        if existing.set == other.set && existing.memloc == other.memloc && existing.function.as_deref() == Some(&other.function) {
+        let Some(mut existing) = crate::ir::AliasEntry::from_value(entry) else {
+            continue;
+        };
+        if existing.set == other.set
+            && existing.memloc == other.memloc
+            && existing.function.as_deref() == Some(&other.function)
+        {
             existing.kind |= kind;
             *entry = existing.to_value();
             return existing.kind;
@@ -729,7 +954,10 @@ fn merge_queues(
         let mut row = QueueRow {
             name: queue_name.clone(),
             instances: Vec::new(),
-            semaphores: SemaphoreCount { total: 0, per_core: vec![0; n_cores as usize] },
+            semaphores: SemaphoreCount {
+                total: 0,
+                per_core: vec![0; n_cores as usize],
+            },
         };
         let mut semaphores: Vec<BTreeSet<String>> = vec![BTreeSet::new(); n_cores as usize];
         for (core, instance, source, new_name, source_queue) in &plan.instances[slot] {
@@ -737,17 +965,31 @@ fn merge_queues(
             let source_fields = linked.store.queues[*source_queue].fields.clone();
             let i = &mut linked.store.instances[*instance];
             warn_attributes(&i.fields, "instance", source, *core, i.src.as_ref(), diags);
-            i.fields.insert("name".to_owned(), Value::from(new_name.clone()));
+            i.fields
+                .insert("name".to_owned(), Value::from(new_name.clone()));
             edit_object_field(&mut i.fields, "attributes", |attributes| {
                 attributes.insert("neuron_core_id".to_owned(), Value::from(*core));
             });
             if source_fields != merged_fields {
-                i.fields.insert("source_queue".to_owned(), Value::Object(source_fields));
+                i.fields
+                    .insert("source_queue".to_owned(), Value::Object(source_fields));
             }
-            edits.push(edit(&unit, "", Some(before), Some(print::instance_line(linked, *instance))));
+            edits.push(edit(
+                &unit,
+                "",
+                Some(before),
+                Some(print::instance_line(linked, *instance)),
+            ));
             instances.push(*instance);
-            renames.insert((*core, queue_name.clone(), source.clone()), new_name.clone());
-            row.instances.push(InstanceRow { core: *core, name: new_name.clone(), source_name: source.clone() });
+            renames.insert(
+                (*core, queue_name.clone(), source.clone()),
+                new_name.clone(),
+            );
+            row.instances.push(InstanceRow {
+                core: *core,
+                name: new_name.clone(),
+                source_name: source.clone(),
+            });
             for &inst in &linked.store.instances[*instance].insts {
                 let inst = &linked.store.insts[inst];
                 if inst.opcode() != opcode::DMA_BLOCK {
@@ -777,20 +1019,35 @@ fn merge_queues(
         for &function in &info.functions {
             let mut sqis = Vec::new();
             linked.walk_function(function, &mut |inst| {
-                if linked.store.insts[inst].opcode() == opcode::SWITCH_QUEUE_INSTANCE && linked.store.insts[inst].src.is_some() {
+                if linked.store.insts[inst].opcode() == opcode::SWITCH_QUEUE_INSTANCE
+                    && linked.store.insts[inst].src.is_some()
+                {
                     sqis.push(inst);
                 }
             });
             for sqi in sqis {
                 let fields = &linked.store.insts[sqi].fields;
-                let (Some(queue), Some(instance)) = (str_field(fields, "queue"), str_field(fields, "instance")) else {
+                let (Some(queue), Some(instance)) =
+                    (str_field(fields, "queue"), str_field(fields, "instance"))
+                else {
                     continue;
                 };
-                let Some(new_name) = renames.get(&(info.core, queue.to_owned(), instance.to_owned())) else { continue };
+                let Some(new_name) =
+                    renames.get(&(info.core, queue.to_owned(), instance.to_owned()))
+                else {
+                    continue;
+                };
                 let before = print::inst_line(linked, sqi);
-                linked.store.insts[sqi].fields.insert("instance".to_owned(), Value::from(new_name.clone()));
+                linked.store.insts[sqi]
+                    .fields
+                    .insert("instance".to_owned(), Value::from(new_name.clone()));
                 let unit = format!("function {}", linked.store.functions[function].name());
-                edits.push(edit(&unit, "", Some(before), Some(print::inst_line(linked, sqi))));
+                edits.push(edit(
+                    &unit,
+                    "",
+                    Some(before),
+                    Some(print::inst_line(linked, sqi)),
+                ));
             }
         }
     }
@@ -798,7 +1055,14 @@ fn merge_queues(
 }
 
 /// BL0306: tagging needs `attributes` to be an object; an old list form is moved aside.
-fn warn_attributes(fields: &Fields, kind: &str, name: &str, core: u64, src: Option<&crate::ir::Src>, diags: &mut Vec<Diagnostic>) {
+fn warn_attributes(
+    fields: &Fields,
+    kind: &str,
+    name: &str,
+    core: u64,
+    src: Option<&crate::ir::Src>,
+    diags: &mut Vec<Diagnostic>,
+) {
     match fields.get("attributes") {
         None | Some(Value::Object(_)) => {}
         Some(other) => diags.push(
@@ -818,7 +1082,11 @@ fn warn_attributes(fields: &Fields, kind: &str, name: &str, core: u64, src: Opti
 }
 
 /// Step 9: every `CoreBarrier` with an integer id gets the next global id, in walk order.
-fn renumber_barriers(linked: &mut Module, diags: &mut Vec<Diagnostic>, edits: &mut Vec<Edit>) -> Vec<BarrierRow> {
+fn renumber_barriers(
+    linked: &mut Module,
+    diags: &mut Vec<Diagnostic>,
+    edits: &mut Vec<Edit>,
+) -> Vec<BarrierRow> {
     let mut rows = Vec::new();
     let mut next = 0u64;
     for function in linked.functions.clone() {
@@ -841,7 +1109,7 @@ fn renumber_barriers(linked: &mut Module, diags: &mut Vec<Diagnostic>, edits: &m
                 let mut diagnostic = Diagnostic::new(
                     Code::BarrierSkipped,
                     NAME,
-                    format!("CoreBarrier `{}` in function `{function_name}` has {found}; left as it is", inst.name()),
+                    format!("core barrier `{}` in function `{function_name}` has {found}; left as it is", inst.name()),
                 )
                 .at(inst.src.as_ref())
                 .entity("instruction", inst.name(), Some(&function_name));
@@ -856,10 +1124,23 @@ fn renumber_barriers(linked: &mut Module, diags: &mut Vec<Diagnostic>, edits: &m
             let instruction = inst.name().to_owned();
             if old_id != new_id {
                 let before = print::inst_line(linked, barrier);
-                linked.store.insts[barrier].fields.insert("id".to_owned(), Value::from(new_id));
-                edits.push(edit(&format!("function {function_name}"), "", Some(before), Some(print::inst_line(linked, barrier))));
+                linked.store.insts[barrier]
+                    .fields
+                    .insert("id".to_owned(), Value::from(new_id));
+                edits.push(edit(
+                    &format!("function {function_name}"),
+                    "",
+                    Some(before),
+                    Some(print::inst_line(linked, barrier)),
+                ));
             }
-            rows.push(BarrierRow { core, function: function_name.clone(), instruction, old_id, new_id });
+            rows.push(BarrierRow {
+                core,
+                function: function_name.clone(),
+                instruction,
+                old_id,
+                new_id,
+            });
         }
     }
     rows

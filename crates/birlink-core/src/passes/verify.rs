@@ -62,10 +62,18 @@ pub fn run(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Verified {
     }
     let steps = ["identity", "names", "references", "lnc_verifier"]
         .iter()
-        .map(|name| StepRow { name: (*name).to_owned(), changes: 0, edits: Vec::new() })
+        .map(|name| StepRow {
+            name: (*name).to_owned(),
+            changes: 0,
+            edits: Vec::new(),
+        })
         .collect();
     let failed = has_errors(&diags[start..]);
-    Verified { cores: if failed { None } else { cores }, steps, failed }
+    Verified {
+        cores: if failed { None } else { cores },
+        steps,
+        failed,
+    }
 }
 
 fn identity(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u64>> {
@@ -83,7 +91,10 @@ fn identity(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u64>> {
                 let diagnostic = Diagnostic::new(
                     Code::MissingCoreId,
                     NAME,
-                    format!("module `{}` has no `attributes.neuron_core_id` and {n} modules are linked", module.name),
+                    format!(
+                        "module `{}` has no `attributes.neuron_core_id` and {n} modules are linked",
+                        module.name
+                    ),
                 )
                 .entity("module", &module.name, None);
                 diags.push(if module.module.fields.contains_key("attributes") {
@@ -114,13 +125,20 @@ fn identity(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u64>> {
                 Diagnostic::new(
                     Code::DuplicateCore,
                     NAME,
-                    format!("modules `{}` and `{}` both have core id {core}", first.name, module.name),
+                    format!(
+                        "modules `{}` and `{}` both have core id {core}",
+                        first.name, module.name
+                    ),
                 )
                 .core(core)
                 .at(src)
                 .entity("module", &module.name, None)
                 .note(format!("`{}` is in `{}`", first.name, set.path(first.file)))
-                .note(format!("`{}` is in `{}`", module.name, set.path(module.file))),
+                .note(format!(
+                    "`{}` is in `{}`",
+                    module.name,
+                    set.path(module.file)
+                )),
             );
         } else {
             seen.insert(core, module);
@@ -133,10 +151,14 @@ fn identity(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u64>> {
         if module.name == "main" {
             ok = false;
             diags.push(
-                Diagnostic::new(Code::DuplicateModuleName, NAME, "module name `main` collides with the dispatcher function `main`")
-                    .at(src)
-                    .entity("module", &module.name, None)
-                    .help("rename the module (its `name` key or its file)"),
+                Diagnostic::new(
+                    Code::DuplicateModuleName,
+                    NAME,
+                    "module name `main` collides with the dispatcher function `main`",
+                )
+                .at(src)
+                .entity("module", &module.name, None)
+                .help("rename the module (its `name` key or its file)"),
             );
         }
         if let Some(first) = names.insert(&module.name, module) {
@@ -145,7 +167,27 @@ fn identity(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u64>> {
                 Diagnostic::new(
                     Code::DuplicateModuleName,
                     NAME,
-                    format!("two modules are named `{}` (in `{}` and `{}`)", module.name, set.path(first.file), set.path(module.file)),
+                    format!(
+                        "two modules are named `{}` (in `{}` and `{}`)",
+                        module.name,
+                        set.path(first.file),
+                        set.path(module.file)
+                    ),
+                )
+                .at(src)
+                .entity("module", &module.name, None),
+            );
+        }
+        if !crate::partition::Partitions::of(&module.module).is_empty() {
+            ok = false;
+            diags.push(
+                Diagnostic::new(
+                    Code::AlreadyLinked,
+                    NAME,
+                    format!(
+                        "module `{}` is already linked: its functions carry `attributes.neuron_core_id`",
+                        module.name
+                    ),
                 )
                 .at(src)
                 .entity("module", &module.name, None),
@@ -154,9 +196,13 @@ fn identity(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u64>> {
         if module.module.functions.is_empty() {
             ok = false;
             diags.push(
-                Diagnostic::new(Code::NoFunctions, NAME, format!("module `{}` has no functions to link", module.name))
-                    .at(src)
-                    .entity("module", &module.name, None),
+                Diagnostic::new(
+                    Code::NoFunctions,
+                    NAME,
+                    format!("module `{}` has no functions to link", module.name),
+                )
+                .at(src)
+                .entity("module", &module.name, None),
             );
         }
     }
@@ -170,18 +216,31 @@ struct Unique<'a> {
 
 impl<'a> Unique<'a> {
     fn new() -> Self {
-        Unique { seen: HashSet::new() }
+        Unique {
+            seen: HashSet::new(),
+        }
     }
 
-    fn check(&mut self, name: &'a str, what: &str, container: &str, src: Option<&Src>, diags: &mut Vec<Diagnostic>) {
+    fn check(
+        &mut self,
+        name: &'a str,
+        what: &str,
+        container: &str,
+        src: Option<&Src>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
         if name.is_empty() {
             return;
         }
         if !self.seen.insert(name) {
             diags.push(
-                Diagnostic::new(Code::DuplicateName, NAME, format!("{container} has two {what}s named `{name}`"))
-                    .at(src)
-                    .entity(what, name, None),
+                Diagnostic::new(
+                    Code::DuplicateName,
+                    NAME,
+                    format!("{container} has two {what}s named `{name}`"),
+                )
+                .at(src)
+                .entity(what, name, None),
             );
         }
     }
@@ -207,7 +266,13 @@ fn names(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
             })
             .collect();
         for (name, set) in &set_names {
-            sets.check(name, "set", &function_what, store.sets[*set].src.as_ref(), diags);
+            sets.check(
+                name,
+                "set",
+                &function_what,
+                store.sets[*set].src.as_ref(),
+                diags,
+            );
             for &memloc in &store.sets[*set].memlocs {
                 let m = &store.memlocs[memloc];
                 memlocs.check(m.name(), "memloc", &function_what, m.src.as_ref(), diags);
@@ -230,7 +295,10 @@ fn names(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
             .enumerate()
             .map(|(i, &instance)| {
                 let inst = &store.instances[instance];
-                (instance_source_name(q.name(), inst.name(), i), inst.src.as_ref())
+                (
+                    instance_source_name(q.name(), inst.name(), i),
+                    inst.src.as_ref(),
+                )
             })
             .collect();
         let mut instances = Unique::new();
@@ -271,7 +339,12 @@ impl Capped<'_> {
                     self.diags.push(Diagnostic::new(
                         code,
                         NAME,
-                        format!("{} more `{}` findings in module `{}` are not shown", count - MAX_PER_CODE, code.as_str(), self.module),
+                        format!(
+                            "{} more `{}` findings in module `{}` are not shown",
+                            count - MAX_PER_CODE,
+                            code.as_str(),
+                            self.module
+                        ),
                     ));
                 }
             }
@@ -282,14 +355,26 @@ impl Capped<'_> {
 fn references(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
     let module = &core_module.module;
     let store = &module.store;
-    let mut out = Capped { diags, counts: BTreeMap::new(), module: core_module.name.clone() };
-    let function_names: HashSet<&str> = module.functions.iter().map(|&f| store.functions[f].name()).collect();
+    let mut out = Capped {
+        diags,
+        counts: BTreeMap::new(),
+        module: core_module.name.clone(),
+    };
+    let function_names: HashSet<&str> = module
+        .functions
+        .iter()
+        .map(|&f| store.functions[f].name())
+        .collect();
     let mut queue_instances: HashMap<&str, HashSet<String>> = HashMap::new();
     for &queue in &module.queues {
         let q = &store.queues[queue];
         let names = queue_instances.entry(q.name()).or_default();
         for (i, &instance) in q.instances.iter().enumerate() {
-            names.insert(instance_source_name(q.name(), store.instances[instance].name(), i));
+            names.insert(instance_source_name(
+                q.name(),
+                store.instances[instance].name(),
+                i,
+            ));
         }
     }
     let mut memloc_names: HashSet<&str> = HashSet::new();
@@ -414,7 +499,12 @@ struct CoreSummary<'m> {
     barriers: Vec<(&'m str, Option<u64>, Option<&'m Src>)>,
     sb2sb: usize,
     /// Shared post-DRAM-alloc locations: name, address, remote target, src.
-    shared: Vec<(&'m str, u64, Option<crate::ir::RemoteTarget>, Option<&'m Src>)>,
+    shared: Vec<(
+        &'m str,
+        u64,
+        Option<crate::ir::RemoteTarget>,
+        Option<&'m Src>,
+    )>,
 }
 
 fn summarize<'m>(core: u64, core_module: &'m CoreModule) -> CoreSummary<'m> {
@@ -432,13 +522,17 @@ fn summarize<'m>(core: u64, core_module: &'m CoreModule) -> CoreSummary<'m> {
     for &function in &module.functions {
         let mut blocks = Vec::new();
         module.walk_function_blocks(function, &mut |b| blocks.push(store.blocks[b].name()));
-        summary.functions.push((store.functions[function].name(), blocks));
+        summary
+            .functions
+            .push((store.functions[function].name(), blocks));
         module.walk_function(function, &mut |i| {
             let inst = &store.insts[i];
             match inst.opcode() {
-                opcode::CORE_BARRIER => {
-                    summary.barriers.push((inst.name(), inst.fields.get("id").and_then(Value::as_u64), inst.src.as_ref()))
-                }
+                opcode::CORE_BARRIER => summary.barriers.push((
+                    inst.name(),
+                    inst.fields.get("id").and_then(Value::as_u64),
+                    inst.src.as_ref(),
+                )),
                 opcode::GPSIMD_SB2SB => summary.sb2sb += 1,
                 _ => {}
             }
@@ -447,9 +541,15 @@ fn summarize<'m>(core: u64, core_module: &'m CoreModule) -> CoreSummary<'m> {
             if let Allocation::Set(set) = allocation {
                 for &memloc in &store.sets[*set].memlocs {
                     let m = &store.memlocs[memloc];
-                    if m.fields.get("is_shared_post_dram_alloc").and_then(Value::as_bool) == Some(true) {
+                    if m.fields
+                        .get("is_shared_post_dram_alloc")
+                        .and_then(Value::as_bool)
+                        == Some(true)
+                    {
                         let addr = m.fields.get("addr").and_then(Value::as_u64).unwrap_or(0);
-                        summary.shared.push((m.name(), addr, m.remote_target(), m.src.as_ref()));
+                        summary
+                            .shared
+                            .push((m.name(), addr, m.remote_target(), m.src.as_ref()));
                     }
                 }
             }
@@ -459,10 +559,16 @@ fn summarize<'m>(core: u64, core_module: &'m CoreModule) -> CoreSummary<'m> {
 }
 
 fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
-    let mut summaries: Vec<CoreSummary<'_>> =
-        set.modules.iter().zip(cores).map(|(module, &core)| summarize(core, module)).collect();
+    let mut summaries: Vec<CoreSummary<'_>> = set
+        .modules
+        .iter()
+        .zip(cores)
+        .map(|(module, &core)| summarize(core, module))
+        .collect();
     summaries.sort_by_key(|s| s.core);
-    let Some((first, rest)) = summaries.split_first() else { return };
+    let Some((first, rest)) = summaries.split_first() else {
+        return;
+    };
     let msrc = |s: &CoreSummary<'_>| s.module.src.clone();
     for other in rest {
         let c = other.core;
@@ -487,10 +593,17 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
         for (fname, blocks0) in &first.functions {
             let Some((_, blocks)) = other.functions.iter().find(|(n, _)| n == fname) else {
                 diags.push(
-                    Diagnostic::new(Code::FunctionMissing, NAME, format!("core {c} (`{}`) has no function `{fname}`, which core {} has", other.name, first.core))
-                        .core(c)
-                        .at(msrc(other).as_ref())
-                        .entity("function", fname, None),
+                    Diagnostic::new(
+                        Code::FunctionMissing,
+                        NAME,
+                        format!(
+                            "core {c} (`{}`) has no function `{fname}`, which core {} has",
+                            other.name, first.core
+                        ),
+                    )
+                    .core(c)
+                    .at(msrc(other).as_ref())
+                    .entity("function", fname, None),
                 );
                 continue;
             };
@@ -499,7 +612,12 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                     Diagnostic::new(
                         Code::BlockCountMismatch,
                         NAME,
-                        format!("function `{fname}` has {} block(s) on core {c} and {} on core {}", blocks.len(), blocks0.len(), first.core),
+                        format!(
+                            "function `{fname}` has {} block(s) on core {c} and {} on core {}",
+                            blocks.len(),
+                            blocks0.len(),
+                            first.core
+                        ),
                     )
                     .core(c)
                     .at(msrc(other).as_ref())
@@ -538,7 +656,9 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                 .at(msrc(other).as_ref()),
             );
         }
-        if let Some(i) = (0..other.barriers.len().min(first.barriers.len())).find(|&i| other.barriers[i].0 != first.barriers[i].0) {
+        if let Some(i) = (0..other.barriers.len().min(first.barriers.len()))
+            .find(|&i| other.barriers[i].0 != first.barriers[i].0)
+        {
             diags.push(
                 Diagnostic::new(
                     Code::BarrierNameMismatch,
@@ -558,7 +678,10 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                 Diagnostic::new(
                     Code::Sb2SbCountMismatch,
                     NAME,
-                    format!("core {c} has {} GPSIMDSB2SB instruction(s), core {} has {}", other.sb2sb, first.core, first.sb2sb),
+                    format!(
+                        "core {c} has {} GPSIMDSB2SB instruction(s), core {} has {}",
+                        other.sb2sb, first.core, first.sb2sb
+                    ),
                 )
                 .core(c)
                 .at(msrc(other).as_ref()),
@@ -566,15 +689,23 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
         }
     }
     for summary in &summaries {
-        if let Some((i, (name, id, src))) =
-            summary.barriers.iter().enumerate().find(|(i, (_, id, _))| *id != Some(*i as u64))
+        if let Some((i, (name, id, src))) = summary
+            .barriers
+            .iter()
+            .enumerate()
+            .find(|(i, (_, id, _))| *id != Some(*i as u64))
         {
-            let found = id.map(|id| id.to_string()).unwrap_or_else(|| "no integer id".to_owned());
+            let found = id
+                .map(|id| format!("id {id}"))
+                .unwrap_or_else(|| "no integer id".to_owned());
             diags.push(
                 Diagnostic::new(
                     Code::BarrierIdsNotDense,
                     NAME,
-                    format!("CoreBarrier `{name}` is barrier {i} of core {} but has {found}", summary.core),
+                    format!(
+                        "core barrier `{name}` is barrier {i} of core {} but has {found}",
+                        summary.core
+                    ),
                 )
                 .core(summary.core)
                 .at(*src)
@@ -584,7 +715,8 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
     }
     // Shared post-DRAM-allocation tensors (1195–1197).
     let by_core: BTreeMap<u64, &CoreSummary<'_>> = summaries.iter().map(|s| (s.core, s)).collect();
-    let addresses = |s: &CoreSummary<'_>| -> BTreeSet<u64> { s.shared.iter().map(|x| x.1).collect() };
+    let addresses =
+        |s: &CoreSummary<'_>| -> BTreeSet<u64> { s.shared.iter().map(|x| x.1).collect() };
     let first_addresses = addresses(first);
     for summary in &summaries {
         for (name, addr, target, src) in &summary.shared {
@@ -593,7 +725,10 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                     Diagnostic::new(
                         Code::SharedWithoutRemoteTarget,
                         NAME,
-                        format!("shared tensor `{name}` on core {} has no `remote_local_target`", summary.core),
+                        format!(
+                            "shared tensor `{name}` on core {} has no `remote_local_target`",
+                            summary.core
+                        ),
                     )
                     .core(summary.core)
                     .at(*src)
@@ -601,9 +736,13 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                 ),
                 None => {}
                 Some(target) => {
-                    let owner = by_core.get(&target.core).and_then(|o| o.shared.iter().find(|x| x.0 == target.name).map(|x| x.1).or_else(|| {
-                        find_memloc_addr(o.module, &target.name)
-                    }));
+                    let owner = by_core.get(&target.core).and_then(|o| {
+                        o.shared
+                            .iter()
+                            .find(|x| x.0 == target.name)
+                            .map(|x| x.1)
+                            .or_else(|| find_memloc_addr(o.module, &target.name))
+                    });
                     match owner {
                         Some(owner_addr) if owner_addr == *addr => {}
                         // Missing owner and mismatched address both point at the target.
@@ -638,18 +777,37 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
     for other in rest {
         let other_addresses = addresses(other);
         if other_addresses != first_addresses {
-            let only_here: Vec<String> = other_addresses.difference(&first_addresses).take(5).map(u64::to_string).collect();
-            let only_first: Vec<String> = first_addresses.difference(&other_addresses).take(5).map(u64::to_string).collect();
+            let only_here: Vec<String> = other_addresses
+                .difference(&first_addresses)
+                .take(5)
+                .map(u64::to_string)
+                .collect();
+            let only_first: Vec<String> = first_addresses
+                .difference(&other_addresses)
+                .take(5)
+                .map(u64::to_string)
+                .collect();
             diags.push(
                 Diagnostic::new(
                     Code::SharedAddressSetMismatch,
                     NAME,
-                    format!("shared tensor addresses of core {} differ from core {}'s", other.core, first.core),
+                    format!(
+                        "shared tensor addresses of core {} differ from core {}'s",
+                        other.core, first.core
+                    ),
                 )
                 .core(other.core)
                 .at(msrc(other).as_ref())
-                .note(format!("only on core {}: [{}]", other.core, only_here.join(", ")))
-                .note(format!("only on core {}: [{}]", first.core, only_first.join(", "))),
+                .note(format!(
+                    "only on core {}: [{}]",
+                    other.core,
+                    only_here.join(", ")
+                ))
+                .note(format!(
+                    "only on core {}: [{}]",
+                    first.core,
+                    only_first.join(", ")
+                )),
             );
         }
     }

@@ -54,7 +54,11 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     let mut out = AddressMap::default();
     let partitions = Partitions::of(module);
     let n = partitions.len() as u64;
-    out.steps.push(StepRow { name: "check_partitions".to_owned(), changes: 0, edits: Vec::new() });
+    out.steps.push(StepRow {
+        name: "check_partitions".to_owned(),
+        changes: 0,
+        edits: Vec::new(),
+    });
     if n != vnc_nc_count {
         diags.push(
             Diagnostic::new(
@@ -79,7 +83,11 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     }
 
     let copies = plan(module, &partitions, &mut out.rows, diags);
-    out.steps.push(StepRow { name: "resolve_targets".to_owned(), changes: 0, edits: Vec::new() });
+    out.steps.push(StepRow {
+        name: "resolve_targets".to_owned(),
+        changes: 0,
+        edits: Vec::new(),
+    });
     out.failed = has_errors(&diags[start..]);
     let mut edits = Vec::new();
     if !out.failed {
@@ -87,25 +95,42 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
             apply(module, copy, &mut edits);
         }
     }
-    out.steps.push(StepRow { name: "copy_addresses".to_owned(), changes: edits.len() as u64, edits });
+    out.steps.push(StepRow {
+        name: "copy_addresses".to_owned(),
+        changes: edits.len() as u64,
+        edits,
+    });
     out
 }
 
 fn join(cores: &[u64]) -> String {
-    cores.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+    cores
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-fn plan(module: &Module, partitions: &Partitions, rows: &mut Vec<AddressRow>, diags: &mut Vec<Diagnostic>) -> Vec<Copy> {
+fn plan(
+    module: &Module,
+    partitions: &Partitions,
+    rows: &mut Vec<AddressRow>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Copy> {
     let store = &module.store;
-    let indexes: HashMap<u64, MemlocIndex<'_>> =
-        partitions.iter().map(|p| (p.core, MemlocIndex::build(module, p))).collect();
+    let indexes: HashMap<u64, MemlocIndex<'_>> = partitions
+        .iter()
+        .map(|p| (p.core, MemlocIndex::build(module, p)))
+        .collect();
     let mut copies = Vec::new();
     // The address space each view set receives, and from which owner (for BL0401).
     let mut set_spaces: HashMap<Handle<MemLocSet>, (String, String)> = HashMap::new();
     for partition in partitions.iter() {
         for at in memlocs(module, partition) {
             let view = &store.memlocs[at.memloc];
-            let Some(target) = view.remote_target() else { continue };
+            let Some(target) = view.remote_target() else {
+                continue;
+            };
             let function_name = store.functions[at.function].name();
             let owner = partitions.get(target.core);
             let found = owner.and_then(|owner| {
@@ -113,7 +138,16 @@ fn plan(module: &Module, partitions: &Partitions, rows: &mut Vec<AddressRow>, di
                 indexes.get(&owner.core)?.find(&target.name, prefer)
             });
             let Some(found) = found else {
-                diags.push(missing(module, partitions, &indexes, partition.core, view.name(), function_name, &target, view.src.as_ref()));
+                diags.push(missing(
+                    module,
+                    partitions,
+                    &indexes,
+                    partition.core,
+                    view.name(),
+                    function_name,
+                    &target,
+                    view.src.as_ref(),
+                ));
                 continue;
             };
             let owner_set = &store.sets[found.set];
@@ -154,7 +188,12 @@ fn plan(module: &Module, partitions: &Partitions, rows: &mut Vec<AddressRow>, di
                 before,
                 after: after.clone(),
             });
-            copies.push(Copy { function: at.function, view: at.memloc, view_set: at.set, after });
+            copies.push(Copy {
+                function: at.function,
+                view: at.memloc,
+                view_set: at.set,
+                after,
+            });
         }
     }
     copies
@@ -183,13 +222,23 @@ fn missing(
     match indexes.get(&target.core) {
         Some(index) => {
             diagnostic.nearest = nearest_names(&target.name, index.names(), 3);
-            let owner_name = partitions.get(target.core).map(|p| module.store.functions[p.function].name()).unwrap_or("");
+            let owner_name = partitions
+                .get(target.core)
+                .map(|p| module.store.functions[p.function].name())
+                .unwrap_or("");
             if diagnostic.nearest.is_empty() {
-                diagnostic = diagnostic.note(format!("core {} (`{owner_name}`) has no similar name", target.core));
+                diagnostic = diagnostic.note(format!(
+                    "core {} (`{owner_name}`) has no similar name",
+                    target.core
+                ));
             }
         }
         None => {
-            diagnostic = diagnostic.note(format!("core {} is not in the link set (cores [{}])", target.core, join(&partitions.cores())));
+            diagnostic = diagnostic.note(format!(
+                "core {} is not in the link set (cores [{}])",
+                target.core,
+                join(&partitions.cores())
+            ));
         }
     }
     diagnostic.found_on_cores = indexes
@@ -213,17 +262,31 @@ fn apply(module: &mut Module, copy: &Copy, edits: &mut Vec<Edit>) {
     let (unit, set_name) = owner_names(module, copy);
     let before_line = print::memloc_line(module, copy.view);
     let set_before = print::set_line(module, copy.view_set);
-    let PhysTuple { mem_type, addr_space, addr, bank, base, allocated } = copy.after.clone();
+    let PhysTuple {
+        mem_type,
+        addr_space,
+        addr,
+        bank,
+        base,
+        allocated,
+    } = copy.after.clone();
     let fields = &mut module.store.memlocs[copy.view].fields;
     fields.insert("type".to_owned(), Value::from(mem_type));
     fields.insert("addr".to_owned(), Value::from(addr));
     fields.insert("bank".to_owned(), Value::from(bank));
     fields.insert("base".to_owned(), Value::from(base));
     fields.insert("allocated".to_owned(), Value::from(allocated));
-    module.store.sets[copy.view_set].fields.insert("addr_space".to_owned(), Value::from(addr_space));
+    module.store.sets[copy.view_set]
+        .fields
+        .insert("addr_space".to_owned(), Value::from(addr_space));
     let set_after = print::set_line(module, copy.view_set);
     if set_before != set_after {
-        edits.push(Edit { unit: unit.clone(), context: String::new(), before: Some(set_before), after: Some(set_after) });
+        edits.push(Edit {
+            unit: unit.clone(),
+            context: String::new(),
+            before: Some(set_before),
+            after: Some(set_after),
+        });
     }
     edits.push(Edit {
         unit,
@@ -235,5 +298,8 @@ fn apply(module: &mut Module, copy: &Copy, edits: &mut Vec<Edit>) {
 
 fn owner_names(module: &Module, copy: &Copy) -> (String, String) {
     let function = module.store.functions[copy.function].name();
-    (format!("function {function}"), module.store.sets[copy.view_set].name(&module.store))
+    (
+        format!("function {function}"),
+        module.store.sets[copy.view_set].name(&module.store),
+    )
 }

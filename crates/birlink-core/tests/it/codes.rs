@@ -1,0 +1,355 @@
+//! One test per diagnostic code: the default sample with that code's fault injected
+//! (`birlink_core::gen`), in both layouts, must report the code with its documented
+//! severity and pass, a location when the code has one, and the right pass statuses.
+//! Code-specific facts (1514's nearest names, 1512's table, …) are checked after.
+
+use birlink_core::codes::Code;
+use birlink_core::diag::Diagnostic;
+use birlink_core::gen::{self, GenConfig, Layout};
+use birlink_core::passes::PASSES;
+use birlink_core::{LinkOptions, Outcome, Severity};
+
+use crate::support::{codes, status};
+
+fn run(code: Code, layout: Layout) -> Outcome {
+    let config = GenConfig {
+        fault: Some(code),
+        ..birlink_core::samples::fault_config()
+    };
+    let sources = gen::generate(&config, layout)
+        .iter()
+        .map(gen::GenFile::source)
+        .collect();
+    birlink_core::run(sources, &LinkOptions::default())
+}
+
+fn find(outcome: &Outcome, code: Code) -> &Diagnostic {
+    outcome
+        .report
+        .diagnostics
+        .iter()
+        .find(|d| d.code == code.as_str())
+        .unwrap_or_else(|| panic!("no {} among {:?}", code.as_str(), codes(outcome)))
+}
+
+/// Codes reported about the link set as a whole, without a place in a file.
+fn has_no_location(code: Code) -> bool {
+    matches!(
+        code,
+        Code::EmptyLinkSet
+            | Code::NotLinked
+            | Code::NothingToRelink
+            | Code::RemoteBlockCountMismatch
+            | Code::VncAddrMapCoreCount
+            | Code::VncLinkCoreCount
+            | Code::InputTooLarge
+    )
+}
+
+/// Faults that only a bundle can express (its `options.passes`).
+fn bundle_only(code: Code) -> bool {
+    matches!(code, Code::NotLinked | Code::VncLinkCoreCount)
+}
+
+/// Errors a warning's fault causes further down the pipeline, by design.
+fn companions(code: Code) -> &'static [&'static str] {
+    match code {
+        // A remote target that does not exist is a warning for the linker, then 1514.
+        Code::MissingRemoteTarget => &["1514"],
+        _ => &[],
+    }
+}
+
+fn check(code: Code) {
+    let layouts: &[Layout] = if bundle_only(code) {
+        &[Layout::Bundle]
+    } else {
+        &[Layout::Bundle, Layout::Files]
+    };
+    for &layout in layouts {
+        let outcome = run(code, layout);
+        let info = code.info();
+        let d = find(&outcome, code);
+        assert_eq!(d.severity, info.severity, "{} severity", info.code);
+        assert_eq!(d.pass, info.pass, "{} pass", info.code);
+        assert!(
+            !d.message.is_empty() && !birlink_core::codes::starts_capitalized(&d.message),
+            "{}: {}",
+            info.code,
+            d.message
+        );
+        assert!(!d.help.is_empty(), "{} has no help", info.code);
+        if !has_no_location(code) {
+            let location = d
+                .location
+                .as_ref()
+                .unwrap_or_else(|| panic!("{} has no location", info.code));
+            assert!(
+                !location.file.is_empty(),
+                "{} location has no file",
+                info.code
+            );
+            assert!(
+                location.line.is_some() && location.column.is_some(),
+                "{} location {location:?}",
+                info.code
+            );
+        }
+        let has_errors =
+            outcome.report.diagnostics.iter().any(|d| {
+                d.severity == Severity::Error && !companions(code).contains(&d.code.as_str())
+            });
+        match info.severity {
+            Severity::Error => {
+                assert!(has_errors);
+                // The failing pass is marked, and nothing after it ran.
+                let failed = PASSES.iter().position(|p| status(&outcome, p) == "error");
+                match failed {
+                    Some(i) => {
+                        assert_eq!(PASSES[i], info.pass, "{}: failing pass", info.code);
+                        for later in &PASSES[i + 1..] {
+                            assert_eq!(
+                                status(&outcome, later),
+                                "skipped",
+                                "{}: {later} ran after the failure",
+                                info.code
+                            );
+                        }
+                        if i <= 1 {
+                            assert!(
+                                outcome.linked.is_none(),
+                                "{}: a linked module survived a failed link",
+                                info.code
+                            );
+                        } else {
+                            assert!(
+                                outcome.linked.is_some(),
+                                "{}: the linker's result was lost",
+                                info.code
+                            );
+                        }
+                    }
+                    None => {
+                        assert_eq!(info.pass, "read", "{}: no pass failed", info.code);
+                        for pass in PASSES {
+                            assert_eq!(
+                                status(&outcome, pass),
+                                "skipped",
+                                "{}: {pass} ran on unreadable input",
+                                info.code
+                            );
+                        }
+                        assert!(outcome.linked.is_none());
+                    }
+                }
+            }
+            Severity::Warning | Severity::Note => {
+                assert!(!has_errors, "{}: {:?}", info.code, codes(&outcome));
+                assert!(outcome.linked.is_some(), "{}: not linked", info.code);
+                if companions(code).is_empty() {
+                    assert!(
+                        PASSES.iter().all(|p| status(&outcome, p) == "ok"),
+                        "{}: a pass did not finish",
+                        info.code
+                    );
+                }
+            }
+        }
+        specific(code, &outcome, d);
+    }
+}
+
+/// What each code must say beyond the common checks.
+fn specific(code: Code, outcome: &Outcome, d: &Diagnostic) {
+    match code {
+        Code::RemoteMemlocMissing => {
+            assert!(
+                d.message.contains("`c_partial_0_remote_1` on core 0"),
+                "{}",
+                d.message
+            );
+            assert_eq!(d.nearest.first().map(String::as_str), Some("c_partial_0"));
+            assert!(d
+                .location
+                .as_ref()
+                .is_some_and(|l| l.pointer.ends_with("/remote_local_target")));
+            // The linker's rows survive the failure.
+            assert!(!outcome.report.dispatcher.is_empty());
+            assert!(!outcome.report.barriers.is_empty());
+        }
+        Code::RemoteBlockCountMismatch => {
+            let counts: Vec<u64> = d.table.iter().map(|row| row.count).collect();
+            assert_eq!(counts, vec![2, 1]);
+            assert_eq!(outcome.report.semaphores.counts.len(), 2);
+        }
+        Code::VncAddrMapCoreCount => {
+            assert!(
+                d.message.contains("2 partition(s)") && d.message.contains("`vnc_nc_count` is 4"),
+                "{}",
+                d.message
+            );
+        }
+        Code::VncLinkCoreCount => {
+            assert!(
+                d.message.contains("2 partition(s)") && d.message.contains("`vnc_nc_count` is 3"),
+                "{}",
+                d.message
+            );
+        }
+        Code::PeerUpdateMissing => {
+            assert!(d.message.contains("no local"), "{}", d.message);
+            assert_eq!(d.core, Some(1));
+        }
+        Code::InvalidJson => {
+            assert!(d.message.contains("truncated"), "{}", d.message);
+        }
+        Code::NetlistEndpointMissing => {
+            assert!(
+                d.nearest.contains(&"c_partial_0".to_owned()),
+                "{:?}",
+                d.nearest
+            );
+        }
+        Code::BarrierSkipped => {
+            // The skipped barrier keeps its id; the others are still dense.
+            let ids: Vec<u64> = outcome.report.barriers.iter().map(|b| b.new_id).collect();
+            assert_eq!(ids, (0..ids.len() as u64).collect::<Vec<_>>());
+        }
+        Code::AttributesReplaced => {
+            let text = birlink_core::linked_json(outcome).unwrap_or_default();
+            assert!(text.contains("\"source_attributes\""));
+        }
+        Code::DuplicateCore | Code::CoreOutOfRange | Code::MissingCoreId => {
+            assert!(outcome.report.dispatcher.is_empty());
+        }
+        _ => {}
+    }
+}
+
+macro_rules! code_tests {
+    ($($name:ident => $code:ident,)*) => {
+        $(
+            #[test]
+            fn $name() {
+                check(Code::$code);
+            }
+        )*
+
+        /// Every code but BL0010 (tested below) has a test above.
+        #[test]
+        fn every_code_has_a_test() {
+            let tested = [$(Code::$code),*];
+            for code in Code::ALL {
+                assert!(tested.contains(code) || *code == Code::InputTooLarge, "no test for {}", code.as_str());
+            }
+        }
+    };
+}
+
+code_tests! {
+    bl0001_unreadable_file => UnreadableFile,
+    bl0002_invalid_json => InvalidJson,
+    bl0003_wrong_type => WrongType,
+    bl0004_missing_key => MissingKey,
+    bl0005_not_a_module => NotAModule,
+    bl0006_empty_link_set => EmptyLinkSet,
+    bl0007_too_deep => TooDeep,
+    bl0008_number_out_of_range => NumberOutOfRange,
+    bl0009_unsupported_version => UnsupportedVersion,
+    bl0011_extra_netlist => ExtraNetlist,
+    bl0101_duplicate_core => DuplicateCore,
+    bl0102_core_out_of_range => CoreOutOfRange,
+    bl0103_duplicate_name => DuplicateName,
+    bl0104_duplicate_module_name => DuplicateModuleName,
+    bl0105_no_functions => NoFunctions,
+    bl0201_unknown_queue => UnknownQueue,
+    bl0202_unknown_queue_instance => UnknownQueueInstance,
+    bl0203_unknown_block => UnknownBlock,
+    bl0204_unknown_memloc => UnknownMemloc,
+    bl0205_unknown_call_target => UnknownCallTarget,
+    bl0206_unknown_dependency => UnknownDependency,
+    bl0301_missing_remote_target => MissingRemoteTarget,
+    bl0302_netlist_endpoint_missing => NetlistEndpointMissing,
+    bl0303_non_dram_alias => NonDramAlias,
+    bl0304_self_target => SelfTarget,
+    bl0305_barrier_skipped => BarrierSkipped,
+    bl0306_attributes_replaced => AttributesReplaced,
+    bl0307_not_linked => NotLinked,
+    bl0308_already_linked => AlreadyLinked,
+    bl0401_conflicting_addr_space => ConflictingAddrSpace,
+    bl0402_stray_remote_update => StrayRemoteUpdate,
+    bl0403_nothing_to_relink => NothingToRelink,
+    c1187_barrier_count_mismatch => BarrierCountMismatch,
+    c1188_barrier_ids_not_dense => BarrierIdsNotDense,
+    c1189_barrier_name_mismatch => BarrierNameMismatch,
+    c1191_function_missing => FunctionMissing,
+    c1192_block_count_mismatch => BlockCountMismatch,
+    c1193_function_count_mismatch => FunctionCountMismatch,
+    c1194_block_order_mismatch => BlockOrderMismatch,
+    c1195_shared_address_mismatch => SharedAddressMismatch,
+    c1196_shared_address_set_mismatch => SharedAddressSetMismatch,
+    c1197_shared_without_remote_target => SharedWithoutRemoteTarget,
+    c1198_sb2sb_count_mismatch => Sb2SbCountMismatch,
+    c1203_missing_core_id => MissingCoreId,
+    c1509_vnc_link_core_count => VncLinkCoreCount,
+    c1511_peer_update_missing => PeerUpdateMissing,
+    c1512_remote_block_count_mismatch => RemoteBlockCountMismatch,
+    c1513_vnc_addr_map_core_count => VncAddrMapCoreCount,
+    c1514_remote_memloc_missing => RemoteMemlocMissing,
+}
+
+#[test]
+fn bl0010_input_too_large() {
+    let sources = gen::generate(&birlink_core::samples::fault_config(), Layout::Files)
+        .iter()
+        .map(gen::GenFile::source)
+        .collect();
+    let outcome = birlink_core::run(
+        sources,
+        &LinkOptions {
+            max_input_bytes: Some(1000),
+            ..LinkOptions::default()
+        },
+    );
+    let d = find(&outcome, Code::InputTooLarge);
+    assert_eq!(d.severity, Severity::Error);
+    assert!(d.message.contains("at most 1.0 kB"), "{}", d.message);
+    assert_eq!(outcome.report.inputs.len(), 2, "the files are still listed");
+    assert!(PASSES.iter().all(|p| status(&outcome, p) == "skipped"));
+    assert_eq!(
+        outcome.report.diagnostics.len(),
+        1,
+        "nothing else is reported: {:?}",
+        codes(&outcome)
+    );
+}
+
+#[test]
+fn one_bad_file_does_not_hide_the_others() {
+    // Core 1 is truncated and core 0 has a wrong type: both are reported.
+    let config = GenConfig {
+        fault: Some(Code::InvalidJson),
+        ..birlink_core::samples::fault_config()
+    };
+    let mut files = gen::generate(&config, Layout::Files);
+    let text = String::from_utf8(files[0].bytes.clone()).expect("utf8");
+    files[0].bytes = text
+        .replacen("\"blocks\": [", "\"blocks\": 7, \"was_blocks\": [", 1)
+        .into_bytes();
+    let outcome = birlink_core::run(
+        files.iter().map(gen::GenFile::source).collect(),
+        &LinkOptions::default(),
+    );
+    let found = codes(&outcome);
+    assert!(
+        found.contains(&"BL0002".to_owned()) && found.contains(&"BL0003".to_owned()),
+        "{found:?}"
+    );
+    let statuses: Vec<&str> = outcome
+        .report
+        .inputs
+        .iter()
+        .map(|i| i.status.as_str())
+        .collect();
+    assert_eq!(statuses, vec!["error", "error"]);
+}

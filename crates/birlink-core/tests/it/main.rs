@@ -1,0 +1,12 @@
+//! The integration tests of birlink-core: one binary (see `Cargo.toml`), one module per
+//! boundary. Inputs are data (`tests/data/<case>/`, the generated samples, generated link
+//! sets); expectations are insta snapshots under `tests/it/snapshots/`.
+//! Refresh snapshots with `INSTA_UPDATE=always cargo test -p birlink-core` and review
+//! the diff.
+
+mod cases;
+mod codes;
+mod pipeline;
+mod properties;
+mod samples;
+mod support;

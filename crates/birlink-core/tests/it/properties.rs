@@ -1,0 +1,312 @@
+//! Property tests over generated link sets (any number of cores, instructions,
+//! handoffs, remote DMA blocks, barriers, loop depth, unknown keys, ring or not, either
+//! layout). For every set the link must succeed cleanly and the linked module must show
+//! the invariants of contract §3–§5:
+//!
+//! * renumbered barrier ids are unique and dense in walk order;
+//! * every remote update carries its peer's first local id;
+//! * alias edges are symmetric;
+//! * every remote view carries its owner's physical tuple and address space;
+//! * no input key is lost (every unknown key's value reappears in `linked.json`);
+//! * two runs give the same bytes, module order does not matter, and re-running the
+//!   VNC passes on `linked.json` changes nothing.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use birlink_core::gen::{self, GenConfig, Layout};
+use birlink_core::ir::{opcode, Allocation, Module, UpdateView};
+use birlink_core::partition::{memlocs, MemlocIndex, Partitions};
+use birlink_core::{LinkOptions, Severity, SourceFile};
+
+fn config_strategy() -> impl Strategy<Value = (GenConfig, bool)> {
+    (
+        1u64..=5,
+        0usize..300,
+        0usize..4,
+        0usize..4,
+        0usize..5,
+        0usize..3,
+        any::<bool>(),
+        any::<bool>(),
+        any::<u64>(),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(
+                cores,
+                insts,
+                handoffs,
+                remote_dma,
+                barriers,
+                loop_depth,
+                unknown_keys,
+                ring,
+                seed,
+                files,
+            )| {
+                let config = GenConfig {
+                    cores,
+                    insts,
+                    handoffs,
+                    remote_dma,
+                    barriers,
+                    loop_depth,
+                    unknown_keys,
+                    netlist: seed % 3 == 0,
+                    ring,
+                    seed,
+                    fault: None,
+                };
+                (config, files)
+            },
+        )
+}
+
+fn sources(config: &GenConfig, files: bool) -> Vec<SourceFile> {
+    let layout = if files { Layout::Files } else { Layout::Bundle };
+    gen::generate(config, layout)
+        .iter()
+        .map(gen::GenFile::source)
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generated_sets_link_with_every_invariant((config, files) in config_strategy()) {
+        let outcome = birlink_core::run(sources(&config, files), &LinkOptions::default());
+        let problems: Vec<String> = outcome
+            .report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity > Severity::Note)
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect();
+        prop_assert!(problems.is_empty(), "{problems:?}");
+        let linked = outcome.linked.as_ref().expect("linked");
+
+        barriers_dense(linked, &outcome.report)?;
+        remote_updates_relinked(linked)?;
+        aliases_symmetric(linked)?;
+        views_carry_owner_tuples(linked)?;
+        if config.unknown_keys {
+            no_key_lost(&sources(&config, files), linked)?;
+        }
+
+        // Same input, same bytes; module order does not matter.
+        let again = birlink_core::run(sources(&config, files), &LinkOptions::default());
+        prop_assert_eq!(birlink_core::report_json(&outcome), birlink_core::report_json(&again));
+        let linked_json = birlink_core::linked_json(&outcome).expect("linked");
+        prop_assert_eq!(&linked_json, &birlink_core::linked_json(&again).expect("linked"));
+        if files {
+            let mut reversed = sources(&config, files);
+            reversed.reverse();
+            let shuffled = birlink_core::run(reversed, &LinkOptions::default());
+            prop_assert_eq!(&linked_json, &birlink_core::linked_json(&shuffled).expect("linked"));
+        }
+
+        // The VNC passes are idempotent on their own output.
+        let rerun = birlink_core::run(
+            vec![SourceFile::text("linked.json", linked_json.clone())],
+            &LinkOptions { passes: Some(vec!["vnc_remote_addr_map".into(), "vnc_link".into()]), ..LinkOptions::default() },
+        );
+        prop_assert!(!birlink_core::diag::has_errors(&rerun.report.diagnostics), "{:?}", rerun.report.diagnostics);
+        prop_assert_eq!(&linked_json, &birlink_core::linked_json(&rerun).expect("relinked"));
+    }
+}
+
+fn barriers_dense(
+    linked: &Module,
+    report: &birlink_core::report::Report,
+) -> Result<(), TestCaseError> {
+    let mut ids = Vec::new();
+    for &function in &linked.functions {
+        linked.walk_function(function, &mut |inst| {
+            let inst = &linked.store.insts[inst];
+            if inst.opcode() == opcode::CORE_BARRIER {
+                if let Some(id) = inst.fields.get("id").and_then(Value::as_u64) {
+                    ids.push(id);
+                }
+            }
+        });
+    }
+    let expected: Vec<u64> = (0..ids.len() as u64).collect();
+    prop_assert_eq!(&ids, &expected, "barrier ids in walk order");
+    let reported: Vec<u64> = report.barriers.iter().map(|b| b.new_id).collect();
+    prop_assert_eq!(reported, expected);
+    Ok(())
+}
+
+fn remote_blocks(
+    linked: &Module,
+) -> BTreeMap<u64, Vec<birlink_core::arena::Handle<birlink_core::ir::Inst>>> {
+    let partitions = Partitions::of(linked);
+    let mut out = BTreeMap::new();
+    for partition in partitions.iter() {
+        let mut blocks = Vec::new();
+        for &function in &partition.functions {
+            linked.walk_function(function, &mut |inst| {
+                if linked.store.insts[inst].is_remote_dma_block() {
+                    blocks.push(inst);
+                }
+            });
+        }
+        for &instance in &partition.instances {
+            for &inst in &linked.store.instances[instance].insts {
+                if linked.store.insts[inst].is_remote_dma_block() {
+                    blocks.push(inst);
+                }
+            }
+        }
+        out.insert(partition.core, blocks);
+    }
+    out
+}
+
+fn remote_updates_relinked(linked: &Module) -> Result<(), TestCaseError> {
+    let blocks = remote_blocks(linked);
+    for per_core in blocks.values() {
+        for (k, &block) in per_core.iter().enumerate() {
+            for update in linked.store.insts[block].updates() {
+                let view = UpdateView::of(update);
+                let Some(target) = view.target_core.and_then(Value::as_u64) else {
+                    continue;
+                };
+                let peer = blocks[&target][k];
+                let local = linked.store.insts[peer]
+                    .updates()
+                    .iter()
+                    .find(|u| !UpdateView::of(u).is_remote());
+                prop_assert_eq!(
+                    view.id,
+                    local.and_then(|u| u.get("id")),
+                    "update of block {} relinked",
+                    k
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+fn aliases_symmetric(linked: &Module) -> Result<(), TestCaseError> {
+    // (function, set, memloc) → its cross-function alias entries.
+    let mut edges: BTreeMap<(String, String, String), Vec<(String, String, String, u64)>> =
+        BTreeMap::new();
+    for &function in &linked.functions {
+        let f = &linked.store.functions[function];
+        for allocation in &f.allocations {
+            let Allocation::Set(set) = allocation else {
+                continue;
+            };
+            let set_name = linked.store.sets[*set].name(&linked.store);
+            for &memloc in &linked.store.sets[*set].memlocs {
+                let m = &linked.store.memlocs[memloc];
+                for alias in m.aliases() {
+                    if let Some(target_function) = alias.function {
+                        edges
+                            .entry((f.name().to_owned(), set_name.clone(), m.name().to_owned()))
+                            .or_default()
+                            .push((target_function, alias.set, alias.memloc, alias.kind));
+                    }
+                }
+            }
+        }
+    }
+    for ((function, set, memloc), targets) in &edges {
+        for (tf, ts, tm, kind) in targets {
+            let back = edges.get(&(tf.clone(), ts.clone(), tm.clone()));
+            let found = back.is_some_and(|b| {
+                b.iter()
+                    .any(|(f, s, m, k)| f == function && s == set && m == memloc && k == kind)
+            });
+            prop_assert!(
+                found,
+                "edge {}/{}/{} → {}/{}/{} has no way back",
+                function,
+                set,
+                memloc,
+                tf,
+                ts,
+                tm
+            );
+        }
+    }
+    Ok(())
+}
+
+fn views_carry_owner_tuples(linked: &Module) -> Result<(), TestCaseError> {
+    let partitions = Partitions::of(linked);
+    for partition in partitions.iter() {
+        for at in memlocs(linked, partition) {
+            let view = &linked.store.memlocs[at.memloc];
+            let Some(target) = view.remote_target() else {
+                continue;
+            };
+            let owner = partitions.get(target.core).expect("owner partition");
+            let found = MemlocIndex::build(linked, owner)
+                .find(&target.name, None)
+                .expect("owner memloc");
+            let owner_space = linked.store.sets[found.set].addr_space().to_owned();
+            let view_space = linked.store.sets[at.set].addr_space().to_owned();
+            prop_assert_eq!(
+                view.phys_tuple(&view_space),
+                linked.store.memlocs[found.memloc].phys_tuple(&owner_space)
+            );
+            for key in ["type", "addr", "bank", "base", "allocated"] {
+                prop_assert!(
+                    view.fields.contains_key(key),
+                    "view `{}` lacks explicit `{}`",
+                    view.name(),
+                    key
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every `x_birlink_probe` value of the inputs is somewhere in `linked.json`.
+fn no_key_lost(sources: &[SourceFile], linked: &Module) -> Result<(), TestCaseError> {
+    fn probes(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    if key == "x_birlink_probe" {
+                        out.push(child.to_string());
+                    } else {
+                        probes(child, out);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| probes(i, out)),
+            _ => {}
+        }
+    }
+    let mut expected = Vec::new();
+    for source in sources {
+        let text = std::str::from_utf8(source.content.as_ref().expect("bytes")).expect("utf8");
+        probes(&serde_json::from_str(text).expect("json"), &mut expected);
+    }
+    let mut found = Vec::new();
+    probes(
+        &birlink_core::json::write::module_to_value(linked),
+        &mut found,
+    );
+    // Every input value is found at least as often as it was given (a queue's keys can
+    // appear more often: each instance of a differing queue keeps them as `source_queue`).
+    let mut available: BTreeMap<String, usize> = BTreeMap::new();
+    for probe in found {
+        *available.entry(probe).or_default() += 1;
+    }
+    for probe in expected {
+        let left = available.entry(probe.clone()).or_default();
+        prop_assert!(*left > 0, "unknown key value {} was lost", probe);
+        *left -= 1;
+    }
+    Ok(())
+}

@@ -1,0 +1,156 @@
+//! Helpers shared by the test modules: reading a case folder, running the pipeline, and
+//! a compact, stable text summary of an outcome for snapshots.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use birlink_core::{LinkOptions, Outcome, SourceFile};
+
+/// Every `*.json` below `dir`, sorted by path, with paths relative to `dir`.
+pub fn read_dir_sources(dir: &Path) -> Vec<SourceFile> {
+    fn walk(dir: &Path, found: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("read test dir") {
+            let path = entry.expect("dir entry").path();
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                found.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(dir, &mut found);
+    found.sort();
+    found
+        .into_iter()
+        .map(|path| {
+            let relative = path
+                .strip_prefix(dir)
+                .expect("below dir")
+                .to_string_lossy()
+                .replace('\\', "/");
+            SourceFile::text(
+                relative,
+                std::fs::read_to_string(&path).expect("read test file"),
+            )
+        })
+        .collect()
+}
+
+/// Runs the pipeline with default options.
+pub fn link(sources: Vec<SourceFile>) -> Outcome {
+    birlink_core::run(sources, &LinkOptions::default())
+}
+
+/// Diagnostics, pass statuses with step counts, report rows, and the linked text: what
+/// a reviewer wants to see change, in one readable snapshot.
+pub fn summary(outcome: &Outcome) -> String {
+    let report = &outcome.report;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "== options\nlnc {} ({}) base {:?} linked {:?}",
+        report.options.lnc,
+        report.options.lnc_source,
+        report.options.base_name,
+        report.options.linked_name
+    );
+    let _ = writeln!(out, "== inputs");
+    for input in &report.inputs {
+        let _ = writeln!(
+            out,
+            "{}{} {:?} module={:?} core={:?} functions={} instructions={} status={}",
+            input.file,
+            input.pointer,
+            input.kind,
+            input.module,
+            input.core,
+            input.functions,
+            input.instructions,
+            input.status
+        );
+    }
+    let _ = writeln!(out, "== diagnostics");
+    for d in &report.diagnostics {
+        let location = d
+            .location
+            .as_ref()
+            .map(|l| {
+                format!(
+                    "{}:{}:{} {}",
+                    l.file,
+                    l.line.unwrap_or(0),
+                    l.column.unwrap_or(0),
+                    l.pointer
+                )
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "{} {} [{}] core={:?} {location}\n  {}",
+            d.severity.as_str(),
+            d.code,
+            d.pass,
+            d.core,
+            d.message
+        );
+        if !d.nearest.is_empty() || !d.found_on_cores.is_empty() {
+            let _ = writeln!(
+                out,
+                "  nearest={:?} found_on_cores={:?}",
+                d.nearest, d.found_on_cores
+            );
+        }
+    }
+    let _ = writeln!(out, "== passes");
+    for pass in &report.passes {
+        let steps: Vec<String> = pass
+            .steps
+            .iter()
+            .map(|s| format!("{}={}", s.name, s.changes))
+            .collect();
+        let _ = writeln!(out, "{} {} [{}]", pass.name, pass.status, steps.join(" "));
+    }
+    let _ = writeln!(out, "== rows");
+    let rows = serde_json::json!({
+        "dispatcher": report.dispatcher,
+        "aliases": report.aliases,
+        "output_kinds": report.output_kinds,
+        "queues": report.queues,
+        "barriers": report.barriers,
+        "address_map": report.address_map,
+        "semaphores": report.semaphores,
+    });
+    let _ = writeln!(
+        out,
+        "{}",
+        serde_json::to_string_pretty(&rows).expect("rows")
+    );
+    let _ = writeln!(out, "== linked");
+    match &outcome.linked {
+        Some(module) => out.push_str(&birlink_core::print::module_text(module)),
+        None => out.push_str("(none)\n"),
+    }
+    out
+}
+
+/// The codes of the outcome's diagnostics.
+pub fn codes(outcome: &Outcome) -> Vec<String> {
+    outcome
+        .report
+        .diagnostics
+        .iter()
+        .map(|d| d.code.clone())
+        .collect()
+}
+
+/// The status of a pass.
+pub fn status<'a>(outcome: &'a Outcome, pass: &str) -> &'a str {
+    outcome
+        .report
+        .passes
+        .iter()
+        .find(|p| p.name == pass)
+        .map(|p| p.status.as_str())
+        .unwrap_or("missing")
+}

@@ -127,6 +127,9 @@ struct GenArgs {
     /// Add a ring of collective staging buffers.
     #[arg(long)]
     ring: bool,
+    /// Write compact JSON (one line per file).
+    #[arg(long)]
+    compact: bool,
     /// Seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -266,6 +269,7 @@ fn gen(args: GenArgs) -> ExitCode {
         unknown_keys: args.unknown_keys,
         netlist: args.netlist,
         ring: args.ring,
+        compact: args.compact,
         seed: args.seed,
         fault,
     };

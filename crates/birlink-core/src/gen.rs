@@ -39,6 +39,8 @@ pub struct GenConfig {
     /// a remote view of `ring_buf_c<c+1>` (the second RemoteLocalTarget producer,
     /// `LowerLocalCollectives::getMemoryLocation`).
     pub ring: bool,
+    /// Write compact JSON (one line per file) instead of pretty JSON.
+    pub compact: bool,
     /// Seed of the pseudo-random choices.
     pub seed: u64,
     /// A fault to inject, by code.
@@ -57,6 +59,7 @@ impl Default for GenConfig {
             unknown_keys: false,
             netlist: false,
             ring: false,
+            compact: false,
             seed: 1,
             fault: None,
         }
@@ -116,6 +119,13 @@ pub fn fault_codes() -> Vec<Code> {
 /// Generates the files of a link set.
 pub fn generate(config: &GenConfig, layout: Layout) -> Vec<GenFile> {
     let mut set = generate_set(config);
+    let pretty = |value: &Value| {
+        if config.compact {
+            compact_text(value)
+        } else {
+            pretty(value)
+        }
+    };
     let mut extra_files = Vec::new();
     let mut corrupt: Option<(usize, Corruption)> = None;
     match config.fault {
@@ -227,6 +237,13 @@ fn not_utf8(text: String) -> Vec<u8> {
     // 0xFF never occurs in UTF-8.
     bytes.insert(at, 0xFF);
     bytes
+}
+
+/// Compact JSON with a final newline.
+fn compact_text(value: &Value) -> String {
+    let mut text = value.to_string();
+    text.push('\n');
+    text
 }
 
 /// Pretty JSON with a final newline.

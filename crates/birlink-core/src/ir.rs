@@ -129,6 +129,11 @@ pub struct Block {
 
 /// An instruction. Only a `Loop` has a typed body; any other nested structure (a
 /// `DMABlock`'s descriptor blocks, say) stays in `fields`.
+///
+/// `op` and `remote_update` are facts read from `fields` once, when the instruction is
+/// made ([`Inst::new`]): the passes walk every instruction several times, and checking
+/// these without touching the field map keeps those walks cheap. No pass changes an
+/// opcode or adds a `target_core`, so they stay true.
 #[derive(Clone, Debug, Default)]
 pub struct Inst {
     /// Keys other than a `Loop`'s `blocks`.
@@ -137,6 +142,48 @@ pub struct Inst {
     pub body: Option<Vec<Handle<Block>>>,
     /// Where it came from.
     pub src: Option<Src>,
+    /// The opcode, as far as the passes care.
+    pub op: Op,
+    /// Whether some `sync_info.on_update` entry has a `target_core`.
+    pub remote_update: bool,
+}
+
+/// The opcodes the passes act on; every other opcode is `Other`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Op {
+    /// `Call`.
+    Call,
+    /// `Return`.
+    Return,
+    /// `CoreBarrier`.
+    CoreBarrier,
+    /// `SwitchQueueInstance`.
+    SwitchQueueInstance,
+    /// `DMABlock`.
+    DmaBlock,
+    /// `Loop`.
+    Loop,
+    /// `GPSIMDSB2SB`.
+    Sb2Sb,
+    /// Anything else.
+    #[default]
+    Other,
+}
+
+impl Op {
+    /// The kind of an opcode name.
+    pub fn of(name: &str) -> Op {
+        match name {
+            opcode::CALL => Op::Call,
+            opcode::RETURN => Op::Return,
+            opcode::CORE_BARRIER => Op::CoreBarrier,
+            opcode::SWITCH_QUEUE_INSTANCE => Op::SwitchQueueInstance,
+            opcode::DMA_BLOCK => Op::DmaBlock,
+            opcode::LOOP => Op::Loop,
+            opcode::GPSIMD_SB2SB => Op::Sb2Sb,
+            _ => Op::Other,
+        }
+    }
 }
 
 /// A DMA queue.
@@ -405,6 +452,22 @@ impl Block {
 }
 
 impl Inst {
+    /// An instruction from its fields (and a `Loop`'s body), with its facts read.
+    pub fn new(fields: Fields, body: Option<Vec<Handle<Block>>>, src: Option<Src>) -> Inst {
+        let op = Op::of(str_field(&fields, "opcode").unwrap_or(""));
+        let remote_update = match fields.get("sync_info").and_then(|s| s.get("on_update")) {
+            Some(Value::Array(updates)) => updates.iter().any(|u| u.get("target_core").is_some()),
+            _ => false,
+        };
+        Inst {
+            fields,
+            body,
+            src,
+            op,
+            remote_update,
+        }
+    }
+
     /// The instruction's name.
     pub fn name(&self) -> &str {
         str_field(&self.fields, "name").unwrap_or("")
@@ -417,7 +480,7 @@ impl Inst {
 
     /// Whether this is a `DMABlock` with a non-empty `remote_notifications`.
     pub fn is_remote_dma_block(&self) -> bool {
-        self.opcode() == opcode::DMA_BLOCK
+        self.op == Op::DmaBlock
             && matches!(self.fields.get("remote_notifications"), Some(Value::Array(items)) if !items.is_empty())
     }
 

@@ -112,12 +112,14 @@ impl Reader<'_> {
     }
 
     /// Checks `fields[key]` when present; reports and returns false on a wrong shape.
+    /// `kind` describes the entity (`function`, `the module`); its name is added from
+    /// `fields` only when there is something to report.
     fn check(
         &mut self,
         fields: &Fields,
         key: &str,
         expect: Expect,
-        what: &str,
+        kind: &str,
         pointer: &str,
     ) -> bool {
         let Some(value) = fields.get(key) else {
@@ -126,6 +128,7 @@ impl Reader<'_> {
         if expect.accepts(value) {
             return true;
         }
+        let what = describe(kind, fields);
         let at = format!("{pointer}/{}", escape_segment(key));
         let numeric = matches!(expect, Expect::Unsigned | Expect::Signed) && value.is_number();
         let code = if numeric {
@@ -143,11 +146,20 @@ impl Reader<'_> {
     }
 
     /// Reports a missing required key.
-    fn require(&mut self, fields: &Fields, key: &str, what: &str, pointer: &str) -> bool {
+    fn require(&mut self, fields: &Fields, key: &str, kind: &str, pointer: &str) -> bool {
         if fields.contains_key(key) {
-            return self.check(fields, key, Expect::String, what, pointer);
+            return self.check(fields, key, Expect::String, kind, pointer);
         }
-        let message = format!("{what} has no `{key}`");
+        let message = if fields.contains_key("name") || kind.starts_with("the ") {
+            format!("{} has no `{key}`", describe(kind, fields))
+        } else {
+            let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            format!("{article} {kind} has no `{key}`")
+        };
         self.report(
             Diagnostic::new(Code::MissingKey, "read", message)
                 .at_pointer(self.file, pointer.to_owned()),
@@ -160,10 +172,10 @@ impl Reader<'_> {
         &mut self,
         fields: &mut Fields,
         key: &str,
-        what: &str,
+        kind: &str,
         pointer: &str,
     ) -> Vec<Value> {
-        if !self.check(fields, key, Expect::Array, what, pointer) {
+        if !self.check(fields, key, Expect::Array, kind, pointer) {
             return Vec::new();
         }
         match fields.remove(key) {
@@ -173,11 +185,11 @@ impl Reader<'_> {
         }
     }
 
-    fn object(&mut self, value: Value, what: &str, pointer: &str) -> Option<Fields> {
+    fn object(&mut self, value: Value, kind: &str, pointer: &str) -> Option<Fields> {
         match value {
             Value::Object(map) => Some(map),
             other => {
-                let message = format!("{what} must be an object, found {}", describe_value(&other));
+                let message = format!("{kind} must be an object, found {}", describe_value(&other));
                 self.report(
                     Diagnostic::new(Code::WrongType, "read", message)
                         .at_pointer(self.file, pointer.to_owned()),
@@ -240,10 +252,9 @@ impl Reader<'_> {
     }
 
     fn function(&mut self, mut fields: Fields, pointer: &str) -> Handle<Function> {
-        let what = format!("function {}", quoted_name(&fields));
-        self.require(&fields, "name", "a function", pointer);
-        let allocations = self.take_array(&mut fields, "allocations", &what, pointer);
-        let blocks = self.take_array(&mut fields, "blocks", &what, pointer);
+        self.require(&fields, "name", "function", pointer);
+        let allocations = self.take_array(&mut fields, "allocations", "function", pointer);
+        let blocks = self.take_array(&mut fields, "blocks", "function", pointer);
         let mut allocation_list = Vec::with_capacity(allocations.len());
         for (i, value) in allocations.into_iter().enumerate() {
             let at = format!("{pointer}/allocations/{i}");
@@ -269,7 +280,7 @@ impl Reader<'_> {
                 allocation_list.push(Allocation::Other(value));
             }
         }
-        let block_handles = self.blocks(blocks, &what, pointer, 0);
+        let block_handles = self.blocks(blocks, pointer, 0);
         self.store.functions.push(Function {
             fields,
             allocations: allocation_list,
@@ -279,14 +290,11 @@ impl Reader<'_> {
     }
 
     fn set(&mut self, mut fields: Fields, pointer: &str) -> Handle<MemLocSet> {
-        let what = match fields.get("name").and_then(Value::as_str) {
-            Some(name) => format!("set `{name}`"),
-            None => "a memory-location set".to_owned(),
-        };
-        self.check(&fields, "name", Expect::String, &what, pointer);
-        self.check(&fields, "kind", Expect::String, &what, pointer);
-        self.check(&fields, "addr_space", Expect::String, &what, pointer);
-        let memlocs = self.take_array(&mut fields, "memorylocations", &what, pointer);
+        let what = "set";
+        self.check(&fields, "name", Expect::String, what, pointer);
+        self.check(&fields, "kind", Expect::String, what, pointer);
+        self.check(&fields, "addr_space", Expect::String, what, pointer);
+        let memlocs = self.take_array(&mut fields, "memorylocations", what, pointer);
         let mut handles = Vec::with_capacity(memlocs.len());
         for (i, value) in memlocs.into_iter().enumerate() {
             let at = format!("{pointer}/memorylocations/{i}");
@@ -302,20 +310,21 @@ impl Reader<'_> {
     }
 
     fn memloc(&mut self, fields: Fields, pointer: &str) -> Handle<MemLoc> {
-        let what = format!("memory location {}", quoted_name(&fields));
-        self.require(&fields, "name", "a memory location", pointer);
-        self.check(&fields, "type", Expect::String, &what, pointer);
-        self.check(&fields, "addr", Expect::Unsigned, &what, pointer);
-        self.check(&fields, "bank", Expect::Signed, &what, pointer);
-        self.check(&fields, "base", Expect::Unsigned, &what, pointer);
-        self.check(&fields, "allocated", Expect::Bool, &what, pointer);
-        self.check(&fields, "alloced_func", Expect::String, &what, pointer);
-        if self.check(&fields, "alias", Expect::Array, &what, pointer) {
+        let what = "memory location";
+        self.require(&fields, "name", what, pointer);
+        self.check(&fields, "type", Expect::String, what, pointer);
+        self.check(&fields, "addr", Expect::Unsigned, what, pointer);
+        self.check(&fields, "bank", Expect::Signed, what, pointer);
+        self.check(&fields, "base", Expect::Unsigned, what, pointer);
+        self.check(&fields, "allocated", Expect::Bool, what, pointer);
+        self.check(&fields, "alloced_func", Expect::String, what, pointer);
+        if self.check(&fields, "alias", Expect::Array, what, pointer) {
             if let Some(Value::Array(entries)) = fields.get("alias") {
                 for (i, entry) in entries.iter().enumerate() {
                     if crate::ir::AliasEntry::from_value(entry).is_none() {
                         let message = format!(
-                            "`alias` entry {i} of {what} must be `[set, memloc, kind]` or `[set, memloc, kind, function]`, found {}",
+                            "`alias` entry {i} of {} must be `[set, memloc, kind]` or `[set, memloc, kind, function]`, found {}",
+                            describe(what, &fields),
                             compact(entry)
                         );
                         self.report(
@@ -339,7 +348,8 @@ impl Reader<'_> {
                     Code::WrongType
                 };
                 let message = format!(
-                    "`remote_local_target` of {what} must be `[name, core]` or `{{\"name\", \"core\"}}` with a non-negative integer core, found {}",
+                    "`remote_local_target` of {} must be `[name, core]` or `{{\"name\", \"core\"}}` with a non-negative integer core, found {}",
+                    describe(what, &fields),
                     compact(target)
                 );
                 self.report(
@@ -354,17 +364,11 @@ impl Reader<'_> {
         })
     }
 
-    fn blocks(
-        &mut self,
-        values: Vec<Value>,
-        what: &str,
-        pointer: &str,
-        depth: usize,
-    ) -> Vec<Handle<Block>> {
+    fn blocks(&mut self, values: Vec<Value>, pointer: &str, depth: usize) -> Vec<Handle<Block>> {
         let mut handles = Vec::with_capacity(values.len());
         for (i, value) in values.into_iter().enumerate() {
             let at = format!("{pointer}/blocks/{i}");
-            if let Some(map) = self.object(value, &format!("a block of {what}"), &at) {
+            if let Some(map) = self.object(value, "a block", &at) {
                 handles.push(self.block(map, &at, depth));
             }
         }
@@ -372,9 +376,8 @@ impl Reader<'_> {
     }
 
     fn block(&mut self, mut fields: Fields, pointer: &str, depth: usize) -> Handle<Block> {
-        let what = format!("block {}", quoted_name(&fields));
-        self.require(&fields, "name", "a block", pointer);
-        let insts = self.take_array(&mut fields, "instructions", &what, pointer);
+        self.require(&fields, "name", "block", pointer);
+        let insts = self.take_array(&mut fields, "instructions", "block", pointer);
         let handles = self.insts(insts, pointer, depth);
         self.store.blocks.push(Block {
             fields,
@@ -395,37 +398,41 @@ impl Reader<'_> {
     }
 
     fn inst(&mut self, mut fields: Fields, pointer: &str, depth: usize) -> Handle<Inst> {
-        let what = format!("instruction {}", quoted_name(&fields));
-        self.require(&fields, "name", "an instruction", pointer);
-        self.require(&fields, "opcode", &what, pointer);
-        let op = fields
-            .get("opcode")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned();
+        let what = "instruction";
+        self.require(&fields, "name", what, pointer);
+        self.require(&fields, "opcode", what, pointer);
+        let is_loop = fields.get("opcode").and_then(Value::as_str) == Some(opcode::LOOP);
+        let op = if is_loop {
+            opcode::LOOP
+        } else {
+            fields.get("opcode").and_then(Value::as_str).unwrap_or("")
+        };
         let mut body = None;
-        match op.as_str() {
+        match op {
             opcode::LOOP => {
-                let blocks = self.take_array(&mut fields, "blocks", &what, pointer);
+                let blocks = self.take_array(&mut fields, "blocks", what, pointer);
                 if depth >= MAX_LOOP_DEPTH {
-                    let message = format!("{what} nests more than {MAX_LOOP_DEPTH} `Loop` levels");
+                    let message = format!(
+                        "{} nests more than {MAX_LOOP_DEPTH} `Loop` levels",
+                        describe(what, &fields)
+                    );
                     self.report(
                         Diagnostic::new(Code::TooDeep, "read", message)
                             .at_pointer(self.file, pointer),
                     );
                 } else {
-                    body = Some(self.blocks(blocks, &what, pointer, depth + 1));
+                    body = Some(self.blocks(blocks, pointer, depth + 1));
                 }
             }
             opcode::CALL => {
-                self.check(&fields, "target", Expect::String, &what, pointer);
+                self.check(&fields, "target", Expect::String, what, pointer);
             }
             opcode::SWITCH_QUEUE_INSTANCE => {
-                self.check(&fields, "queue", Expect::String, &what, pointer);
-                self.check(&fields, "instance", Expect::String, &what, pointer);
+                self.check(&fields, "queue", Expect::String, what, pointer);
+                self.check(&fields, "instance", Expect::String, what, pointer);
             }
             opcode::CORE_BARRIER => {
-                self.check(&fields, "cores", Expect::Array, &what, pointer);
+                self.check(&fields, "cores", Expect::Array, what, pointer);
             }
             opcode::DMA_BLOCK => {
                 self.check(
@@ -438,24 +445,22 @@ impl Reader<'_> {
             }
             _ => {}
         }
-        self.sync_info(&fields, &what, pointer);
-        self.store.insts.push(Inst {
-            fields,
-            body,
-            src: self.src(pointer),
-        })
+        self.sync_info(&fields, pointer);
+        self.store
+            .insts
+            .push(Inst::new(fields, body, self.src(pointer)))
     }
 
-    fn sync_info(&mut self, fields: &Fields, what: &str, pointer: &str) {
-        if !self.check(fields, "sync_info", Expect::Object, what, pointer) {
+    fn sync_info(&mut self, fields: &Fields, pointer: &str) {
+        if !self.check(fields, "sync_info", Expect::Object, "instruction", pointer) {
             return;
         }
         let Some(sync) = fields.get("sync_info").and_then(Value::as_object) else {
             return;
         };
         let at = format!("{pointer}/sync_info");
-        self.check(sync, "on_wait", Expect::Array, "`sync_info`", &at);
-        if !self.check(sync, "on_update", Expect::Array, "`sync_info`", &at) {
+        self.check(sync, "on_wait", Expect::Array, "the `sync_info`", &at);
+        if !self.check(sync, "on_update", Expect::Array, "the `sync_info`", &at) {
             return;
         }
         let Some(Value::Array(updates)) = sync.get("on_update") else {
@@ -465,7 +470,8 @@ impl Reader<'_> {
             let at = format!("{pointer}/sync_info/on_update/{i}");
             let Some(entry) = update.as_object() else {
                 let message = format!(
-                    "`on_update` entry {i} of {what} must be an object, found {}",
+                    "`on_update` entry {i} of {} must be an object, found {}",
+                    describe("instruction", fields),
                     describe_value(update)
                 );
                 self.report(
@@ -473,21 +479,25 @@ impl Reader<'_> {
                 );
                 continue;
             };
-            let entry_what = format!("`on_update` entry {i} of {what}");
-            self.check(entry, "target_core", Expect::Unsigned, &entry_what, &at);
-            self.check(entry, "type", Expect::String, &entry_what, &at);
-            self.check(entry, "mode", Expect::String, &entry_what, &at);
+            self.check(
+                entry,
+                "target_core",
+                Expect::Unsigned,
+                "the `on_update` entry",
+                &at,
+            );
+            self.check(entry, "type", Expect::String, "the `on_update` entry", &at);
+            self.check(entry, "mode", Expect::String, "the `on_update` entry", &at);
         }
     }
 
     fn queue(&mut self, mut fields: Fields, pointer: &str) -> Handle<Queue> {
-        let what = format!("queue {}", quoted_name(&fields));
-        self.require(&fields, "name", "a queue", pointer);
-        let instances = self.take_array(&mut fields, "blocks", &what, pointer);
+        self.require(&fields, "name", "queue", pointer);
+        let instances = self.take_array(&mut fields, "blocks", "queue", pointer);
         let mut handles = Vec::with_capacity(instances.len());
         for (i, value) in instances.into_iter().enumerate() {
             let at = format!("{pointer}/blocks/{i}");
-            if let Some(map) = self.object(value, &format!("an instance of {what}"), &at) {
+            if let Some(map) = self.object(value, "a queue instance", &at) {
                 handles.push(self.instance(map, &at));
             }
         }
@@ -499,15 +509,23 @@ impl Reader<'_> {
     }
 
     fn instance(&mut self, mut fields: Fields, pointer: &str) -> Handle<QueueInstance> {
-        let what = format!("queue instance {}", quoted_name(&fields));
-        self.check(&fields, "name", Expect::String, &what, pointer);
-        let insts = self.take_array(&mut fields, "instructions", &what, pointer);
+        self.check(&fields, "name", Expect::String, "queue instance", pointer);
+        let insts = self.take_array(&mut fields, "instructions", "queue instance", pointer);
         let handles = self.insts(insts, pointer, 0);
         self.store.instances.push(QueueInstance {
             fields,
             insts: handles,
             src: self.src(pointer),
         })
+    }
+}
+
+/// `function `sg0000``, `instruction without a name`, or `the module` as is.
+fn describe(kind: &str, fields: &Fields) -> String {
+    if kind.starts_with("the ") {
+        kind.to_owned()
+    } else {
+        format!("{kind} {}", quoted_name(fields))
     }
 }
 

@@ -36,7 +36,7 @@ use crate::diag::{has_errors, Diagnostic};
 use crate::input::CoreModule;
 use crate::ir::{
     edit_object_field, opcode, str_field, Allocation, Block, Fields, Function, Inst, MemLoc,
-    MemLocSet, Module, Queue, QueueInstance, Store, UpdateView,
+    MemLocSet, Module, Op, Queue, QueueInstance, Store, UpdateView,
 };
 use crate::netlist::Netlist;
 use crate::partition::{counterpart, memlocs, MemlocIndex, MemlocRef, Partition};
@@ -132,11 +132,7 @@ pub fn run(
     let main_block = {
         let mut calls = Vec::new();
         for (core, module) in &modules {
-            let call = linked.store.insts.push(Inst {
-                fields: fields(json!({"name": call_name(*core), "opcode": opcode::CALL, "target": module.name})),
-                body: None,
-                src: None,
-            });
+            let call = linked.store.insts.push(Inst::new(fields(json!({"name": call_name(*core), "opcode": opcode::CALL, "target": module.name})), None, None));
             calls.push(call);
             out.dispatcher.push(DispatchRow {
                 call: call_name(*core),
@@ -203,16 +199,16 @@ pub fn run(
             let Some(first) = plan.instances[i].iter().find(|entry| entry.0 == info.core) else {
                 continue;
             };
-            let sqi = linked.store.insts.push(Inst {
-                fields: fields(json!({
+            let sqi = linked.store.insts.push(Inst::new(
+                fields(json!({
                     "name": format!("I-SQI-{queue_name}-{}", call_name(info.core)),
                     "opcode": opcode::SWITCH_QUEUE_INSTANCE,
                     "queue": queue_name,
                     "instance": first.3,
                 })),
-                body: None,
-                src: None,
-            });
+                None,
+                None,
+            ));
             sqis.push(sqi);
         }
         if sqis.is_empty() {
@@ -238,21 +234,17 @@ pub fn run(
     let mut edits = Vec::new();
     let all_cores: Vec<u64> = cores.iter().map(|c| c.core).collect();
     for info in &cores {
-        let barrier = linked.store.insts.push(Inst {
-            fields: fields(json!({
+        let barrier = linked.store.insts.push(Inst::new(
+            fields(json!({
                 "name": format!("cb_return_{}", call_name(info.core)),
                 "opcode": opcode::CORE_BARRIER,
                 "id": 0,
                 "cores": all_cores,
             })),
-            body: None,
-            src: None,
-        });
-        let ret = linked.store.insts.push(Inst {
-            fields: fields(json!({"name": format!("return_{}", call_name(info.core)), "opcode": opcode::RETURN})),
-            body: None,
-            src: None,
-        });
+            None,
+            None,
+        ));
+        let ret = linked.store.insts.push(Inst::new(fields(json!({"name": format!("return_{}", call_name(info.core)), "opcode": opcode::RETURN})), None, None));
         let block = last_block(&mut linked, info.function);
         let unit = format!("function {}", info.name);
         let context = format!("block {}", linked.store.blocks[block].name());
@@ -473,7 +465,7 @@ fn copy_module(
     for &function in &ordered {
         let mut calls = Vec::new();
         linked.walk_function(function, &mut |inst| {
-            if linked.store.insts[inst].opcode() == opcode::CALL {
+            if linked.store.insts[inst].op == Op::Call {
                 calls.push(inst);
             }
         });
@@ -992,7 +984,7 @@ fn merge_queues(
             });
             for &inst in &linked.store.instances[*instance].insts {
                 let inst = &linked.store.insts[inst];
-                if inst.opcode() != opcode::DMA_BLOCK {
+                if inst.op != Op::DmaBlock {
                     continue;
                 }
                 for update in inst.updates() {
@@ -1019,7 +1011,7 @@ fn merge_queues(
         for &function in &info.functions {
             let mut sqis = Vec::new();
             linked.walk_function(function, &mut |inst| {
-                if linked.store.insts[inst].opcode() == opcode::SWITCH_QUEUE_INSTANCE
+                if linked.store.insts[inst].op == Op::SwitchQueueInstance
                     && linked.store.insts[inst].src.is_some()
                 {
                     sqis.push(inst);
@@ -1092,7 +1084,7 @@ fn renumber_barriers(
     for function in linked.functions.clone() {
         let mut barriers = Vec::new();
         linked.walk_function(function, &mut |inst| {
-            if linked.store.insts[inst].opcode() == opcode::CORE_BARRIER {
+            if linked.store.insts[inst].op == Op::CoreBarrier {
                 barriers.push(inst);
             }
         });

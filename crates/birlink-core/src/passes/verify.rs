@@ -19,13 +19,15 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
+use rustc_hash::{FxHashMap, FxHashSet};
+
 use serde_json::Value;
 
 use crate::arena::Handle;
 use crate::codes::Code;
 use crate::diag::{has_errors, Diagnostic};
 use crate::input::{CoreModule, LinkSet};
-use crate::ir::{opcode, str_field, Allocation, Function, Module, Src};
+use crate::ir::{opcode, str_field, Allocation, Inst, Module, Op, Src};
 use crate::report::StepRow;
 
 /// The pass name.
@@ -355,17 +357,7 @@ impl Capped<'_> {
 fn references(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
     let module = &core_module.module;
     let store = &module.store;
-    let mut out = Capped {
-        diags,
-        counts: BTreeMap::new(),
-        module: core_module.name.clone(),
-    };
-    let function_names: HashSet<&str> = module
-        .functions
-        .iter()
-        .map(|&f| store.functions[f].name())
-        .collect();
-    let mut queue_instances: HashMap<&str, HashSet<String>> = HashMap::new();
+    let mut queue_instances: FxHashMap<&str, FxHashSet<String>> = FxHashMap::default();
     for &queue in &module.queues {
         let q = &store.queues[queue];
         let names = queue_instances.entry(q.name()).or_default();
@@ -377,117 +369,175 @@ fn references(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
             ));
         }
     }
-    let mut memloc_names: HashSet<&str> = HashSet::new();
-    let mut set_names: HashSet<String> = HashSet::new();
-    for (_, m) in store.memlocs.iter() {
-        memloc_names.insert(m.name());
-    }
-    for (_, s) in store.sets.iter() {
-        set_names.insert(s.name(store));
-    }
+    let set_names: Vec<String> = store.sets.iter().map(|(_, s)| s.name(store)).collect();
+    let mut storage_names: FxHashSet<&str> = store.memlocs.iter().map(|(_, m)| m.name()).collect();
+    storage_names.extend(set_names.iter().map(String::as_str));
+    let mut refs = References {
+        module_name: &core_module.name,
+        functions: module
+            .functions
+            .iter()
+            .map(|&f| store.functions[f].name())
+            .collect(),
+        queue_instances,
+        storage: storage_names,
+        blocks: FxHashSet::default(),
+        insts: FxHashSet::default(),
+        out: Capped {
+            diags,
+            counts: BTreeMap::new(),
+            module: core_module.name.clone(),
+        },
+    };
     for &function in &module.functions {
-        let f: &Function = &store.functions[function];
-        let mut block_names: HashSet<&str> = HashSet::new();
+        refs.blocks.clear();
+        refs.insts.clear();
         module.walk_function_blocks(function, &mut |b| {
-            block_names.insert(store.blocks[b].name());
+            refs.blocks.insert(store.blocks[b].name());
         });
-        let mut inst_names: HashSet<&str> = HashSet::new();
-        module.walk_function(function, &mut |i| {
-            inst_names.insert(store.insts[i].name());
+        // One pass: a dependency on an instruction seen earlier resolves at once; the
+        // rare forward ones are checked once every name is known.
+        let fname = store.functions[function].name();
+        let mut forward = Vec::new();
+        module.walk_function(function, &mut |inst| {
+            let inst = &store.insts[inst];
+            refs.insts.insert(inst.name());
+            refs.check(inst, fname, &mut forward);
         });
-        let fname = f.name();
-        module.walk_function(function, &mut |handle| {
-            let inst = &store.insts[handle];
-            let src = inst.src.as_ref();
-            let what = format!("instruction `{}` in function `{fname}`", inst.name());
-            if let Some(queue) = str_field(&inst.fields, "queue") {
-                match queue_instances.get(queue) {
-                    None => out.push(Code::UnknownQueue, || {
-                        Diagnostic::new(Code::UnknownQueue, NAME, format!("{what} uses queue `{queue}`, which module `{}` does not have", core_module.name))
-                            .at(src)
-                            .entity("instruction", inst.name(), Some(fname))
-                    }),
-                    Some(instances) if inst.opcode() == opcode::SWITCH_QUEUE_INSTANCE => {
+        for (inst, name) in forward {
+            if !refs.insts.contains(name) {
+                let message = format!(
+                    "instruction `{}` in function `{fname}` depends on `{name}`, which the function does not have",
+                    inst.name()
+                );
+                refs.out.push(Code::UnknownDependency, || {
+                    Diagnostic::new(Code::UnknownDependency, NAME, message)
+                        .at(inst.src.as_ref())
+                        .entity("instruction", inst.name(), Some(fname))
+                });
+            }
+        }
+    }
+    refs.out.finish();
+}
+
+/// The names an instruction of one function may refer to.
+struct References<'m, 'd> {
+    module_name: &'m str,
+    functions: FxHashSet<&'m str>,
+    queue_instances: FxHashMap<&'m str, FxHashSet<String>>,
+    /// Memory locations and sets of the module.
+    storage: FxHashSet<&'m str>,
+    /// Blocks and instructions of the current function.
+    blocks: FxHashSet<&'m str>,
+    insts: FxHashSet<&'m str>,
+    out: Capped<'d>,
+}
+
+impl<'m> References<'m, '_> {
+    /// Checks every name an instruction refers to, in one pass over its keys.
+    fn check(&mut self, inst: &'m Inst, function: &str, forward: &mut Vec<(&'m Inst, &'m str)>) {
+        let op = inst.opcode();
+        let what = || format!("instruction `{}` in function `{function}`", inst.name());
+        let report = |out: &mut Capped<'_>, code: Code, message: String| {
+            out.push(code, || {
+                Diagnostic::new(code, NAME, message)
+                    .at(inst.src.as_ref())
+                    .entity("instruction", inst.name(), Some(function))
+            });
+        };
+        for (key, value) in &inst.fields {
+            match (key.as_str(), value) {
+                ("queue", Value::String(queue)) => match self.queue_instances.get(queue.as_str()) {
+                    None => report(
+                        &mut self.out,
+                        Code::UnknownQueue,
+                        format!(
+                            "{} uses queue `{queue}`, which module `{}` does not have",
+                            what(),
+                            self.module_name
+                        ),
+                    ),
+                    Some(instances) if op == opcode::SWITCH_QUEUE_INSTANCE => {
                         if let Some(instance) = str_field(&inst.fields, "instance") {
                             if !instances.contains(instance) {
-                                out.push(Code::UnknownQueueInstance, || {
-                                    Diagnostic::new(
-                                        Code::UnknownQueueInstance,
-                                        NAME,
-                                        format!("{what} switches to instance `{instance}`, which queue `{queue}` does not have"),
-                                    )
-                                    .at(src)
-                                    .entity("instruction", inst.name(), Some(fname))
-                                });
+                                report(
+                                    &mut self.out,
+                                    Code::UnknownQueueInstance,
+                                    format!("{} switches to instance `{instance}`, which queue `{queue}` does not have", what()),
+                                );
                             }
                         }
                     }
                     Some(_) => {}
-                }
-            }
-            let branch_keys: &[&str] = match inst.opcode() {
-                "CompareAndBranch" => &["on_true", "on_false"],
-                "UnconditionalBranch" => &["target"],
-                _ => &[],
-            };
-            for key in branch_keys {
-                if let Some(target) = str_field(&inst.fields, key) {
-                    if !block_names.contains(target) {
-                        out.push(Code::UnknownBlock, || {
-                            Diagnostic::new(Code::UnknownBlock, NAME, format!("{what} branches to block `{target}`, which the function does not have"))
-                                .at(src)
-                                .entity("instruction", inst.name(), Some(fname))
-                        });
+                },
+                ("on_true" | "on_false", Value::String(target)) if op == "CompareAndBranch" => {
+                    if !self.blocks.contains(target.as_str()) {
+                        report(
+                            &mut self.out,
+                            Code::UnknownBlock,
+                            format!(
+                                "{} branches to block `{target}`, which the function does not have",
+                                what()
+                            ),
+                        );
                     }
                 }
-            }
-            if inst.opcode() == opcode::CALL {
-                if let Some(target) = str_field(&inst.fields, "target") {
-                    if !function_names.contains(target) {
-                        out.push(Code::UnknownCallTarget, || {
-                            Diagnostic::new(Code::UnknownCallTarget, NAME, format!("{what} calls `{target}`, which module `{}` does not have", core_module.name))
-                                .at(src)
-                                .entity("instruction", inst.name(), Some(fname))
-                        });
+                ("target", Value::String(target)) if op == "UnconditionalBranch" => {
+                    if !self.blocks.contains(target.as_str()) {
+                        report(
+                            &mut self.out,
+                            Code::UnknownBlock,
+                            format!(
+                                "{} branches to block `{target}`, which the function does not have",
+                                what()
+                            ),
+                        );
                     }
                 }
-            }
-            if let Some(Value::Array(deps)) = inst.fields.get("dependencies") {
-                for dep in deps {
-                    let name = match dep {
-                        Value::String(name) => Some(name.as_str()),
-                        Value::Array(pair) => pair.first().and_then(Value::as_str),
-                        _ => None,
-                    };
-                    if let Some(name) = name {
-                        if !inst_names.contains(name) {
-                            out.push(Code::UnknownDependency, || {
-                                Diagnostic::new(Code::UnknownDependency, NAME, format!("{what} depends on `{name}`, which the function does not have"))
-                                    .at(src)
-                                    .entity("instruction", inst.name(), Some(fname))
-                            });
+                ("target", Value::String(target)) if op == opcode::CALL => {
+                    if !self.functions.contains(target.as_str()) {
+                        report(
+                            &mut self.out,
+                            Code::UnknownCallTarget,
+                            format!(
+                                "{} calls `{target}`, which module `{}` does not have",
+                                what(),
+                                self.module_name
+                            ),
+                        );
+                    }
+                }
+                ("dependencies", Value::Array(deps)) => {
+                    for dep in deps {
+                        let name = match dep {
+                            Value::String(name) => Some(name.as_str()),
+                            Value::Array(pair) => pair.first().and_then(Value::as_str),
+                            _ => None,
+                        };
+                        if let Some(name) = name.filter(|n| !self.insts.contains(n)) {
+                            forward.push((inst, name));
                         }
                     }
                 }
-            }
-            for key in ["ins", "outs"] {
-                if let Some(Value::Array(operands)) = inst.fields.get(key) {
+                ("ins" | "outs", Value::Array(operands)) => {
                     for operand in operands {
-                        if let Some(memref) = operand.get("memref").and_then(Value::as_str) {
-                            if !memloc_names.contains(memref) && !set_names.contains(memref) {
-                                out.push(Code::UnknownMemloc, || {
-                                    Diagnostic::new(Code::UnknownMemloc, NAME, format!("{what} reads or writes `{memref}`, which module `{}` does not allocate", core_module.name))
-                                        .at(src)
-                                        .entity("instruction", inst.name(), Some(fname))
-                                });
-                            }
+                        let Some(memref) = operand.get("memref").and_then(Value::as_str) else {
+                            continue;
+                        };
+                        if !self.storage.contains(memref) {
+                            report(
+                                &mut self.out,
+                                Code::UnknownMemloc,
+                                format!("{} reads or writes `{memref}`, which module `{}` does not allocate", what(), self.module_name),
+                            );
                         }
                     }
                 }
+                _ => {}
             }
-        });
+        }
     }
-    out.finish();
 }
 
 /// What the LncVerifier compares across cores.
@@ -527,13 +577,13 @@ fn summarize<'m>(core: u64, core_module: &'m CoreModule) -> CoreSummary<'m> {
             .push((store.functions[function].name(), blocks));
         module.walk_function(function, &mut |i| {
             let inst = &store.insts[i];
-            match inst.opcode() {
-                opcode::CORE_BARRIER => summary.barriers.push((
+            match inst.op {
+                Op::CoreBarrier => summary.barriers.push((
                     inst.name(),
                     inst.fields.get("id").and_then(Value::as_u64),
                     inst.src.as_ref(),
                 )),
-                opcode::GPSIMD_SB2SB => summary.sb2sb += 1,
+                Op::Sb2Sb => summary.sb2sb += 1,
                 _ => {}
             }
         });

@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::arena::Handle;
 use crate::codes::Code;
 use crate::diag::{has_errors, CoreCount, Diagnostic};
-use crate::ir::{opcode, Inst, Module, UpdateView};
+use crate::ir::{Inst, Module, Op, UpdateView};
 use crate::partition::{Partition, Partitions};
 use crate::print;
 use crate::report::{Edit, Relocation, SemaphoreBlocks, Semaphores, StepRow};
@@ -281,8 +281,8 @@ fn collect(module: &Module, partition: &Partition, diags: &mut Vec<Diagnostic>) 
                 unit: unit.to_owned(),
                 context: context.to_owned(),
             });
-        } else if i.updates().iter().any(|u| UpdateView::of(u).is_remote()) {
-            let why = if i.opcode() == opcode::DMA_BLOCK {
+        } else if i.remote_update {
+            let why = if i.op == Op::DmaBlock {
                 "a DMA block without `remote_notifications`"
             } else {
                 "not a DMA block"

@@ -57,6 +57,7 @@ fn config_strategy() -> impl Strategy<Value = (GenConfig, bool)> {
                     unknown_keys,
                     netlist: seed % 3 == 0,
                     ring,
+                    compact: seed % 2 == 0,
                     seed,
                     fault: None,
                 };

@@ -1,1 +1,3 @@
+//! The page: mounts the yew app.
+
 fn main() {}

@@ -37,19 +37,11 @@ pub fn read_netlist(path: &Path) -> SourceFile {
 }
 
 fn read(path: &Path, role: Role) -> SourceFile {
-    SourceFile {
-        path: display(path),
-        content: std::fs::read(path).map_err(|e| describe(&e)),
-        role,
-    }
+    SourceFile { path: display(path), content: std::fs::read(path).map_err(|e| describe(&e)), role }
 }
 
 fn unreadable(path: &Path, reason: &str) -> SourceFile {
-    SourceFile {
-        path: display(path),
-        content: Err(reason.to_owned()),
-        role: Role::Auto,
-    }
+    SourceFile { path: display(path), content: Err(reason.to_owned()), role: Role::Auto }
 }
 
 fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {

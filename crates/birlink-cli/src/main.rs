@@ -163,10 +163,7 @@ fn main() -> ExitCode {
 
 /// Reports a failure to run at all (exit 2).
 fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!(
-        "{}: {message}",
-        render::paint("error", render::Style::Error, render::stderr_color())
-    );
+    eprintln!("{}: {message}", render::paint("error", render::Style::Error, render::stderr_color()));
     ExitCode::from(2)
 }
 
@@ -179,11 +176,7 @@ fn link(args: LinkArgs) -> ExitCode {
     if let Err(error) = std::fs::create_dir_all(&args.out) {
         return fail(format!("cannot create `{}`: {error}", args.out.display()));
     }
-    let options = LinkOptions {
-        lnc: args.lnc,
-        passes: args.passes.clone(),
-        max_input_bytes: args.max_input_bytes,
-    };
+    let options = LinkOptions { lnc: args.lnc, passes: args.passes.clone(), max_input_bytes: args.max_input_bytes };
     let outcome = birlink_core::run(sources, &options);
     let report_path = args.out.join("report.json");
     let linked_path = args.out.join("linked.json");
@@ -201,9 +194,7 @@ fn link(args: LinkArgs) -> ExitCode {
             written.push(linked_path.clone());
             if args.text {
                 if let Some(module) = &outcome.linked {
-                    if let Err(error) =
-                        std::fs::write(&text_path, birlink_core::print::module_text(module))
-                    {
+                    if let Err(error) = std::fs::write(&text_path, birlink_core::print::module_text(module)) {
                         return fail(format!("cannot write `{}`: {error}", text_path.display()));
                     }
                     written.push(text_path.clone());
@@ -215,10 +206,7 @@ fn link(args: LinkArgs) -> ExitCode {
             for stale in [&linked_path, &text_path] {
                 if stale.exists() {
                     if let Err(error) = std::fs::remove_file(stale) {
-                        return fail(format!(
-                            "cannot remove stale `{}`: {error}",
-                            stale.display()
-                        ));
+                        return fail(format!("cannot remove stale `{}`: {error}", stale.display()));
                     }
                 }
             }
@@ -228,17 +216,11 @@ fn link(args: LinkArgs) -> ExitCode {
         Format::Json => print!("{}", birlink_core::report_json(&outcome)),
         Format::Human => {
             if !args.quiet {
-                print!(
-                    "{}",
-                    render::summary(&outcome.report, &written, started.elapsed())
-                );
+                print!("{}", render::summary(&outcome.report, &written, started.elapsed()));
             }
             eprint!("{}", render::diagnostics(&outcome, render::stderr_color()));
             if !args.quiet {
-                eprint!(
-                    "{}",
-                    render::verdict(&outcome.report, render::stderr_color())
-                );
+                eprint!("{}", render::verdict(&outcome.report, render::stderr_color()));
             }
         }
     }
@@ -254,9 +236,7 @@ fn gen(args: GenArgs) -> ExitCode {
         None => None,
         Some((_, Some(code))) if code != Code::InputTooLarge => Some(code),
         Some((text, _)) => {
-            return fail(format!(
-                "`{text}` is not a code a fault can be injected for; see `birlink explain`"
-            ));
+            return fail(format!("`{text}` is not a code a fault can be injected for; see `birlink explain`"));
         }
     };
     let config = GenConfig {
@@ -294,17 +274,9 @@ fn gen(args: GenArgs) -> ExitCode {
             return fail(format!("cannot write `{}`: {error}", path.display()));
         }
         total += file.bytes.len();
-        println!(
-            "wrote {} ({})",
-            path.display(),
-            birlink_core::input::human_bytes(file.bytes.len() as u64)
-        );
+        println!("wrote {} ({})", path.display(), birlink_core::input::human_bytes(file.bytes.len() as u64));
     }
-    println!(
-        "{} file(s), {} in all",
-        generated.len(),
-        birlink_core::input::human_bytes(total as u64)
-    );
+    println!("{} file(s), {} in all", generated.len(), birlink_core::input::human_bytes(total as u64));
     ExitCode::SUCCESS
 }
 
@@ -325,12 +297,7 @@ fn print(inputs: Vec<PathBuf>) -> ExitCode {
     }
     let failed = birlink_core::diag::has_errors(&diags);
     for diagnostic in &diags {
-        eprintln!(
-            "{}: [{}] {}",
-            diagnostic.severity.as_str(),
-            diagnostic.code,
-            diagnostic.message
-        );
+        eprintln!("{}: [{}] {}", diagnostic.severity.as_str(), diagnostic.code, diagnostic.message);
     }
     if failed {
         ExitCode::from(1)
@@ -348,34 +315,20 @@ fn explain(code: Option<String>, markdown: bool) -> ExitCode {
         None => {
             for code in Code::ALL {
                 let info = code.info();
-                println!(
-                    "{:<7} {:<8} {:<20} {}",
-                    info.code,
-                    info.severity.as_str(),
-                    info.pass,
-                    info.title
-                );
+                println!("{:<7} {:<8} {:<20} {}", info.code, info.severity.as_str(), info.pass, info.title);
             }
             ExitCode::SUCCESS
         }
         Some(text) => match Code::parse(&text) {
             Some(code) => {
                 let info = code.info();
-                println!(
-                    "{} — {} ({} in `{}`)\n",
-                    info.code,
-                    info.title,
-                    info.severity.as_str(),
-                    info.pass
-                );
+                println!("{} — {} ({} in `{}`)\n", info.code, info.title, info.severity.as_str(), info.pass);
                 println!("{}\n", info.explanation);
                 println!("Example:\n    {}\n", info.example.replace('\n', "\n    "));
                 println!("Fix: {}.", info.fix);
                 ExitCode::SUCCESS
             }
-            None => fail(format!(
-                "unknown code `{text}`; `birlink explain` lists them"
-            )),
+            None => fail(format!("unknown code `{text}`; `birlink explain` lists them")),
         },
     }
 }
@@ -395,10 +348,6 @@ fn samples(out: PathBuf) -> ExitCode {
     if let Err(error) = std::fs::write(out.join("index.json"), text) {
         return fail(format!("cannot write index.json: {error}"));
     }
-    println!(
-        "wrote {} samples and index.json to {}",
-        all.len(),
-        out.display()
-    );
+    println!("wrote {} samples and index.json to {}", all.len(), out.display());
     ExitCode::SUCCESS
 }

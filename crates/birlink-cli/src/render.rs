@@ -71,10 +71,7 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
     );
     for input in &report.inputs {
         let module = input.module.as_deref().unwrap_or("-");
-        let core = input
-            .core
-            .map(|c| format!("core {c}"))
-            .unwrap_or_else(|| "core ?".to_owned());
+        let core = input.core.map(|c| format!("core {c}")).unwrap_or_else(|| "core ?".to_owned());
         let status = match input.status.as_str() {
             "error" => paint("error", Style::Error, color),
             "warning" => paint("warning", Style::Warning, color),
@@ -83,10 +80,7 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
         let _ = writeln!(
             out,
             "  {module:<10} {core:<8} {:<40} {:>3} fn {:>8} inst  {status}",
-            shorten(
-                &format!("{}{}", input.file, input.pointer.replace("/modules/", "#")),
-                40
-            ),
+            shorten(&format!("{}{}", input.file, input.pointer.replace("/modules/", "#")), 40),
             input.functions,
             input.instructions
         );
@@ -107,16 +101,12 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
                 report.queues.len(),
                 report.barriers.len()
             ),
-            "vnc_remote_addr_map" if pass.status != "skipped" => format!("{} address(es) copied", report.address_map.len()),
+            "vnc_remote_addr_map" if pass.status != "skipped" => {
+                format!("{} address(es) copied", report.address_map.len())
+            }
             "vnc_link" if pass.status != "skipped" => format!(
                 "{} remote DMA block(s) per core · {} semaphore(s) relocated",
-                report
-                    .semaphores
-                    .counts
-                    .iter()
-                    .map(|c| c.remote_dma_blocks.to_string())
-                    .collect::<Vec<_>>()
-                    .join("/"),
+                report.semaphores.counts.iter().map(|c| c.remote_dma_blocks.to_string()).collect::<Vec<_>>().join("/"),
                 report.semaphores.relocations.len()
             ),
             _ => String::new(),
@@ -125,13 +115,7 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
     }
     let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
     let linked = report.options.linked_name.as_deref().unwrap_or("-");
-    let _ = writeln!(
-        out,
-        "wrote {} ({}) in {:.0} ms",
-        names.join(", "),
-        linked,
-        elapsed.as_secs_f64() * 1000.0
-    );
+    let _ = writeln!(out, "wrote {} ({}) in {:.0} ms", names.join(", "), linked, elapsed.as_secs_f64() * 1000.0);
     out
 }
 
@@ -156,108 +140,57 @@ pub fn diagnostics(outcome: &Outcome, color: bool) -> String {
 
 fn render_one(out: &mut String, outcome: &Outcome, d: &Diagnostic, color: bool) {
     let head = format!("{}[{}]", d.severity.as_str(), d.code);
-    let _ = writeln!(
-        out,
-        "{}: {}",
-        paint(&head, severity_style(d.severity), color),
-        paint(&d.message, Style::Bold, color)
-    );
-    let gutter = d
-        .location
-        .as_ref()
-        .and_then(|l| l.line)
-        .map(|l| l.to_string().len())
-        .unwrap_or(1);
+    let _ =
+        writeln!(out, "{}: {}", paint(&head, severity_style(d.severity), color), paint(&d.message, Style::Bold, color));
+    let gutter = d.location.as_ref().and_then(|l| l.line).map(|l| l.to_string().len()).unwrap_or(1);
     let pad = " ".repeat(gutter);
     if let Some(location) = &d.location {
         let position = match (location.line, location.column) {
             (Some(line), Some(column)) => format!("{}:{line}:{column}", location.file),
             _ => location.file.clone(),
         };
-        let pointer = if location.pointer.is_empty() {
-            String::new()
-        } else {
-            format!("  {}", location.pointer)
-        };
+        let pointer = if location.pointer.is_empty() { String::new() } else { format!("  {}", location.pointer) };
         let _ = writeln!(
             out,
             "{pad}{} {position}{}",
             paint("-->", Style::Accent, color),
             paint(&pointer, Style::Dim, color)
         );
-        let text = outcome
-            .files
-            .iter()
-            .find(|f| f.path == location.file)
-            .and_then(|f| f.text.as_deref());
+        let text = outcome.files.iter().find(|f| f.path == location.file).and_then(|f| f.text.as_deref());
         if let (Some(text), Some(line), Some(column)) = (text, location.line, location.column) {
             if let Some(source) = text.lines().nth(line.saturating_sub(1) as usize) {
                 let shown: String = source.chars().take(160).collect();
                 let bar = paint("|", Style::Accent, color);
                 let _ = writeln!(out, "{pad} {bar}");
-                let _ = writeln!(
-                    out,
-                    "{} {bar} {shown}",
-                    paint(&line.to_string(), Style::Accent, color)
-                );
+                let _ = writeln!(out, "{} {bar} {shown}", paint(&line.to_string(), Style::Accent, color));
                 let caret_at = (column.saturating_sub(1) as usize).min(shown.chars().count());
-                let caret_pad: String = shown
-                    .chars()
-                    .take(caret_at)
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
-                    .collect();
-                let _ = writeln!(
-                    out,
-                    "{pad} {bar} {caret_pad}{}",
-                    paint("^", severity_style(d.severity), color)
-                );
+                let caret_pad: String =
+                    shown.chars().take(caret_at).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+                let _ = writeln!(out, "{pad} {bar} {caret_pad}{}", paint("^", severity_style(d.severity), color));
             }
         }
     }
     let eq = paint("=", Style::Accent, color);
-    let _ = writeln!(
-        out,
-        "{pad} {eq} pass: {}{}",
-        d.pass,
-        d.core.map(|c| format!(", core {c}")).unwrap_or_default()
-    );
+    let _ = writeln!(out, "{pad} {eq} pass: {}{}", d.pass, d.core.map(|c| format!(", core {c}")).unwrap_or_default());
     for note in &d.notes {
         let _ = writeln!(out, "{pad} {eq} note: {note}");
     }
     if !d.nearest.is_empty() {
         let names: Vec<String> = d.nearest.iter().map(|n| format!("`{n}`")).collect();
-        let _ = writeln!(
-            out,
-            "{pad} {eq} note: closest names on core {}: {}",
-            target_core(d),
-            names.join(", ")
-        );
+        let _ = writeln!(out, "{pad} {eq} note: closest names on core {}: {}", target_core(d), names.join(", "));
     }
     if !d.found_on_cores.is_empty() {
         let cores: Vec<String> = d.found_on_cores.iter().map(u64::to_string).collect();
-        let _ = writeln!(
-            out,
-            "{pad} {eq} note: the name exists on core(s) {}",
-            cores.join(", ")
-        );
+        let _ = writeln!(out, "{pad} {eq} note: the name exists on core(s) {}", cores.join(", "));
     }
     if !d.table.is_empty() {
         let _ = writeln!(out, "{pad} {eq} note: per core:");
         for row in &d.table {
-            let _ = writeln!(
-                out,
-                "{pad}       core {:<3} {:<16} {}",
-                row.core, row.module, row.count
-            );
+            let _ = writeln!(out, "{pad}       core {:<3} {:<16} {}", row.core, row.module, row.count);
         }
     }
     if !d.help.is_empty() {
-        let _ = writeln!(
-            out,
-            "{pad} {eq} {}: {}",
-            paint("help", Style::Bold, color),
-            d.help
-        );
+        let _ = writeln!(out, "{pad} {eq} {}: {}", paint("help", Style::Bold, color), d.help);
     }
     out.push('\n');
 }
@@ -274,30 +207,12 @@ fn target_core(d: &Diagnostic) -> String {
 
 /// `linked with 2 warnings` / `error: link failed: 1 error, 2 warnings`.
 pub fn verdict(report: &Report, color: bool) -> String {
-    let count = |s: Severity| {
-        report
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == s)
-            .count()
-    };
-    let (errors, warnings, notes) = (
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Note),
-    );
+    let count = |s: Severity| report.diagnostics.iter().filter(|d| d.severity == s).count();
+    let (errors, warnings, notes) = (count(Severity::Error), count(Severity::Warning), count(Severity::Note));
     let tally = format!("{errors} error(s), {warnings} warning(s), {notes} note(s)");
     if errors > 0 {
-        let failed = report
-            .passes
-            .iter()
-            .find(|p| p.status == "error")
-            .map(|p| p.name.as_str())
-            .unwrap_or("read");
-        format!(
-            "{}: link failed in `{failed}`: {tally}\n",
-            paint("error", Style::Error, color)
-        )
+        let failed = report.passes.iter().find(|p| p.status == "error").map(|p| p.name.as_str()).unwrap_or("read");
+        format!("{}: link failed in `{failed}`: {tally}\n", paint("error", Style::Error, color))
     } else {
         format!("{}: {tally}\n", paint("linked", Style::Accent, color))
     }

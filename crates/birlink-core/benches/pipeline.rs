@@ -9,6 +9,9 @@
 //! `… -- 8x100000` runs one; `… -- --quick` stops at 8 × 10k.
 //! Timings are the median of several runs (fewer for the big sizes).
 
+// Tests and benchmarks may panic on a broken fixture: that is their failure report.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -17,20 +20,10 @@ use birlink_core::input::{self, SourceFile};
 use birlink_core::passes::{bir_linker, verify, vnc_link, vnc_remote_addr_map};
 use birlink_core::{json, LinkOptions};
 
-const SIZES: [(u64, usize); 6] = [
-    (2, 1_000),
-    (2, 10_000),
-    (8, 10_000),
-    (2, 100_000),
-    (8, 50_000),
-    (8, 100_000),
-];
+const SIZES: [(u64, usize); 6] = [(2, 1_000), (2, 10_000), (8, 10_000), (2, 100_000), (8, 50_000), (8, 100_000)];
 
 fn main() {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
     if let Some(size) = args.iter().find(|a| a.contains('x')) {
         let (cores, insts) = parse_size(size);
         child(cores, insts);
@@ -59,10 +52,7 @@ fn main() {
         if quick && cores * insts as u64 > 80_000 {
             continue;
         }
-        let status = Command::new(&exe)
-            .arg(format!("{cores}x{insts}"))
-            .status()
-            .expect("run child");
+        let status = Command::new(&exe).arg(format!("{cores}x{insts}")).status().expect("run child");
         if !status.success() {
             eprintln!("size {cores}x{insts} failed: {status}");
         }
@@ -86,10 +76,7 @@ fn files(cores: u64, insts: usize) -> Vec<SourceFile> {
         compact: true,
         ..GenConfig::default()
     };
-    gen::generate(&config, Layout::Files)
-        .iter()
-        .map(gen::GenFile::source)
-        .collect()
+    gen::generate(&config, Layout::Files).iter().map(gen::GenFile::source).collect()
 }
 
 fn median(mut runs: Vec<Duration>) -> Duration {
@@ -102,11 +89,7 @@ fn time<T>(repeat: usize, mut f: impl FnMut() -> T) -> Duration {
 }
 
 /// Times `f` on a fresh input from `setup` each run; `setup` is not timed.
-fn time_with<I, T>(
-    repeat: usize,
-    mut setup: impl FnMut() -> I,
-    mut f: impl FnMut(I) -> T,
-) -> Duration {
+fn time_with<I, T>(repeat: usize, mut setup: impl FnMut() -> I, mut f: impl FnMut(I) -> T) -> Duration {
     let runs = (0..repeat)
         .map(|_| {
             let input = setup();
@@ -122,10 +105,7 @@ fn time_with<I, T>(
 
 fn child(cores: u64, insts: usize) {
     let sources = files(cores, insts);
-    let bytes: usize = sources
-        .iter()
-        .map(|s| s.content.as_ref().map(Vec::len).unwrap_or(0))
-        .sum();
+    let bytes: usize = sources.iter().map(|s| s.content.as_ref().map(Vec::len).unwrap_or(0)).sum();
     let total_insts = cores as f64 * insts as f64;
     let repeat = if cores as usize * insts >= 400_000 {
         3
@@ -147,10 +127,8 @@ fn child(cores: u64, insts: usize) {
         written
     });
 
-    let values: Vec<serde_json::Value> = sources
-        .iter()
-        .map(|s| serde_json::from_slice(s.content.as_ref().expect("bytes")).expect("json"))
-        .collect();
+    let values: Vec<serde_json::Value> =
+        sources.iter().map(|s| serde_json::from_slice(s.content.as_ref().expect("bytes")).expect("json")).collect();
     let floor_write = time(repeat, || {
         values
             .iter()
@@ -163,34 +141,19 @@ fn child(cores: u64, insts: usize) {
     });
     drop(values);
 
-    let read = time_with(
-        repeat,
-        || sources.clone(),
-        |sources| input::load(sources, None, &mut Vec::new()),
-    );
+    let read = time_with(repeat, || sources.clone(), |sources| input::load(sources, None, &mut Vec::new()));
     let mut diags = Vec::new();
     let set = input::load(sources.clone(), None, &mut diags);
     let verify_time = time(repeat, || verify::run(&set, &mut Vec::new()));
 
     let link_time = time_with(
         repeat,
-        || {
-            set.modules
-                .iter()
-                .map(|m| (m.core.unwrap_or(0), m.clone()))
-                .collect::<Vec<_>>()
-        },
+        || set.modules.iter().map(|m| (m.core.unwrap_or(0), m.clone())).collect::<Vec<_>>(),
         |modules| bir_linker::run(modules, None, &mut Vec::new()),
     );
 
-    let modules: Vec<(u64, input::CoreModule)> = set
-        .modules
-        .iter()
-        .map(|m| (m.core.unwrap_or(0), m.clone()))
-        .collect();
-    let linked = bir_linker::run(modules, None, &mut Vec::new())
-        .module
-        .expect("linked");
+    let modules: Vec<(u64, input::CoreModule)> = set.modules.iter().map(|m| (m.core.unwrap_or(0), m.clone())).collect();
+    let linked = bir_linker::run(modules, None, &mut Vec::new()).module.expect("linked");
     let addrmap = time_with(
         repeat,
         || linked.clone(),
@@ -209,10 +172,7 @@ fn child(cores: u64, insts: usize) {
     );
 
     let outcome = birlink_core::run(sources.clone(), &LinkOptions::default());
-    assert!(
-        !birlink_core::diag::has_errors(&outcome.report.diagnostics),
-        "generated set failed to link"
-    );
+    assert!(!birlink_core::diag::has_errors(&outcome.report.diagnostics), "generated set failed to link");
     let write = time(repeat, || {
         let mut out = Vec::new();
         json::write::write_module(outcome.linked.as_ref().expect("linked"), &mut out);

@@ -22,10 +22,7 @@ impl<T> Handle<T> {
     fn new(index: usize) -> Self {
         // An arena never nears `u32::MAX` entities: inputs are bounded by
         // `limits::MAX_INPUT_BYTES`, and every entity takes several bytes of JSON.
-        Handle {
-            index: index as u32,
-            marker: PhantomData,
-        }
+        Handle { index: index as u32, marker: PhantomData }
     }
 
     /// The position of this entity in its arena.
@@ -107,10 +104,7 @@ impl<T> Arena<T> {
 
     /// Iterates `(handle, entity)` in storage order.
     pub fn iter(&self) -> impl Iterator<Item = (Handle<T>, &T)> {
-        self.items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| (Handle::new(i), item))
+        self.items.iter().enumerate().map(|(i, item)| (Handle::new(i), item))
     }
 
     /// Moves every entity of `other` into `self` and returns the old → new map.
@@ -118,9 +112,7 @@ impl<T> Arena<T> {
         let offset = self.items.len();
         let n = other.items.len();
         self.items.extend(other.items);
-        HandleMap {
-            new: (0..n).map(|i| Handle::new(offset + i)).collect(),
-        }
+        HandleMap { new: (0..n).map(|i| Handle::new(offset + i)).collect() }
     }
 }
 

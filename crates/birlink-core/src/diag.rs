@@ -156,23 +156,16 @@ impl Diagnostic {
 
     /// Points at one key of an input entity (`<entity pointer>/<key>`).
     pub fn at_key(mut self, src: Option<&Src>, key: &str) -> Self {
-        self.src =
-            Unresolved(src.map(|s| {
-                Src {
-                    file: s.file,
-                    pointer: format!("{}/{}", s.pointer, crate::json::read::escape_segment(key))
-                        .into_boxed_str(),
-                }
-            }));
+        self.src = Unresolved(src.map(|s| Src {
+            file: s.file,
+            pointer: format!("{}/{}", s.pointer, crate::json::read::escape_segment(key)).into_boxed_str(),
+        }));
         self
     }
 
     /// Points at a file and pointer directly.
     pub fn at_pointer(mut self, file: FileId, pointer: impl Into<String>) -> Self {
-        self.src = Unresolved(Some(Src {
-            file,
-            pointer: pointer.into().into_boxed_str(),
-        }));
+        self.src = Unresolved(Some(Src { file, pointer: pointer.into().into_boxed_str() }));
         self
     }
 
@@ -190,11 +183,8 @@ impl Diagnostic {
 
     /// Names the entity concerned.
     pub fn entity(mut self, kind: &str, name: &str, parent: Option<&str>) -> Self {
-        self.entity = Some(EntityRef {
-            kind: kind.to_owned(),
-            name: name.to_owned(),
-            parent: parent.map(str::to_owned),
-        });
+        self.entity =
+            Some(EntityRef { kind: kind.to_owned(), name: name.to_owned(), parent: parent.map(str::to_owned) });
         self
     }
 

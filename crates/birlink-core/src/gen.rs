@@ -87,11 +87,7 @@ pub struct GenFile {
 impl GenFile {
     /// As a pipeline input.
     pub fn source(&self) -> SourceFile {
-        SourceFile {
-            path: self.path.clone(),
-            content: Ok(self.bytes.clone()),
-            role: crate::input::Role::Auto,
-        }
+        SourceFile { path: self.path.clone(), content: Ok(self.bytes.clone()), role: crate::input::Role::Auto }
     }
 }
 
@@ -109,11 +105,7 @@ pub struct GenSet {
 /// Codes a fault can be injected for (every code but BL0010, which is a limit of the
 /// build, tested through `LinkOptions::max_input_bytes`).
 pub fn fault_codes() -> Vec<Code> {
-    Code::ALL
-        .iter()
-        .copied()
-        .filter(|c| *c != Code::InputTooLarge)
-        .collect()
+    Code::ALL.iter().copied().filter(|c| *c != Code::InputTooLarge).collect()
 }
 
 /// Generates the files of a link set.
@@ -129,18 +121,8 @@ pub fn generate(config: &GenConfig, layout: Layout) -> Vec<GenFile> {
     let mut extra_files = Vec::new();
     let mut corrupt: Option<(usize, Corruption)> = None;
     match config.fault {
-        Some(Code::InvalidJson) => {
-            corrupt = Some((
-                1.min(set.modules.len().saturating_sub(1)),
-                Corruption::Truncate,
-            ))
-        }
-        Some(Code::UnreadableFile) => {
-            corrupt = Some((
-                1.min(set.modules.len().saturating_sub(1)),
-                Corruption::NotUtf8,
-            ))
-        }
+        Some(Code::InvalidJson) => corrupt = Some((1.min(set.modules.len().saturating_sub(1)), Corruption::Truncate)),
+        Some(Code::UnreadableFile) => corrupt = Some((1.min(set.modules.len().saturating_sub(1)), Corruption::NotUtf8)),
         Some(Code::ExtraNetlist) => {
             set.netlist = Some(json!({"lnc": config.cores, "name": "first"}));
             extra_files.push(GenFile {
@@ -148,10 +130,9 @@ pub fn generate(config: &GenConfig, layout: Layout) -> Vec<GenFile> {
                 bytes: pretty(&json!({"lnc": config.cores, "name": "second"})).into_bytes(),
             });
         }
-        Some(Code::NotAModule) if layout == Layout::Files => extra_files.push(GenFile {
-            path: "notes.json".to_owned(),
-            bytes: b"[\"this is not a module\"]\n".to_vec(),
-        }),
+        Some(Code::NotAModule) if layout == Layout::Files => {
+            extra_files.push(GenFile { path: "notes.json".to_owned(), bytes: b"[\"this is not a module\"]\n".to_vec() })
+        }
         _ => {}
     }
     let mut files = match layout {
@@ -172,10 +153,7 @@ pub fn generate(config: &GenConfig, layout: Layout) -> Vec<GenFile> {
                 Some((_, Corruption::NotUtf8)) => not_utf8(text),
                 _ => text.into_bytes(),
             };
-            vec![GenFile {
-                path: "linkset.json".to_owned(),
-                bytes,
-            }]
+            vec![GenFile { path: "linkset.json".to_owned(), bytes }]
         }
         Layout::Files => {
             // Files have no bundle options; `lnc` travels in the netlist instead.
@@ -196,17 +174,11 @@ pub fn generate(config: &GenConfig, layout: Layout) -> Vec<GenFile> {
                         Some((at, Corruption::NotUtf8)) if at == i => not_utf8(text),
                         _ => text.into_bytes(),
                     };
-                    GenFile {
-                        path: format!("nc{i:02}.json"),
-                        bytes,
-                    }
+                    GenFile { path: format!("nc{i:02}.json"), bytes }
                 })
                 .collect();
             if let Some(netlist) = &set.netlist {
-                files.push(GenFile {
-                    path: "hlo_netlist.json".to_owned(),
-                    bytes: pretty(netlist).into_bytes(),
-                });
+                files.push(GenFile { path: "hlo_netlist.json".to_owned(), bytes: pretty(netlist).into_bytes() });
             }
             files
         }
@@ -255,14 +227,8 @@ pub fn pretty(value: &Value) -> String {
 pub fn generate_set(config: &GenConfig) -> GenSet {
     let mut rng = Rng(config.seed);
     let cores = config.cores.max(1);
-    let modules: Vec<Value> = (0..cores)
-        .map(|c| core_module(config, c, &mut rng))
-        .collect();
-    let mut set = GenSet {
-        modules,
-        netlist: None,
-        options: Map::new(),
-    };
+    let modules: Vec<Value> = (0..cores).map(|c| core_module(config, c, &mut rng)).collect();
+    let mut set = GenSet { modules, netlist: None, options: Map::new() };
     if config.netlist {
         set.netlist = Some(json!({"lnc": cores, "name": "nc00", "outputs": ["output"]}));
     }
@@ -336,14 +302,7 @@ fn core_module(config: &GenConfig, core: u64, rng: &mut Rng) -> Value {
                 memloc.insert("remote_local_target".to_owned(), json!([name, 0]));
                 ("ExternalInput", "Local")
             };
-            allocations.push(mk_set(
-                &format!("{name}_set"),
-                kind,
-                space,
-                "bfloat16",
-                &[128, 512],
-                vec![memloc],
-            ));
+            allocations.push(mk_set(&format!("{name}_set"), kind, space, "bfloat16", &[128, 512], vec![memloc]));
         }
     }
 
@@ -353,33 +312,17 @@ fn core_module(config: &GenConfig, core: u64, rng: &mut Rng) -> Value {
         let peer = format!("ring_buf_c{next}");
         let mut owned = memloc_dram(&own, 0x50_0000 + core * SHARED_STRIDE, true);
         owned.insert("written_by_another_core".to_owned(), Value::Bool(true));
-        allocations.push(mk_set(
-            "ring_recv_set",
-            "Internal",
-            "Shared",
-            "bfloat16",
-            &[128, 512],
-            vec![owned],
-        ));
+        allocations.push(mk_set("ring_recv_set", "Internal", "Shared", "bfloat16", &[128, 512], vec![owned]));
         let mut view = memloc_dram(&peer, 0, false);
         view.insert("remote_local_target".to_owned(), json!([peer, next]));
-        allocations.push(mk_set(
-            "ring_send_set",
-            "ExternalOutput",
-            "Local",
-            "bfloat16",
-            &[128, 512],
-            vec![view],
-        ));
+        allocations.push(mk_set("ring_send_set", "ExternalOutput", "Local", "bfloat16", &[128, 512], vec![view]));
     }
     let per_block = 400usize;
     let n_blocks = config.insts.div_ceil(per_block).max(2);
     let mut blocks = Vec::with_capacity(n_blocks);
     let mut counter = 0usize;
     let mut sem = 0u64;
-    let barrier_at: Vec<usize> = (0..config.barriers)
-        .map(|i| (i * n_blocks) / config.barriers.max(1))
-        .collect();
+    let barrier_at: Vec<usize> = (0..config.barriers).map(|i| (i * n_blocks) / config.barriers.max(1)).collect();
     let mut next_barrier = 0usize;
     let target = config.insts.max(n_blocks * 4);
     for b in 0..n_blocks {
@@ -400,7 +343,7 @@ fn core_module(config: &GenConfig, core: u64, rng: &mut Rng) -> Value {
                                   "ins": [ap(&format!("ring_buf_c{core}"), "bfloat16")], "outs": [ap("sb_tile_2", "bfloat16")]}));
             }
             if config.loop_depth > 0 {
-                insts.push(loop_nest(config.loop_depth, 1, core, &mut counter));
+                insts.push(loop_nest(config.loop_depth, 1, &mut counter));
             }
             if n > 1 {
                 for h in 0..config.handoffs {
@@ -512,14 +455,7 @@ fn core_module(config: &GenConfig, core: u64, rng: &mut Rng) -> Value {
     module
 }
 
-fn mk_set(
-    name: &str,
-    kind: &str,
-    space: &str,
-    dtype: &str,
-    shape: &[u64],
-    memlocs: Vec<impl Into<Value>>,
-) -> Value {
+fn mk_set(name: &str, kind: &str, space: &str, dtype: &str, shape: &[u64], memlocs: Vec<impl Into<Value>>) -> Value {
     json!({
         "name": name, "Skind": "memory_location_set", "kind": kind, "addr_space": space,
         "dtype": dtype, "tensor_shape": shape,
@@ -550,15 +486,13 @@ fn dma_blocks(prefix: &str, count: usize, core: u64, base: u64) -> Vec<Value> {
         .collect()
 }
 
-fn loop_nest(depth: usize, level: usize, core: u64, counter: &mut usize) -> Value {
+fn loop_nest(depth: usize, level: usize, counter: &mut usize) -> Value {
     let t = *counter;
     *counter += 1;
-    let mut body = vec![
-        json!({"name": format!("loop{level}_copy_{t}"), "opcode": "TensorCopy", "engine": "DVE",
-               "ins": [ap("sb_tile_0", "bfloat16")], "outs": [ap("sb_tile_1", "bfloat16")]}),
-    ];
+    let mut body = vec![json!({"name": format!("loop{level}_copy_{t}"), "opcode": "TensorCopy", "engine": "DVE",
+               "ins": [ap("sb_tile_0", "bfloat16")], "outs": [ap("sb_tile_1", "bfloat16")]})];
     if level < depth {
-        body.push(loop_nest(depth, level + 1, core, counter));
+        body.push(loop_nest(depth, level + 1, counter));
     }
     json!({
         "name": format!("loop{level}_{t}"), "opcode": "Loop", "engine": "SP",
@@ -577,10 +511,7 @@ fn add_unknown_keys(module: &mut Value, core: u64, rng: &mut Rng) {
                     walk(child, core, rng, depth + 1);
                 }
                 let tag = rng.below(1_000_000);
-                map.insert(
-                    "x_birlink_probe".to_owned(),
-                    json!({"core": core, "depth": depth, "tag": tag, "f": 0.1}),
-                );
+                map.insert("x_birlink_probe".to_owned(), json!({"core": core, "depth": depth, "tag": tag, "f": 0.1}));
             }
             Value::Array(items) => {
                 for item in items {
@@ -595,11 +526,7 @@ fn add_unknown_keys(module: &mut Value, core: u64, rng: &mut Rng) {
 
 /// The first function of module `i`.
 fn function_mut(set: &mut GenSet, i: usize) -> Option<&mut Map<String, Value>> {
-    set.modules
-        .get_mut(i)?
-        .get_mut("functions")?
-        .get_mut(0)?
-        .as_object_mut()
+    set.modules.get_mut(i)?.get_mut("functions")?.get_mut(0)?.as_object_mut()
 }
 
 fn blocks_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
@@ -683,12 +610,7 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
         Code::EmptyLinkSet => set.modules.clear(),
         Code::TooDeep => {
             let mut counter = 0;
-            let nest = loop_nest(
-                crate::limits::MAX_LOOP_DEPTH + 2,
-                1,
-                one as u64,
-                &mut counter,
-            );
+            let nest = loop_nest(crate::limits::MAX_LOOP_DEPTH + 2, 1, &mut counter);
             push_inst(set, one, nest);
         }
         Code::NumberOutOfRange => {
@@ -736,21 +658,17 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
             one,
             json!({"name": "sqi_stale", "opcode": "SwitchQueueInstance", "queue": "qSyncIO", "instance": "qSyncIO_99"}),
         ),
-        Code::UnknownBlock => push_inst(
-            set,
-            one,
-            json!({"name": "br_lost", "opcode": "UnconditionalBranch", "target": "Block99"}),
-        ),
+        Code::UnknownBlock => {
+            push_inst(set, one, json!({"name": "br_lost", "opcode": "UnconditionalBranch", "target": "Block99"}))
+        }
         Code::UnknownMemloc => push_inst(
             set,
             one,
             json!({"name": "copy_lost", "opcode": "TensorCopy", "engine": "DVE", "ins": [ap("nowhere", "bfloat16")], "outs": [ap("sb_tile_0", "bfloat16")]}),
         ),
-        Code::UnknownCallTarget => push_inst(
-            set,
-            one,
-            json!({"name": "call_lost", "opcode": "Call", "target": "missing_fn"}),
-        ),
+        Code::UnknownCallTarget => {
+            push_inst(set, one, json!({"name": "call_lost", "opcode": "Call", "target": "missing_fn"}))
+        }
         Code::UnknownDependency => push_inst(
             set,
             one,
@@ -758,10 +676,7 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
         ),
         Code::MissingRemoteTarget | Code::RemoteMemlocMissing => {
             if let Some(m) = memloc_mut(set, one, &shared_name(0)) {
-                m.insert(
-                    "remote_local_target".to_owned(),
-                    json!([format!("{}_remote_{one}", shared_name(0)), 0]),
-                );
+                m.insert("remote_local_target".to_owned(), json!([format!("{}_remote_{one}", shared_name(0)), 0]));
             }
         }
         Code::NetlistEndpointMissing => {
@@ -775,10 +690,7 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
         }
         Code::SelfTarget => {
             if let Some(m) = memloc_mut(set, one, &shared_name(0)) {
-                m.insert(
-                    "remote_local_target".to_owned(),
-                    json!([shared_name(0), one]),
-                );
+                m.insert("remote_local_target".to_owned(), json!([shared_name(0), one]));
             }
         }
         Code::BarrierSkipped => {
@@ -810,14 +722,7 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
                 a.insert("remote_local_target".to_owned(), json!([shared_name(0), 0]));
                 let mut b = memloc_dram("mixed_b", 0, false);
                 b.insert("remote_local_target".to_owned(), json!(["scratch", 0]));
-                allocations.push(mk_set(
-                    "mixed_set",
-                    "ExternalInput",
-                    "Local",
-                    "bfloat16",
-                    &[128, 512],
-                    vec![a, b],
-                ));
+                allocations.push(mk_set("mixed_set", "ExternalInput", "Local", "bfloat16", &[128, 512], vec![a, b]));
             }
         }
         Code::StrayRemoteUpdate => push_inst(
@@ -826,13 +731,7 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
             json!({"name": "mm_signals_peer", "opcode": "Matmult", "engine": "PE",
                    "sync_info": {"on_update": [{"id": 9, "update_value": 1, "mode": "sem-inc", "target_core": 0}]}}),
         ),
-        Code::NothingToRelink => {
-            *set = generate_set(&GenConfig {
-                cores: 1,
-                fault: None,
-                ..config.clone()
-            })
-        }
+        Code::NothingToRelink => *set = generate_set(&GenConfig { cores: 1, fault: None, ..config.clone() }),
         Code::AlreadyLinked => {
             // Link the set, then give the result to bir_linker again.
             let sources: Vec<SourceFile> = set
@@ -849,13 +748,12 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
         Code::BarrierCountMismatch => {
             if let Some(blocks) = blocks_mut(set, one) {
                 for block in blocks.iter_mut().rev() {
-                    let Some(insts) = block.get_mut("instructions").and_then(Value::as_array_mut)
-                    else {
+                    let Some(insts) = block.get_mut("instructions").and_then(Value::as_array_mut) else {
                         continue;
                     };
-                    if let Some(pos) = insts.iter().rposition(|i| {
-                        i.get("opcode").and_then(Value::as_str) == Some("CoreBarrier")
-                    }) {
+                    if let Some(pos) =
+                        insts.iter().rposition(|i| i.get("opcode").and_then(Value::as_str) == Some("CoreBarrier"))
+                    {
                         insts.remove(pos);
                         break;
                     }
@@ -874,15 +772,10 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
             }
         }
         Code::FunctionMissing => {
-            if let Some(functions) = set
-                .modules
-                .first_mut()
-                .and_then(|m| m.get_mut("functions"))
-                .and_then(Value::as_array_mut)
+            if let Some(functions) =
+                set.modules.first_mut().and_then(|m| m.get_mut("functions")).and_then(Value::as_array_mut)
             {
-                functions.push(
-                    json!({"name": "sg0001", "blocks": [{"name": "Block1", "instructions": []}]}),
-                );
+                functions.push(json!({"name": "sg0001", "blocks": [{"name": "Block1", "instructions": []}]}));
             }
         }
         Code::BlockCountMismatch => {
@@ -892,11 +785,8 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
             }
         }
         Code::FunctionCountMismatch => {
-            if let Some(functions) = set
-                .modules
-                .get_mut(one)
-                .and_then(|m| m.get_mut("functions"))
-                .and_then(Value::as_array_mut)
+            if let Some(functions) =
+                set.modules.get_mut(one).and_then(|m| m.get_mut("functions")).and_then(Value::as_array_mut)
             {
                 functions.push(json!({"name": "sg0001_helper", "blocks": []}));
             }
@@ -936,9 +826,8 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
                 .and_then(|b| b.get_mut("instructions"))
                 .and_then(Value::as_array_mut)
             {
-                if let Some(pos) = insts
-                    .iter()
-                    .position(|i| i.get("opcode").and_then(Value::as_str) == Some("GPSIMDSB2SB"))
+                if let Some(pos) =
+                    insts.iter().position(|i| i.get("opcode").and_then(Value::as_str) == Some("GPSIMDSB2SB"))
                 {
                     insts.remove(pos);
                 }
@@ -968,15 +857,11 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
                 set.modules = vec![crate::json::write::module_to_value(linked)];
             }
             set.options.insert("passes".to_owned(), json!(["vnc_link"]));
-            set.options
-                .insert("lnc".to_owned(), json!(config.cores + 1));
+            set.options.insert("lnc".to_owned(), json!(config.cores + 1));
         }
         Code::PeerUpdateMissing => {
             if let Some(block) = remote_blocks_mut(set, one).and_then(|b| b.get_mut(0)) {
-                if let Some(updates) = block
-                    .pointer_mut("/sync_info/on_update")
-                    .and_then(Value::as_array_mut)
-                {
+                if let Some(updates) = block.pointer_mut("/sync_info/on_update").and_then(Value::as_array_mut) {
                     updates.retain(|u| u.get("target_core").is_some());
                 }
             }
@@ -987,8 +872,7 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
             }
         }
         Code::VncAddrMapCoreCount => {
-            set.options
-                .insert("lnc".to_owned(), json!(config.cores + 2));
+            set.options.insert("lnc".to_owned(), json!(config.cores + 2));
         }
     }
 }
@@ -1010,33 +894,17 @@ mod tests {
 
     #[test]
     fn generation_is_deterministic() {
-        let config = GenConfig {
-            unknown_keys: true,
-            ..GenConfig::default()
-        };
-        assert_eq!(
-            generate(&config, Layout::Bundle),
-            generate(&config, Layout::Bundle)
-        );
+        let config = GenConfig { unknown_keys: true, ..GenConfig::default() };
+        assert_eq!(generate(&config, Layout::Bundle), generate(&config, Layout::Bundle));
         assert_ne!(
             generate(&config, Layout::Bundle),
-            generate(
-                &GenConfig {
-                    seed: 2,
-                    ..config.clone()
-                },
-                Layout::Bundle
-            )
+            generate(&GenConfig { seed: 2, ..config.clone() }, Layout::Bundle)
         );
     }
 
     #[test]
     fn size_follows_the_config() {
-        let set = generate_set(&GenConfig {
-            cores: 3,
-            insts: 2000,
-            ..GenConfig::default()
-        });
+        let set = generate_set(&GenConfig { cores: 3, insts: 2000, ..GenConfig::default() });
         assert_eq!(set.modules.len(), 3);
         let text = pretty(&set.modules[1]);
         let opcodes = text.matches("\"opcode\"").count();

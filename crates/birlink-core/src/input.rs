@@ -28,11 +28,7 @@ pub struct SourceFile {
 impl SourceFile {
     /// A file whose text is known.
     pub fn text(path: impl Into<String>, text: impl Into<String>) -> Self {
-        SourceFile {
-            path: path.into(),
-            content: Ok(text.into().into_bytes()),
-            role: Role::Auto,
-        }
+        SourceFile { path: path.into(), content: Ok(text.into().into_bytes()), role: Role::Auto }
     }
 }
 
@@ -108,24 +104,14 @@ pub struct LinkSet {
 impl LinkSet {
     /// The path of a file.
     pub fn path(&self, file: FileId) -> &str {
-        self.files
-            .get(file.0 as usize)
-            .map(|f| f.path.as_str())
-            .unwrap_or("")
+        self.files.get(file.0 as usize).map(|f| f.path.as_str()).unwrap_or("")
     }
 }
 
 /// Reads every source. `max_input_bytes` bounds the total size (the browser build sets it).
-pub fn load(
-    sources: Vec<SourceFile>,
-    max_input_bytes: Option<u64>,
-    diags: &mut Vec<Diagnostic>,
-) -> LinkSet {
+pub fn load(sources: Vec<SourceFile>, max_input_bytes: Option<u64>, diags: &mut Vec<Diagnostic>) -> LinkSet {
     let mut set = LinkSet::default();
-    let total: u64 = sources
-        .iter()
-        .map(|s| s.content.as_ref().map(|b| b.len() as u64).unwrap_or(0))
-        .sum();
+    let total: u64 = sources.iter().map(|s| s.content.as_ref().map(|b| b.len() as u64).unwrap_or(0)).sum();
     let too_large = max_input_bytes.is_some_and(|max| total > max);
     if too_large {
         let max = max_input_bytes.unwrap_or(0);
@@ -133,11 +119,7 @@ pub fn load(
             Diagnostic::new(
                 Code::InputTooLarge,
                 "read",
-                format!(
-                    "the link set is {} and this build reads at most {}",
-                    human_bytes(total),
-                    human_bytes(max)
-                ),
+                format!("the link set is {} and this build reads at most {}", human_bytes(total), human_bytes(max)),
             )
             .note(format!("{} file(s) given", sources.len())),
         );
@@ -146,11 +128,7 @@ pub fn load(
     for source in sources {
         let file = FileId(set.files.len() as u32);
         let path = source.path.clone();
-        let mut entry = FileEntry {
-            path: source.path,
-            text: None,
-            kind: FileKind::Invalid,
-        };
+        let mut entry = FileEntry { path: source.path, text: None, kind: FileKind::Invalid };
         if too_large {
             set.files.push(entry);
             continue;
@@ -159,13 +137,9 @@ pub fn load(
             Ok(bytes) => bytes,
             Err(reason) => {
                 diags.push(
-                    Diagnostic::new(
-                        Code::UnreadableFile,
-                        "read",
-                        format!("cannot read `{path}`: {reason}"),
-                    )
-                    .entity("file", &path, None)
-                    .at_pointer(file, ""),
+                    Diagnostic::new(Code::UnreadableFile, "read", format!("cannot read `{path}`: {reason}"))
+                        .entity("file", &path, None)
+                        .at_pointer(file, ""),
                 );
                 set.files.push(entry);
                 continue;
@@ -199,10 +173,9 @@ pub fn load(
         let value = match parsed {
             Ok(value) => value,
             Err(error) => {
-                let mut diagnostic =
-                    Diagnostic::new(error.code, "read", format!("`{path}`: {}", error.message))
-                        .entity("file", &path, None)
-                        .at_pointer(file, "");
+                let mut diagnostic = Diagnostic::new(error.code, "read", format!("`{path}`: {}", error.message))
+                    .entity("file", &path, None)
+                    .at_pointer(file, "");
                 diagnostic.location = Some(crate::diag::Location {
                     file: path.clone(),
                     pointer: String::new(),
@@ -218,10 +191,7 @@ pub fn load(
         match classify(&value, source.role, is_netlist_name) {
             Classified::Netlist => {
                 entry.kind = FileKind::Netlist;
-                netlists.push((
-                    netlist::parse(&value, file, "", diags),
-                    source.role == Role::Netlist,
-                ));
+                netlists.push((netlist::parse(&value, file, "", diags), source.role == Role::Netlist));
             }
             Classified::Module => {
                 entry.kind = FileKind::Module;
@@ -229,12 +199,7 @@ pub fn load(
                     let module = json::read::lower_module(map, file, "", diags);
                     let name = module_name(&module, Some(&path));
                     let core = module.core_id();
-                    set.modules.push(CoreModule {
-                        module,
-                        name,
-                        core,
-                        file,
-                    });
+                    set.modules.push(CoreModule { module, name, core, file });
                 }
             }
             Classified::Bundle => {
@@ -262,31 +227,16 @@ pub fn load(
     let mut netlists = netlists.into_iter().map(|(n, _)| n);
     set.netlist = netlists.next();
     for extra in netlists {
-        let used = set
-            .netlist
-            .as_ref()
-            .and_then(|n| n.src.as_ref())
-            .map(|s| set.path(s.file).to_owned());
+        let used = set.netlist.as_ref().and_then(|n| n.src.as_ref()).map(|s| set.path(s.file).to_owned());
         diags.push(
-            Diagnostic::new(
-                Code::ExtraNetlist,
-                "read",
-                "more than one netlist given; this one is ignored",
-            )
-            .at(extra.src.as_ref())
-            .note(format!(
-                "the netlist in `{}` is used",
-                used.unwrap_or_default()
-            )),
+            Diagnostic::new(Code::ExtraNetlist, "read", "more than one netlist given; this one is ignored")
+                .at(extra.src.as_ref())
+                .note(format!("the netlist in `{}` is used", used.unwrap_or_default())),
         );
     }
     // An empty link set is only news when no file failed: a failed file explains it.
     if set.modules.is_empty() && !crate::diag::has_errors(diags) {
-        diags.push(Diagnostic::new(
-            Code::EmptyLinkSet,
-            "read",
-            "no per-core module was given: nothing to link",
-        ));
+        diags.push(Diagnostic::new(Code::EmptyLinkSet, "read", "no per-core module was given: nothing to link"));
     }
     set
 }
@@ -315,10 +265,7 @@ fn classify(value: &Value, role: Role, is_netlist_name: bool) -> Classified {
         Classified::Other("the document is an empty object".to_owned())
     } else {
         let keys: Vec<&str> = map.keys().take(5).map(String::as_str).collect();
-        Classified::Other(format!(
-            "it has no `functions` or `modules` (keys: {})",
-            keys.join(", ")
-        ))
+        Classified::Other(format!("it has no `functions` or `modules` (keys: {})", keys.join(", ")))
     }
 }
 
@@ -337,11 +284,7 @@ fn read_bundle(
                         Some(n) if n > 0 => set.options.lnc = Some(n),
                         _ => diags.push(
                             Diagnostic::new(
-                                if lnc.is_number() {
-                                    Code::NumberOutOfRange
-                                } else {
-                                    Code::WrongType
-                                },
+                                if lnc.is_number() { Code::NumberOutOfRange } else { Code::WrongType },
                                 "read",
                                 format!(
                                     "bundle `options.lnc` must be a positive integer, found {}",
@@ -353,19 +296,19 @@ fn read_bundle(
                     }
                 }
                 if let Some(passes) = options.get("passes") {
-                    let names: Option<Vec<String>> = passes.as_array().and_then(|items| {
-                        items
-                            .iter()
-                            .map(|p| p.as_str().map(str::to_owned))
-                            .collect()
-                    });
+                    let names: Option<Vec<String>> = passes
+                        .as_array()
+                        .and_then(|items| items.iter().map(|p| p.as_str().map(str::to_owned)).collect());
                     match names {
                         Some(names) => set.options.passes = Some(names),
                         None => diags.push(
                             Diagnostic::new(
                                 Code::WrongType,
                                 "read",
-                                format!("bundle `options.passes` must be a list of pass names, found {}", json::read::compact(passes)),
+                                format!(
+                                    "bundle `options.passes` must be a list of pass names, found {}",
+                                    json::read::compact(passes)
+                                ),
                             )
                             .at_pointer(file, "/options/passes"),
                         ),
@@ -373,12 +316,8 @@ fn read_bundle(
                 }
             }
             None => diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    "read",
-                    "bundle `options` must be an object",
-                )
-                .at_pointer(file, "/options"),
+                Diagnostic::new(Code::WrongType, "read", "bundle `options` must be an object")
+                    .at_pointer(file, "/options"),
             ),
         }
     }
@@ -392,10 +331,7 @@ fn read_bundle(
                 Diagnostic::new(
                     Code::WrongType,
                     "read",
-                    format!(
-                        "bundle `modules` must be an array, found {}",
-                        json::read::type_name(&other)
-                    ),
+                    format!("bundle `modules` must be an array, found {}", json::read::type_name(&other)),
                 )
                 .at_pointer(file, "/modules"),
             );
@@ -410,12 +346,7 @@ fn read_bundle(
                 let module = json::read::lower_module(module, file, &pointer, diags);
                 let name = module_name(&module, None);
                 let core = module.core_id();
-                set.modules.push(CoreModule {
-                    module,
-                    name,
-                    core,
-                    file,
-                });
+                set.modules.push(CoreModule { module, name, core, file });
             }
             other => diags.push(
                 Diagnostic::new(
@@ -463,8 +394,7 @@ pub fn name_from_path(path: &str) -> Option<String> {
 }
 
 fn is_prefixed_number(text: &str, prefix: &str) -> bool {
-    text.strip_prefix(prefix)
-        .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+    text.strip_prefix(prefix).is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn file_name(path: &str) -> &str {
@@ -499,14 +429,8 @@ mod tests {
     #[test]
     fn names_from_paths() {
         assert_eq!(name_from_path("dump/nc01.json").as_deref(), Some("nc01"));
-        assert_eq!(
-            name_from_path("dump/nc03/sg00/bir.json").as_deref(),
-            Some("nc03")
-        );
-        assert_eq!(
-            name_from_path("C:\\dump\\nc02\\sg01\\x.json").as_deref(),
-            Some("nc02")
-        );
+        assert_eq!(name_from_path("dump/nc03/sg00/bir.json").as_deref(), Some("nc03"));
+        assert_eq!(name_from_path("C:\\dump\\nc02\\sg01\\x.json").as_deref(), Some("nc02"));
         assert_eq!(name_from_path("dump/core1.json"), None);
         assert_eq!(name_from_path("nc.json"), None);
         assert_eq!(name_from_path("ncx1.json"), None);

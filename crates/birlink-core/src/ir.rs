@@ -252,11 +252,7 @@ pub struct AliasEntry {
 impl AliasEntry {
     /// The wire form: `[set, memloc, kind]` or `[set, memloc, kind, function]`.
     pub fn to_value(&self) -> Value {
-        let mut items = vec![
-            Value::from(self.set.clone()),
-            Value::from(self.memloc.clone()),
-            Value::from(self.kind),
-        ];
+        let mut items = vec![Value::from(self.set.clone()), Value::from(self.memloc.clone()), Value::from(self.kind)];
         if let Some(function) = &self.function {
             items.push(Value::from(function.clone()));
         }
@@ -335,10 +331,7 @@ pub fn edit_object_field(fields: &mut Fields, key: &str, edit: impl FnOnce(&mut 
 
 /// `attributes.neuron_core_id` of a fields map, when it is a non-negative integer.
 pub fn core_attribute(fields: &Fields) -> Option<u64> {
-    fields
-        .get("attributes")
-        .and_then(|a| a.get("neuron_core_id"))
-        .and_then(Value::as_u64)
+    fields.get("attributes").and_then(|a| a.get("neuron_core_id")).and_then(Value::as_u64)
 }
 
 impl Function {
@@ -359,11 +352,7 @@ impl MemLocSet {
         match str_field(&self.fields, "name") {
             Some(name) => name.to_owned(),
             None => {
-                let first = self
-                    .memlocs
-                    .first()
-                    .map(|&m| store.memlocs[m].name())
-                    .unwrap_or("");
+                let first = self.memlocs.first().map(|&m| store.memlocs[m].name()).unwrap_or("");
                 format!("{first}_set")
             }
         }
@@ -409,11 +398,7 @@ impl MemLoc {
             addr: u64_field(&self.fields, "addr").unwrap_or(0),
             bank: self.fields.get("bank").and_then(Value::as_i64).unwrap_or(0),
             base: u64_field(&self.fields, "base").unwrap_or(0),
-            allocated: self
-                .fields
-                .get("allocated")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
+            allocated: self.fields.get("allocated").and_then(Value::as_bool).unwrap_or(false),
         }
     }
 
@@ -430,16 +415,12 @@ impl MemLoc {
 pub fn parse_remote_target(value: &Value) -> Option<RemoteTarget> {
     match value {
         Value::Array(items) => match items.as_slice() {
-            [name, core] => Some(RemoteTarget {
-                name: name.as_str()?.to_owned(),
-                core: core.as_u64()?,
-            }),
+            [name, core] => Some(RemoteTarget { name: name.as_str()?.to_owned(), core: core.as_u64()? }),
             _ => None,
         },
-        Value::Object(map) => Some(RemoteTarget {
-            name: map.get("name")?.as_str()?.to_owned(),
-            core: map.get("core")?.as_u64()?,
-        }),
+        Value::Object(map) => {
+            Some(RemoteTarget { name: map.get("name")?.as_str()?.to_owned(), core: map.get("core")?.as_u64()? })
+        }
         _ => None,
     }
 }
@@ -459,13 +440,7 @@ impl Inst {
             Some(Value::Array(updates)) => updates.iter().any(|u| u.get("target_core").is_some()),
             _ => false,
         };
-        Inst {
-            fields,
-            body,
-            src,
-            op,
-            remote_update,
-        }
+        Inst { fields, body, src, op, remote_update }
     }
 
     /// The instruction's name.
@@ -486,11 +461,7 @@ impl Inst {
 
     /// The `sync_info.on_update` entries, if present and an array.
     pub fn updates(&self) -> &[Value] {
-        match self
-            .fields
-            .get("sync_info")
-            .and_then(|s| s.get("on_update"))
-        {
+        match self.fields.get("sync_info").and_then(|s| s.get("on_update")) {
             Some(Value::Array(items)) => items,
             _ => &[],
         }
@@ -498,11 +469,7 @@ impl Inst {
 
     /// Mutable `sync_info.on_update` entries.
     pub fn updates_mut(&mut self) -> Option<&mut Vec<Value>> {
-        match self
-            .fields
-            .get_mut("sync_info")
-            .and_then(|s| s.get_mut("on_update"))
-        {
+        match self.fields.get_mut("sync_info").and_then(|s| s.get_mut("on_update")) {
             Some(Value::Array(items)) => Some(items),
             _ => None,
         }
@@ -526,10 +493,7 @@ impl<'a> UpdateView<'a> {
         UpdateView {
             id: value.get("id"),
             target_core: value.get("target_core"),
-            kind: value
-                .get("type")
-                .and_then(Value::as_str)
-                .unwrap_or("semaphore"),
+            kind: value.get("type").and_then(Value::as_str).unwrap_or("semaphore"),
         }
     }
 
@@ -585,11 +549,7 @@ impl Module {
     }
 
     /// Visits every block of a function (top-level and nested), depth-first.
-    pub fn walk_function_blocks(
-        &self,
-        function: Handle<Function>,
-        visit: &mut dyn FnMut(Handle<Block>),
-    ) {
+    pub fn walk_function_blocks(&self, function: Handle<Function>, visit: &mut dyn FnMut(Handle<Block>)) {
         self.walk(&self.store.functions[function].blocks, visit, &mut |_| {});
     }
 
@@ -606,18 +566,12 @@ impl Module {
             blocks: std::slice::Iter<'a, Handle<Block>>,
             insts: std::slice::Iter<'a, Handle<Inst>>,
         }
-        let mut stack = vec![Frame {
-            blocks: blocks.iter(),
-            insts: [].iter(),
-        }];
+        let mut stack = vec![Frame { blocks: blocks.iter(), insts: [].iter() }];
         while let Some(frame) = stack.last_mut() {
             if let Some(&inst) = frame.insts.next() {
                 visit_inst(inst);
                 if let Some(body) = &self.store.insts[inst].body {
-                    stack.push(Frame {
-                        blocks: body.iter(),
-                        insts: [].iter(),
-                    });
+                    stack.push(Frame { blocks: body.iter(), insts: [].iter() });
                 }
             } else if let Some(&block) = frame.blocks.next() {
                 visit_block(block);

@@ -54,13 +54,7 @@ pub const NETLIST_KEYS: &[&str] = &["lnc", "name", "aliases", "outputs"];
 
 /// Reads a netlist object; shape problems are `BL0003`/`BL0008` errors.
 pub fn parse(value: &Value, file: FileId, pointer: &str, diags: &mut Vec<Diagnostic>) -> Netlist {
-    let mut netlist = Netlist {
-        src: Some(Src {
-            file,
-            pointer: pointer.into(),
-        }),
-        ..Netlist::default()
-    };
+    let mut netlist = Netlist { src: Some(Src { file, pointer: pointer.into() }), ..Netlist::default() };
     let Some(map) = value.as_object() else {
         diags.push(
             Diagnostic::new(
@@ -73,21 +67,10 @@ pub fn parse(value: &Value, file: FileId, pointer: &str, diags: &mut Vec<Diagnos
         return netlist;
     };
     let mut bad = |key: &str, expected: &str, found: &Value, at: String| {
-        let code = if found.is_number() {
-            Code::NumberOutOfRange
-        } else {
-            Code::WrongType
-        };
+        let code = if found.is_number() { Code::NumberOutOfRange } else { Code::WrongType };
         diags.push(
-            Diagnostic::new(
-                code,
-                "read",
-                format!(
-                    "netlist `{key}` must be {expected}, found {}",
-                    compact(found)
-                ),
-            )
-            .at_pointer(file, at),
+            Diagnostic::new(code, "read", format!("netlist `{key}` must be {expected}, found {}", compact(found)))
+                .at_pointer(file, at),
         );
     };
     if let Some(lnc) = map.get("lnc") {
@@ -108,12 +91,7 @@ pub fn parse(value: &Value, file: FileId, pointer: &str, diags: &mut Vec<Diagnos
                 for (i, item) in items.iter().enumerate() {
                     match item.as_str() {
                         Some(name) => netlist.outputs.push(name.to_owned()),
-                        None => bad(
-                            "outputs",
-                            "a list of names",
-                            item,
-                            format!("{pointer}/outputs/{i}"),
-                        ),
+                        None => bad("outputs", "a list of names", item, format!("{pointer}/outputs/{i}")),
                     }
                 }
             }

@@ -40,12 +40,7 @@ impl Partitions {
             };
             by_core
                 .entry(core)
-                .or_insert_with(|| Partition {
-                    core,
-                    function,
-                    functions: Vec::new(),
-                    instances: Vec::new(),
-                })
+                .or_insert_with(|| Partition { core, function, functions: Vec::new(), instances: Vec::new() })
                 .functions
                 .push(function);
         }
@@ -107,11 +102,7 @@ pub fn memlocs(module: &Module, partition: &Partition) -> Vec<MemlocRef> {
         for allocation in &module.store.functions[function].allocations {
             if let Allocation::Set(set) = allocation {
                 for &memloc in &module.store.sets[*set].memlocs {
-                    out.push(MemlocRef {
-                        function,
-                        set: *set,
-                        memloc,
-                    });
+                    out.push(MemlocRef { function, set: *set, memloc });
                 }
             }
         }
@@ -174,14 +165,9 @@ pub fn counterpart(
         return Some(to.function);
     }
     let from_prefix = format!("{}/", module.store.functions[from.function].name());
-    let rest = module.store.functions[function]
-        .name()
-        .strip_prefix(&from_prefix)?;
+    let rest = module.store.functions[function].name().strip_prefix(&from_prefix)?;
     let wanted = format!("{}/{rest}", module.store.functions[to.function].name());
-    to.functions
-        .iter()
-        .copied()
-        .find(|&f| module.store.functions[f].name() == wanted)
+    to.functions.iter().copied().find(|&f| module.store.functions[f].name() == wanted)
 }
 
 /// Names in `candidates` closest to `name`, best first (at most `limit`): small edits,
@@ -205,11 +191,7 @@ pub fn nearest_names(name: &str, candidates: &[&str], limit: usize) -> Vec<Strin
         })
         .collect();
     scored.sort();
-    scored
-        .into_iter()
-        .take(limit)
-        .map(|(_, c)| c.to_owned())
-        .collect()
+    scored.into_iter().take(limit).map(|(_, c)| c.to_owned()).collect()
 }
 
 #[cfg(test)]
@@ -219,14 +201,8 @@ mod tests {
     #[test]
     fn nearest_names_prefers_small_edits() {
         let candidates = ["out_tile", "out_tile_1", "weights", "out_tiles", "b"];
-        assert_eq!(
-            nearest_names("out_tile_0", &candidates, 3),
-            vec!["out_tile_1", "out_tile", "out_tiles"]
-        );
-        assert_eq!(
-            nearest_names("c_partial_0_remote_1", &["c_partial_0", "weights"], 3),
-            vec!["c_partial_0"]
-        );
+        assert_eq!(nearest_names("out_tile_0", &candidates, 3), vec!["out_tile_1", "out_tile", "out_tiles"]);
+        assert_eq!(nearest_names("c_partial_0_remote_1", &["c_partial_0", "weights"], 3), vec!["c_partial_0"]);
         assert!(nearest_names("zzzzzzzz", &candidates, 3).is_empty());
     }
 }

@@ -26,8 +26,7 @@ use serde_json::Value;
 
 use crate::arena::Handle;
 use crate::ir::{
-    opcode, str_field, Allocation, Block, Function, Inst, MemLoc, MemLocSet, Module, Queue,
-    QueueInstance,
+    opcode, str_field, Allocation, Block, Function, Inst, MemLoc, MemLocSet, Module, Queue, QueueInstance,
 };
 use crate::json::read::compact;
 
@@ -61,10 +60,7 @@ pub fn function_text(module: &Module, function: Handle<Function>, out: &mut Stri
                 }
             }
             Allocation::Other(value) => {
-                let kind = value
-                    .get("Skind")
-                    .and_then(Value::as_str)
-                    .unwrap_or("storage");
+                let kind = value.get("Skind").and_then(Value::as_str).unwrap_or("storage");
                 let name = value.get("name").and_then(Value::as_str).unwrap_or("");
                 let _ = writeln!(out, "  {kind} {}", name_text(name));
             }
@@ -144,12 +140,7 @@ pub fn function_line(module: &Module, function: Handle<Function>) -> String {
 /// `set <name>: <kind> <addr_space> dtype=<t> shape=[…]`.
 pub fn set_line(module: &Module, set: Handle<MemLocSet>) -> String {
     let s = &module.store.sets[set];
-    let mut line = format!(
-        "set {}: {} {}",
-        name_text(&s.name(&module.store)),
-        s.kind(),
-        s.addr_space()
-    );
+    let mut line = format!("set {}: {} {}", name_text(&s.name(&module.store)), s.kind(), s.addr_space());
     if let Some(dtype) = s.fields.get("dtype") {
         let _ = write!(line, " dtype={}", scalar_text(dtype));
     }
@@ -170,21 +161,12 @@ pub fn memloc_line(module: &Module, memloc: Handle<MemLoc>) -> String {
         tuple.addr,
         tuple.bank,
         tuple.base,
-        if tuple.allocated {
-            "allocated"
-        } else {
-            "unallocated"
-        }
+        if tuple.allocated { "allocated" } else { "unallocated" }
     );
     if let Some(target) = m.fields.get("remote_local_target") {
         match m.remote_target() {
             Some(target) => {
-                let _ = write!(
-                    line,
-                    " remote={}@core{}",
-                    name_text(&target.name),
-                    target.core
-                );
+                let _ = write!(line, " remote={}@core{}", name_text(&target.name), target.core);
             }
             None => {
                 let _ = write!(line, " remote={}", compact(target));
@@ -248,11 +230,7 @@ pub fn inst_line(module: &Module, inst: Handle<Inst>) -> String {
     let i: &Inst = &module.store.insts[inst];
     let fields = &i.fields;
     let op = i.opcode();
-    let mut line = format!(
-        "{} = {}",
-        name_text(i.name()),
-        if op.is_empty() { "?" } else { op }
-    );
+    let mut line = format!("{} = {}", name_text(i.name()), if op.is_empty() { "?" } else { op });
     if let Some(engine) = str_field(fields, "engine") {
         if engine != "Unassigned" {
             let _ = write!(line, "[{engine}]");
@@ -287,14 +265,7 @@ pub fn inst_line(module: &Module, inst: Handle<Inst>) -> String {
             if let Some(axis) = fields.get("LoopAxis") {
                 let get = |key: &str| axis.get(key).map(compact).unwrap_or_else(|| "?".to_owned());
                 let name = axis.get("name").and_then(Value::as_str).unwrap_or("i");
-                let _ = write!(
-                    line,
-                    " {} in [{}, {}) step {}",
-                    name_text(name),
-                    get("lb"),
-                    get("ub"),
-                    get("stride")
-                );
+                let _ = write!(line, " {} in [{}, {}) step {}", name_text(name), get("lb"), get("ub"), get("stride"));
             }
         }
         "CompareAndBranch" => {
@@ -377,10 +348,7 @@ fn sync_ref(entry: &Value) -> String {
         Some("event") => "evt",
         _ => "sem",
     };
-    let id = entry
-        .get("id")
-        .map(compact)
-        .unwrap_or_else(|| "?".to_owned());
+    let id = entry.get("id").map(compact).unwrap_or_else(|| "?".to_owned());
     format!("{kind} {id}")
 }
 
@@ -414,10 +382,7 @@ fn update_text(entry: &Value) -> String {
 
 /// A name as it appears in the text: bare when unambiguous, else JSON-quoted.
 pub fn name_text(name: &str) -> String {
-    let bare = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || "_-./:@#$%+<>!?&*^~|'".contains(c));
+    let bare = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || "_-./:@#$%+<>!?&*^~|'".contains(c));
     if bare {
         name.to_owned()
     } else {
@@ -442,9 +407,6 @@ mod tests {
         assert_eq!(name_text("nc00/sgLnk"), "nc00/sgLnk");
         assert_eq!(name_text("a b"), "\"a b\"");
         assert_eq!(name_text(""), "\"\"");
-        assert_eq!(
-            name_text("<script>x=1</script>"),
-            "\"<script>x=1</script>\""
-        );
+        assert_eq!(name_text("<script>x=1</script>"), "\"<script>x=1</script>\"");
     }
 }

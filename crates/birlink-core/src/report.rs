@@ -53,10 +53,7 @@ pub struct Tool {
 
 impl Default for Tool {
     fn default() -> Self {
-        Tool {
-            name: "birlink".to_owned(),
-            version: env!("CARGO_PKG_VERSION").to_owned(),
-        }
+        Tool { name: "birlink".to_owned(), version: env!("CARGO_PKG_VERSION").to_owned() }
     }
 }
 

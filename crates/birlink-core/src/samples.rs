@@ -23,6 +23,8 @@ pub struct SampleInfo {
     pub code: Option<String>,
     /// `ok`, or the severity of the code it demonstrates.
     pub expect: String,
+    /// Whether linking it reports an error (`birlink link` exits 1).
+    pub fails: bool,
 }
 
 /// The file opened at start.
@@ -45,35 +47,32 @@ pub fn matmul_config() -> GenConfig {
 /// The base of every fault sample: the default program, smaller, so that the fault is
 /// what stands out.
 pub fn fault_config() -> GenConfig {
-    GenConfig {
-        insts: 8,
-        ..matmul_config()
-    }
+    GenConfig { insts: 8, ..matmul_config() }
 }
 
 /// Every sample: its index entry and its bytes.
 pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
     let mut out = Vec::new();
-    let mut push =
-        |file: &str, title: &str, description: &str, code: Option<Code>, config: GenConfig| {
-            let files = gen::generate(&config, Layout::Bundle);
-            let Some(bundle) = files.into_iter().next() else {
-                return;
-            };
-            let expect = code
-                .map(|c| c.severity().as_str().to_owned())
-                .unwrap_or_else(|| "ok".to_owned());
-            out.push((
-                SampleInfo {
-                    file: file.to_owned(),
-                    title: title.to_owned(),
-                    description: description.to_owned(),
-                    code: code.map(|c| c.as_str().to_owned()),
-                    expect,
-                },
-                bundle.bytes,
-            ));
+    let mut push = |file: &str, title: &str, description: &str, code: Option<Code>, config: GenConfig| {
+        let files = gen::generate(&config, Layout::Bundle);
+        let Some(bundle) = files.into_iter().next() else {
+            return;
         };
+        let expect = code.map(|c| c.severity().as_str().to_owned()).unwrap_or_else(|| "ok".to_owned());
+        let outcome = crate::passes::run(vec![bundle.source()], &crate::passes::LinkOptions::default());
+        let fails = crate::diag::has_errors(&outcome.report.diagnostics);
+        out.push((
+            SampleInfo {
+                file: file.to_owned(),
+                title: title.to_owned(),
+                description: description.to_owned(),
+                code: code.map(|c| c.as_str().to_owned()),
+                expect,
+                fails,
+            },
+            bundle.bytes,
+        ));
+    };
     push(
         DEFAULT_SAMPLE,
         "Sharded matmul, 2 cores",
@@ -100,28 +99,15 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
         "Unknown keys everywhere",
         "Every object carries a key the passes do not know; all of them survive into linked.json.",
         None,
-        GenConfig {
-            unknown_keys: true,
-            netlist: true,
-            ..matmul_config()
-        },
+        GenConfig { unknown_keys: true, netlist: true, ..matmul_config() },
     );
     // BL0011 needs two netlist files, which one bundle cannot hold; its test uses files.
-    for code in gen::fault_codes()
-        .into_iter()
-        .filter(|c| *c != Code::ExtraNetlist)
-    {
+    for code in gen::fault_codes().into_iter().filter(|c| *c != Code::ExtraNetlist) {
         let info = code.info();
         let file = format!("{}-{}.json", info.severity.as_str(), info.code);
         let title = format!("{} {}", info.code, info.title);
-        let description = format!(
-            "The matmul with one fault: {}.",
-            first_sentence(info.explanation)
-        );
-        let config = GenConfig {
-            fault: Some(code),
-            ..fault_config()
-        };
+        let description = format!("The matmul with one fault: {}.", first_sentence(info.explanation));
+        let config = GenConfig { fault: Some(code), ..fault_config() };
         push(&file, &title, &description, Some(code), config);
     }
     out
@@ -133,11 +119,7 @@ pub fn index() -> Vec<SampleInfo> {
 }
 
 fn first_sentence(text: &str) -> String {
-    let sentence = text
-        .split(". ")
-        .next()
-        .unwrap_or(text)
-        .trim_end_matches('.');
+    let sentence = text.split(". ").next().unwrap_or(text).trim_end_matches('.');
     let mut chars = sentence.chars();
     match chars.next() {
         Some(first) => first.to_lowercase().chain(chars).collect(),

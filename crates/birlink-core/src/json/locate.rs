@@ -28,27 +28,12 @@ pub fn locate(text: &str, pointers: &[&str]) -> Vec<Option<Span>> {
     for (i, pointer) in pointers.iter().enumerate() {
         trie.insert(pointer, i);
     }
-    let mut scanner = Scanner {
-        bytes: text.as_bytes(),
-        pos: 0,
-        found: vec![None; pointers.len()],
-        trie: &trie,
-    };
+    let mut scanner = Scanner { bytes: text.as_bytes(), pos: 0, found: vec![None; pointers.len()], trie: &trie };
     scanner.skip_ws();
     scanner.value(Some(0));
     let mut found = scanner.found;
     fill_lines(text, &mut found);
-    found
-        .into_iter()
-        .map(|span| {
-            span.map(|(start, end, line, column)| Span {
-                start,
-                end,
-                line,
-                column,
-            })
-        })
-        .collect()
+    found.into_iter().map(|span| span.map(|(start, end, line, column)| Span { start, end, line, column })).collect()
 }
 
 /// The text of the value at `pointer`, if there is one.
@@ -87,11 +72,7 @@ fn fill_lines(text: &str, found: &mut [Option<(usize, usize, u64, u64)>]) {
             }
             pos += 1;
         }
-        let column = text
-            .get(line_start..start)
-            .map(|s| s.chars().count() as u64)
-            .unwrap_or(0)
-            + 1;
+        let column = text.get(line_start..start).map(|s| s.chars().count() as u64).unwrap_or(0) + 1;
         found[i] = Some((start, end, line, column));
     }
 }
@@ -294,23 +275,16 @@ impl Scanner<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::expect_used)]
 mod tests {
     use super::*;
 
-    const TEXT: &str = "{\n  \"functions\": [\n    {\"name\": \"f\", \"blocks\": [1, {\"a/b\": [true]}]}\n  ],\n  \"x\": \"é\"\n}";
+    const TEXT: &str =
+        "{\n  \"functions\": [\n    {\"name\": \"f\", \"blocks\": [1, {\"a/b\": [true]}]}\n  ],\n  \"x\": \"é\"\n}";
 
     #[test]
     fn finds_nested_values_with_lines_and_columns() {
-        let spans = locate(
-            TEXT,
-            &[
-                "/functions/0/name",
-                "/functions/0/blocks/1/a~1b/0",
-                "/x",
-                "/missing",
-                "",
-            ],
-        );
+        let spans = locate(TEXT, &["/functions/0/name", "/functions/0/blocks/1/a~1b/0", "/x", "/missing", ""]);
         let name = spans[0].expect("name");
         assert_eq!(&TEXT[name.start..name.end], "\"f\"");
         assert_eq!((name.line, name.column), (3, 14));
@@ -325,25 +299,12 @@ mod tests {
 
     #[test]
     fn extract_returns_the_original_text() {
-        assert_eq!(
-            extract(TEXT, "/functions/0/blocks/1"),
-            Some("{\"a/b\": [true]}")
-        );
+        assert_eq!(extract(TEXT, "/functions/0/blocks/1"), Some("{\"a/b\": [true]}"));
     }
 
     #[test]
     fn garbage_never_panics() {
-        for text in [
-            "",
-            "{",
-            "[[[",
-            "\"",
-            "{\"a\":",
-            "}",
-            "{\"a\" 1 \"b\"",
-            "[1,,,]",
-            "{\"\\u12\": 1}",
-        ] {
+        for text in ["", "{", "[[[", "\"", "{\"a\":", "}", "{\"a\" 1 \"b\"", "[1,,,]", "{\"\\u12\": 1}"] {
             let _ = locate(text, &["/a", "/0/1", ""]);
         }
     }

@@ -40,17 +40,10 @@ pub fn parse(text: &str) -> Result<Value, ParseError> {
             Code::InvalidJson
         };
         let message = match error.classify() {
-            serde_json::error::Category::Eof if text.trim().is_empty() => {
-                "the file is empty".to_owned()
-            }
+            serde_json::error::Category::Eof if text.trim().is_empty() => "the file is empty".to_owned(),
             serde_json::error::Category::Eof => format!("{message}: the file looks truncated"),
             _ => message,
         };
-        ParseError {
-            code,
-            message,
-            line: error.line() as u64,
-            column: error.column() as u64,
-        }
+        ParseError { code, message, line: error.line() as u64, column: error.column() as u64 }
     })
 }

@@ -16,24 +16,15 @@ use crate::arena::Handle;
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::ir::{
-    opcode, Allocation, Block, Fields, FileId, Function, Inst, MemLoc, MemLocSet, Module, Queue,
-    QueueInstance, Src, Store,
+    opcode, Allocation, Block, Fields, FileId, Function, Inst, MemLoc, MemLocSet, Module, Queue, QueueInstance, Src,
+    Store,
 };
 use crate::limits::MAX_LOOP_DEPTH;
 
 /// Lowers a module document (an object with `functions`). `pointer` is the module's
 /// own pointer in its file (empty, or `/modules/<i>` inside a bundle).
-pub fn lower_module(
-    map: Fields,
-    file: FileId,
-    pointer: &str,
-    diags: &mut Vec<Diagnostic>,
-) -> Module {
-    let mut reader = Reader {
-        file,
-        store: Store::default(),
-        diags,
-    };
+pub fn lower_module(map: Fields, file: FileId, pointer: &str, diags: &mut Vec<Diagnostic>) -> Module {
+    let mut reader = Reader { file, store: Store::default(), diags };
     reader.module(map, pointer)
 }
 
@@ -101,10 +92,7 @@ impl Expect {
 
 impl Reader<'_> {
     fn src(&self, pointer: &str) -> Option<Src> {
-        Some(Src {
-            file: self.file,
-            pointer: pointer.into(),
-        })
+        Some(Src { file: self.file, pointer: pointer.into() })
     }
 
     fn report(&mut self, diagnostic: Diagnostic) {
@@ -114,14 +102,7 @@ impl Reader<'_> {
     /// Checks `fields[key]` when present; reports and returns false on a wrong shape.
     /// `kind` describes the entity (`function`, `the module`); its name is added from
     /// `fields` only when there is something to report.
-    fn check(
-        &mut self,
-        fields: &Fields,
-        key: &str,
-        expect: Expect,
-        kind: &str,
-        pointer: &str,
-    ) -> bool {
+    fn check(&mut self, fields: &Fields, key: &str, expect: Expect, kind: &str, pointer: &str) -> bool {
         let Some(value) = fields.get(key) else {
             return true;
         };
@@ -131,16 +112,8 @@ impl Reader<'_> {
         let what = describe(kind, fields);
         let at = format!("{pointer}/{}", escape_segment(key));
         let numeric = matches!(expect, Expect::Unsigned | Expect::Signed) && value.is_number();
-        let code = if numeric {
-            Code::NumberOutOfRange
-        } else {
-            Code::WrongType
-        };
-        let message = format!(
-            "`{key}` of {what} must be {}, found {}",
-            expect.describe(),
-            describe_value(value)
-        );
+        let code = if numeric { Code::NumberOutOfRange } else { Code::WrongType };
+        let message = format!("`{key}` of {what} must be {}, found {}", expect.describe(), describe_value(value));
         self.report(Diagnostic::new(code, "read", message).at_pointer(self.file, at));
         false
     }
@@ -153,28 +126,15 @@ impl Reader<'_> {
         let message = if fields.contains_key("name") || kind.starts_with("the ") {
             format!("{} has no `{key}`", describe(kind, fields))
         } else {
-            let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
-                "an"
-            } else {
-                "a"
-            };
+            let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
             format!("{article} {kind} has no `{key}`")
         };
-        self.report(
-            Diagnostic::new(Code::MissingKey, "read", message)
-                .at_pointer(self.file, pointer.to_owned()),
-        );
+        self.report(Diagnostic::new(Code::MissingKey, "read", message).at_pointer(self.file, pointer.to_owned()));
         false
     }
 
     /// Takes the array under `key` out of `fields`; a non-array is reported and left in place.
-    fn take_array(
-        &mut self,
-        fields: &mut Fields,
-        key: &str,
-        kind: &str,
-        pointer: &str,
-    ) -> Vec<Value> {
+    fn take_array(&mut self, fields: &mut Fields, key: &str, kind: &str, pointer: &str) -> Vec<Value> {
         if !self.check(fields, key, Expect::Array, kind, pointer) {
             return Vec::new();
         }
@@ -191,8 +151,7 @@ impl Reader<'_> {
             other => {
                 let message = format!("{kind} must be an object, found {}", describe_value(&other));
                 self.report(
-                    Diagnostic::new(Code::WrongType, "read", message)
-                        .at_pointer(self.file, pointer.to_owned()),
+                    Diagnostic::new(Code::WrongType, "read", message).at_pointer(self.file, pointer.to_owned()),
                 );
                 None
             }
@@ -208,13 +167,7 @@ impl Reader<'_> {
         if self.check(&fields, "attributes", Expect::Object, what, pointer) {
             if let Some(attributes) = fields.get("attributes").and_then(Value::as_object) {
                 let at = format!("{pointer}/attributes");
-                self.check(
-                    attributes,
-                    "neuron_core_id",
-                    Expect::Unsigned,
-                    "the module's attributes",
-                    &at,
-                );
+                self.check(attributes, "neuron_core_id", Expect::Unsigned, "the module's attributes", &at);
             }
         }
         match fields.get("version") {
@@ -302,11 +255,7 @@ impl Reader<'_> {
                 handles.push(self.memloc(map, &at));
             }
         }
-        self.store.sets.push(MemLocSet {
-            fields,
-            memlocs: handles,
-            src: self.src(pointer),
-        })
+        self.store.sets.push(MemLocSet { fields, memlocs: handles, src: self.src(pointer) })
     }
 
     fn memloc(&mut self, fields: Fields, pointer: &str) -> Handle<MemLoc> {
@@ -342,11 +291,7 @@ impl Reader<'_> {
                     Value::Object(map) => map.get("core").is_some_and(Value::is_number),
                     _ => false,
                 };
-                let code = if negative {
-                    Code::NumberOutOfRange
-                } else {
-                    Code::WrongType
-                };
+                let code = if negative { Code::NumberOutOfRange } else { Code::WrongType };
                 let message = format!(
                     "`remote_local_target` of {} must be `[name, core]` or `{{\"name\", \"core\"}}` with a non-negative integer core, found {}",
                     describe(what, &fields),
@@ -358,10 +303,7 @@ impl Reader<'_> {
                 );
             }
         }
-        self.store.memlocs.push(MemLoc {
-            fields,
-            src: self.src(pointer),
-        })
+        self.store.memlocs.push(MemLoc { fields, src: self.src(pointer) })
     }
 
     fn blocks(&mut self, values: Vec<Value>, pointer: &str, depth: usize) -> Vec<Handle<Block>> {
@@ -379,11 +321,7 @@ impl Reader<'_> {
         self.require(&fields, "name", "block", pointer);
         let insts = self.take_array(&mut fields, "instructions", "block", pointer);
         let handles = self.insts(insts, pointer, depth);
-        self.store.blocks.push(Block {
-            fields,
-            insts: handles,
-            src: self.src(pointer),
-        })
+        self.store.blocks.push(Block { fields, insts: handles, src: self.src(pointer) })
     }
 
     fn insts(&mut self, values: Vec<Value>, pointer: &str, depth: usize) -> Vec<Handle<Inst>> {
@@ -402,24 +340,14 @@ impl Reader<'_> {
         self.require(&fields, "name", what, pointer);
         self.require(&fields, "opcode", what, pointer);
         let is_loop = fields.get("opcode").and_then(Value::as_str) == Some(opcode::LOOP);
-        let op = if is_loop {
-            opcode::LOOP
-        } else {
-            fields.get("opcode").and_then(Value::as_str).unwrap_or("")
-        };
+        let op = if is_loop { opcode::LOOP } else { fields.get("opcode").and_then(Value::as_str).unwrap_or("") };
         let mut body = None;
         match op {
             opcode::LOOP => {
                 let blocks = self.take_array(&mut fields, "blocks", what, pointer);
                 if depth >= MAX_LOOP_DEPTH {
-                    let message = format!(
-                        "{} nests more than {MAX_LOOP_DEPTH} `Loop` levels",
-                        describe(what, &fields)
-                    );
-                    self.report(
-                        Diagnostic::new(Code::TooDeep, "read", message)
-                            .at_pointer(self.file, pointer),
-                    );
+                    let message = format!("{} nests more than {MAX_LOOP_DEPTH} `Loop` levels", describe(what, &fields));
+                    self.report(Diagnostic::new(Code::TooDeep, "read", message).at_pointer(self.file, pointer));
                 } else {
                     body = Some(self.blocks(blocks, pointer, depth + 1));
                 }
@@ -435,20 +363,12 @@ impl Reader<'_> {
                 self.check(&fields, "cores", Expect::Array, what, pointer);
             }
             opcode::DMA_BLOCK => {
-                self.check(
-                    &fields,
-                    "remote_notifications",
-                    Expect::Array,
-                    &what,
-                    pointer,
-                );
+                self.check(&fields, "remote_notifications", Expect::Array, what, pointer);
             }
             _ => {}
         }
         self.sync_info(&fields, pointer);
-        self.store
-            .insts
-            .push(Inst::new(fields, body, self.src(pointer)))
+        self.store.insts.push(Inst::new(fields, body, self.src(pointer)))
     }
 
     fn sync_info(&mut self, fields: &Fields, pointer: &str) {
@@ -474,18 +394,10 @@ impl Reader<'_> {
                     describe("instruction", fields),
                     describe_value(update)
                 );
-                self.report(
-                    Diagnostic::new(Code::WrongType, "read", message).at_pointer(self.file, at),
-                );
+                self.report(Diagnostic::new(Code::WrongType, "read", message).at_pointer(self.file, at));
                 continue;
             };
-            self.check(
-                entry,
-                "target_core",
-                Expect::Unsigned,
-                "the `on_update` entry",
-                &at,
-            );
+            self.check(entry, "target_core", Expect::Unsigned, "the `on_update` entry", &at);
             self.check(entry, "type", Expect::String, "the `on_update` entry", &at);
             self.check(entry, "mode", Expect::String, "the `on_update` entry", &at);
         }
@@ -501,22 +413,14 @@ impl Reader<'_> {
                 handles.push(self.instance(map, &at));
             }
         }
-        self.store.queues.push(Queue {
-            fields,
-            instances: handles,
-            src: self.src(pointer),
-        })
+        self.store.queues.push(Queue { fields, instances: handles, src: self.src(pointer) })
     }
 
     fn instance(&mut self, mut fields: Fields, pointer: &str) -> Handle<QueueInstance> {
         self.check(&fields, "name", Expect::String, "queue instance", pointer);
         let insts = self.take_array(&mut fields, "instructions", "queue instance", pointer);
         let handles = self.insts(insts, pointer, 0);
-        self.store.instances.push(QueueInstance {
-            fields,
-            insts: handles,
-            src: self.src(pointer),
-        })
+        self.store.instances.push(QueueInstance { fields, insts: handles, src: self.src(pointer) })
     }
 }
 

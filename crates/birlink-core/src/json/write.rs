@@ -10,9 +10,7 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::arena::Handle;
-use crate::ir::{
-    Allocation, Block, Fields, Function, Inst, MemLocSet, Module, Queue, QueueInstance,
-};
+use crate::ir::{Allocation, Block, Fields, Function, Inst, MemLocSet, Module, Queue, QueueInstance};
 
 /// The module as pretty JSON text with a final newline.
 pub fn module_to_string(module: &Module) -> String {
@@ -74,14 +72,8 @@ fn write_entity<S: Serializer>(
     fields: &Fields,
     containers: &[Container<'_>],
 ) -> Result<S::Ok, S::Error> {
-    let mut pending = containers
-        .iter()
-        .filter(|c| !fields.contains_key(c.key))
-        .peekable();
-    let n_containers = containers
-        .iter()
-        .filter(|c| !fields.contains_key(c.key))
-        .count();
+    let mut pending = containers.iter().filter(|c| !fields.contains_key(c.key)).peekable();
+    let n_containers = containers.iter().filter(|c| !fields.contains_key(c.key)).count();
     let mut map = serializer.serialize_map(Some(fields.len() + n_containers))?;
     for (key, value) in fields {
         while let Some(container) = pending.next_if(|c| c.key < key.as_str()) {
@@ -120,20 +112,8 @@ impl Serialize for ModuleJson<'_> {
             serializer,
             &module.fields,
             &[
-                Container {
-                    key: "functions",
-                    value: Contents::Functions(Seq {
-                        module,
-                        handles: &module.functions,
-                    }),
-                },
-                Container {
-                    key: "queues",
-                    value: Contents::Queues(Seq {
-                        module,
-                        handles: &module.queues,
-                    }),
-                },
+                Container { key: "functions", value: Contents::Functions(Seq { module, handles: &module.functions }) },
+                Container { key: "queues", value: Contents::Queues(Seq { module, handles: &module.queues }) },
             ],
         )
     }
@@ -146,10 +126,7 @@ where
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(self.handles.len()))?;
         for &handle in self.handles {
-            seq.serialize_element(&EntityJson {
-                module: self.module,
-                handle,
-            })?;
+            seq.serialize_element(&EntityJson { module: self.module, handle })?;
         }
         seq.end()
     }
@@ -160,10 +137,7 @@ impl Serialize for AllocationsJson<'_> {
         let mut seq = serializer.serialize_seq(Some(self.allocations.len()))?;
         for allocation in self.allocations {
             match allocation {
-                Allocation::Set(set) => seq.serialize_element(&EntityJson {
-                    module: self.module,
-                    handle: *set,
-                })?,
+                Allocation::Set(set) => seq.serialize_element(&EntityJson { module: self.module, handle: *set })?,
                 Allocation::Other(value) => seq.serialize_element(value)?,
             }
         }
@@ -191,18 +165,9 @@ impl Serialize for EntityJson<'_, Function> {
             &[
                 Container {
                     key: "allocations",
-                    value: Contents::Allocations(AllocationsJson {
-                        module,
-                        allocations: &function.allocations,
-                    }),
+                    value: Contents::Allocations(AllocationsJson { module, allocations: &function.allocations }),
                 },
-                Container {
-                    key: "blocks",
-                    value: Contents::Blocks(Seq {
-                        module,
-                        handles: &function.blocks,
-                    }),
-                },
+                Container { key: "blocks", value: Contents::Blocks(Seq { module, handles: &function.blocks }) },
             ],
         )
     }
@@ -211,17 +176,11 @@ impl Serialize for EntityJson<'_, Function> {
 impl Serialize for EntityJson<'_, MemLocSet> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let set = &self.module.store.sets[self.handle];
-        let memlocs = MemlocsJson {
-            module: self.module,
-            handles: &set.memlocs,
-        };
+        let memlocs = MemlocsJson { module: self.module, handles: &set.memlocs };
         write_entity(
             serializer,
             &set.fields,
-            &[Container {
-                key: "memorylocations",
-                value: Contents::Memlocs(memlocs),
-            }],
+            &[Container { key: "memorylocations", value: Contents::Memlocs(memlocs) }],
         )
     }
 }
@@ -229,18 +188,8 @@ impl Serialize for EntityJson<'_, MemLocSet> {
 impl Serialize for EntityJson<'_, Block> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let block = &self.module.store.blocks[self.handle];
-        let insts = Seq {
-            module: self.module,
-            handles: &block.insts,
-        };
-        write_entity(
-            serializer,
-            &block.fields,
-            &[Container {
-                key: "instructions",
-                value: Contents::Insts(insts),
-            }],
-        )
+        let insts = Seq { module: self.module, handles: &block.insts };
+        write_entity(serializer, &block.fields, &[Container { key: "instructions", value: Contents::Insts(insts) }])
     }
 }
 
@@ -249,18 +198,8 @@ impl Serialize for EntityJson<'_, Inst> {
         let inst = &self.module.store.insts[self.handle];
         match &inst.body {
             Some(body) => {
-                let blocks = Seq {
-                    module: self.module,
-                    handles: body,
-                };
-                write_entity(
-                    serializer,
-                    &inst.fields,
-                    &[Container {
-                        key: "blocks",
-                        value: Contents::Blocks(blocks),
-                    }],
-                )
+                let blocks = Seq { module: self.module, handles: body };
+                write_entity(serializer, &inst.fields, &[Container { key: "blocks", value: Contents::Blocks(blocks) }])
             }
             None => inst.fields.serialize(serializer),
         }
@@ -270,36 +209,16 @@ impl Serialize for EntityJson<'_, Inst> {
 impl Serialize for EntityJson<'_, Queue> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let queue = &self.module.store.queues[self.handle];
-        let instances = Seq {
-            module: self.module,
-            handles: &queue.instances,
-        };
-        write_entity(
-            serializer,
-            &queue.fields,
-            &[Container {
-                key: "blocks",
-                value: Contents::Instances(instances),
-            }],
-        )
+        let instances = Seq { module: self.module, handles: &queue.instances };
+        write_entity(serializer, &queue.fields, &[Container { key: "blocks", value: Contents::Instances(instances) }])
     }
 }
 
 impl Serialize for EntityJson<'_, QueueInstance> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let instance = &self.module.store.instances[self.handle];
-        let insts = Seq {
-            module: self.module,
-            handles: &instance.insts,
-        };
-        write_entity(
-            serializer,
-            &instance.fields,
-            &[Container {
-                key: "instructions",
-                value: Contents::Insts(insts),
-            }],
-        )
+        let insts = Seq { module: self.module, handles: &instance.insts };
+        write_entity(serializer, &instance.fields, &[Container { key: "instructions", value: Contents::Insts(insts) }])
     }
 }
 

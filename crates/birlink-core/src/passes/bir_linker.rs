@@ -35,16 +35,15 @@ use crate::codes::Code;
 use crate::diag::{has_errors, Diagnostic};
 use crate::input::CoreModule;
 use crate::ir::{
-    edit_object_field, opcode, str_field, Allocation, Block, Fields, Function, Inst, MemLoc,
-    MemLocSet, Module, Op, Queue, QueueInstance, Store, UpdateView,
+    edit_object_field, opcode, str_field, Allocation, Block, Fields, Function, Inst, MemLoc, MemLocSet, Module, Op,
+    Queue, QueueInstance, Store, UpdateView,
 };
 use crate::netlist::Netlist;
 use crate::partition::{counterpart, memlocs, MemlocIndex, MemlocRef, Partition};
 use crate::passes::verify::instance_source_name;
 use crate::print;
 use crate::report::{
-    AliasEnd, AliasRow, BarrierRow, DispatchRow, Edit, InstanceRow, OutputKindRow, QueueRow,
-    SemaphoreCount, StepRow,
+    AliasEnd, AliasRow, BarrierRow, DispatchRow, Edit, InstanceRow, OutputKindRow, QueueRow, SemaphoreCount, StepRow,
 };
 
 /// The pass name.
@@ -93,16 +92,24 @@ struct CoreInfo {
 struct MergePlan {
     /// Merged queue names in first-appearance order, with the queue entity kept.
     queues: Vec<(String, Handle<Queue>)>,
-    /// Per merged queue, the instances in order: (core, instance, source name, new name, source queue).
-    instances: Vec<Vec<(u64, Handle<QueueInstance>, String, String, Handle<Queue>)>>,
+    /// Per merged queue, its instances in merged order.
+    instances: Vec<Vec<PlannedInstance>>,
+}
+
+/// One queue instance of a merge plan.
+struct PlannedInstance {
+    core: u64,
+    instance: Handle<QueueInstance>,
+    /// Its name in the input (`<queue>_<index>` when it had none).
+    source: String,
+    /// Its linked name, `<source>_defId_<core>`.
+    name: String,
+    /// The queue it came from, before merging.
+    source_queue: Handle<Queue>,
 }
 
 /// Links the modules. `modules` pairs each module with its verified core id.
-pub fn run(
-    modules: Vec<(u64, CoreModule)>,
-    netlist: Option<&Netlist>,
-    diags: &mut Vec<Diagnostic>,
-) -> Linked {
+pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &mut Vec<Diagnostic>) -> Linked {
     let start = diags.len();
     let mut modules = modules;
     modules.sort_by_key(|(core, _)| *core);
@@ -112,9 +119,7 @@ pub fn run(
     let mut linked = Module::default();
 
     // 1. create_module
-    linked
-        .fields
-        .insert("name".to_owned(), Value::from(format!("{base_name}/sgLnk")));
+    linked.fields.insert("name".to_owned(), Value::from(format!("{base_name}/sgLnk")));
     if let Some((_, base)) = modules.first() {
         for key in ["version", "arch"] {
             if let Some(value) = base.module.fields.get(key) {
@@ -122,29 +127,22 @@ pub fn run(
             }
         }
     }
-    out.steps.push(step(
-        "create_module",
-        vec![edit("module", "", None, Some(print::module_line(&linked)))],
-    ));
+    out.steps.push(step("create_module", vec![edit("module", "", None, Some(print::module_line(&linked)))]));
 
     // 2. dispatcher
     let mut edits = Vec::new();
     let main_block = {
         let mut calls = Vec::new();
         for (core, module) in &modules {
-            let call = linked.store.insts.push(Inst::new(fields(json!({"name": call_name(*core), "opcode": opcode::CALL, "target": module.name})), None, None));
+            let call = linked.store.insts.push(Inst::new(
+                fields(json!({"name": call_name(*core), "opcode": opcode::CALL, "target": module.name})),
+                None,
+                None,
+            ));
             calls.push(call);
-            out.dispatcher.push(DispatchRow {
-                call: call_name(*core),
-                core: *core,
-                target: module.name.clone(),
-            });
+            out.dispatcher.push(DispatchRow { call: call_name(*core), core: *core, target: module.name.clone() });
         }
-        linked.store.blocks.push(Block {
-            fields: fields(json!({"name": "dispatcher"})),
-            insts: calls,
-            src: None,
-        })
+        linked.store.blocks.push(Block { fields: fields(json!({"name": "dispatcher"})), insts: calls, src: None })
     };
     let main = linked.store.functions.push(Function {
         fields: fields(json!({"name": "main"})),
@@ -153,25 +151,10 @@ pub fn run(
         src: None,
     });
     linked.functions.push(main);
-    edits.push(edit(
-        "function main",
-        "",
-        None,
-        Some(print::function_line(&linked, main)),
-    ));
-    edits.push(edit(
-        "function main",
-        "",
-        None,
-        Some(print::block_line(&linked, main_block)),
-    ));
+    edits.push(edit("function main", "", None, Some(print::function_line(&linked, main))));
+    edits.push(edit("function main", "", None, Some(print::block_line(&linked, main_block))));
     for &call in &linked.store.blocks[main_block].insts {
-        edits.push(edit(
-            "function main",
-            "block dispatcher",
-            None,
-            Some(print::inst_line(&linked, call)),
-        ));
+        edits.push(edit("function main", "block dispatcher", None, Some(print::inst_line(&linked, call))));
     }
     out.steps.push(step("dispatcher", edits));
 
@@ -179,13 +162,7 @@ pub fn run(
     let mut edits = Vec::new();
     let mut cores: Vec<CoreInfo> = Vec::with_capacity(modules.len());
     for (core, core_module) in modules {
-        cores.push(copy_module(
-            &mut linked,
-            core,
-            core_module,
-            &mut edits,
-            diags,
-        ));
+        cores.push(copy_module(&mut linked, core, core_module, &mut edits, diags));
     }
     out.steps.push(step("copy_functions", edits));
 
@@ -196,7 +173,7 @@ pub fn run(
     for info in &cores {
         let mut sqis = Vec::new();
         for (i, (queue_name, _)) in plan.queues.iter().enumerate() {
-            let Some(first) = plan.instances[i].iter().find(|entry| entry.0 == info.core) else {
+            let Some(first) = plan.instances[i].iter().find(|entry| entry.core == info.core) else {
                 continue;
             };
             let sqi = linked.store.insts.push(Inst::new(
@@ -204,7 +181,7 @@ pub fn run(
                     "name": format!("I-SQI-{queue_name}-{}", call_name(info.core)),
                     "opcode": opcode::SWITCH_QUEUE_INSTANCE,
                     "queue": queue_name,
-                    "instance": first.3,
+                    "instance": first.name,
                 })),
                 None,
                 None,
@@ -218,12 +195,7 @@ pub fn run(
         let unit = format!("function {}", info.name);
         let context = format!("block {}", linked.store.blocks[block].name());
         for &sqi in &sqis {
-            edits.push(edit(
-                &unit,
-                &context,
-                None,
-                Some(print::inst_line(&linked, sqi)),
-            ));
+            edits.push(edit(&unit, &context, None, Some(print::inst_line(&linked, sqi))));
         }
         let insts = &mut linked.store.blocks[block].insts;
         insts.splice(0..0, sqis);
@@ -244,22 +216,16 @@ pub fn run(
             None,
             None,
         ));
-        let ret = linked.store.insts.push(Inst::new(fields(json!({"name": format!("return_{}", call_name(info.core)), "opcode": opcode::RETURN})), None, None));
+        let ret = linked.store.insts.push(Inst::new(
+            fields(json!({"name": format!("return_{}", call_name(info.core)), "opcode": opcode::RETURN})),
+            None,
+            None,
+        ));
         let block = last_block(&mut linked, info.function);
         let unit = format!("function {}", info.name);
         let context = format!("block {}", linked.store.blocks[block].name());
-        edits.push(edit(
-            &unit,
-            &context,
-            None,
-            Some(print::inst_line(&linked, barrier)),
-        ));
-        edits.push(edit(
-            &unit,
-            &context,
-            None,
-            Some(print::inst_line(&linked, ret)),
-        ));
+        edits.push(edit(&unit, &context, None, Some(print::inst_line(&linked, barrier))));
+        edits.push(edit(&unit, &context, None, Some(print::inst_line(&linked, ret))));
         linked.store.blocks[block].insts.extend([barrier, ret]);
     }
     out.steps.push(step("returns", edits));
@@ -284,25 +250,15 @@ pub fn run(
 
     // 7. output_kinds
     let mut edits = Vec::new();
-    let outputs: BTreeSet<&str> = netlist
-        .map(|n| n.outputs.iter().map(String::as_str).collect())
-        .unwrap_or_default();
-    let producers: BTreeSet<Handle<MemLocSet>> =
-        handoffs.iter().map(|h| h.producer.at.set).collect();
-    let consumers: BTreeSet<Handle<MemLocSet>> =
-        handoffs.iter().map(|h| h.consumer.at.set).collect();
+    let outputs: BTreeSet<&str> = netlist.map(|n| n.outputs.iter().map(String::as_str).collect()).unwrap_or_default();
+    let producers: BTreeSet<Handle<MemLocSet>> = handoffs.iter().map(|h| h.producer.at.set).collect();
+    let consumers: BTreeSet<Handle<MemLocSet>> = handoffs.iter().map(|h| h.consumer.at.set).collect();
     for partition in &partitions {
         for &function in &partition.functions {
             let sets: Vec<Handle<MemLocSet>> = linked.store.functions[function]
                 .allocations
                 .iter()
-                .filter_map(|a| {
-                    if let Allocation::Set(s) = a {
-                        Some(*s)
-                    } else {
-                        None
-                    }
-                })
+                .filter_map(|a| if let Allocation::Set(s) = a { Some(*s) } else { None })
                 .collect();
             for set in sets {
                 let kind = linked.store.sets[set].kind().to_owned();
@@ -318,17 +274,10 @@ pub fn run(
                     continue;
                 }
                 let before = print::set_line(&linked, set);
-                linked.store.sets[set]
-                    .fields
-                    .insert("kind".to_owned(), Value::from("Internal"));
+                linked.store.sets[set].fields.insert("kind".to_owned(), Value::from("Internal"));
                 let after = print::set_line(&linked, set);
                 let function_name = linked.store.functions[function].name().to_owned();
-                edits.push(edit(
-                    &format!("function {function_name}"),
-                    "",
-                    Some(before),
-                    Some(after),
-                ));
+                edits.push(edit(&format!("function {function_name}"), "", Some(before), Some(after)));
                 out.output_kinds.push(OutputKindRow {
                     core: partition.core,
                     function: function_name,
@@ -363,11 +312,7 @@ pub fn base_name(modules: &[(u64, CoreModule)], netlist: Option<&Netlist>) -> St
     if let Some(name) = netlist.and_then(|n| n.name.clone()) {
         return name;
     }
-    modules
-        .iter()
-        .min_by_key(|(core, _)| *core)
-        .map(|(_, m)| m.name.clone())
-        .unwrap_or_else(|| "nc00".to_owned())
+    modules.iter().min_by_key(|(core, _)| *core).map(|(_, m)| m.name.clone()).unwrap_or_else(|| "nc00".to_owned())
 }
 
 fn fields(value: Value) -> Fields {
@@ -378,20 +323,11 @@ fn fields(value: Value) -> Fields {
 }
 
 fn step(name: &str, edits: Vec<Edit>) -> StepRow {
-    StepRow {
-        name: name.to_owned(),
-        changes: edits.len() as u64,
-        edits,
-    }
+    StepRow { name: name.to_owned(), changes: edits.len() as u64, edits }
 }
 
 fn edit(unit: &str, context: &str, before: Option<String>, after: Option<String>) -> Edit {
-    Edit {
-        unit: unit.to_owned(),
-        context: context.to_owned(),
-        before,
-        after,
-    }
+    Edit { unit: unit.to_owned(), context: context.to_owned(), before, after }
 }
 
 /// Moves one module into the linked module (step 3).
@@ -403,16 +339,9 @@ fn copy_module(
     diags: &mut Vec<Diagnostic>,
 ) -> CoreInfo {
     let CoreModule { module, name, .. } = core_module;
-    let Module {
-        fields: module_fields,
-        functions,
-        queues,
-        store,
-        src: _,
-    } = module;
+    let Module { fields: module_fields, functions, queues, store, src: _ } = module;
     let maps = append_store(&mut linked.store, store);
-    let functions: Vec<Handle<Function>> =
-        functions.iter().map(|&f| maps.functions.get(f)).collect();
+    let functions: Vec<Handle<Function>> = functions.iter().map(|&f| maps.functions.get(f)).collect();
     let queues: Vec<Handle<Queue>> = queues.iter().map(|&q| maps.queues.get(q)).collect();
     let entry = functions
         .iter()
@@ -426,31 +355,17 @@ fn copy_module(
     let source_module = Value::Object(module_fields);
     for &function in &ordered {
         let old_name = linked.store.functions[function].name().to_owned();
-        let new_name = if Some(function) == entry {
-            name.clone()
-        } else {
-            format!("{name}/{old_name}")
-        };
+        let new_name = if Some(function) == entry { name.clone() } else { format!("{name}/{old_name}") };
         let before = format!("function {}", print::name_text(&old_name));
         let f = &mut linked.store.functions[function];
-        warn_attributes(
-            &f.fields,
-            "function",
-            &old_name,
-            core,
-            f.src.as_ref(),
-            diags,
-        );
-        f.fields
-            .insert("name".to_owned(), Value::from(new_name.clone()));
-        f.fields
-            .insert("source_function".to_owned(), Value::from(old_name.clone()));
+        warn_attributes(&f.fields, "function", &old_name, core, f.src.as_ref(), diags);
+        f.fields.insert("name".to_owned(), Value::from(new_name.clone()));
+        f.fields.insert("source_function".to_owned(), Value::from(old_name.clone()));
         edit_object_field(&mut f.fields, "attributes", |attributes| {
             attributes.insert("neuron_core_id".to_owned(), Value::from(core));
         });
         if Some(function) == entry {
-            f.fields
-                .insert("source_module".to_owned(), source_module.clone());
+            f.fields.insert("source_module".to_owned(), source_module.clone());
         }
         linked.functions.push(function);
         edits.push(edit(
@@ -478,9 +393,7 @@ fn copy_module(
             };
             let before = print::inst_line(linked, call);
             let new_target = Value::from(new_target.clone());
-            linked.store.insts[call]
-                .fields
-                .insert("target".to_owned(), new_target);
+            linked.store.insts[call].fields.insert("target".to_owned(), new_target);
             let function_name = linked.store.functions[function].name().to_owned();
             edits.push(edit(
                 &format!("function {function_name}"),
@@ -495,10 +408,8 @@ fn copy_module(
         // `verify` rejects a module without functions (BL0105); should one get here
         // anyway, it links as an empty core function rather than vanish.
         None => {
-            let mut f = Function {
-                fields: fields(json!({"name": name, "source_function": ""})),
-                ..Function::default()
-            };
+            let mut f =
+                Function { fields: fields(json!({"name": name, "source_function": ""})), ..Function::default() };
             edit_object_field(&mut f.fields, "attributes", |attributes| {
                 attributes.insert("neuron_core_id".to_owned(), Value::from(core));
             });
@@ -509,13 +420,7 @@ fn copy_module(
             function
         }
     };
-    CoreInfo {
-        core,
-        name,
-        function,
-        functions: ordered,
-        queues,
-    }
+    CoreInfo { core, name, function, functions: ordered, queues }
 }
 
 /// The per-arena old → new maps of one appended module.
@@ -527,15 +432,7 @@ struct StoreMaps {
 /// Appends every arena of `from` to `into`, rewriting every handle inside the moved
 /// entities through the per-kind maps.
 fn append_store(into: &mut Store, from: Store) -> StoreMaps {
-    let Store {
-        functions,
-        blocks,
-        insts,
-        sets,
-        memlocs,
-        queues,
-        instances,
-    } = from;
+    let Store { functions, blocks, insts, sets, memlocs, queues, instances } = from;
     let function_map = into.functions.append(functions);
     let block_map = into.blocks.append(blocks);
     let inst_map = into.insts.append(insts);
@@ -569,10 +466,7 @@ fn append_store(into: &mut Store, from: Store) -> StoreMaps {
     for instance in instance_map.new_handles() {
         inst_map.adjust_all(&mut into.instances[instance].insts);
     }
-    StoreMaps {
-        functions: function_map,
-        queues: queue_map,
-    }
+    StoreMaps { functions: function_map, queues: queue_map }
 }
 
 /// The core function's first block, created (`entry`) when it has none.
@@ -580,11 +474,8 @@ fn first_block(linked: &mut Module, function: Handle<Function>) -> Handle<Block>
     if let Some(&block) = linked.store.functions[function].blocks.first() {
         return block;
     }
-    let block = linked.store.blocks.push(Block {
-        fields: fields(json!({"name": "entry"})),
-        insts: Vec::new(),
-        src: None,
-    });
+    let block =
+        linked.store.blocks.push(Block { fields: fields(json!({"name": "entry"})), insts: Vec::new(), src: None });
     linked.store.functions[function].blocks.push(block);
     block
 }
@@ -599,10 +490,7 @@ fn last_block(linked: &mut Module, function: Handle<Function>) -> Handle<Block> 
 
 /// Decides the merged queues and every instance's new name (used by steps 4 and 8).
 fn plan_queue_merge(linked: &Module, cores: &[CoreInfo]) -> MergePlan {
-    let mut plan = MergePlan {
-        queues: Vec::new(),
-        instances: Vec::new(),
-    };
+    let mut plan = MergePlan { queues: Vec::new(), instances: Vec::new() };
     let mut index: HashMap<String, usize> = HashMap::new();
     for info in cores {
         for &queue in &info.queues {
@@ -614,10 +502,15 @@ fn plan_queue_merge(linked: &Module, cores: &[CoreInfo]) -> MergePlan {
                 plan.queues.len() - 1
             });
             for (i, &instance) in q.instances.iter().enumerate() {
-                let source =
-                    instance_source_name(&name, linked.store.instances[instance].name(), i);
+                let source = instance_source_name(&name, linked.store.instances[instance].name(), i);
                 let new_name = format!("{source}_defId_{}", info.core);
-                plan.instances[slot].push((info.core, instance, source, new_name, queue));
+                plan.instances[slot].push(PlannedInstance {
+                    core: info.core,
+                    instance,
+                    source,
+                    name: new_name,
+                    source_queue: queue,
+                });
             }
         }
     }
@@ -646,15 +539,8 @@ fn plan_handoffs(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Handoff> {
     let store = &linked.store;
-    let indexes: Vec<MemlocIndex<'_>> = partitions
-        .iter()
-        .map(|p| MemlocIndex::build(linked, p))
-        .collect();
-    let by_core: HashMap<u64, usize> = partitions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.core, i))
-        .collect();
+    let indexes: Vec<MemlocIndex<'_>> = partitions.iter().map(|p| MemlocIndex::build(linked, p)).collect();
+    let by_core: HashMap<u64, usize> = partitions.iter().enumerate().map(|(i, p)| (p.core, i)).collect();
     let mut handoffs = Vec::new();
     for partition in partitions {
         for at in memlocs(linked, partition) {
@@ -719,14 +605,8 @@ fn plan_handoffs(
                 continue;
             }
             handoffs.push(Handoff {
-                consumer: End {
-                    core: partition.core,
-                    at,
-                },
-                producer: End {
-                    core: owner.core,
-                    at: found,
-                },
+                consumer: End { core: partition.core, at },
+                producer: End { core: owner.core, at: found },
                 kind: 3,
                 source: "remote_local_target",
             });
@@ -739,28 +619,22 @@ fn plan_handoffs(
         };
         let (producer, consumer) = (find(&alias.producer), find(&alias.consumer));
         let (Some((pi, producer)), Some((ci, consumer))) = (producer, consumer) else {
-            for (role, end, found) in [
-                ("producer", &alias.producer, producer.is_some()),
-                ("consumer", &alias.consumer, consumer.is_some()),
-            ] {
+            for (role, end, found) in
+                [("producer", &alias.producer, producer.is_some()), ("consumer", &alias.consumer, consumer.is_some())]
+            {
                 if !found {
                     let mut diagnostic = Diagnostic::new(
                         Code::NetlistEndpointMissing,
                         NAME,
-                        format!(
-                            "netlist alias {role} `{}` on core {} does not exist",
-                            end.memloc, end.core
-                        ),
+                        format!("netlist alias {role} `{}` on core {} does not exist", end.memloc, end.core),
                     )
                     .core(end.core)
                     .at(Some(&alias.src));
                     if let Some(&i) = by_core.get(&end.core) {
-                        let near =
-                            crate::partition::nearest_names(&end.memloc, indexes[i].names(), 3);
+                        let near = crate::partition::nearest_names(&end.memloc, indexes[i].names(), 3);
                         diagnostic.nearest = near;
                     } else {
-                        diagnostic =
-                            diagnostic.note(format!("core {} is not in the link set", end.core));
+                        diagnostic = diagnostic.note(format!("core {} is not in the link set", end.core));
                     }
                     diags.push(diagnostic);
                 }
@@ -788,14 +662,8 @@ fn plan_handoffs(
             continue;
         }
         handoffs.push(Handoff {
-            consumer: End {
-                core: ccore,
-                at: consumer,
-            },
-            producer: End {
-                core: pcore,
-                at: producer,
-            },
+            consumer: End { core: ccore, at: consumer },
+            producer: End { core: pcore, at: producer },
             kind: alias.kind,
             source: "netlist",
         });
@@ -803,13 +671,7 @@ fn plan_handoffs(
     handoffs
 }
 
-fn non_dram(
-    linked: &Module,
-    view_core: u64,
-    view: MemlocRef,
-    owner_core: u64,
-    owner: MemlocRef,
-) -> Option<Diagnostic> {
+fn non_dram(linked: &Module, view_core: u64, view: MemlocRef, owner_core: u64, owner: MemlocRef) -> Option<Diagnostic> {
     let v = &linked.store.memlocs[view.memloc];
     let o = &linked.store.memlocs[owner.memloc];
     if v.is_dram() && o.is_dram() {
@@ -817,18 +679,10 @@ fn non_dram(
     }
     let mut sides = Vec::new();
     if !v.is_dram() {
-        sides.push(format!(
-            "`{}` on core {view_core} is {}",
-            v.name(),
-            v.mem_type()
-        ));
+        sides.push(format!("`{}` on core {view_core} is {}", v.name(), v.mem_type()));
     }
     if !o.is_dram() {
-        sides.push(format!(
-            "`{}` on core {owner_core} is {}",
-            o.name(),
-            o.mem_type()
-        ));
+        sides.push(format!("`{}` on core {owner_core} is {}", o.name(), o.mem_type()));
     }
     Some(
         Diagnostic::new(
@@ -858,22 +712,11 @@ fn apply_handoff(linked: &mut Module, handoff: &Handoff, edits: &mut Vec<Edit>) 
     let producer = end(linked, &handoff.producer);
     let consumer_before = print::memloc_line(linked, handoff.consumer.at.memloc);
     let producer_before = print::memloc_line(linked, handoff.producer.at.memloc);
-    let kind = add_alias(
-        &mut linked.store.memlocs[handoff.consumer.at.memloc],
-        &producer,
-        handoff.kind,
-    );
-    add_alias(
-        &mut linked.store.memlocs[handoff.producer.at.memloc],
-        &consumer,
-        handoff.kind,
-    );
+    let kind = add_alias(&mut linked.store.memlocs[handoff.consumer.at.memloc], &producer, handoff.kind);
+    add_alias(&mut linked.store.memlocs[handoff.producer.at.memloc], &consumer, handoff.kind);
     linked.store.memlocs[handoff.consumer.at.memloc]
         .fields
-        .insert(
-            "alloced_func".to_owned(),
-            Value::from(producer.function.clone()),
-        );
+        .insert("alloced_func".to_owned(), Value::from(producer.function.clone()));
     edits.push(edit(
         &format!("function {}", consumer.function),
         &format!("set {}", consumer.set),
@@ -886,21 +729,12 @@ fn apply_handoff(linked: &mut Module, handoff: &Handoff, edits: &mut Vec<Edit>) 
         Some(producer_before),
         Some(print::memloc_line(linked, handoff.producer.at.memloc)),
     ));
-    AliasRow {
-        consumer,
-        producer,
-        kind,
-        source: handoff.source.to_owned(),
-    }
+    AliasRow { consumer, producer, kind, source: handoff.source.to_owned() }
 }
 
 /// Adds (or OR-merges into) the edge `memloc → other`; returns the edge's kind.
 fn add_alias(memloc: &mut MemLoc, other: &AliasEnd, kind: u64) -> u64 {
-    let entries = match memloc
-        .fields
-        .entry("alias")
-        .or_insert_with(|| Value::Array(Vec::new()))
-    {
+    let entries = match memloc.fields.entry("alias").or_insert_with(|| Value::Array(Vec::new())) {
         Value::Array(entries) => entries,
         // The reader rejects a non-array `alias` before linking.
         _ => return kind,
@@ -946,42 +780,25 @@ fn merge_queues(
         let mut row = QueueRow {
             name: queue_name.clone(),
             instances: Vec::new(),
-            semaphores: SemaphoreCount {
-                total: 0,
-                per_core: vec![0; n_cores as usize],
-            },
+            semaphores: SemaphoreCount { total: 0, per_core: vec![0; n_cores as usize] },
         };
         let mut semaphores: Vec<BTreeSet<String>> = vec![BTreeSet::new(); n_cores as usize];
-        for (core, instance, source, new_name, source_queue) in &plan.instances[slot] {
+        for PlannedInstance { core, instance, source, name: new_name, source_queue } in &plan.instances[slot] {
             let before = print::instance_line(linked, *instance);
             let source_fields = linked.store.queues[*source_queue].fields.clone();
             let i = &mut linked.store.instances[*instance];
             warn_attributes(&i.fields, "instance", source, *core, i.src.as_ref(), diags);
-            i.fields
-                .insert("name".to_owned(), Value::from(new_name.clone()));
+            i.fields.insert("name".to_owned(), Value::from(new_name.clone()));
             edit_object_field(&mut i.fields, "attributes", |attributes| {
                 attributes.insert("neuron_core_id".to_owned(), Value::from(*core));
             });
             if source_fields != merged_fields {
-                i.fields
-                    .insert("source_queue".to_owned(), Value::Object(source_fields));
+                i.fields.insert("source_queue".to_owned(), Value::Object(source_fields));
             }
-            edits.push(edit(
-                &unit,
-                "",
-                Some(before),
-                Some(print::instance_line(linked, *instance)),
-            ));
+            edits.push(edit(&unit, "", Some(before), Some(print::instance_line(linked, *instance))));
             instances.push(*instance);
-            renames.insert(
-                (*core, queue_name.clone(), source.clone()),
-                new_name.clone(),
-            );
-            row.instances.push(InstanceRow {
-                core: *core,
-                name: new_name.clone(),
-                source_name: source.clone(),
-            });
+            renames.insert((*core, queue_name.clone(), source.clone()), new_name.clone());
+            row.instances.push(InstanceRow { core: *core, name: new_name.clone(), source_name: source.clone() });
             for &inst in &linked.store.instances[*instance].insts {
                 let inst = &linked.store.insts[inst];
                 if inst.op != Op::DmaBlock {
@@ -1011,35 +828,22 @@ fn merge_queues(
         for &function in &info.functions {
             let mut sqis = Vec::new();
             linked.walk_function(function, &mut |inst| {
-                if linked.store.insts[inst].op == Op::SwitchQueueInstance
-                    && linked.store.insts[inst].src.is_some()
-                {
+                if linked.store.insts[inst].op == Op::SwitchQueueInstance && linked.store.insts[inst].src.is_some() {
                     sqis.push(inst);
                 }
             });
             for sqi in sqis {
                 let fields = &linked.store.insts[sqi].fields;
-                let (Some(queue), Some(instance)) =
-                    (str_field(fields, "queue"), str_field(fields, "instance"))
-                else {
+                let (Some(queue), Some(instance)) = (str_field(fields, "queue"), str_field(fields, "instance")) else {
                     continue;
                 };
-                let Some(new_name) =
-                    renames.get(&(info.core, queue.to_owned(), instance.to_owned()))
-                else {
+                let Some(new_name) = renames.get(&(info.core, queue.to_owned(), instance.to_owned())) else {
                     continue;
                 };
                 let before = print::inst_line(linked, sqi);
-                linked.store.insts[sqi]
-                    .fields
-                    .insert("instance".to_owned(), Value::from(new_name.clone()));
+                linked.store.insts[sqi].fields.insert("instance".to_owned(), Value::from(new_name.clone()));
                 let unit = format!("function {}", linked.store.functions[function].name());
-                edits.push(edit(
-                    &unit,
-                    "",
-                    Some(before),
-                    Some(print::inst_line(linked, sqi)),
-                ));
+                edits.push(edit(&unit, "", Some(before), Some(print::inst_line(linked, sqi))));
             }
         }
     }
@@ -1074,11 +878,7 @@ fn warn_attributes(
 }
 
 /// Step 9: every `CoreBarrier` with an integer id gets the next global id, in walk order.
-fn renumber_barriers(
-    linked: &mut Module,
-    diags: &mut Vec<Diagnostic>,
-    edits: &mut Vec<Edit>,
-) -> Vec<BarrierRow> {
+fn renumber_barriers(linked: &mut Module, diags: &mut Vec<Diagnostic>, edits: &mut Vec<Edit>) -> Vec<BarrierRow> {
     let mut rows = Vec::new();
     let mut next = 0u64;
     for function in linked.functions.clone() {
@@ -1116,9 +916,7 @@ fn renumber_barriers(
             let instruction = inst.name().to_owned();
             if old_id != new_id {
                 let before = print::inst_line(linked, barrier);
-                linked.store.insts[barrier]
-                    .fields
-                    .insert("id".to_owned(), Value::from(new_id));
+                linked.store.insts[barrier].fields.insert("id".to_owned(), Value::from(new_id));
                 edits.push(edit(
                     &format!("function {function_name}"),
                     "",
@@ -1126,13 +924,7 @@ fn renumber_barriers(
                     Some(print::inst_line(linked, barrier)),
                 ));
             }
-            rows.push(BarrierRow {
-                core,
-                function: function_name.clone(),
-                instruction,
-                old_id,
-                new_id,
-            });
+            rows.push(BarrierRow { core, function: function_name.clone(), instruction, old_id, new_id });
         }
     }
     rows

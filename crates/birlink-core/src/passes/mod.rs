@@ -22,12 +22,7 @@ use crate::partition::Partitions;
 use crate::report::{InputRow, PassRow, Report};
 
 /// The passes, in pipeline order.
-pub const PASSES: [&str; 4] = [
-    verify::NAME,
-    bir_linker::NAME,
-    vnc_remote_addr_map::NAME,
-    vnc_link::NAME,
-];
+pub const PASSES: [&str; 4] = [verify::NAME, bir_linker::NAME, vnc_remote_addr_map::NAME, vnc_link::NAME];
 
 /// How to run the pipeline.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -81,19 +76,12 @@ pub fn run_with_progress(
     let mut set = input::load(sources, options.max_input_bytes, &mut diags);
     report.inputs = input_rows(&set);
 
-    let selected = select_passes(
-        options.passes.as_ref().or(set.options.passes.as_ref()),
-        &mut diags,
-    );
+    let selected = select_passes(options.passes.as_ref().or(set.options.passes.as_ref()), &mut diags);
     report.options.passes = selected.iter().map(|p| (*p).to_owned()).collect();
     let wants = |name: &str| selected.contains(&name);
     let read_failed = has_errors(&diags);
 
-    let (lnc, lnc_source) = match (
-        options.lnc,
-        set.options.lnc,
-        set.netlist.as_ref().and_then(|n| n.lnc),
-    ) {
+    let (lnc, lnc_source) = match (options.lnc, set.options.lnc, set.netlist.as_ref().and_then(|n| n.lnc)) {
         (Some(n), _, _) => (n, "option"),
         (None, Some(n), _) => (n, "bundle"),
         (None, None, Some(n)) => (n, "netlist"),
@@ -126,12 +114,7 @@ pub fn run_with_progress(
                 report.options.lnc = Partitions::of(&module.module).len() as u64;
                 report.options.lnc_source = "modules".to_owned();
             }
-            report.options.linked_name = module
-                .module
-                .fields
-                .get("name")
-                .and_then(|v| v.as_str())
-                .map(str::to_owned);
+            report.options.linked_name = module.module.fields.get("name").and_then(|v| v.as_str()).map(str::to_owned);
             linked = Some(module.module);
         }
     }
@@ -145,12 +128,9 @@ pub fn run_with_progress(
         if !stopped && wants(bir_linker::NAME) {
             if let Some(cores) = verified.cores {
                 progress(Progress::Pass(bir_linker::NAME));
-                let modules: Vec<(u64, input::CoreModule)> = cores
-                    .into_iter()
-                    .zip(std::mem::take(&mut set.modules))
-                    .collect();
-                report.options.base_name =
-                    Some(bir_linker::base_name(&modules, set.netlist.as_ref()));
+                let modules: Vec<(u64, input::CoreModule)> =
+                    cores.into_iter().zip(std::mem::take(&mut set.modules)).collect();
+                report.options.base_name = Some(bir_linker::base_name(&modules, set.netlist.as_ref()));
                 let result = bir_linker::run(modules, set.netlist.as_ref(), &mut diags);
                 statuses.insert(bir_linker::NAME, if result.failed { "error" } else { "ok" });
                 steps.insert(bir_linker::NAME, result.steps);
@@ -161,11 +141,7 @@ pub fn run_with_progress(
                 report.barriers = result.barriers;
                 stopped = result.failed;
                 if let Some(module) = &result.module {
-                    report.options.linked_name = module
-                        .fields
-                        .get("name")
-                        .and_then(|v| v.as_str())
-                        .map(str::to_owned);
+                    report.options.linked_name = module.fields.get("name").and_then(|v| v.as_str()).map(str::to_owned);
                 }
                 linked = result.module;
             }
@@ -176,10 +152,7 @@ pub fn run_with_progress(
         if !stopped && wants(vnc_remote_addr_map::NAME) {
             progress(Progress::Pass(vnc_remote_addr_map::NAME));
             let result = vnc_remote_addr_map::run(module, report.options.lnc, &mut diags);
-            statuses.insert(
-                vnc_remote_addr_map::NAME,
-                if result.failed { "error" } else { "ok" },
-            );
+            statuses.insert(vnc_remote_addr_map::NAME, if result.failed { "error" } else { "ok" });
             steps.insert(vnc_remote_addr_map::NAME, result.steps);
             report.address_map = result.rows;
             stopped = result.failed;
@@ -205,11 +178,7 @@ pub fn run_with_progress(
     resolve_locations(&set, &mut diags);
     set_input_statuses(&mut report.inputs, &diags);
     report.diagnostics = diags;
-    Outcome {
-        report,
-        linked,
-        files: set.files,
-    }
+    Outcome { report, linked, files: set.files }
 }
 
 /// Validates a pass selection; an invalid one is reported and replaced by all passes.
@@ -217,10 +186,7 @@ fn select_passes(asked: Option<&Vec<String>>, diags: &mut Vec<Diagnostic>) -> Ve
     let Some(asked) = asked else {
         return PASSES.to_vec();
     };
-    let positions: Option<Vec<usize>> = asked
-        .iter()
-        .map(|p| PASSES.iter().position(|q| q == p))
-        .collect();
+    let positions: Option<Vec<usize>> = asked.iter().map(|p| PASSES.iter().position(|q| q == p)).collect();
     let valid = match &positions {
         Some(positions) if !positions.is_empty() => {
             let contiguous = positions.windows(2).all(|w| w[1] == w[0] + 1);
@@ -230,25 +196,15 @@ fn select_passes(asked: Option<&Vec<String>>, diags: &mut Vec<Diagnostic>) -> Ve
         _ => false,
     };
     if valid {
-        positions
-            .unwrap_or_default()
-            .into_iter()
-            .map(|i| PASSES[i])
-            .collect()
+        positions.unwrap_or_default().into_iter().map(|i| PASSES[i]).collect()
     } else {
         diags.push(
             Diagnostic::new(
                 Code::WrongType,
                 "read",
-                format!(
-                    "pass selection [{}] is not a run of [{}]",
-                    asked.join(", "),
-                    PASSES.join(", ")
-                ),
+                format!("pass selection [{}] is not a run of [{}]", asked.join(", "), PASSES.join(", ")),
             )
-            .help(
-                "list passes in pipeline order without gaps; `bir_linker` needs `verify` before it",
-            ),
+            .help("list passes in pipeline order without gaps; `bir_linker` needs `verify` before it"),
         );
         PASSES.to_vec()
     }
@@ -258,11 +214,7 @@ fn input_rows(set: &LinkSet) -> Vec<InputRow> {
     let mut rows = Vec::new();
     for (i, file) in set.files.iter().enumerate() {
         let bytes = file.text.as_ref().map(|t| t.len() as u64).unwrap_or(0);
-        let modules: Vec<&input::CoreModule> = set
-            .modules
-            .iter()
-            .filter(|m| m.file.0 as usize == i)
-            .collect();
+        let modules: Vec<&input::CoreModule> = set.modules.iter().filter(|m| m.file.0 as usize == i).collect();
         if modules.is_empty() {
             rows.push(InputRow {
                 file: file.path.clone(),
@@ -283,16 +235,8 @@ fn input_rows(set: &LinkSet) -> Vec<InputRow> {
             let m = &module.module;
             rows.push(InputRow {
                 file: file.path.clone(),
-                kind: if file.kind == FileKind::Bundle {
-                    FileKind::Bundle
-                } else {
-                    FileKind::Module
-                },
-                pointer: m
-                    .src
-                    .as_ref()
-                    .map(|s| s.pointer.to_string())
-                    .unwrap_or_default(),
+                kind: if file.kind == FileKind::Bundle { FileKind::Bundle } else { FileKind::Module },
+                pointer: m.src.as_ref().map(|s| s.pointer.to_string()).unwrap_or_default(),
                 module: Some(module.name.clone()),
                 core: module.core,
                 functions: m.functions.len() as u64,
@@ -314,12 +258,9 @@ fn set_input_statuses(rows: &mut [InputRow], diags: &[Diagnostic]) {
             .iter()
             .filter(|d| {
                 d.location.as_ref().is_some_and(|l| {
-                    l.file == row.file
-                        && (row.pointer.is_empty() || l.pointer.starts_with(&row.pointer))
+                    l.file == row.file && (row.pointer.is_empty() || l.pointer.starts_with(&row.pointer))
                 }) || (row.module.is_some()
-                    && d.entity.as_ref().is_some_and(|e| {
-                        e.kind == "module" && Some(&e.name) == row.module.as_ref()
-                    }))
+                    && d.entity.as_ref().is_some_and(|e| e.kind == "module" && Some(&e.name) == row.module.as_ref()))
             })
             .map(|d| d.severity)
             .max();
@@ -344,16 +285,10 @@ fn resolve_locations(set: &LinkSet, diags: &mut [Diagnostic]) {
         }
     }
     for (file, indices) in by_file {
-        let path = set
-            .files
-            .get(file as usize)
-            .map(|f| f.path.clone())
-            .unwrap_or_default();
+        let path = set.files.get(file as usize).map(|f| f.path.clone()).unwrap_or_default();
         let text = set.files.get(file as usize).and_then(|f| f.text.as_deref());
-        let pointers: Vec<String> = indices
-            .iter()
-            .filter_map(|&i| diags[i].src().map(|s| s.pointer.to_string()))
-            .collect();
+        let pointers: Vec<String> =
+            indices.iter().filter_map(|&i| diags[i].src().map(|s| s.pointer.to_string())).collect();
         let spans = match text {
             Some(text) => {
                 let refs: Vec<&str> = pointers.iter().map(String::as_str).collect();

@@ -64,18 +64,10 @@ pub fn run(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Verified {
     }
     let steps = ["identity", "names", "references", "lnc_verifier"]
         .iter()
-        .map(|name| StepRow {
-            name: (*name).to_owned(),
-            changes: 0,
-            edits: Vec::new(),
-        })
+        .map(|name| StepRow { name: (*name).to_owned(), changes: 0, edits: Vec::new() })
         .collect();
     let failed = has_errors(&diags[start..]);
-    Verified {
-        cores: if failed { None } else { cores },
-        steps,
-        failed,
-    }
+    Verified { cores: if failed { None } else { cores }, steps, failed }
 }
 
 fn identity(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u64>> {
@@ -93,10 +85,7 @@ fn identity(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u64>> {
                 let diagnostic = Diagnostic::new(
                     Code::MissingCoreId,
                     NAME,
-                    format!(
-                        "module `{}` has no `attributes.neuron_core_id` and {n} modules are linked",
-                        module.name
-                    ),
+                    format!("module `{}` has no `attributes.neuron_core_id` and {n} modules are linked", module.name),
                 )
                 .entity("module", &module.name, None);
                 diags.push(if module.module.fields.contains_key("attributes") {
@@ -118,7 +107,10 @@ fn identity(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u64>> {
                 .core(core)
                 .at(src)
                 .entity("module", &module.name, None)
-                .help(format!("give the module(s) of the missing core(s), or fix the core id; with {n} modules the ids are 0..{}", n - 1)),
+                .help(format!(
+                    "give the module(s) of the missing core(s), or fix the core id; with {n} modules the ids are 0..{}",
+                    n - 1
+                )),
             );
         }
         if let Some(first) = seen.get(&core) {
@@ -127,20 +119,13 @@ fn identity(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u64>> {
                 Diagnostic::new(
                     Code::DuplicateCore,
                     NAME,
-                    format!(
-                        "modules `{}` and `{}` both have core id {core}",
-                        first.name, module.name
-                    ),
+                    format!("modules `{}` and `{}` both have core id {core}", first.name, module.name),
                 )
                 .core(core)
                 .at(src)
                 .entity("module", &module.name, None)
                 .note(format!("`{}` is in `{}`", first.name, set.path(first.file)))
-                .note(format!(
-                    "`{}` is in `{}`",
-                    module.name,
-                    set.path(module.file)
-                )),
+                .note(format!("`{}` is in `{}`", module.name, set.path(module.file))),
             );
         } else {
             seen.insert(core, module);
@@ -198,13 +183,9 @@ fn identity(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u64>> {
         if module.module.functions.is_empty() {
             ok = false;
             diags.push(
-                Diagnostic::new(
-                    Code::NoFunctions,
-                    NAME,
-                    format!("module `{}` has no functions to link", module.name),
-                )
-                .at(src)
-                .entity("module", &module.name, None),
+                Diagnostic::new(Code::NoFunctions, NAME, format!("module `{}` has no functions to link", module.name))
+                    .at(src)
+                    .entity("module", &module.name, None),
             );
         }
     }
@@ -218,31 +199,18 @@ struct Unique<'a> {
 
 impl<'a> Unique<'a> {
     fn new() -> Self {
-        Unique {
-            seen: HashSet::new(),
-        }
+        Unique { seen: HashSet::new() }
     }
 
-    fn check(
-        &mut self,
-        name: &'a str,
-        what: &str,
-        container: &str,
-        src: Option<&Src>,
-        diags: &mut Vec<Diagnostic>,
-    ) {
+    fn check(&mut self, name: &'a str, what: &str, container: &str, src: Option<&Src>, diags: &mut Vec<Diagnostic>) {
         if name.is_empty() {
             return;
         }
         if !self.seen.insert(name) {
             diags.push(
-                Diagnostic::new(
-                    Code::DuplicateName,
-                    NAME,
-                    format!("{container} has two {what}s named `{name}`"),
-                )
-                .at(src)
-                .entity(what, name, None),
+                Diagnostic::new(Code::DuplicateName, NAME, format!("{container} has two {what}s named `{name}`"))
+                    .at(src)
+                    .entity(what, name, None),
             );
         }
     }
@@ -268,13 +236,7 @@ fn names(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
             })
             .collect();
         for (name, set) in &set_names {
-            sets.check(
-                name,
-                "set",
-                &function_what,
-                store.sets[*set].src.as_ref(),
-                diags,
-            );
+            sets.check(name, "set", &function_what, store.sets[*set].src.as_ref(), diags);
             for &memloc in &store.sets[*set].memlocs {
                 let m = &store.memlocs[memloc];
                 memlocs.check(m.name(), "memloc", &function_what, m.src.as_ref(), diags);
@@ -297,10 +259,7 @@ fn names(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
             .enumerate()
             .map(|(i, &instance)| {
                 let inst = &store.instances[instance];
-                (
-                    instance_source_name(q.name(), inst.name(), i),
-                    inst.src.as_ref(),
-                )
+                (instance_source_name(q.name(), inst.name(), i), inst.src.as_ref())
             })
             .collect();
         let mut instances = Unique::new();
@@ -362,11 +321,7 @@ fn references(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
         let q = &store.queues[queue];
         let names = queue_instances.entry(q.name()).or_default();
         for (i, &instance) in q.instances.iter().enumerate() {
-            names.insert(instance_source_name(
-                q.name(),
-                store.instances[instance].name(),
-                i,
-            ));
+            names.insert(instance_source_name(q.name(), store.instances[instance].name(), i));
         }
     }
     let set_names: Vec<String> = store.sets.iter().map(|(_, s)| s.name(store)).collect();
@@ -374,20 +329,12 @@ fn references(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
     storage_names.extend(set_names.iter().map(String::as_str));
     let mut refs = References {
         module_name: &core_module.name,
-        functions: module
-            .functions
-            .iter()
-            .map(|&f| store.functions[f].name())
-            .collect(),
+        functions: module.functions.iter().map(|&f| store.functions[f].name()).collect(),
         queue_instances,
         storage: storage_names,
         blocks: FxHashSet::default(),
         insts: FxHashSet::default(),
-        out: Capped {
-            diags,
-            counts: BTreeMap::new(),
-            module: core_module.name.clone(),
-        },
+        out: Capped { diags, counts: BTreeMap::new(), module: core_module.name.clone() },
     };
     for &function in &module.functions {
         refs.blocks.clear();
@@ -411,9 +358,11 @@ fn references(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
                     inst.name()
                 );
                 refs.out.push(Code::UnknownDependency, || {
-                    Diagnostic::new(Code::UnknownDependency, NAME, message)
-                        .at(inst.src.as_ref())
-                        .entity("instruction", inst.name(), Some(fname))
+                    Diagnostic::new(Code::UnknownDependency, NAME, message).at(inst.src.as_ref()).entity(
+                        "instruction",
+                        inst.name(),
+                        Some(fname),
+                    )
                 });
             }
         }
@@ -441,9 +390,11 @@ impl<'m> References<'m, '_> {
         let what = || format!("instruction `{}` in function `{function}`", inst.name());
         let report = |out: &mut Capped<'_>, code: Code, message: String| {
             out.push(code, || {
-                Diagnostic::new(code, NAME, message)
-                    .at(inst.src.as_ref())
-                    .entity("instruction", inst.name(), Some(function))
+                Diagnostic::new(code, NAME, message).at(inst.src.as_ref()).entity(
+                    "instruction",
+                    inst.name(),
+                    Some(function),
+                )
             });
         };
         for (key, value) in &inst.fields {
@@ -452,11 +403,7 @@ impl<'m> References<'m, '_> {
                     None => report(
                         &mut self.out,
                         Code::UnknownQueue,
-                        format!(
-                            "{} uses queue `{queue}`, which module `{}` does not have",
-                            what(),
-                            self.module_name
-                        ),
+                        format!("{} uses queue `{queue}`, which module `{}` does not have", what(), self.module_name),
                     ),
                     Some(instances) if op == opcode::SWITCH_QUEUE_INSTANCE => {
                         if let Some(instance) = str_field(&inst.fields, "instance") {
@@ -464,49 +411,42 @@ impl<'m> References<'m, '_> {
                                 report(
                                     &mut self.out,
                                     Code::UnknownQueueInstance,
-                                    format!("{} switches to instance `{instance}`, which queue `{queue}` does not have", what()),
+                                    format!(
+                                        "{} switches to instance `{instance}`, which queue `{queue}` does not have",
+                                        what()
+                                    ),
                                 );
                             }
                         }
                     }
                     Some(_) => {}
                 },
-                ("on_true" | "on_false", Value::String(target)) if op == "CompareAndBranch" => {
-                    if !self.blocks.contains(target.as_str()) {
-                        report(
-                            &mut self.out,
-                            Code::UnknownBlock,
-                            format!(
-                                "{} branches to block `{target}`, which the function does not have",
-                                what()
-                            ),
-                        );
-                    }
+                ("on_true" | "on_false", Value::String(target))
+                    if op == "CompareAndBranch" && !self.blocks.contains(target.as_str()) =>
+                {
+                    report(
+                        &mut self.out,
+                        Code::UnknownBlock,
+                        format!("{} branches to block `{target}`, which the function does not have", what()),
+                    );
                 }
-                ("target", Value::String(target)) if op == "UnconditionalBranch" => {
-                    if !self.blocks.contains(target.as_str()) {
-                        report(
-                            &mut self.out,
-                            Code::UnknownBlock,
-                            format!(
-                                "{} branches to block `{target}`, which the function does not have",
-                                what()
-                            ),
-                        );
-                    }
+                ("target", Value::String(target))
+                    if op == "UnconditionalBranch" && !self.blocks.contains(target.as_str()) =>
+                {
+                    report(
+                        &mut self.out,
+                        Code::UnknownBlock,
+                        format!("{} branches to block `{target}`, which the function does not have", what()),
+                    );
                 }
-                ("target", Value::String(target)) if op == opcode::CALL => {
-                    if !self.functions.contains(target.as_str()) {
-                        report(
-                            &mut self.out,
-                            Code::UnknownCallTarget,
-                            format!(
-                                "{} calls `{target}`, which module `{}` does not have",
-                                what(),
-                                self.module_name
-                            ),
-                        );
-                    }
+                ("target", Value::String(target))
+                    if op == opcode::CALL && !self.functions.contains(target.as_str()) =>
+                {
+                    report(
+                        &mut self.out,
+                        Code::UnknownCallTarget,
+                        format!("{} calls `{target}`, which module `{}` does not have", what(), self.module_name),
+                    );
                 }
                 ("dependencies", Value::Array(deps)) => {
                     for dep in deps {
@@ -529,7 +469,11 @@ impl<'m> References<'m, '_> {
                             report(
                                 &mut self.out,
                                 Code::UnknownMemloc,
-                                format!("{} reads or writes `{memref}`, which module `{}` does not allocate", what(), self.module_name),
+                                format!(
+                                    "{} reads or writes `{memref}`, which module `{}` does not allocate",
+                                    what(),
+                                    self.module_name
+                                ),
                             );
                         }
                     }
@@ -549,12 +493,7 @@ struct CoreSummary<'m> {
     barriers: Vec<(&'m str, Option<u64>, Option<&'m Src>)>,
     sb2sb: usize,
     /// Shared post-DRAM-alloc locations: name, address, remote target, src.
-    shared: Vec<(
-        &'m str,
-        u64,
-        Option<crate::ir::RemoteTarget>,
-        Option<&'m Src>,
-    )>,
+    shared: Vec<(&'m str, u64, Option<crate::ir::RemoteTarget>, Option<&'m Src>)>,
 }
 
 fn summarize<'m>(core: u64, core_module: &'m CoreModule) -> CoreSummary<'m> {
@@ -572,9 +511,7 @@ fn summarize<'m>(core: u64, core_module: &'m CoreModule) -> CoreSummary<'m> {
     for &function in &module.functions {
         let mut blocks = Vec::new();
         module.walk_function_blocks(function, &mut |b| blocks.push(store.blocks[b].name()));
-        summary
-            .functions
-            .push((store.functions[function].name(), blocks));
+        summary.functions.push((store.functions[function].name(), blocks));
         module.walk_function(function, &mut |i| {
             let inst = &store.insts[i];
             match inst.op {
@@ -591,15 +528,9 @@ fn summarize<'m>(core: u64, core_module: &'m CoreModule) -> CoreSummary<'m> {
             if let Allocation::Set(set) = allocation {
                 for &memloc in &store.sets[*set].memlocs {
                     let m = &store.memlocs[memloc];
-                    if m.fields
-                        .get("is_shared_post_dram_alloc")
-                        .and_then(Value::as_bool)
-                        == Some(true)
-                    {
+                    if m.fields.get("is_shared_post_dram_alloc").and_then(Value::as_bool) == Some(true) {
                         let addr = m.fields.get("addr").and_then(Value::as_u64).unwrap_or(0);
-                        summary
-                            .shared
-                            .push((m.name(), addr, m.remote_target(), m.src.as_ref()));
+                        summary.shared.push((m.name(), addr, m.remote_target(), m.src.as_ref()));
                     }
                 }
             }
@@ -609,12 +540,8 @@ fn summarize<'m>(core: u64, core_module: &'m CoreModule) -> CoreSummary<'m> {
 }
 
 fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
-    let mut summaries: Vec<CoreSummary<'_>> = set
-        .modules
-        .iter()
-        .zip(cores)
-        .map(|(module, &core)| summarize(core, module))
-        .collect();
+    let mut summaries: Vec<CoreSummary<'_>> =
+        set.modules.iter().zip(cores).map(|(module, &core)| summarize(core, module)).collect();
     summaries.sort_by_key(|s| s.core);
     let Some((first, rest)) = summaries.split_first() else {
         return;
@@ -646,10 +573,7 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                     Diagnostic::new(
                         Code::FunctionMissing,
                         NAME,
-                        format!(
-                            "core {c} (`{}`) has no function `{fname}`, which core {} has",
-                            other.name, first.core
-                        ),
+                        format!("core {c} (`{}`) has no function `{fname}`, which core {} has", other.name, first.core),
                     )
                     .core(c)
                     .at(msrc(other).as_ref())
@@ -706,8 +630,8 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                 .at(msrc(other).as_ref()),
             );
         }
-        if let Some(i) = (0..other.barriers.len().min(first.barriers.len()))
-            .find(|&i| other.barriers[i].0 != first.barriers[i].0)
+        if let Some(i) =
+            (0..other.barriers.len().min(first.barriers.len())).find(|&i| other.barriers[i].0 != first.barriers[i].0)
         {
             diags.push(
                 Diagnostic::new(
@@ -739,23 +663,15 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
         }
     }
     for summary in &summaries {
-        if let Some((i, (name, id, src))) = summary
-            .barriers
-            .iter()
-            .enumerate()
-            .find(|(i, (_, id, _))| *id != Some(*i as u64))
+        if let Some((i, (name, id, src))) =
+            summary.barriers.iter().enumerate().find(|(i, (_, id, _))| *id != Some(*i as u64))
         {
-            let found = id
-                .map(|id| format!("id {id}"))
-                .unwrap_or_else(|| "no integer id".to_owned());
+            let found = id.map(|id| format!("id {id}")).unwrap_or_else(|| "no integer id".to_owned());
             diags.push(
                 Diagnostic::new(
                     Code::BarrierIdsNotDense,
                     NAME,
-                    format!(
-                        "core barrier `{name}` is barrier {i} of core {} but has {found}",
-                        summary.core
-                    ),
+                    format!("core barrier `{name}` is barrier {i} of core {} but has {found}", summary.core),
                 )
                 .core(summary.core)
                 .at(*src)
@@ -765,8 +681,7 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
     }
     // Shared post-DRAM-allocation tensors (1195–1197).
     let by_core: BTreeMap<u64, &CoreSummary<'_>> = summaries.iter().map(|s| (s.core, s)).collect();
-    let addresses =
-        |s: &CoreSummary<'_>| -> BTreeSet<u64> { s.shared.iter().map(|x| x.1).collect() };
+    let addresses = |s: &CoreSummary<'_>| -> BTreeSet<u64> { s.shared.iter().map(|x| x.1).collect() };
     let first_addresses = addresses(first);
     for summary in &summaries {
         for (name, addr, target, src) in &summary.shared {
@@ -775,10 +690,7 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                     Diagnostic::new(
                         Code::SharedWithoutRemoteTarget,
                         NAME,
-                        format!(
-                            "shared tensor `{name}` on core {} has no `remote_local_target`",
-                            summary.core
-                        ),
+                        format!("shared tensor `{name}` on core {} has no `remote_local_target`", summary.core),
                     )
                     .core(summary.core)
                     .at(*src)
@@ -827,37 +739,20 @@ fn lnc_verifier(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
     for other in rest {
         let other_addresses = addresses(other);
         if other_addresses != first_addresses {
-            let only_here: Vec<String> = other_addresses
-                .difference(&first_addresses)
-                .take(5)
-                .map(u64::to_string)
-                .collect();
-            let only_first: Vec<String> = first_addresses
-                .difference(&other_addresses)
-                .take(5)
-                .map(u64::to_string)
-                .collect();
+            let only_here: Vec<String> =
+                other_addresses.difference(&first_addresses).take(5).map(u64::to_string).collect();
+            let only_first: Vec<String> =
+                first_addresses.difference(&other_addresses).take(5).map(u64::to_string).collect();
             diags.push(
                 Diagnostic::new(
                     Code::SharedAddressSetMismatch,
                     NAME,
-                    format!(
-                        "shared tensor addresses of core {} differ from core {}'s",
-                        other.core, first.core
-                    ),
+                    format!("shared tensor addresses of core {} differ from core {}'s", other.core, first.core),
                 )
                 .core(other.core)
                 .at(msrc(other).as_ref())
-                .note(format!(
-                    "only on core {}: [{}]",
-                    other.core,
-                    only_here.join(", ")
-                ))
-                .note(format!(
-                    "only on core {}: [{}]",
-                    first.core,
-                    only_first.join(", ")
-                )),
+                .note(format!("only on core {}: [{}]", other.core, only_here.join(", ")))
+                .note(format!("only on core {}: [{}]", first.core, only_first.join(", "))),
             );
         }
     }

@@ -55,11 +55,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     let mut out = Relinked::default();
     let partitions = Partitions::of(module);
     let n = partitions.len() as u64;
-    out.steps.push(StepRow {
-        name: "check_partitions".to_owned(),
-        changes: 0,
-        edits: Vec::new(),
-    });
+    out.steps.push(StepRow { name: "check_partitions".to_owned(), changes: 0, edits: Vec::new() });
     if n != vnc_nc_count {
         diags.push(
             Diagnostic::new(
@@ -73,17 +69,11 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
         return out;
     }
     if n == 1 {
-        diags.push(Diagnostic::new(
-            Code::NothingToRelink,
-            NAME,
-            "one core (lnc = 1): no remote semaphores to relink",
-        ));
+        diags.push(Diagnostic::new(Code::NothingToRelink, NAME, "one core (lnc = 1): no remote semaphores to relink"));
     }
 
-    let collected: Vec<(&Partition, Vec<Collected>)> = partitions
-        .iter()
-        .map(|p| (p, collect(module, p, diags)))
-        .collect();
+    let collected: Vec<(&Partition, Vec<Collected>)> =
+        partitions.iter().map(|p| (p, collect(module, p, diags))).collect();
     for (partition, blocks) in &collected {
         out.semaphores.counts.push(SemaphoreBlocks {
             core: partition.core,
@@ -91,11 +81,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
             remote_dma_blocks: blocks.len() as u64,
         });
     }
-    out.steps.push(StepRow {
-        name: "collect_remote_dma_blocks".to_owned(),
-        changes: 0,
-        edits: Vec::new(),
-    });
+    out.steps.push(StepRow { name: "collect_remote_dma_blocks".to_owned(), changes: 0, edits: Vec::new() });
 
     let counts: Vec<usize> = collected.iter().map(|(_, blocks)| blocks.len()).collect();
     if counts.windows(2).any(|w| w[0] != w[1]) {
@@ -116,19 +102,11 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
             .semaphores
             .counts
             .iter()
-            .map(|c| CoreCount {
-                core: c.core,
-                module: c.function.clone(),
-                count: c.remote_dma_blocks,
-            })
+            .map(|c| CoreCount { core: c.core, module: c.function.clone(), count: c.remote_dma_blocks })
             .collect();
         diags.push(diagnostic);
         out.failed = true;
-        out.steps.push(StepRow {
-            name: "relink_semaphores".to_owned(),
-            changes: 0,
-            edits: Vec::new(),
-        });
+        out.steps.push(StepRow { name: "relink_semaphores".to_owned(), changes: 0, edits: Vec::new() });
         return out;
     }
 
@@ -150,9 +128,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                         partition.core
                     )
                 };
-                let peer_core = target_value
-                    .as_u64()
-                    .filter(|t| partitions.get(*t).is_some());
+                let peer_core = target_value.as_u64().filter(|t| partitions.get(*t).is_some());
                 let Some(target_core) = peer_core else {
                     diags.push(
                         Diagnostic::new(
@@ -162,11 +138,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                                 "{} has `target_core` {}, which names no core (cores [{}])",
                                 describe(),
                                 crate::json::read::compact(target_value),
-                                cores
-                                    .iter()
-                                    .map(u64::to_string)
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
+                                cores.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
                             ),
                         )
                         .core(partition.core)
@@ -176,16 +148,12 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                     );
                     continue;
                 };
-                let Some((_, peer_blocks)) = collected.iter().find(|(p, _)| p.core == target_core)
-                else {
+                let Some((_, peer_blocks)) = collected.iter().find(|(p, _)| p.core == target_core) else {
                     continue;
                 };
                 let peer = &peer_blocks[ordinal];
                 let peer_inst = &module.store.insts[peer.inst];
-                let local = peer_inst
-                    .updates()
-                    .iter()
-                    .find(|u| !UpdateView::of(u).is_remote());
+                let local = peer_inst.updates().iter().find(|u| !UpdateView::of(u).is_remote());
                 let Some(local) = local else {
                     diags.push(
                         Diagnostic::new(
@@ -217,13 +185,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                     old_id: view.id.cloned().unwrap_or(Value::Null),
                     new_id: new_id.clone(),
                 });
-                plan.push((
-                    block.inst,
-                    index,
-                    new_id,
-                    block.unit.clone(),
-                    block.context.clone(),
-                ));
+                plan.push((block.inst, index, new_id, block.unit.clone(), block.context.clone()));
             }
         }
     }
@@ -234,10 +196,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
         let mut last: Option<Handle<Inst>> = None;
         for (inst, index, new_id, unit, context) in plan {
             let before = print::inst_line(module, inst);
-            if let Some(Value::Object(entry)) = module.store.insts[inst]
-                .updates_mut()
-                .and_then(|u| u.get_mut(index))
-            {
+            if let Some(Value::Object(entry)) = module.store.insts[inst].updates_mut().and_then(|u| u.get_mut(index)) {
                 entry.insert("id".to_owned(), new_id);
             }
             let after = print::inst_line(module, inst);
@@ -246,21 +205,12 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                     let edit: &mut Edit = edit;
                     edit.after = Some(after);
                 }
-                _ => edits.push(Edit {
-                    unit,
-                    context,
-                    before: Some(before),
-                    after: Some(after),
-                }),
+                _ => edits.push(Edit { unit, context, before: Some(before), after: Some(after) }),
             }
             last = Some(inst);
         }
     }
-    out.steps.push(StepRow {
-        name: "relink_semaphores".to_owned(),
-        changes: edits.len() as u64,
-        edits,
-    });
+    out.steps.push(StepRow { name: "relink_semaphores".to_owned(), changes: edits.len() as u64, edits });
     out
 }
 
@@ -268,30 +218,22 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
 fn collect(module: &Module, partition: &Partition, diags: &mut Vec<Diagnostic>) -> Vec<Collected> {
     let store = &module.store;
     let mut out = Vec::new();
-    let mut stray = |inst: Handle<Inst>,
-                     parent: &str,
-                     unit: &str,
-                     context: &str,
-                     diags: &mut Vec<Diagnostic>| {
+    let mut stray = |inst: Handle<Inst>, parent: &str, unit: &str, context: &str, diags: &mut Vec<Diagnostic>| {
         let i = &store.insts[inst];
         if i.is_remote_dma_block() {
-            out.push(Collected {
-                inst,
-                parent: parent.to_owned(),
-                unit: unit.to_owned(),
-                context: context.to_owned(),
-            });
+            out.push(Collected { inst, parent: parent.to_owned(), unit: unit.to_owned(), context: context.to_owned() });
         } else if i.remote_update {
-            let why = if i.op == Op::DmaBlock {
-                "a DMA block without `remote_notifications`"
-            } else {
-                "not a DMA block"
-            };
+            let why =
+                if i.op == Op::DmaBlock { "a DMA block without `remote_notifications`" } else { "not a DMA block" };
             diags.push(
                 Diagnostic::new(
                     Code::StrayRemoteUpdate,
                     NAME,
-                    format!("`{}` in `{parent}` (core {}) has a remote update but is {why}; it is not relinked", i.name(), partition.core),
+                    format!(
+                        "`{}` in `{parent}` (core {}) has a remote update but is {why}; it is not relinked",
+                        i.name(),
+                        partition.core
+                    ),
                 )
                 .core(partition.core)
                 .at(i.src.as_ref())
@@ -311,12 +253,7 @@ fn collect(module: &Module, partition: &Partition, diags: &mut Vec<Diagnostic>) 
     let queue_of: std::collections::HashMap<Handle<crate::ir::QueueInstance>, &str> = module
         .queues
         .iter()
-        .flat_map(|&q| {
-            store.queues[q]
-                .instances
-                .iter()
-                .map(move |&i| (i, store.queues[q].name()))
-        })
+        .flat_map(|&q| store.queues[q].instances.iter().map(move |&i| (i, store.queues[q].name())))
         .collect();
     for &instance in &partition.instances {
         let name = store.instances[instance].name().unwrap_or("").to_owned();

@@ -54,11 +54,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     let mut out = AddressMap::default();
     let partitions = Partitions::of(module);
     let n = partitions.len() as u64;
-    out.steps.push(StepRow {
-        name: "check_partitions".to_owned(),
-        changes: 0,
-        edits: Vec::new(),
-    });
+    out.steps.push(StepRow { name: "check_partitions".to_owned(), changes: 0, edits: Vec::new() });
     if n != vnc_nc_count {
         diags.push(
             Diagnostic::new(
@@ -83,11 +79,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     }
 
     let copies = plan(module, &partitions, &mut out.rows, diags);
-    out.steps.push(StepRow {
-        name: "resolve_targets".to_owned(),
-        changes: 0,
-        edits: Vec::new(),
-    });
+    out.steps.push(StepRow { name: "resolve_targets".to_owned(), changes: 0, edits: Vec::new() });
     out.failed = has_errors(&diags[start..]);
     let mut edits = Vec::new();
     if !out.failed {
@@ -95,20 +87,12 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
             apply(module, copy, &mut edits);
         }
     }
-    out.steps.push(StepRow {
-        name: "copy_addresses".to_owned(),
-        changes: edits.len() as u64,
-        edits,
-    });
+    out.steps.push(StepRow { name: "copy_addresses".to_owned(), changes: edits.len() as u64, edits });
     out
 }
 
 fn join(cores: &[u64]) -> String {
-    cores
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
+    cores.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
 }
 
 fn plan(
@@ -118,10 +102,8 @@ fn plan(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Copy> {
     let store = &module.store;
-    let indexes: HashMap<u64, MemlocIndex<'_>> = partitions
-        .iter()
-        .map(|p| (p.core, MemlocIndex::build(module, p)))
-        .collect();
+    let indexes: HashMap<u64, MemlocIndex<'_>> =
+        partitions.iter().map(|p| (p.core, MemlocIndex::build(module, p))).collect();
     let mut copies = Vec::new();
     // The address space each view set receives, and from which owner (for BL0401).
     let mut set_spaces: HashMap<Handle<MemLocSet>, (String, String)> = HashMap::new();
@@ -188,12 +170,7 @@ fn plan(
                 before,
                 after: after.clone(),
             });
-            copies.push(Copy {
-                function: at.function,
-                view: at.memloc,
-                view_set: at.set,
-                after,
-            });
+            copies.push(Copy { function: at.function, view: at.memloc, view_set: at.set, after });
         }
     }
     copies
@@ -214,7 +191,10 @@ fn missing(
     let mut diagnostic = Diagnostic::new(
         Code::RemoteMemlocMissing,
         NAME,
-        format!("could not find memory location `{}` on core {} (remote target of `{view}` on core {core})", target.name, target.core),
+        format!(
+            "could not find memory location `{}` on core {} (remote target of `{view}` on core {core})",
+            target.name, target.core
+        ),
     )
     .core(core)
     .at_key(src, "remote_local_target")
@@ -222,15 +202,10 @@ fn missing(
     match indexes.get(&target.core) {
         Some(index) => {
             diagnostic.nearest = nearest_names(&target.name, index.names(), 3);
-            let owner_name = partitions
-                .get(target.core)
-                .map(|p| module.store.functions[p.function].name())
-                .unwrap_or("");
+            let owner_name =
+                partitions.get(target.core).map(|p| module.store.functions[p.function].name()).unwrap_or("");
             if diagnostic.nearest.is_empty() {
-                diagnostic = diagnostic.note(format!(
-                    "core {} (`{owner_name}`) has no similar name",
-                    target.core
-                ));
+                diagnostic = diagnostic.note(format!("core {} (`{owner_name}`) has no similar name", target.core));
             }
         }
         None => {
@@ -241,11 +216,8 @@ fn missing(
             ));
         }
     }
-    diagnostic.found_on_cores = indexes
-        .iter()
-        .filter(|(_, index)| index.contains(&target.name))
-        .map(|(core, _)| *core)
-        .collect();
+    diagnostic.found_on_cores =
+        indexes.iter().filter(|(_, index)| index.contains(&target.name)).map(|(core, _)| *core).collect();
     diagnostic.found_on_cores.sort_unstable();
     if !diagnostic.found_on_cores.is_empty() {
         let help = format!(
@@ -262,23 +234,14 @@ fn apply(module: &mut Module, copy: &Copy, edits: &mut Vec<Edit>) {
     let (unit, set_name) = owner_names(module, copy);
     let before_line = print::memloc_line(module, copy.view);
     let set_before = print::set_line(module, copy.view_set);
-    let PhysTuple {
-        mem_type,
-        addr_space,
-        addr,
-        bank,
-        base,
-        allocated,
-    } = copy.after.clone();
+    let PhysTuple { mem_type, addr_space, addr, bank, base, allocated } = copy.after.clone();
     let fields = &mut module.store.memlocs[copy.view].fields;
     fields.insert("type".to_owned(), Value::from(mem_type));
     fields.insert("addr".to_owned(), Value::from(addr));
     fields.insert("bank".to_owned(), Value::from(bank));
     fields.insert("base".to_owned(), Value::from(base));
     fields.insert("allocated".to_owned(), Value::from(allocated));
-    module.store.sets[copy.view_set]
-        .fields
-        .insert("addr_space".to_owned(), Value::from(addr_space));
+    module.store.sets[copy.view_set].fields.insert("addr_space".to_owned(), Value::from(addr_space));
     let set_after = print::set_line(module, copy.view_set);
     if set_before != set_after {
         edits.push(Edit {
@@ -298,8 +261,5 @@ fn apply(module: &mut Module, copy: &Copy, edits: &mut Vec<Edit>) {
 
 fn owner_names(module: &Module, copy: &Copy) -> (String, String) {
     let function = module.store.functions[copy.function].name();
-    (
-        format!("function {function}"),
-        module.store.sets[copy.view_set].name(&module.store),
-    )
+    (format!("function {function}"), module.store.sets[copy.view_set].name(&module.store))
 }

@@ -8,17 +8,10 @@ use crate::support::{link, read_dir_sources, summary};
 #[test]
 fn cases() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let mut dirs: Vec<_> = std::fs::read_dir(&data)
-        .expect("tests/data")
-        .map(|e| e.expect("entry").path())
-        .collect();
+    let mut dirs: Vec<_> = std::fs::read_dir(&data).expect("tests/data").map(|e| e.expect("entry").path()).collect();
     dirs.sort();
     for dir in dirs.into_iter().filter(|d| d.is_dir()) {
-        let name = dir
-            .file_name()
-            .expect("name")
-            .to_string_lossy()
-            .into_owned();
+        let name = dir.file_name().expect("name").to_string_lossy().into_owned();
         let outcome = link(read_dir_sources(&dir));
         insta::assert_snapshot!(format!("case-{name}"), summary(&outcome));
     }

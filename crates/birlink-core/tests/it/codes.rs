@@ -12,14 +12,8 @@ use birlink_core::{LinkOptions, Outcome, Severity};
 use crate::support::{codes, status};
 
 fn run(code: Code, layout: Layout) -> Outcome {
-    let config = GenConfig {
-        fault: Some(code),
-        ..birlink_core::samples::fault_config()
-    };
-    let sources = gen::generate(&config, layout)
-        .iter()
-        .map(gen::GenFile::source)
-        .collect();
+    let config = GenConfig { fault: Some(code), ..birlink_core::samples::fault_config() };
+    let sources = gen::generate(&config, layout).iter().map(gen::GenFile::source).collect();
     birlink_core::run(sources, &LinkOptions::default())
 }
 
@@ -61,11 +55,7 @@ fn companions(code: Code) -> &'static [&'static str] {
 }
 
 fn check(code: Code) {
-    let layouts: &[Layout] = if bundle_only(code) {
-        &[Layout::Bundle]
-    } else {
-        &[Layout::Bundle, Layout::Files]
-    };
+    let layouts: &[Layout] = if bundle_only(code) { &[Layout::Bundle] } else { &[Layout::Bundle, Layout::Files] };
     for &layout in layouts {
         let outcome = run(code, layout);
         let info = code.info();
@@ -80,25 +70,15 @@ fn check(code: Code) {
         );
         assert!(!d.help.is_empty(), "{} has no help", info.code);
         if !has_no_location(code) {
-            let location = d
-                .location
-                .as_ref()
-                .unwrap_or_else(|| panic!("{} has no location", info.code));
-            assert!(
-                !location.file.is_empty(),
-                "{} location has no file",
-                info.code
-            );
-            assert!(
-                location.line.is_some() && location.column.is_some(),
-                "{} location {location:?}",
-                info.code
-            );
+            let location = d.location.as_ref().unwrap_or_else(|| panic!("{} has no location", info.code));
+            assert!(!location.file.is_empty(), "{} location has no file", info.code);
+            assert!(location.line.is_some() && location.column.is_some(), "{} location {location:?}", info.code);
         }
-        let has_errors =
-            outcome.report.diagnostics.iter().any(|d| {
-                d.severity == Severity::Error && !companions(code).contains(&d.code.as_str())
-            });
+        let has_errors = outcome
+            .report
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error && !companions(code).contains(&d.code.as_str()));
         match info.severity {
             Severity::Error => {
                 assert!(has_errors);
@@ -116,17 +96,9 @@ fn check(code: Code) {
                             );
                         }
                         if i <= 1 {
-                            assert!(
-                                outcome.linked.is_none(),
-                                "{}: a linked module survived a failed link",
-                                info.code
-                            );
+                            assert!(outcome.linked.is_none(), "{}: a linked module survived a failed link", info.code);
                         } else {
-                            assert!(
-                                outcome.linked.is_some(),
-                                "{}: the linker's result was lost",
-                                info.code
-                            );
+                            assert!(outcome.linked.is_some(), "{}: the linker's result was lost", info.code);
                         }
                     }
                     None => {
@@ -147,11 +119,7 @@ fn check(code: Code) {
                 assert!(!has_errors, "{}: {:?}", info.code, codes(&outcome));
                 assert!(outcome.linked.is_some(), "{}: not linked", info.code);
                 if companions(code).is_empty() {
-                    assert!(
-                        PASSES.iter().all(|p| status(&outcome, p) == "ok"),
-                        "{}: a pass did not finish",
-                        info.code
-                    );
+                    assert!(PASSES.iter().all(|p| status(&outcome, p) == "ok"), "{}: a pass did not finish", info.code);
                 }
             }
         }
@@ -163,16 +131,9 @@ fn check(code: Code) {
 fn specific(code: Code, outcome: &Outcome, d: &Diagnostic) {
     match code {
         Code::RemoteMemlocMissing => {
-            assert!(
-                d.message.contains("`c_partial_0_remote_1` on core 0"),
-                "{}",
-                d.message
-            );
+            assert!(d.message.contains("`c_partial_0_remote_1` on core 0"), "{}", d.message);
             assert_eq!(d.nearest.first().map(String::as_str), Some("c_partial_0"));
-            assert!(d
-                .location
-                .as_ref()
-                .is_some_and(|l| l.pointer.ends_with("/remote_local_target")));
+            assert!(d.location.as_ref().is_some_and(|l| l.pointer.ends_with("/remote_local_target")));
             // The linker's rows survive the failure.
             assert!(!outcome.report.dispatcher.is_empty());
             assert!(!outcome.report.barriers.is_empty());
@@ -183,18 +144,10 @@ fn specific(code: Code, outcome: &Outcome, d: &Diagnostic) {
             assert_eq!(outcome.report.semaphores.counts.len(), 2);
         }
         Code::VncAddrMapCoreCount => {
-            assert!(
-                d.message.contains("2 partition(s)") && d.message.contains("`vnc_nc_count` is 4"),
-                "{}",
-                d.message
-            );
+            assert!(d.message.contains("2 partition(s)") && d.message.contains("`vnc_nc_count` is 4"), "{}", d.message);
         }
         Code::VncLinkCoreCount => {
-            assert!(
-                d.message.contains("2 partition(s)") && d.message.contains("`vnc_nc_count` is 3"),
-                "{}",
-                d.message
-            );
+            assert!(d.message.contains("2 partition(s)") && d.message.contains("`vnc_nc_count` is 3"), "{}", d.message);
         }
         Code::PeerUpdateMissing => {
             assert!(d.message.contains("no local"), "{}", d.message);
@@ -204,11 +157,7 @@ fn specific(code: Code, outcome: &Outcome, d: &Diagnostic) {
             assert!(d.message.contains("truncated"), "{}", d.message);
         }
         Code::NetlistEndpointMissing => {
-            assert!(
-                d.nearest.contains(&"c_partial_0".to_owned()),
-                "{:?}",
-                d.nearest
-            );
+            assert!(d.nearest.contains(&"c_partial_0".to_owned()), "{:?}", d.nearest);
         }
         Code::BarrierSkipped => {
             // The skipped barrier keeps its id; the others are still dense.
@@ -300,56 +249,27 @@ code_tests! {
 
 #[test]
 fn bl0010_input_too_large() {
-    let sources = gen::generate(&birlink_core::samples::fault_config(), Layout::Files)
-        .iter()
-        .map(gen::GenFile::source)
-        .collect();
-    let outcome = birlink_core::run(
-        sources,
-        &LinkOptions {
-            max_input_bytes: Some(1000),
-            ..LinkOptions::default()
-        },
-    );
+    let sources =
+        gen::generate(&birlink_core::samples::fault_config(), Layout::Files).iter().map(gen::GenFile::source).collect();
+    let outcome = birlink_core::run(sources, &LinkOptions { max_input_bytes: Some(1000), ..LinkOptions::default() });
     let d = find(&outcome, Code::InputTooLarge);
     assert_eq!(d.severity, Severity::Error);
     assert!(d.message.contains("at most 1.0 kB"), "{}", d.message);
     assert_eq!(outcome.report.inputs.len(), 2, "the files are still listed");
     assert!(PASSES.iter().all(|p| status(&outcome, p) == "skipped"));
-    assert_eq!(
-        outcome.report.diagnostics.len(),
-        1,
-        "nothing else is reported: {:?}",
-        codes(&outcome)
-    );
+    assert_eq!(outcome.report.diagnostics.len(), 1, "nothing else is reported: {:?}", codes(&outcome));
 }
 
 #[test]
 fn one_bad_file_does_not_hide_the_others() {
     // Core 1 is truncated and core 0 has a wrong type: both are reported.
-    let config = GenConfig {
-        fault: Some(Code::InvalidJson),
-        ..birlink_core::samples::fault_config()
-    };
+    let config = GenConfig { fault: Some(Code::InvalidJson), ..birlink_core::samples::fault_config() };
     let mut files = gen::generate(&config, Layout::Files);
     let text = String::from_utf8(files[0].bytes.clone()).expect("utf8");
-    files[0].bytes = text
-        .replacen("\"blocks\": [", "\"blocks\": 7, \"was_blocks\": [", 1)
-        .into_bytes();
-    let outcome = birlink_core::run(
-        files.iter().map(gen::GenFile::source).collect(),
-        &LinkOptions::default(),
-    );
+    files[0].bytes = text.replacen("\"blocks\": [", "\"blocks\": 7, \"was_blocks\": [", 1).into_bytes();
+    let outcome = birlink_core::run(files.iter().map(gen::GenFile::source).collect(), &LinkOptions::default());
     let found = codes(&outcome);
-    assert!(
-        found.contains(&"BL0002".to_owned()) && found.contains(&"BL0003".to_owned()),
-        "{found:?}"
-    );
-    let statuses: Vec<&str> = outcome
-        .report
-        .inputs
-        .iter()
-        .map(|i| i.status.as_str())
-        .collect();
+    assert!(found.contains(&"BL0002".to_owned()) && found.contains(&"BL0003".to_owned()), "{found:?}");
+    let statuses: Vec<&str> = outcome.report.inputs.iter().map(|i| i.status.as_str()).collect();
     assert_eq!(statuses, vec!["error", "error"]);
 }

@@ -4,9 +4,13 @@
 //! Refresh snapshots with `INSTA_UPDATE=always cargo test -p birlink-core` and review
 //! the diff.
 
+// Tests and benchmarks may panic on a broken fixture: that is their failure report.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod cases;
 mod codes;
 mod pipeline;
 mod properties;
 mod samples;
 mod support;
+mod tidy;

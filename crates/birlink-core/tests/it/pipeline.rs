@@ -7,10 +7,7 @@ use birlink_core::{LinkOptions, SourceFile};
 use crate::support::{codes, status};
 
 fn matmul(layout: Layout) -> Vec<SourceFile> {
-    gen::generate(&birlink_core::samples::matmul_config(), layout)
-        .iter()
-        .map(gen::GenFile::source)
-        .collect()
+    gen::generate(&birlink_core::samples::matmul_config(), layout).iter().map(gen::GenFile::source).collect()
 }
 
 #[test]
@@ -18,43 +15,16 @@ fn lnc_comes_from_option_then_bundle_then_netlist_then_modules() {
     let mut config = birlink_core::samples::matmul_config();
     config.netlist = true;
     let files = |config: &GenConfig| -> Vec<SourceFile> {
-        gen::generate(config, Layout::Files)
-            .iter()
-            .map(gen::GenFile::source)
-            .collect()
+        gen::generate(config, Layout::Files).iter().map(gen::GenFile::source).collect()
     };
     let outcome = birlink_core::run(files(&config), &LinkOptions::default());
-    assert_eq!(
-        (
-            outcome.report.options.lnc,
-            outcome.report.options.lnc_source.as_str()
-        ),
-        (2, "netlist")
-    );
-    let outcome = birlink_core::run(
-        files(&config),
-        &LinkOptions {
-            lnc: Some(2),
-            ..LinkOptions::default()
-        },
-    );
+    assert_eq!((outcome.report.options.lnc, outcome.report.options.lnc_source.as_str()), (2, "netlist"));
+    let outcome = birlink_core::run(files(&config), &LinkOptions { lnc: Some(2), ..LinkOptions::default() });
     assert_eq!(outcome.report.options.lnc_source, "option");
     let outcome = birlink_core::run(matmul(Layout::Files), &LinkOptions::default());
-    assert_eq!(
-        (
-            outcome.report.options.lnc,
-            outcome.report.options.lnc_source.as_str()
-        ),
-        (2, "modules")
-    );
+    assert_eq!((outcome.report.options.lnc, outcome.report.options.lnc_source.as_str()), (2, "modules"));
     // An option that disagrees with the modules fails in vnc_remote_addr_map (1513).
-    let outcome = birlink_core::run(
-        matmul(Layout::Files),
-        &LinkOptions {
-            lnc: Some(3),
-            ..LinkOptions::default()
-        },
-    );
+    let outcome = birlink_core::run(matmul(Layout::Files), &LinkOptions { lnc: Some(3), ..LinkOptions::default() });
     assert_eq!(status(&outcome, "bir_linker"), "ok");
     assert_eq!(status(&outcome, "vnc_remote_addr_map"), "error");
     assert_eq!(codes(&outcome), vec!["1513"]);
@@ -62,19 +32,10 @@ fn lnc_comes_from_option_then_bundle_then_netlist_then_modules() {
 
 #[test]
 fn netlist_name_becomes_the_base_name() {
-    let config = GenConfig {
-        netlist: true,
-        ..birlink_core::samples::matmul_config()
-    };
-    let sources = gen::generate(&config, Layout::Bundle)
-        .iter()
-        .map(gen::GenFile::source)
-        .collect();
+    let config = GenConfig { netlist: true, ..birlink_core::samples::matmul_config() };
+    let sources = gen::generate(&config, Layout::Bundle).iter().map(gen::GenFile::source).collect();
     let outcome = birlink_core::run(sources, &LinkOptions::default());
-    assert_eq!(
-        outcome.report.options.linked_name.as_deref(),
-        Some("nc00/sgLnk")
-    );
+    assert_eq!(outcome.report.options.linked_name.as_deref(), Some("nc00/sgLnk"));
 }
 
 #[test]
@@ -94,18 +55,11 @@ fn module_names_come_from_the_name_key_the_path_or_the_core() {
         ],
         &LinkOptions::default(),
     );
-    let names: Vec<Option<&str>> = outcome
-        .report
-        .inputs
-        .iter()
-        .map(|i| i.module.as_deref())
-        .collect();
+    let names: Vec<Option<&str>> = outcome.report.inputs.iter().map(|i| i.module.as_deref()).collect();
     assert_eq!(names, vec![Some("nc00"), Some("nc01"), Some("right")]);
-    let bundle = serde_json::json!({"modules": [serde_json::from_str::<serde_json::Value>(&module(0, None)).expect("json")]});
-    let outcome = birlink_core::run(
-        vec![SourceFile::text("nc07.json", bundle.to_string())],
-        &LinkOptions::default(),
-    );
+    let bundle =
+        serde_json::json!({"modules": [serde_json::from_str::<serde_json::Value>(&module(0, None)).expect("json")]});
+    let outcome = birlink_core::run(vec![SourceFile::text("nc07.json", bundle.to_string())], &LinkOptions::default());
     assert_eq!(
         outcome.report.inputs[0].module.as_deref(),
         Some("nc00"),
@@ -117,29 +71,19 @@ fn module_names_come_from_the_name_key_the_path_or_the_core() {
 fn verify_alone_is_a_dry_run() {
     let outcome = birlink_core::run(
         matmul(Layout::Files),
-        &LinkOptions {
-            passes: Some(vec!["verify".into()]),
-            ..LinkOptions::default()
-        },
+        &LinkOptions { passes: Some(vec!["verify".into()]), ..LinkOptions::default() },
     );
     assert_eq!(status(&outcome, "verify"), "ok");
     assert_eq!(status(&outcome, "bir_linker"), "skipped");
     assert!(outcome.linked.is_none());
-    assert!(
-        outcome.report.diagnostics.is_empty(),
-        "{:?}",
-        codes(&outcome)
-    );
+    assert!(outcome.report.diagnostics.is_empty(), "{:?}", codes(&outcome));
 }
 
 #[test]
 fn a_pass_selection_with_a_gap_is_refused() {
     let outcome = birlink_core::run(
         matmul(Layout::Files),
-        &LinkOptions {
-            passes: Some(vec!["verify".into(), "vnc_link".into()]),
-            ..LinkOptions::default()
-        },
+        &LinkOptions { passes: Some(vec!["verify".into(), "vnc_link".into()]), ..LinkOptions::default() },
     );
     assert_eq!(codes(&outcome), vec!["BL0003"]);
     assert!(outcome.linked.is_none());
@@ -147,14 +91,9 @@ fn a_pass_selection_with_a_gap_is_refused() {
 
 #[test]
 fn partial_results_survive_a_vnc_failure() {
-    let config = GenConfig {
-        fault: Some(birlink_core::Code::RemoteMemlocMissing),
-        ..birlink_core::samples::matmul_config()
-    };
-    let sources = gen::generate(&config, Layout::Files)
-        .iter()
-        .map(gen::GenFile::source)
-        .collect();
+    let config =
+        GenConfig { fault: Some(birlink_core::Code::RemoteMemlocMissing), ..birlink_core::samples::matmul_config() };
+    let sources = gen::generate(&config, Layout::Files).iter().map(gen::GenFile::source).collect();
     let outcome = birlink_core::run(sources, &LinkOptions::default());
     assert_eq!(status(&outcome, "bir_linker"), "ok");
     assert_eq!(status(&outcome, "vnc_remote_addr_map"), "error");
@@ -162,29 +101,17 @@ fn partial_results_survive_a_vnc_failure() {
     // linked.json is the linker's output: the failing pass changed nothing.
     let linked = birlink_core::linked_json(&outcome).expect("linked");
     assert!(linked.contains("\"name\": \"nc00/sgLnk\""));
-    assert!(
-        outcome.report.address_map.len() == 1,
-        "the copy that was found is still reported"
-    );
+    assert!(outcome.report.address_map.len() == 1, "the copy that was found is still reported");
     let view = outcome.report.address_map[0].clone();
     assert_ne!(view.before, view.after);
     let text = birlink_core::print::module_text(outcome.linked.as_ref().expect("linked"));
-    assert!(
-        text.contains("c_partial_1: DRAM addr=2162688 bank=0 base=0 unallocated"),
-        "the copy was not applied"
-    );
+    assert!(text.contains("c_partial_1: DRAM addr=2162688 bank=0 base=0 unallocated"), "the copy was not applied");
 }
 
 #[test]
 fn one_core_links_with_notes() {
-    let config = GenConfig {
-        cores: 1,
-        ..birlink_core::samples::matmul_config()
-    };
-    let sources = gen::generate(&config, Layout::Files)
-        .iter()
-        .map(gen::GenFile::source)
-        .collect();
+    let config = GenConfig { cores: 1, ..birlink_core::samples::matmul_config() };
+    let sources = gen::generate(&config, Layout::Files).iter().map(gen::GenFile::source).collect();
     let outcome = birlink_core::run(sources, &LinkOptions::default());
     assert_eq!(codes(&outcome), vec!["BL0403", "BL0403"]);
     assert_eq!(outcome.report.dispatcher.len(), 1);
@@ -194,26 +121,19 @@ fn one_core_links_with_notes() {
 #[test]
 fn reports_locations_with_lines_and_columns() {
     let outcome = birlink_core::run(
-        vec![SourceFile::text(
-            "nc00.json",
-            "{\n  \"functions\": [\n    {\"name\": 5}\n  ]\n}\n",
-        )],
+        vec![SourceFile::text("nc00.json", "{\n  \"functions\": [\n    {\"name\": 5}\n  ]\n}\n")],
         &LinkOptions::default(),
     );
     let d = &outcome.report.diagnostics[0];
     assert_eq!(d.code, "BL0003");
     let location = d.location.as_ref().expect("location");
-    assert_eq!(
-        (location.pointer.as_str(), location.line, location.column),
-        ("/functions/0/name", Some(3), Some(14))
-    );
+    assert_eq!((location.pointer.as_str(), location.line, location.column), ("/functions/0/name", Some(3), Some(14)));
 }
 
 #[test]
 fn report_json_is_the_contract_shape() {
     let outcome = birlink_core::run(matmul(Layout::Bundle), &LinkOptions::default());
-    let report: serde_json::Value =
-        serde_json::from_str(&birlink_core::report_json(&outcome)).expect("json");
+    let report: serde_json::Value = serde_json::from_str(&birlink_core::report_json(&outcome)).expect("json");
     for key in [
         "tool",
         "options",
@@ -231,12 +151,7 @@ fn report_json_is_the_contract_shape() {
         assert!(report.get(key).is_some(), "report has no `{key}`");
     }
     assert_eq!(report["dispatcher"][1]["call"], "call_def_1_instance_0");
-    assert_eq!(
-        report["queues"][0]["semaphores"]["per_core"]
-            .as_array()
-            .map(Vec::len),
-        Some(2)
-    );
+    assert_eq!(report["queues"][0]["semaphores"]["per_core"].as_array().map(Vec::len), Some(2));
     assert!(report["semaphores"]["relocations"][0]["old_id"].is_number());
     // The report reads back into the same structure (the UI reads it).
     let back: birlink_core::report::Report = serde_json::from_value(report).expect("report");

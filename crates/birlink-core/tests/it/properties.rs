@@ -34,8 +34,8 @@ fn config_strategy() -> impl Strategy<Value = (GenConfig, bool)> {
         any::<u64>(),
         any::<bool>(),
     )
-        .prop_map(
-            |(
+        .prop_map(|(cores, insts, handoffs, remote_dma, barriers, loop_depth, unknown_keys, ring, seed, files)| {
+            let config = GenConfig {
                 cores,
                 insts,
                 handoffs,
@@ -43,35 +43,19 @@ fn config_strategy() -> impl Strategy<Value = (GenConfig, bool)> {
                 barriers,
                 loop_depth,
                 unknown_keys,
+                netlist: seed % 3 == 0,
                 ring,
+                compact: seed % 2 == 0,
                 seed,
-                files,
-            )| {
-                let config = GenConfig {
-                    cores,
-                    insts,
-                    handoffs,
-                    remote_dma,
-                    barriers,
-                    loop_depth,
-                    unknown_keys,
-                    netlist: seed % 3 == 0,
-                    ring,
-                    compact: seed % 2 == 0,
-                    seed,
-                    fault: None,
-                };
-                (config, files)
-            },
-        )
+                fault: None,
+            };
+            (config, files)
+        })
 }
 
 fn sources(config: &GenConfig, files: bool) -> Vec<SourceFile> {
     let layout = if files { Layout::Files } else { Layout::Bundle };
-    gen::generate(config, layout)
-        .iter()
-        .map(gen::GenFile::source)
-        .collect()
+    gen::generate(config, layout).iter().map(gen::GenFile::source).collect()
 }
 
 proptest! {
@@ -120,10 +104,7 @@ proptest! {
     }
 }
 
-fn barriers_dense(
-    linked: &Module,
-    report: &birlink_core::report::Report,
-) -> Result<(), TestCaseError> {
+fn barriers_dense(linked: &Module, report: &birlink_core::report::Report) -> Result<(), TestCaseError> {
     let mut ids = Vec::new();
     for &function in &linked.functions {
         linked.walk_function(function, &mut |inst| {
@@ -142,9 +123,7 @@ fn barriers_dense(
     Ok(())
 }
 
-fn remote_blocks(
-    linked: &Module,
-) -> BTreeMap<u64, Vec<birlink_core::arena::Handle<birlink_core::ir::Inst>>> {
+fn remote_blocks(linked: &Module) -> BTreeMap<u64, Vec<birlink_core::arena::Handle<birlink_core::ir::Inst>>> {
     let partitions = Partitions::of(linked);
     let mut out = BTreeMap::new();
     for partition in partitions.iter() {
@@ -178,16 +157,8 @@ fn remote_updates_relinked(linked: &Module) -> Result<(), TestCaseError> {
                     continue;
                 };
                 let peer = blocks[&target][k];
-                let local = linked.store.insts[peer]
-                    .updates()
-                    .iter()
-                    .find(|u| !UpdateView::of(u).is_remote());
-                prop_assert_eq!(
-                    view.id,
-                    local.and_then(|u| u.get("id")),
-                    "update of block {} relinked",
-                    k
-                );
+                let local = linked.store.insts[peer].updates().iter().find(|u| !UpdateView::of(u).is_remote());
+                prop_assert_eq!(view.id, local.and_then(|u| u.get("id")), "update of block {} relinked", k);
             }
         }
     }
@@ -196,8 +167,8 @@ fn remote_updates_relinked(linked: &Module) -> Result<(), TestCaseError> {
 
 fn aliases_symmetric(linked: &Module) -> Result<(), TestCaseError> {
     // (function, set, memloc) → its cross-function alias entries.
-    let mut edges: BTreeMap<(String, String, String), Vec<(String, String, String, u64)>> =
-        BTreeMap::new();
+    type Key = (String, String, String);
+    let mut edges: BTreeMap<Key, Vec<(String, String, String, u64)>> = BTreeMap::new();
     for &function in &linked.functions {
         let f = &linked.store.functions[function];
         for allocation in &f.allocations {
@@ -209,10 +180,12 @@ fn aliases_symmetric(linked: &Module) -> Result<(), TestCaseError> {
                 let m = &linked.store.memlocs[memloc];
                 for alias in m.aliases() {
                     if let Some(target_function) = alias.function {
-                        edges
-                            .entry((f.name().to_owned(), set_name.clone(), m.name().to_owned()))
-                            .or_default()
-                            .push((target_function, alias.set, alias.memloc, alias.kind));
+                        edges.entry((f.name().to_owned(), set_name.clone(), m.name().to_owned())).or_default().push((
+                            target_function,
+                            alias.set,
+                            alias.memloc,
+                            alias.kind,
+                        ));
                     }
                 }
             }
@@ -221,20 +194,9 @@ fn aliases_symmetric(linked: &Module) -> Result<(), TestCaseError> {
     for ((function, set, memloc), targets) in &edges {
         for (tf, ts, tm, kind) in targets {
             let back = edges.get(&(tf.clone(), ts.clone(), tm.clone()));
-            let found = back.is_some_and(|b| {
-                b.iter()
-                    .any(|(f, s, m, k)| f == function && s == set && m == memloc && k == kind)
-            });
-            prop_assert!(
-                found,
-                "edge {}/{}/{} → {}/{}/{} has no way back",
-                function,
-                set,
-                memloc,
-                tf,
-                ts,
-                tm
-            );
+            let found = back
+                .is_some_and(|b| b.iter().any(|(f, s, m, k)| f == function && s == set && m == memloc && k == kind));
+            prop_assert!(found, "edge {}/{}/{} → {}/{}/{} has no way back", function, set, memloc, tf, ts, tm);
         }
     }
     Ok(())
@@ -249,22 +211,12 @@ fn views_carry_owner_tuples(linked: &Module) -> Result<(), TestCaseError> {
                 continue;
             };
             let owner = partitions.get(target.core).expect("owner partition");
-            let found = MemlocIndex::build(linked, owner)
-                .find(&target.name, None)
-                .expect("owner memloc");
+            let found = MemlocIndex::build(linked, owner).find(&target.name, None).expect("owner memloc");
             let owner_space = linked.store.sets[found.set].addr_space().to_owned();
             let view_space = linked.store.sets[at.set].addr_space().to_owned();
-            prop_assert_eq!(
-                view.phys_tuple(&view_space),
-                linked.store.memlocs[found.memloc].phys_tuple(&owner_space)
-            );
+            prop_assert_eq!(view.phys_tuple(&view_space), linked.store.memlocs[found.memloc].phys_tuple(&owner_space));
             for key in ["type", "addr", "bank", "base", "allocated"] {
-                prop_assert!(
-                    view.fields.contains_key(key),
-                    "view `{}` lacks explicit `{}`",
-                    view.name(),
-                    key
-                );
+                prop_assert!(view.fields.contains_key(key), "view `{}` lacks explicit `{}`", view.name(), key);
             }
         }
     }
@@ -294,10 +246,7 @@ fn no_key_lost(sources: &[SourceFile], linked: &Module) -> Result<(), TestCaseEr
         probes(&serde_json::from_str(text).expect("json"), &mut expected);
     }
     let mut found = Vec::new();
-    probes(
-        &birlink_core::json::write::module_to_value(linked),
-        &mut found,
-    );
+    probes(&birlink_core::json::write::module_to_value(linked), &mut found);
     // Every input value is found at least as often as it was given (a queue's keys can
     // appear more often: each instance of a differing queue keeps them as `source_queue`).
     let mut available: BTreeMap<String, usize> = BTreeMap::new();

@@ -15,29 +15,18 @@ fn committed_samples_are_generated() {
     let dir = samples_dir();
     for (info, bytes) in samples::all() {
         let committed = std::fs::read(dir.join(&info.file)).unwrap_or_default();
-        assert!(
-            committed == bytes,
-            "www/samples/{} differs from the generator: run `birlink samples`",
-            info.file
-        );
+        assert!(committed == bytes, "www/samples/{} differs from the generator: run `birlink samples`", info.file);
     }
     let index = birlink_core::json::write::to_pretty_string(&samples::index());
     let committed = std::fs::read_to_string(dir.join("index.json")).unwrap_or_default();
-    assert_eq!(
-        committed, index,
-        "www/samples/index.json is stale: run `birlink samples`"
-    );
+    assert_eq!(committed, index, "www/samples/index.json is stale: run `birlink samples`");
 }
 
 #[test]
 fn every_sample_links_as_its_index_says() {
     for (info, bytes) in samples::all() {
         let outcome = birlink_core::run(
-            vec![SourceFile {
-                path: info.file.clone(),
-                content: Ok(bytes),
-                role: birlink_core::Role::Auto,
-            }],
+            vec![SourceFile { path: info.file.clone(), content: Ok(bytes), role: birlink_core::Role::Auto }],
             &LinkOptions::default(),
         );
         let worst = outcome.report.diagnostics.iter().map(|d| d.severity).max();
@@ -50,13 +39,8 @@ fn every_sample_links_as_its_index_says() {
             ),
             Some(code) => {
                 let found = outcome.report.diagnostics.iter().find(|d| &d.code == code);
-                let found = found.unwrap_or_else(|| {
-                    panic!(
-                        "{}: no {code} in {:?}",
-                        info.file,
-                        crate::support::codes(&outcome)
-                    )
-                });
+                let found = found
+                    .unwrap_or_else(|| panic!("{}: no {code} in {:?}", info.file, crate::support::codes(&outcome)));
                 assert_eq!(found.severity.as_str(), info.expect, "{}", info.file);
             }
         }
@@ -68,21 +52,13 @@ fn sample_outputs() {
     for (info, bytes) in samples::all() {
         let name = info.file.trim_end_matches(".json").to_owned();
         let outcome = birlink_core::run(
-            vec![SourceFile {
-                path: info.file.clone(),
-                content: Ok(bytes),
-                role: birlink_core::Role::Auto,
-            }],
+            vec![SourceFile { path: info.file.clone(), content: Ok(bytes), role: birlink_core::Role::Auto }],
             &LinkOptions::default(),
         );
-        insta::assert_snapshot!(
-            format!("{name}.report.json"),
-            birlink_core::report_json(&outcome)
-        );
+        insta::assert_snapshot!(format!("{name}.report.json"), birlink_core::report_json(&outcome));
         insta::assert_snapshot!(
             format!("{name}.linked.json"),
-            birlink_core::linked_json(&outcome)
-                .unwrap_or_else(|| "(no linked module)\n".to_owned())
+            birlink_core::linked_json(&outcome).unwrap_or_else(|| "(no linked module)\n".to_owned())
         );
         insta::assert_snapshot!(
             format!("{name}.linked.txt"),

@@ -24,15 +24,8 @@ pub fn read_dir_sources(dir: &Path) -> Vec<SourceFile> {
     found
         .into_iter()
         .map(|path| {
-            let relative = path
-                .strip_prefix(dir)
-                .expect("below dir")
-                .to_string_lossy()
-                .replace('\\', "/");
-            SourceFile::text(
-                relative,
-                std::fs::read_to_string(&path).expect("read test file"),
-            )
+            let relative = path.strip_prefix(dir).expect("below dir").to_string_lossy().replace('\\', "/");
+            SourceFile::text(relative, std::fs::read_to_string(&path).expect("read test file"))
         })
         .collect()
 }
@@ -50,10 +43,7 @@ pub fn summary(outcome: &Outcome) -> String {
     let _ = writeln!(
         out,
         "== options\nlnc {} ({}) base {:?} linked {:?}",
-        report.options.lnc,
-        report.options.lnc_source,
-        report.options.base_name,
-        report.options.linked_name
+        report.options.lnc, report.options.lnc_source, report.options.base_name, report.options.linked_name
     );
     let _ = writeln!(out, "== inputs");
     for input in &report.inputs {
@@ -75,15 +65,7 @@ pub fn summary(outcome: &Outcome) -> String {
         let location = d
             .location
             .as_ref()
-            .map(|l| {
-                format!(
-                    "{}:{}:{} {}",
-                    l.file,
-                    l.line.unwrap_or(0),
-                    l.column.unwrap_or(0),
-                    l.pointer
-                )
-            })
+            .map(|l| format!("{}:{}:{} {}", l.file, l.line.unwrap_or(0), l.column.unwrap_or(0), l.pointer))
             .unwrap_or_default();
         let _ = writeln!(
             out,
@@ -95,20 +77,12 @@ pub fn summary(outcome: &Outcome) -> String {
             d.message
         );
         if !d.nearest.is_empty() || !d.found_on_cores.is_empty() {
-            let _ = writeln!(
-                out,
-                "  nearest={:?} found_on_cores={:?}",
-                d.nearest, d.found_on_cores
-            );
+            let _ = writeln!(out, "  nearest={:?} found_on_cores={:?}", d.nearest, d.found_on_cores);
         }
     }
     let _ = writeln!(out, "== passes");
     for pass in &report.passes {
-        let steps: Vec<String> = pass
-            .steps
-            .iter()
-            .map(|s| format!("{}={}", s.name, s.changes))
-            .collect();
+        let steps: Vec<String> = pass.steps.iter().map(|s| format!("{}={}", s.name, s.changes)).collect();
         let _ = writeln!(out, "{} {} [{}]", pass.name, pass.status, steps.join(" "));
     }
     let _ = writeln!(out, "== rows");
@@ -121,11 +95,7 @@ pub fn summary(outcome: &Outcome) -> String {
         "address_map": report.address_map,
         "semaphores": report.semaphores,
     });
-    let _ = writeln!(
-        out,
-        "{}",
-        serde_json::to_string_pretty(&rows).expect("rows")
-    );
+    let _ = writeln!(out, "{}", serde_json::to_string_pretty(&rows).expect("rows"));
     let _ = writeln!(out, "== linked");
     match &outcome.linked {
         Some(module) => out.push_str(&birlink_core::print::module_text(module)),
@@ -136,21 +106,10 @@ pub fn summary(outcome: &Outcome) -> String {
 
 /// The codes of the outcome's diagnostics.
 pub fn codes(outcome: &Outcome) -> Vec<String> {
-    outcome
-        .report
-        .diagnostics
-        .iter()
-        .map(|d| d.code.clone())
-        .collect()
+    outcome.report.diagnostics.iter().map(|d| d.code.clone()).collect()
 }
 
 /// The status of a pass.
 pub fn status<'a>(outcome: &'a Outcome, pass: &str) -> &'a str {
-    outcome
-        .report
-        .passes
-        .iter()
-        .find(|p| p.name == pass)
-        .map(|p| p.status.as_str())
-        .unwrap_or("missing")
+    outcome.report.passes.iter().find(|p| p.name == pass).map(|p| p.status.as_str()).unwrap_or("missing")
 }

@@ -1,0 +1,203 @@
+//! The `birlink` binary end to end: exit codes (0 linked, 1 an error diagnostic, 2 bad
+//! arguments), the files it writes and removes, and its output on the samples.
+
+// Tests and benchmarks may panic on a broken fixture: that is their failure report.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn birlink(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_birlink")).args(args).env("NO_COLOR", "1").output().expect("run birlink")
+}
+
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../www/samples")
+}
+
+fn sample(name: &str) -> String {
+    samples().join(name).to_string_lossy().into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("birlink-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn links_the_default_sample() {
+    let out = temp("default");
+    let run = birlink(&["link", &sample("matmul-2core.json"), "--out", out.to_str().expect("path"), "--text"]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let stdout = text(&run.stdout);
+    assert!(stdout.contains("bir_linker") && stdout.contains("2 call(s)"), "{stdout}");
+    assert!(text(&run.stderr).contains("linked: 0 error(s)"), "{}", text(&run.stderr));
+    for file in ["report.json", "linked.json", "linked.txt"] {
+        assert!(out.join(file).exists(), "{file} not written");
+    }
+    let linked = std::fs::read_to_string(out.join("linked.json")).expect("linked.json");
+    assert!(linked.contains("\"name\": \"nc00/sgLnk\""));
+    let text_form = std::fs::read_to_string(out.join("linked.txt")).expect("linked.txt");
+    assert!(text_form.contains("call_def_1_instance_0 = Call @nc01"));
+}
+
+#[test]
+fn json_format_prints_the_report() {
+    let out = temp("json");
+    let run =
+        birlink(&["link", &sample("matmul-2core.json"), "--out", out.to_str().expect("path"), "--format", "json"]);
+    assert_eq!(run.status.code(), Some(0));
+    let written = std::fs::read(out.join("report.json")).expect("report.json");
+    assert_eq!(run.stdout, written);
+}
+
+#[test]
+fn a_vnc_failure_exits_1_and_keeps_the_linked_module() {
+    let out = temp("1514");
+    let run = birlink(&["link", &sample("error-1514.json"), "--out", out.to_str().expect("path")]);
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = text(&run.stderr);
+    assert!(
+        stderr.contains("error[1514]: could not find memory location `c_partial_0_remote_1` on core 0"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("closest names on core 0: `c_partial_0`"), "{stderr}");
+    assert!(stderr.contains("link failed in `vnc_remote_addr_map`"), "{stderr}");
+    assert!(out.join("linked.json").exists(), "bir_linker succeeded, so linked.json is written");
+}
+
+#[test]
+fn a_link_failure_removes_a_stale_linked_json() {
+    let out = temp("1203");
+    std::fs::write(out.join("linked.json"), "stale").expect("write");
+    std::fs::write(out.join("linked.txt"), "stale").expect("write");
+    let run = birlink(&["link", &sample("error-1203.json"), "--out", out.to_str().expect("path")]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(text(&run.stderr).contains("error[1203]"));
+    assert!(out.join("report.json").exists());
+    assert!(!out.join("linked.json").exists(), "stale linked.json survived");
+    assert!(!out.join("linked.txt").exists(), "stale linked.txt survived");
+}
+
+#[test]
+fn a_missing_input_is_a_diagnostic_not_a_crash() {
+    let out = temp("missing");
+    let run = birlink(&["link", "no/such/nc00.json", "--out", out.to_str().expect("path")]);
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = text(&run.stderr);
+    assert!(stderr.contains("error[BL0001]: cannot read `no/such/nc00.json`: no such file or directory"), "{stderr}");
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    assert_eq!(birlink(&["link", "x.json", "--lnc", "two"]).status.code(), Some(2));
+    assert_eq!(birlink(&["link"]).status.code(), Some(2));
+    assert_eq!(birlink(&["explain", "9999"]).status.code(), Some(2));
+    assert_eq!(birlink(&["gen", "--out", "/tmp/x", "--fault", "nope"]).status.code(), Some(2));
+}
+
+#[test]
+fn generated_files_link_and_twice_give_the_same_bytes() {
+    let dir = temp("gen");
+    let set = dir.join("set");
+    let run = birlink(&[
+        "gen",
+        "--cores",
+        "4",
+        "--insts",
+        "300",
+        "--ring",
+        "--unknown-keys",
+        "--out",
+        set.to_str().expect("path"),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let mut outputs = Vec::new();
+    for name in ["a", "b"] {
+        let out = dir.join(name);
+        let run = birlink(&["link", set.to_str().expect("path"), "--out", out.to_str().expect("path")]);
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+        outputs.push((
+            std::fs::read(out.join("report.json")).expect("report"),
+            std::fs::read(out.join("linked.json")).expect("linked"),
+        ));
+    }
+    assert!(outputs[0] == outputs[1], "two runs differ");
+}
+
+#[test]
+fn a_folder_of_nc_sg_files_links() {
+    let dir = temp("folder");
+    for core in 0..2 {
+        let sub = dir.join(format!("dump/nc{core:02}/sg00"));
+        std::fs::create_dir_all(&sub).expect("mkdir");
+        let module = format!(
+            r#"{{"attributes": {{"neuron_core_id": {core}}}, "functions": [{{"name": "sg0000", "blocks": [{{"name": "Block1", "instructions": []}}]}}]}}"#
+        );
+        std::fs::write(sub.join("bir.json"), module).expect("write");
+    }
+    let out = dir.join("out");
+    let run = birlink(&["link", dir.join("dump").to_str().expect("path"), "--out", out.to_str().expect("path")]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let linked = std::fs::read_to_string(out.join("linked.json")).expect("linked");
+    assert!(linked.contains("\"target\": \"nc01\""));
+}
+
+#[test]
+fn the_vnc_passes_rerun_on_linked_json() {
+    let out = temp("rerun");
+    let first = birlink(&["link", &sample("matmul-2core.json"), "--out", out.to_str().expect("path")]);
+    assert_eq!(first.status.code(), Some(0));
+    let again = out.join("again");
+    let linked = out.join("linked.json");
+    let run = birlink(&[
+        "link",
+        linked.to_str().expect("path"),
+        "--passes",
+        "vnc_remote_addr_map,vnc_link",
+        "--out",
+        again.to_str().expect("path"),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert_eq!(std::fs::read(&linked).expect("first"), std::fs::read(again.join("linked.json")).expect("again"));
+    // Linking a linked module again is refused with a clear code.
+    let run = birlink(&["link", linked.to_str().expect("path"), "--out", again.to_str().expect("path")]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(text(&run.stderr).contains("error[BL0308]"), "{}", text(&run.stderr));
+}
+
+#[test]
+fn explain_and_print() {
+    let run = birlink(&["explain", "1514"]);
+    assert_eq!(run.status.code(), Some(0));
+    assert!(text(&run.stdout).contains("remote_mloc != nullptr"));
+    let run = birlink(&["print", &sample("matmul-2core.json")]);
+    assert_eq!(run.status.code(), Some(0));
+    assert!(text(&run.stdout).contains("; nc01 ("));
+}
+
+#[test]
+fn every_sample_exits_as_its_index_says() {
+    let index: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(samples().join("index.json")).expect("index.json"))
+            .expect("json");
+    let entries = index.as_array().expect("array");
+    assert!(entries.len() > 40);
+    let out = temp("every-sample");
+    for entry in entries {
+        let file = entry["file"].as_str().expect("file");
+        let fails = entry["fails"].as_bool().expect("fails");
+        let run = birlink(&["link", &sample(file), "--out", out.to_str().expect("path"), "--quiet"]);
+        let want = if fails { 1 } else { 0 };
+        assert_eq!(run.status.code(), Some(want), "{file}: {}", text(&run.stderr));
+        if let Some(code) = entry["code"].as_str() {
+            assert!(text(&run.stderr).contains(&format!("[{code}]")), "{file} does not report {code}");
+        }
+    }
+}

@@ -12,6 +12,7 @@ use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::ir::{FileId, Module, Src};
 use crate::json;
+use crate::json::stream::Document;
 use crate::netlist::{self, Netlist, NETLIST_KEYS};
 
 /// One input file, as the caller read it.
@@ -77,6 +78,8 @@ pub struct CoreModule {
     pub core: Option<u64>,
     /// Its file.
     pub file: FileId,
+    /// The names its instructions refer to, recorded while reading (for `verify`).
+    pub uses: crate::uses::Uses,
 }
 
 /// Options a bundle carries (`options` key).
@@ -168,10 +171,15 @@ pub fn load(sources: Vec<SourceFile>, max_input_bytes: Option<u64>, diags: &mut 
                 continue;
             }
         };
-        let parsed = json::parse(&text);
+        let is_netlist_name = file_name(&path) == "hlo_netlist.json";
+        let document = if source.role == Role::Netlist || is_netlist_name {
+            json::parse(&text).map(Document::Other)
+        } else {
+            json::stream::read_document(&text, file, diags)
+        };
         entry.text = Some(text);
-        let value = match parsed {
-            Ok(value) => value,
+        let document = match document {
+            Ok(document) => document,
             Err(error) => {
                 let mut diagnostic = Diagnostic::new(error.code, "read", format!("`{path}`: {}", error.message))
                     .entity("file", &path, None)
@@ -187,38 +195,39 @@ pub fn load(sources: Vec<SourceFile>, max_input_bytes: Option<u64>, diags: &mut 
                 continue;
             }
         };
-        let is_netlist_name = file_name(&path) == "hlo_netlist.json";
-        match classify(&value, source.role, is_netlist_name) {
-            Classified::Netlist => {
-                entry.kind = FileKind::Netlist;
-                netlists.push((netlist::parse(&value, file, "", diags), source.role == Role::Netlist));
-            }
-            Classified::Module => {
+        match document {
+            Document::Module(module, uses) => {
                 entry.kind = FileKind::Module;
-                if let Value::Object(map) = value {
-                    let module = json::read::lower_module(map, file, "", diags);
-                    let name = module_name(&module, Some(&path));
-                    let core = module.core_id();
-                    set.modules.push(CoreModule { module, name, core, file });
-                }
+                let name = module_name(&module, Some(&path));
+                let core = module.core_id();
+                set.modules.push(CoreModule { module: *module, name, core, file, uses });
             }
-            Classified::Bundle => {
+            Document::Bundle { modules, fields } => {
                 entry.kind = FileKind::Bundle;
-                if let Value::Object(mut map) = value {
-                    read_bundle(&mut set, &mut map, file, &mut netlists, diags);
+                read_bundle(&mut set, &fields, file, &mut netlists, diags);
+                for (module, uses) in modules {
+                    let name = module_name(&module, None);
+                    let core = module.core_id();
+                    set.modules.push(CoreModule { module, name, core, file, uses });
                 }
             }
-            Classified::Other(what) => {
-                diags.push(
-                    Diagnostic::new(
-                        Code::NotAModule,
-                        "read",
-                        format!("`{path}` is not a BIR module, bundle or netlist: {what}"),
-                    )
-                    .entity("file", &path, None)
-                    .at_pointer(file, ""),
-                );
-            }
+            Document::Other(value) => match classify(&value, source.role, is_netlist_name) {
+                Classified::Netlist => {
+                    entry.kind = FileKind::Netlist;
+                    netlists.push((netlist::parse(&value, file, "", diags), source.role == Role::Netlist));
+                }
+                Classified::Other(what) => {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::NotAModule,
+                            "read",
+                            format!("`{path}` is not a BIR module, bundle or netlist: {what}"),
+                        )
+                        .entity("file", &path, None)
+                        .at_pointer(file, ""),
+                    );
+                }
+            },
         }
         set.files.push(entry);
     }
@@ -241,9 +250,8 @@ pub fn load(sources: Vec<SourceFile>, max_input_bytes: Option<u64>, diags: &mut 
     set
 }
 
+/// What a document that is neither a module nor a bundle is.
 enum Classified {
-    Module,
-    Bundle,
     Netlist,
     Other(String),
 }
@@ -255,10 +263,8 @@ fn classify(value: &Value, role: Role, is_netlist_name: bool) -> Classified {
     let Some(map) = value.as_object() else {
         return Classified::Other(format!("the document is {}", json::read::type_name(value)));
     };
-    if map.contains_key("functions") {
-        Classified::Module
-    } else if map.contains_key("modules") {
-        Classified::Bundle
+    if map.contains_key("functions") || map.contains_key("modules") {
+        Classified::Other("`functions` or `modules` is not an array".to_owned())
     } else if !map.is_empty() && map.keys().all(|k| NETLIST_KEYS.contains(&k.as_str())) {
         Classified::Netlist
     } else if map.is_empty() {
@@ -269,14 +275,15 @@ fn classify(value: &Value, role: Role, is_netlist_name: bool) -> Classified {
     }
 }
 
+/// A bundle's keys other than its (already read) modules: `options`, `netlist`.
 fn read_bundle(
     set: &mut LinkSet,
-    map: &mut serde_json::Map<String, Value>,
+    fields: &serde_json::Map<String, Value>,
     file: FileId,
     netlists: &mut Vec<(Netlist, bool)>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    if let Some(options) = map.get("options") {
+    if let Some(options) = fields.get("options") {
         match options.as_object() {
             Some(options) => {
                 if let Some(lnc) = options.get("lnc") {
@@ -321,45 +328,18 @@ fn read_bundle(
             ),
         }
     }
-    if let Some(value) = map.get("netlist") {
+    if let Some(value) = fields.get("netlist") {
         netlists.push((netlist::parse(value, file, "/netlist", diags), false));
     }
-    let modules = match map.remove("modules") {
-        Some(Value::Array(modules)) => modules,
-        Some(other) => {
-            diags.push(
-                Diagnostic::new(
-                    Code::WrongType,
-                    "read",
-                    format!("bundle `modules` must be an array, found {}", json::read::type_name(&other)),
-                )
-                .at_pointer(file, "/modules"),
-            );
-            return;
-        }
-        None => return,
-    };
-    for (i, value) in modules.into_iter().enumerate() {
-        let pointer = format!("/modules/{i}");
-        match value {
-            Value::Object(module) if module.contains_key("functions") => {
-                let module = json::read::lower_module(module, file, &pointer, diags);
-                let name = module_name(&module, None);
-                let core = module.core_id();
-                set.modules.push(CoreModule { module, name, core, file });
-            }
-            other => diags.push(
-                Diagnostic::new(
-                    Code::NotAModule,
-                    "read",
-                    format!(
-                        "bundle module {i} is not a BIR module (it has no `functions`): {}",
-                        json::read::type_name(&other)
-                    ),
-                )
-                .at_pointer(file, pointer),
-            ),
-        }
+    if let Some(other) = fields.get("modules") {
+        diags.push(
+            Diagnostic::new(
+                Code::WrongType,
+                "read",
+                format!("bundle `modules` must be an array, found {}", json::read::type_name(other)),
+            )
+            .at_pointer(file, "/modules"),
+        );
     }
 }
 

@@ -32,6 +32,7 @@ pub mod passes;
 pub mod print;
 pub mod report;
 pub mod samples;
+pub mod uses;
 
 pub use codes::Code;
 pub use diag::{Diagnostic, Severity};

@@ -3,6 +3,7 @@
 
 pub mod locate;
 pub mod read;
+pub mod stream;
 pub mod write;
 
 use serde_json::Value;
@@ -24,26 +25,29 @@ pub struct ParseError {
 
 /// Parses JSON text into a value, classifying failures into codes.
 pub fn parse(text: &str) -> Result<Value, ParseError> {
-    serde_json::from_str(text).map_err(|error| {
-        let message = error.to_string();
-        // serde_json's messages end with " at line L column C"; the position is kept
-        // separately.
-        let message = match message.rfind(" at line ") {
-            Some(cut) => message[..cut].to_owned(),
-            None => message,
-        };
-        let code = if message.contains("recursion limit exceeded") {
-            Code::TooDeep
-        } else if message.contains("number out of range") {
-            Code::NumberOutOfRange
-        } else {
-            Code::InvalidJson
-        };
-        let message = match error.classify() {
-            serde_json::error::Category::Eof if text.trim().is_empty() => "the file is empty".to_owned(),
-            serde_json::error::Category::Eof => format!("{message}: the file looks truncated"),
-            _ => message,
-        };
-        ParseError { code, message, line: error.line() as u64, column: error.column() as u64 }
-    })
+    serde_json::from_str(text).map_err(|error| classify(&error, text))
+}
+
+/// A serde_json error as a coded parse error.
+pub fn classify(error: &serde_json::Error, text: &str) -> ParseError {
+    let message = error.to_string();
+    // serde_json's messages end with " at line L column C"; the position is kept
+    // separately.
+    let message = match message.rfind(" at line ") {
+        Some(cut) => message[..cut].to_owned(),
+        None => message,
+    };
+    let code = if message.contains("recursion limit exceeded") {
+        Code::TooDeep
+    } else if message.contains("number out of range") {
+        Code::NumberOutOfRange
+    } else {
+        Code::InvalidJson
+    };
+    let message = match error.classify() {
+        serde_json::error::Category::Eof if text.trim().is_empty() => "the file is empty".to_owned(),
+        serde_json::error::Category::Eof => format!("{message}: the file looks truncated"),
+        _ => message,
+    };
+    ParseError { code, message, line: error.line() as u64, column: error.column() as u64 }
 }

@@ -1,15 +1,23 @@
-//! Lowering a parsed BIR JSON document into a [`Module`] (contract §1).
+//! Lowering BIR JSON into a [`Module`] (contract §1).
 //!
 //! The reader is tolerant the way the compiler's loader is: a missing key takes its
 //! default (nothing is stored for it), an unknown key is kept in the entity's `fields`.
-//! Values are *moved* out of the parsed document, never copied, so reading costs little
-//! more than parsing.
+//! Values are *moved* into the model, never copied.
 //!
 //! Every shape problem becomes a diagnostic with the file and JSON pointer (line and
 //! column are resolved later, in one pass over the text). Only keys the passes rely on
 //! are checked; any other key is carried through whatever it holds. A value with the
 //! wrong shape is left in `fields`, so even a failed read loses nothing.
+//!
+//! [`Reader`] lowers one entity at a time from its fields. `json::stream` drives it while
+//! parsing, so each function, block and instruction is lowered while its text is still
+//! in cache, and hands it the children it already lowered; [`lower_module`] drives it
+//! from a parsed value. While an instruction is at hand the reader also records the
+//! names it refers to (`uses`), for `verify`.
 
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::{FxHashSet, FxHasher};
 use serde_json::Value;
 
 use crate::arena::Handle;
@@ -20,12 +28,14 @@ use crate::ir::{
     Store,
 };
 use crate::limits::MAX_LOOP_DEPTH;
+use crate::uses::{FunctionUses, Use, UseKind, Uses};
 
-/// Lowers a module document (an object with `functions`). `pointer` is the module's
-/// own pointer in its file (empty, or `/modules/<i>` inside a bundle).
-pub fn lower_module(map: Fields, file: FileId, pointer: &str, diags: &mut Vec<Diagnostic>) -> Module {
-    let mut reader = Reader { file, store: Store::default(), diags };
-    reader.module(map, pointer)
+/// Lowers a module object (one with `functions`). `pointer` is the module's own pointer
+/// in its file (empty, or `/modules/<i>` inside a bundle).
+pub fn lower_module(map: Fields, file: FileId, pointer: &str, diags: &mut Vec<Diagnostic>) -> (Module, Uses) {
+    let mut reader = Reader::new(file, diags);
+    let module = reader.module(map, pointer, None, None);
+    (module, reader.into_uses())
 }
 
 /// A JSON type name for messages (`an object`, `a string`, …).
@@ -47,10 +57,24 @@ pub fn escape_segment(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }
 
-struct Reader<'d> {
+/// Lowers the entities of one module into its store, reporting shape problems.
+pub(crate) struct Reader<'d> {
     file: FileId,
     store: Store,
     diags: &'d mut Vec<Diagnostic>,
+    uses: Uses,
+    /// The function being read, if any (queue instances are read outside one).
+    function: Option<FunctionState>,
+}
+
+/// What the reader tracks while a function's instructions stream by.
+#[derive(Default)]
+struct FunctionState {
+    uses: Vec<Use>,
+    /// Hashes of the names of the function's instructions seen so far.
+    inst_names: FxHashSet<u64>,
+    /// Dependencies on names not seen yet: checked when the function ends.
+    pending: Vec<(Handle<Inst>, u64, String)>,
 }
 
 /// What a checked key must hold.
@@ -90,12 +114,27 @@ impl Expect {
     }
 }
 
-impl Reader<'_> {
+fn name_hash(name: &str) -> u64 {
+    let mut hasher = FxHasher::default();
+    name.hash(&mut hasher);
+    hasher.finish()
+}
+
+impl<'d> Reader<'d> {
+    pub(crate) fn new(file: FileId, diags: &'d mut Vec<Diagnostic>) -> Self {
+        Reader { file, store: Store::default(), diags, uses: Uses::default(), function: None }
+    }
+
+    /// The uses recorded so far.
+    pub(crate) fn into_uses(self) -> Uses {
+        self.uses
+    }
+
     fn src(&self, pointer: &str) -> Option<Src> {
         Some(Src { file: self.file, pointer: pointer.into() })
     }
 
-    fn report(&mut self, diagnostic: Diagnostic) {
+    pub(crate) fn report(&mut self, diagnostic: Diagnostic) {
         self.diags.push(diagnostic);
     }
 
@@ -103,9 +142,7 @@ impl Reader<'_> {
     /// `kind` describes the entity (`function`, `the module`); its name is added from
     /// `fields` only when there is something to report.
     fn check(&mut self, fields: &Fields, key: &str, expect: Expect, kind: &str, pointer: &str) -> bool {
-        let Some(value) = fields.get(key) else {
-            return true;
-        };
+        let Some(value) = fields.get(key) else { return true };
         if expect.accepts(value) {
             return true;
         }
@@ -145,23 +182,61 @@ impl Reader<'_> {
         }
     }
 
+    /// Reports an element that should be an object and is not.
+    pub(crate) fn not_an_object(&mut self, value: &Value, kind: &str, pointer: &str) {
+        let message = format!("{kind} must be an object, found {}", describe_value(value));
+        self.report(Diagnostic::new(Code::WrongType, "read", message).at_pointer(self.file, pointer.to_owned()));
+    }
+
     fn object(&mut self, value: Value, kind: &str, pointer: &str) -> Option<Fields> {
         match value {
             Value::Object(map) => Some(map),
             other => {
-                let message = format!("{kind} must be an object, found {}", describe_value(&other));
-                self.report(
-                    Diagnostic::new(Code::WrongType, "read", message).at_pointer(self.file, pointer.to_owned()),
-                );
+                self.not_an_object(&other, kind, pointer);
                 None
             }
         }
     }
 
-    fn module(&mut self, mut fields: Fields, pointer: &str) -> Module {
+    /// Finishes a module: its checks, and its functions and queues (lowered from
+    /// `fields` unless given).
+    pub(crate) fn module(
+        &mut self,
+        mut fields: Fields,
+        pointer: &str,
+        functions: Option<Vec<Handle<Function>>>,
+        queues: Option<Vec<Handle<Queue>>>,
+    ) -> Module {
         let what = "the module";
-        let functions = self.take_array(&mut fields, "functions", what, pointer);
-        let queues = self.take_array(&mut fields, "queues", what, pointer);
+        let functions = match functions {
+            Some(functions) => functions,
+            None => {
+                let values = self.take_array(&mut fields, "functions", what, pointer);
+                let mut handles = Vec::with_capacity(values.len());
+                for (i, value) in values.into_iter().enumerate() {
+                    let at = format!("{pointer}/functions/{i}");
+                    if let Some(map) = self.object(value, "a function", &at) {
+                        self.begin_function();
+                        handles.push(self.function(map, &at, None));
+                    }
+                }
+                handles
+            }
+        };
+        let queues = match queues {
+            Some(queues) => queues,
+            None => {
+                let values = self.take_array(&mut fields, "queues", what, pointer);
+                let mut handles = Vec::with_capacity(values.len());
+                for (i, value) in values.into_iter().enumerate() {
+                    let at = format!("{pointer}/queues/{i}");
+                    if let Some(map) = self.object(value, "a queue", &at) {
+                        handles.push(self.queue(map, &at, None));
+                    }
+                }
+                handles
+            }
+        };
         self.check(&fields, "name", Expect::String, what, pointer);
         self.check(&fields, "arch", Expect::String, what, pointer);
         if self.check(&fields, "attributes", Expect::Object, what, pointer) {
@@ -181,33 +256,31 @@ impl Reader<'_> {
                 );
             }
         }
-        let mut function_handles = Vec::with_capacity(functions.len());
-        for (i, value) in functions.into_iter().enumerate() {
-            let at = format!("{pointer}/functions/{i}");
-            if let Some(map) = self.object(value, "a function", &at) {
-                function_handles.push(self.function(map, &at));
-            }
-        }
-        let mut queue_handles = Vec::with_capacity(queues.len());
-        for (i, value) in queues.into_iter().enumerate() {
-            let at = format!("{pointer}/queues/{i}");
-            if let Some(map) = self.object(value, "a queue", &at) {
-                queue_handles.push(self.queue(map, &at));
-            }
-        }
-        Module {
-            fields,
-            functions: function_handles,
-            queues: queue_handles,
-            store: std::mem::take(&mut self.store),
-            src: self.src(pointer),
-        }
+        Module { fields, functions, queues, store: std::mem::take(&mut self.store), src: self.src(pointer) }
     }
 
-    fn function(&mut self, mut fields: Fields, pointer: &str) -> Handle<Function> {
+    /// Starts a function: its instructions' uses are recorded from here on.
+    pub(crate) fn begin_function(&mut self) {
+        self.function = Some(FunctionState::default());
+    }
+
+    /// Finishes a function: its allocations, its blocks (lowered from `fields` unless
+    /// given), and the dependencies that only now can be resolved.
+    pub(crate) fn function(
+        &mut self,
+        mut fields: Fields,
+        pointer: &str,
+        blocks: Option<Vec<Handle<Block>>>,
+    ) -> Handle<Function> {
         self.require(&fields, "name", "function", pointer);
+        let blocks = match blocks {
+            Some(blocks) => blocks,
+            None => {
+                let values = self.take_array(&mut fields, "blocks", "function", pointer);
+                self.blocks(values, pointer, 0)
+            }
+        };
         let allocations = self.take_array(&mut fields, "allocations", "function", pointer);
-        let blocks = self.take_array(&mut fields, "blocks", "function", pointer);
         let mut allocation_list = Vec::with_capacity(allocations.len());
         for (i, value) in allocations.into_iter().enumerate() {
             let at = format!("{pointer}/allocations/{i}");
@@ -220,26 +293,32 @@ impl Reader<'_> {
                         false
                     }
                 },
-                _ => {
-                    self.object(value.clone(), "an allocation", &at);
+                other => {
+                    self.not_an_object(other, "an allocation", &at);
                     false
                 }
             };
-            if is_set {
-                if let Value::Object(map) = value {
-                    allocation_list.push(Allocation::Set(self.set(map, &at)));
-                }
-            } else {
-                allocation_list.push(Allocation::Other(value));
+            match value {
+                Value::Object(map) if is_set => allocation_list.push(Allocation::Set(self.set(map, &at))),
+                other => allocation_list.push(Allocation::Other(other)),
             }
         }
-        let block_handles = self.blocks(blocks, pointer, 0);
-        self.store.functions.push(Function {
+        let handle = self.store.functions.push(Function {
             fields,
             allocations: allocation_list,
-            blocks: block_handles,
+            blocks,
             src: self.src(pointer),
-        })
+        });
+        if let Some(mut state) = self.function.take() {
+            for (inst, hash, name) in std::mem::take(&mut state.pending) {
+                if !state.inst_names.contains(&hash) {
+                    let name = self.uses.intern(&name);
+                    state.uses.push(Use { inst, kind: UseKind::MissingDependency, name });
+                }
+            }
+            self.uses.functions.push(FunctionUses { function: Some(handle), uses: state.uses });
+        }
+        handle
     }
 
     fn set(&mut self, mut fields: Fields, pointer: &str) -> Handle<MemLocSet> {
@@ -286,12 +365,12 @@ impl Reader<'_> {
         }
         if let Some(target) = fields.get("remote_local_target") {
             if crate::ir::parse_remote_target(target).is_none() {
-                let negative = match target {
+                let numeric = match target {
                     Value::Array(items) => items.get(1).is_some_and(Value::is_number),
                     Value::Object(map) => map.get("core").is_some_and(Value::is_number),
                     _ => false,
                 };
-                let code = if negative { Code::NumberOutOfRange } else { Code::WrongType };
+                let code = if numeric { Code::NumberOutOfRange } else { Code::WrongType };
                 let message = format!(
                     "`remote_local_target` of {} must be `[name, core]` or `{{\"name\", \"core\"}}` with a non-negative integer core, found {}",
                     describe(what, &fields),
@@ -311,17 +390,29 @@ impl Reader<'_> {
         for (i, value) in values.into_iter().enumerate() {
             let at = format!("{pointer}/blocks/{i}");
             if let Some(map) = self.object(value, "a block", &at) {
-                handles.push(self.block(map, &at, depth));
+                handles.push(self.block(map, &at, depth, None));
             }
         }
         handles
     }
 
-    fn block(&mut self, mut fields: Fields, pointer: &str, depth: usize) -> Handle<Block> {
+    /// Finishes a block, its instructions lowered from `fields` unless given.
+    pub(crate) fn block(
+        &mut self,
+        mut fields: Fields,
+        pointer: &str,
+        depth: usize,
+        insts: Option<Vec<Handle<Inst>>>,
+    ) -> Handle<Block> {
         self.require(&fields, "name", "block", pointer);
-        let insts = self.take_array(&mut fields, "instructions", "block", pointer);
-        let handles = self.insts(insts, pointer, depth);
-        self.store.blocks.push(Block { fields, insts: handles, src: self.src(pointer) })
+        let insts = match insts {
+            Some(insts) => insts,
+            None => {
+                let values = self.take_array(&mut fields, "instructions", "block", pointer);
+                self.insts(values, pointer, depth)
+            }
+        };
+        self.store.blocks.push(Block { fields, insts, src: self.src(pointer) })
     }
 
     fn insts(&mut self, values: Vec<Value>, pointer: &str, depth: usize) -> Vec<Handle<Inst>> {
@@ -335,23 +426,14 @@ impl Reader<'_> {
         handles
     }
 
-    fn inst(&mut self, mut fields: Fields, pointer: &str, depth: usize) -> Handle<Inst> {
+    /// Lowers one instruction (and a `Loop`'s body), recording its uses.
+    pub(crate) fn inst(&mut self, mut fields: Fields, pointer: &str, depth: usize) -> Handle<Inst> {
         let what = "instruction";
         self.require(&fields, "name", what, pointer);
         self.require(&fields, "opcode", what, pointer);
-        let is_loop = fields.get("opcode").and_then(Value::as_str) == Some(opcode::LOOP);
-        let op = if is_loop { opcode::LOOP } else { fields.get("opcode").and_then(Value::as_str).unwrap_or("") };
-        let mut body = None;
+        let op = fields.get("opcode").and_then(Value::as_str).unwrap_or("");
+        let is_loop = op == opcode::LOOP;
         match op {
-            opcode::LOOP => {
-                let blocks = self.take_array(&mut fields, "blocks", what, pointer);
-                if depth >= MAX_LOOP_DEPTH {
-                    let message = format!("{} nests more than {MAX_LOOP_DEPTH} `Loop` levels", describe(what, &fields));
-                    self.report(Diagnostic::new(Code::TooDeep, "read", message).at_pointer(self.file, pointer));
-                } else {
-                    body = Some(self.blocks(blocks, pointer, depth + 1));
-                }
-            }
             opcode::CALL => {
                 self.check(&fields, "target", Expect::String, what, pointer);
             }
@@ -368,24 +450,94 @@ impl Reader<'_> {
             _ => {}
         }
         self.sync_info(&fields, pointer);
-        self.store.insts.push(Inst::new(fields, body, self.src(pointer)))
+        let mut body = None;
+        if is_loop {
+            let blocks = self.take_array(&mut fields, "blocks", what, pointer);
+            if depth >= MAX_LOOP_DEPTH {
+                let message = format!("{} nests more than {MAX_LOOP_DEPTH} `Loop` levels", describe(what, &fields));
+                self.report(Diagnostic::new(Code::TooDeep, "read", message).at_pointer(self.file, pointer));
+            } else {
+                body = Some(self.blocks(blocks, pointer, depth + 1));
+            }
+        }
+        let inst = Inst::new(fields, body, self.src(pointer));
+        let handle = self.store.insts.push(inst);
+        self.record_uses(handle);
+        handle
+    }
+
+    /// Records the names an instruction of the current function refers to.
+    fn record_uses(&mut self, handle: Handle<Inst>) {
+        let Some(state) = self.function.as_mut() else { return };
+        let inst = &self.store.insts[handle];
+        let uses = &mut self.uses;
+        if let Some(name) = inst.fields.get("name").and_then(Value::as_str) {
+            state.inst_names.insert(name_hash(name));
+        }
+        let op = inst.op;
+        let push = |kind: UseKind, name: &str, uses: &mut Uses, state: &mut FunctionState| {
+            let name = uses.intern(name);
+            state.uses.push(Use { inst: handle, kind, name });
+        };
+        for (key, value) in &inst.fields {
+            match (key.as_str(), value) {
+                ("queue", Value::String(queue)) => {
+                    if op == crate::ir::Op::SwitchQueueInstance {
+                        if let Some(Value::String(instance)) = inst.fields.get("instance") {
+                            let queue_id = uses.intern(queue);
+                            push(UseKind::Instance { queue: queue_id }, instance, uses, state);
+                        }
+                    }
+                    push(UseKind::Queue, queue, uses, state);
+                }
+                ("on_true" | "on_false", Value::String(target))
+                    if inst.fields.get("opcode").and_then(Value::as_str) == Some("CompareAndBranch") =>
+                {
+                    push(UseKind::Block, target, uses, state)
+                }
+                ("target", Value::String(target)) => match inst.fields.get("opcode").and_then(Value::as_str) {
+                    Some("UnconditionalBranch") => push(UseKind::Block, target, uses, state),
+                    Some(opcode::CALL) => push(UseKind::Call, target, uses, state),
+                    _ => {}
+                },
+                ("dependencies", Value::Array(deps)) => {
+                    for dep in deps {
+                        let name = match dep {
+                            Value::String(name) => Some(name.as_str()),
+                            Value::Array(pair) => pair.first().and_then(Value::as_str),
+                            _ => None,
+                        };
+                        if let Some(name) = name {
+                            let hash = name_hash(name);
+                            if !state.inst_names.contains(&hash) {
+                                state.pending.push((handle, hash, name.to_owned()));
+                            }
+                        }
+                    }
+                }
+                ("ins" | "outs", Value::Array(operands)) => {
+                    for operand in operands {
+                        if let Some(memref) = operand.get("memref").and_then(Value::as_str) {
+                            push(UseKind::Memref, memref, uses, state);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     fn sync_info(&mut self, fields: &Fields, pointer: &str) {
         if !self.check(fields, "sync_info", Expect::Object, "instruction", pointer) {
             return;
         }
-        let Some(sync) = fields.get("sync_info").and_then(Value::as_object) else {
-            return;
-        };
+        let Some(sync) = fields.get("sync_info").and_then(Value::as_object) else { return };
         let at = format!("{pointer}/sync_info");
         self.check(sync, "on_wait", Expect::Array, "the `sync_info`", &at);
         if !self.check(sync, "on_update", Expect::Array, "the `sync_info`", &at) {
             return;
         }
-        let Some(Value::Array(updates)) = sync.get("on_update") else {
-            return;
-        };
+        let Some(Value::Array(updates)) = sync.get("on_update") else { return };
         for (i, update) in updates.iter().enumerate() {
             let at = format!("{pointer}/sync_info/on_update/{i}");
             let Some(entry) = update.as_object() else {
@@ -403,24 +555,53 @@ impl Reader<'_> {
         }
     }
 
-    fn queue(&mut self, mut fields: Fields, pointer: &str) -> Handle<Queue> {
+    /// Finishes a queue, its instances lowered from `fields` unless given.
+    pub(crate) fn queue(
+        &mut self,
+        mut fields: Fields,
+        pointer: &str,
+        instances: Option<Vec<Handle<QueueInstance>>>,
+    ) -> Handle<Queue> {
         self.require(&fields, "name", "queue", pointer);
-        let instances = self.take_array(&mut fields, "blocks", "queue", pointer);
-        let mut handles = Vec::with_capacity(instances.len());
-        for (i, value) in instances.into_iter().enumerate() {
-            let at = format!("{pointer}/blocks/{i}");
-            if let Some(map) = self.object(value, "a queue instance", &at) {
-                handles.push(self.instance(map, &at));
+        let instances = match instances {
+            Some(instances) => instances,
+            None => {
+                let values = self.take_array(&mut fields, "blocks", "queue", pointer);
+                let mut handles = Vec::with_capacity(values.len());
+                for (i, value) in values.into_iter().enumerate() {
+                    let at = format!("{pointer}/blocks/{i}");
+                    if let Some(map) = self.object(value, "a queue instance", &at) {
+                        handles.push(self.instance(map, &at, None));
+                    }
+                }
+                handles
             }
-        }
-        self.store.queues.push(Queue { fields, instances: handles, src: self.src(pointer) })
+        };
+        self.store.queues.push(Queue { fields, instances, src: self.src(pointer) })
     }
 
-    fn instance(&mut self, mut fields: Fields, pointer: &str) -> Handle<QueueInstance> {
+    /// Starts a queue instance: no function is being read.
+    pub(crate) fn begin_instance(&mut self) {
+        self.function = None;
+    }
+
+    /// Finishes a queue instance, its instructions lowered from `fields` unless given.
+    pub(crate) fn instance(
+        &mut self,
+        mut fields: Fields,
+        pointer: &str,
+        insts: Option<Vec<Handle<Inst>>>,
+    ) -> Handle<QueueInstance> {
         self.check(&fields, "name", Expect::String, "queue instance", pointer);
-        let insts = self.take_array(&mut fields, "instructions", "queue instance", pointer);
-        let handles = self.insts(insts, pointer, 0);
-        self.store.instances.push(QueueInstance { fields, insts: handles, src: self.src(pointer) })
+        let insts = match insts {
+            Some(insts) => insts,
+            None => {
+                self.begin_instance();
+                let values = self.take_array(&mut fields, "instructions", "queue instance", pointer);
+                self.insts(values, pointer, 0)
+            }
+        };
+        self.store.instances.push(QueueInstance { fields, insts, src: self.src(pointer) })
     }
 }
 
@@ -442,7 +623,7 @@ fn quoted_name(fields: &Fields) -> String {
 }
 
 /// A value for a message: its type, and its text when short.
-fn describe_value(value: &Value) -> String {
+pub(crate) fn describe_value(value: &Value) -> String {
     let text = compact(value);
     if text.len() <= 40 {
         format!("{} `{text}`", type_name(value))

@@ -27,8 +27,9 @@ use crate::arena::Handle;
 use crate::codes::Code;
 use crate::diag::{has_errors, Diagnostic};
 use crate::input::{CoreModule, LinkSet};
-use crate::ir::{opcode, str_field, Allocation, Inst, Module, Op, Src};
+use crate::ir::{Allocation, Module, Op, Src};
 use crate::report::StepRow;
+use crate::uses::UseKind;
 
 /// The pass name.
 pub const NAME: &str = "verify";
@@ -313,9 +314,12 @@ impl Capped<'_> {
     }
 }
 
+/// Judges the names the reader recorded (`CoreModule::uses`) against what the module
+/// defines. Only reporting touches the instructions again.
 fn references(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
     let module = &core_module.module;
     let store = &module.store;
+    let uses = &core_module.uses;
     let mut queue_instances: FxHashMap<&str, FxHashSet<String>> = FxHashMap::default();
     for &queue in &module.queues {
         let q = &store.queues[queue];
@@ -325,40 +329,68 @@ fn references(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
         }
     }
     let set_names: Vec<String> = store.sets.iter().map(|(_, s)| s.name(store)).collect();
-    let mut storage_names: FxHashSet<&str> = store.memlocs.iter().map(|(_, m)| m.name()).collect();
-    storage_names.extend(set_names.iter().map(String::as_str));
-    let mut refs = References {
-        module_name: &core_module.name,
-        functions: module.functions.iter().map(|&f| store.functions[f].name()).collect(),
-        queue_instances,
-        storage: storage_names,
-        blocks: FxHashSet::default(),
-        insts: FxHashSet::default(),
-        out: Capped { diags, counts: BTreeMap::new(), module: core_module.name.clone() },
-    };
-    for &function in &module.functions {
-        refs.blocks.clear();
-        refs.insts.clear();
-        module.walk_function_blocks(function, &mut |b| {
-            refs.blocks.insert(store.blocks[b].name());
-        });
-        // One pass: a dependency on an instruction seen earlier resolves at once; the
-        // rare forward ones are checked once every name is known.
+    let mut storage: FxHashSet<&str> = store.memlocs.iter().map(|(_, m)| m.name()).collect();
+    storage.extend(set_names.iter().map(String::as_str));
+    let functions: FxHashSet<&str> = module.functions.iter().map(|&f| store.functions[f].name()).collect();
+    let mut out = Capped { diags, counts: BTreeMap::new(), module: core_module.name.clone() };
+    for function_uses in &uses.functions {
+        let Some(function) = function_uses.function else { continue };
         let fname = store.functions[function].name();
-        let mut forward = Vec::new();
-        module.walk_function(function, &mut |inst| {
-            let inst = &store.insts[inst];
-            refs.insts.insert(inst.name());
-            refs.check(inst, fname, &mut forward);
+        let mut blocks: FxHashSet<&str> = FxHashSet::default();
+        module.walk_function_blocks(function, &mut |b| {
+            blocks.insert(store.blocks[b].name());
         });
-        for (inst, name) in forward {
-            if !refs.insts.contains(name) {
-                let message = format!(
-                    "instruction `{}` in function `{fname}` depends on `{name}`, which the function does not have",
-                    inst.name()
-                );
-                refs.out.push(Code::UnknownDependency, || {
-                    Diagnostic::new(Code::UnknownDependency, NAME, message).at(inst.src.as_ref()).entity(
+        for u in &function_uses.uses {
+            let name = uses.name(u.name);
+            let inst = &store.insts[u.inst];
+            let what = || format!("instruction `{}` in function `{fname}`", inst.name());
+            let found = match u.kind {
+                UseKind::Queue => queue_instances.contains_key(name).then_some(()).ok_or_else(|| {
+                    (
+                        Code::UnknownQueue,
+                        format!("{} uses queue `{name}`, which module `{}` does not have", what(), core_module.name),
+                    )
+                }),
+                UseKind::Instance { queue } => {
+                    let queue = uses.name(queue);
+                    match queue_instances.get(queue) {
+                        Some(instances) if !instances.contains(name) => Err((
+                            Code::UnknownQueueInstance,
+                            format!("{} switches to instance `{name}`, which queue `{queue}` does not have", what()),
+                        )),
+                        _ => Ok(()),
+                    }
+                }
+                UseKind::Block => blocks.contains(name).then_some(()).ok_or_else(|| {
+                    (
+                        Code::UnknownBlock,
+                        format!("{} branches to block `{name}`, which the function does not have", what()),
+                    )
+                }),
+                UseKind::Memref => storage.contains(name).then_some(()).ok_or_else(|| {
+                    (
+                        Code::UnknownMemloc,
+                        format!(
+                            "{} reads or writes `{name}`, which module `{}` does not allocate",
+                            what(),
+                            core_module.name
+                        ),
+                    )
+                }),
+                UseKind::Call => functions.contains(name).then_some(()).ok_or_else(|| {
+                    (
+                        Code::UnknownCallTarget,
+                        format!("{} calls `{name}`, which module `{}` does not have", what(), core_module.name),
+                    )
+                }),
+                UseKind::MissingDependency => Err((
+                    Code::UnknownDependency,
+                    format!("{} depends on `{name}`, which the function does not have", what()),
+                )),
+            };
+            if let Err((code, message)) = found {
+                out.push(code, || {
+                    Diagnostic::new(code, NAME, message).at(inst.src.as_ref()).entity(
                         "instruction",
                         inst.name(),
                         Some(fname),
@@ -367,121 +399,7 @@ fn references(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
             }
         }
     }
-    refs.out.finish();
-}
-
-/// The names an instruction of one function may refer to.
-struct References<'m, 'd> {
-    module_name: &'m str,
-    functions: FxHashSet<&'m str>,
-    queue_instances: FxHashMap<&'m str, FxHashSet<String>>,
-    /// Memory locations and sets of the module.
-    storage: FxHashSet<&'m str>,
-    /// Blocks and instructions of the current function.
-    blocks: FxHashSet<&'m str>,
-    insts: FxHashSet<&'m str>,
-    out: Capped<'d>,
-}
-
-impl<'m> References<'m, '_> {
-    /// Checks every name an instruction refers to, in one pass over its keys.
-    fn check(&mut self, inst: &'m Inst, function: &str, forward: &mut Vec<(&'m Inst, &'m str)>) {
-        let op = inst.opcode();
-        let what = || format!("instruction `{}` in function `{function}`", inst.name());
-        let report = |out: &mut Capped<'_>, code: Code, message: String| {
-            out.push(code, || {
-                Diagnostic::new(code, NAME, message).at(inst.src.as_ref()).entity(
-                    "instruction",
-                    inst.name(),
-                    Some(function),
-                )
-            });
-        };
-        for (key, value) in &inst.fields {
-            match (key.as_str(), value) {
-                ("queue", Value::String(queue)) => match self.queue_instances.get(queue.as_str()) {
-                    None => report(
-                        &mut self.out,
-                        Code::UnknownQueue,
-                        format!("{} uses queue `{queue}`, which module `{}` does not have", what(), self.module_name),
-                    ),
-                    Some(instances) if op == opcode::SWITCH_QUEUE_INSTANCE => {
-                        if let Some(instance) = str_field(&inst.fields, "instance") {
-                            if !instances.contains(instance) {
-                                report(
-                                    &mut self.out,
-                                    Code::UnknownQueueInstance,
-                                    format!(
-                                        "{} switches to instance `{instance}`, which queue `{queue}` does not have",
-                                        what()
-                                    ),
-                                );
-                            }
-                        }
-                    }
-                    Some(_) => {}
-                },
-                ("on_true" | "on_false", Value::String(target))
-                    if op == "CompareAndBranch" && !self.blocks.contains(target.as_str()) =>
-                {
-                    report(
-                        &mut self.out,
-                        Code::UnknownBlock,
-                        format!("{} branches to block `{target}`, which the function does not have", what()),
-                    );
-                }
-                ("target", Value::String(target))
-                    if op == "UnconditionalBranch" && !self.blocks.contains(target.as_str()) =>
-                {
-                    report(
-                        &mut self.out,
-                        Code::UnknownBlock,
-                        format!("{} branches to block `{target}`, which the function does not have", what()),
-                    );
-                }
-                ("target", Value::String(target))
-                    if op == opcode::CALL && !self.functions.contains(target.as_str()) =>
-                {
-                    report(
-                        &mut self.out,
-                        Code::UnknownCallTarget,
-                        format!("{} calls `{target}`, which module `{}` does not have", what(), self.module_name),
-                    );
-                }
-                ("dependencies", Value::Array(deps)) => {
-                    for dep in deps {
-                        let name = match dep {
-                            Value::String(name) => Some(name.as_str()),
-                            Value::Array(pair) => pair.first().and_then(Value::as_str),
-                            _ => None,
-                        };
-                        if let Some(name) = name.filter(|n| !self.insts.contains(n)) {
-                            forward.push((inst, name));
-                        }
-                    }
-                }
-                ("ins" | "outs", Value::Array(operands)) => {
-                    for operand in operands {
-                        let Some(memref) = operand.get("memref").and_then(Value::as_str) else {
-                            continue;
-                        };
-                        if !self.storage.contains(memref) {
-                            report(
-                                &mut self.out,
-                                Code::UnknownMemloc,
-                                format!(
-                                    "{} reads or writes `{memref}`, which module `{}` does not allocate",
-                                    what(),
-                                    self.module_name
-                                ),
-                            );
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
+    out.finish();
 }
 
 /// What the LncVerifier compares across cores.

@@ -1,0 +1,528 @@
+//! Parsing and lowering in one pass.
+//!
+//! Building the whole `serde_json::Value` tree of a file and lowering it afterwards walks
+//! every value twice, the second time long after it left the cache. Here serde drives
+//! [`Reader`] directly: the containers (a module's `functions` and `queues`, a function's
+//! `blocks`, a block's `instructions`, a queue's instances, a bundle's `modules`) are
+//! streamed, and each function, block and instruction is lowered as soon as its JSON has
+//! been parsed. Leaves (an instruction's map, a set, a memory location) are still parsed
+//! into values first; they are small and stay hot.
+//!
+//! A container whose JSON type is wrong is kept as a raw value, so the reader reports it
+//! exactly as it does for parsed input (`json::read`), and nothing is lost.
+
+use std::fmt;
+
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::arena::Handle;
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::ir::{Block, Fields, FileId, Function, Inst, Module, Queue, QueueInstance};
+use crate::json::read::{describe_value, Reader};
+use crate::json::ParseError;
+use crate::uses::Uses;
+
+/// A document of a link set, read.
+#[derive(Debug)]
+pub enum Document {
+    /// A per-core module and the names its instructions use.
+    Module(Box<Module>, Uses),
+    /// A bundle: its modules (with their pointers), and its other keys.
+    Bundle {
+        /// Each module with its uses.
+        modules: Vec<(Module, Uses)>,
+        /// The bundle's other keys (`options`, `netlist`, …).
+        fields: Fields,
+    },
+    /// Anything else (a netlist, or not a BIR document at all), as parsed.
+    Other(Value),
+}
+
+/// Parses and lowers one document. Diagnostics about its shape are added only when the
+/// text is well-formed JSON; otherwise the parse error says it all.
+pub fn read_document(text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
+    let mut local = Vec::new();
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let document = Root { file, diags: &mut local }
+        .deserialize(&mut deserializer)
+        .and_then(|document| deserializer.end().map(|()| document))
+        .map_err(|error| super::classify(&error, text))?;
+    diags.append(&mut local);
+    Ok(document)
+}
+
+/// Builds the value of whatever the visitor was handed instead of what it wanted.
+macro_rules! keep_as_value {
+    ($wrap:expr) => {
+        fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+            Ok($wrap(self, Value::Bool(v)))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+            Ok($wrap(self, Value::from(v)))
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+            Ok($wrap(self, Value::from(v)))
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+            Ok($wrap(self, serde_json::Number::from_f64(v).map(Value::Number).unwrap_or(Value::Null)))
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+            Ok($wrap(self, Value::String(v.to_owned())))
+        }
+        fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+            Ok($wrap(self, Value::String(v)))
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok($wrap(self, Value::Null))
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok($wrap(self, Value::Null))
+        }
+    };
+}
+
+/// A container that is not an array.
+fn raw_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Value, A::Error> {
+    Value::deserialize(SeqAccessDeserializer::new(seq))
+}
+
+fn raw_map<'de, A: MapAccess<'de>>(map: A) -> Result<Value, A::Error> {
+    Value::deserialize(MapAccessDeserializer::new(map))
+}
+
+/// The document root.
+struct Root<'d> {
+    file: FileId,
+    diags: &'d mut Vec<Diagnostic>,
+}
+
+impl<'de> DeserializeSeed<'de> for Root<'_> {
+    type Value = Document;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Document, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Root<'_> {
+    type Value = Document;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a BIR module, a bundle or a netlist")
+    }
+
+    keep_as_value!(|_, value| Document::Other(value));
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Document, A::Error> {
+        Ok(Document::Other(raw_seq(seq)?))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Document, A::Error> {
+        let mut bundle_diags = Vec::new();
+        let mut reader = Reader::new(self.file, self.diags);
+        let mut fields = Fields::new();
+        let (mut functions, mut queues, mut modules) = (None, None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "functions" => {
+                    match map.next_value_seed(Items { reader: &mut reader, pointer: "", kind: Kind::Functions })? {
+                        Streamed::Functions(handles) => functions = Some(handles),
+                        other => keep(&mut fields, key, other),
+                    }
+                }
+                "queues" => {
+                    match map.next_value_seed(Items { reader: &mut reader, pointer: "", kind: Kind::Queues })? {
+                        Streamed::Queues(handles) => queues = Some(handles),
+                        other => keep(&mut fields, key, other),
+                    }
+                }
+                "modules" => match map.next_value_seed(Modules { file: self.file, diags: &mut bundle_diags })? {
+                    Ok(list) => modules = Some(list),
+                    Err(value) => {
+                        fields.insert(key, value);
+                    }
+                },
+                _ => {
+                    let value = map.next_value::<Value>()?;
+                    fields.insert(key, value);
+                }
+            }
+        }
+        if functions.is_some() || fields.contains_key("functions") {
+            // A module. A `modules` key on it is just data: written back as it came.
+            if let Some(list) = modules {
+                let values = list.iter().map(|(m, _)| crate::json::write::module_to_value(m)).collect();
+                fields.insert("modules".to_owned(), Value::Array(values));
+            }
+            let module = reader.module(fields, "", functions, queues);
+            let uses = reader.into_uses();
+            return Ok(Document::Module(Box::new(module), uses));
+        }
+        if let Some(modules) = modules {
+            reader.report_all(bundle_diags);
+            return Ok(Document::Bundle { modules, fields });
+        }
+        if fields.contains_key("modules") {
+            reader.report_all(bundle_diags);
+            return Ok(Document::Bundle { modules: Vec::new(), fields });
+        }
+        if queues.is_some() {
+            // Not a module after all: give the queues back as data for the message.
+            fields.insert("queues".to_owned(), Value::Array(Vec::new()));
+        }
+        Ok(Document::Other(Value::Object(fields)))
+    }
+}
+
+fn keep(fields: &mut Fields, key: String, streamed: Streamed) {
+    if let Streamed::Raw(value) = streamed {
+        fields.insert(key, value);
+    }
+}
+
+impl Reader<'_> {
+    fn report_all(&mut self, diagnostics: Vec<Diagnostic>) {
+        for diagnostic in diagnostics {
+            self.report(diagnostic);
+        }
+    }
+}
+
+/// A bundle's `modules`: each module read with its own reader.
+struct Modules<'d> {
+    file: FileId,
+    diags: &'d mut Vec<Diagnostic>,
+}
+
+impl<'de> DeserializeSeed<'de> for Modules<'_> {
+    type Value = Result<Vec<(Module, Uses)>, Value>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Modules<'_> {
+    type Value = Result<Vec<(Module, Uses)>, Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of modules")
+    }
+
+    keep_as_value!(|_, value| Err(value));
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        Ok(Err(raw_map(map)?))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut modules = Vec::new();
+        let mut index = 0;
+        while let Some(module) =
+            seq.next_element_seed(BundleModule { file: self.file, diags: &mut *self.diags, index })?
+        {
+            modules.extend(module);
+            index += 1;
+        }
+        Ok(Ok(modules))
+    }
+}
+
+/// One module of a bundle.
+struct BundleModule<'d> {
+    file: FileId,
+    diags: &'d mut Vec<Diagnostic>,
+    index: usize,
+}
+
+impl BundleModule<'_> {
+    fn not_a_module(self, value: &Value) -> Option<(Module, Uses)> {
+        let message = format!(
+            "bundle module {} is not a BIR module (it has no `functions`): {}",
+            self.index,
+            describe_value(value)
+        );
+        self.diags.push(
+            Diagnostic::new(Code::NotAModule, "read", message)
+                .at_pointer(self.file, format!("/modules/{}", self.index)),
+        );
+        None
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for BundleModule<'_> {
+    type Value = Option<(Module, Uses)>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BundleModule<'_> {
+    type Value = Option<(Module, Uses)>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a BIR module")
+    }
+
+    keep_as_value!(|this: Self, value: Value| this.not_a_module(&value));
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        let value = raw_seq(seq)?;
+        Ok(self.not_a_module(&value))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let pointer = format!("/modules/{}", self.index);
+        let mut reader = Reader::new(self.file, &mut *self.diags);
+        let mut fields = Fields::new();
+        let (mut functions, mut queues) = (None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "functions" => {
+                    match map.next_value_seed(Items {
+                        reader: &mut reader,
+                        pointer: &pointer,
+                        kind: Kind::Functions,
+                    })? {
+                        Streamed::Functions(handles) => functions = Some(handles),
+                        other => keep(&mut fields, key, other),
+                    }
+                }
+                "queues" => {
+                    match map.next_value_seed(Items { reader: &mut reader, pointer: &pointer, kind: Kind::Queues })? {
+                        Streamed::Queues(handles) => queues = Some(handles),
+                        other => keep(&mut fields, key, other),
+                    }
+                }
+                _ => {
+                    let value = map.next_value::<Value>()?;
+                    fields.insert(key, value);
+                }
+            }
+        }
+        if functions.is_none() && !fields.contains_key("functions") {
+            drop(reader);
+            return Ok(self.not_a_module(&Value::Object(fields)));
+        }
+        let module = reader.module(fields, &pointer, functions, queues);
+        Ok(Some((module, reader.into_uses())))
+    }
+}
+
+/// The kinds of streamed containers.
+#[derive(Clone, Copy)]
+enum Kind {
+    Functions,
+    Queues,
+    Blocks { depth: usize },
+    Insts { depth: usize },
+    Instances,
+}
+
+impl Kind {
+    fn key(self) -> &'static str {
+        match self {
+            Kind::Functions => "functions",
+            Kind::Queues => "queues",
+            Kind::Blocks { .. } | Kind::Instances => "blocks",
+            Kind::Insts { .. } => "instructions",
+        }
+    }
+
+    fn element(self) -> &'static str {
+        match self {
+            Kind::Functions => "a function",
+            Kind::Queues => "a queue",
+            Kind::Blocks { .. } => "a block",
+            Kind::Insts { .. } => "an instruction",
+            Kind::Instances => "a queue instance",
+        }
+    }
+}
+
+/// What a streamed container became.
+enum Streamed {
+    Functions(Vec<Handle<Function>>),
+    Queues(Vec<Handle<Queue>>),
+    Blocks(Vec<Handle<Block>>),
+    Insts(Vec<Handle<Inst>>),
+    Instances(Vec<Handle<QueueInstance>>),
+    /// Not an array: kept as it was.
+    Raw(Value),
+}
+
+/// A container: an array whose elements are lowered one by one.
+struct Items<'a, 'd> {
+    reader: &'a mut Reader<'d>,
+    pointer: &'a str,
+    kind: Kind,
+}
+
+impl<'de> DeserializeSeed<'de> for Items<'_, '_> {
+    type Value = Streamed;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Streamed, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Items<'_, '_> {
+    type Value = Streamed;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array")
+    }
+
+    keep_as_value!(|_, value| Streamed::Raw(value));
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Streamed, A::Error> {
+        Ok(Streamed::Raw(raw_map(map)?))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Streamed, A::Error> {
+        let Items { reader, pointer, kind } = self;
+        let key = kind.key();
+        let mut lowered = Lowered::default();
+        let mut index = 0usize;
+        loop {
+            let at = format!("{pointer}/{key}/{index}");
+            let Some(element) = seq.next_element_seed(Element { reader: &mut *reader, pointer: &at, kind })? else {
+                break;
+            };
+            lowered.push(element);
+            index += 1;
+        }
+        Ok(match kind {
+            Kind::Functions => Streamed::Functions(lowered.functions),
+            Kind::Queues => Streamed::Queues(lowered.queues),
+            Kind::Blocks { .. } => Streamed::Blocks(lowered.blocks),
+            Kind::Insts { .. } => Streamed::Insts(lowered.insts),
+            Kind::Instances => Streamed::Instances(lowered.instances),
+        })
+    }
+}
+
+/// Handles collected while a container streams.
+#[derive(Default)]
+struct Lowered {
+    functions: Vec<Handle<Function>>,
+    queues: Vec<Handle<Queue>>,
+    blocks: Vec<Handle<Block>>,
+    insts: Vec<Handle<Inst>>,
+    instances: Vec<Handle<QueueInstance>>,
+}
+
+impl Lowered {
+    fn push(&mut self, element: Option<One>) {
+        match element {
+            Some(One::Function(h)) => self.functions.push(h),
+            Some(One::Queue(h)) => self.queues.push(h),
+            Some(One::Block(h)) => self.blocks.push(h),
+            Some(One::Inst(h)) => self.insts.push(h),
+            Some(One::Instance(h)) => self.instances.push(h),
+            None => {}
+        }
+    }
+}
+
+/// One lowered element.
+enum One {
+    Function(Handle<Function>),
+    Queue(Handle<Queue>),
+    Block(Handle<Block>),
+    Inst(Handle<Inst>),
+    Instance(Handle<QueueInstance>),
+}
+
+/// One element of a container: an object, lowered as soon as it is parsed.
+struct Element<'a, 'd> {
+    reader: &'a mut Reader<'d>,
+    pointer: &'a str,
+    kind: Kind,
+}
+
+impl Element<'_, '_> {
+    fn not_an_object(self, value: &Value) -> Option<One> {
+        self.reader.not_an_object(value, self.kind.element(), self.pointer);
+        None
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Element<'_, '_> {
+    type Value = Option<One>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<One>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Element<'_, '_> {
+    type Value = Option<One>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    keep_as_value!(|this: Self, value: Value| this.not_an_object(&value));
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<One>, A::Error> {
+        let value = raw_seq(seq)?;
+        Ok(self.not_an_object(&value))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<One>, A::Error> {
+        let Element { reader, pointer, kind } = self;
+        // The key whose array is streamed, and how.
+        let (streamed_key, inner) = match kind {
+            Kind::Insts { depth } => {
+                // An instruction is a leaf: parsed whole (a `Loop` body included), then lowered.
+                let fields = Fields::deserialize(MapAccessDeserializer::new(map))?;
+                return Ok(Some(One::Inst(reader.inst(fields, pointer, depth))));
+            }
+            Kind::Functions => {
+                reader.begin_function();
+                ("blocks", Kind::Blocks { depth: 0 })
+            }
+            Kind::Blocks { depth } => ("instructions", Kind::Insts { depth }),
+            Kind::Queues => ("blocks", Kind::Instances),
+            Kind::Instances => {
+                reader.begin_instance();
+                ("instructions", Kind::Insts { depth: 0 })
+            }
+        };
+        let mut fields = Fields::new();
+        let mut children = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == streamed_key {
+                match map.next_value_seed(Items { reader: &mut *reader, pointer, kind: inner })? {
+                    Streamed::Raw(value) => {
+                        fields.insert(key, value);
+                    }
+                    streamed => children = Some(streamed),
+                }
+            } else {
+                let value = map.next_value::<Value>()?;
+                fields.insert(key, value);
+            }
+        }
+        Ok(Some(match (kind, children) {
+            (Kind::Functions, Some(Streamed::Blocks(blocks))) => {
+                One::Function(reader.function(fields, pointer, Some(blocks)))
+            }
+            (Kind::Functions, _) => One::Function(reader.function(fields, pointer, None)),
+            (Kind::Blocks { depth }, Some(Streamed::Insts(insts))) => {
+                One::Block(reader.block(fields, pointer, depth, Some(insts)))
+            }
+            (Kind::Blocks { depth }, _) => One::Block(reader.block(fields, pointer, depth, None)),
+            (Kind::Queues, Some(Streamed::Instances(instances))) => {
+                One::Queue(reader.queue(fields, pointer, Some(instances)))
+            }
+            (Kind::Queues, _) => One::Queue(reader.queue(fields, pointer, None)),
+            (Kind::Instances, Some(Streamed::Insts(insts))) => {
+                One::Instance(reader.instance(fields, pointer, Some(insts)))
+            }
+            (Kind::Instances, _) => One::Instance(reader.instance(fields, pointer, None)),
+            (Kind::Insts { .. }, _) => return Ok(None),
+        }))
+    }
+}

@@ -186,9 +186,14 @@ fn link(args: LinkArgs) -> ExitCode {
         return fail(format!("cannot write `{}`: {error}", report_path.display()));
     }
     written.push(report_path.clone());
-    match birlink_core::linked_json(&outcome) {
-        Some(json) => {
-            if let Err(error) = std::fs::write(&linked_path, json) {
+    match &outcome.linked {
+        Some(module) => {
+            let written_ok = std::fs::File::create(&linked_path).and_then(|file| {
+                let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+                birlink_core::json::write::write_module(module, &mut out)?;
+                std::io::Write::flush(&mut out)
+            });
+            if let Err(error) = written_ok {
                 return fail(format!("cannot write `{}`: {error}", linked_path.display()));
             }
             written.push(linked_path.clone());

@@ -175,7 +175,7 @@ fn child(cores: u64, insts: usize) {
     assert!(!birlink_core::diag::has_errors(&outcome.report.diagnostics), "generated set failed to link");
     let write = time(repeat, || {
         let mut out = Vec::new();
-        json::write::write_module(outcome.linked.as_ref().expect("linked"), &mut out);
+        json::write::write_module(outcome.linked.as_ref().expect("linked"), &mut out).expect("write");
         (out.len(), birlink_core::report_json(&outcome).len())
     });
 

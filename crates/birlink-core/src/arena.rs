@@ -92,6 +92,11 @@ impl<T> Arena<T> {
         handle
     }
 
+    /// The handle the next `push` will return.
+    pub fn next_handle(&self) -> Handle<T> {
+        Handle::new(self.items.len())
+    }
+
     /// Number of entities.
     pub fn len(&self) -> usize {
         self.items.len()

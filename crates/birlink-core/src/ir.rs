@@ -18,6 +18,8 @@
 //! Every input entity remembers where it came from ([`Src`]: file and JSON pointer), so
 //! diagnostics raised after linking still point into the user's file.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::arena::{Arena, Handle};
@@ -128,16 +130,23 @@ pub struct Block {
 }
 
 /// An instruction. Only a `Loop` has a typed body; any other nested structure (a
-/// `DMABlock`'s descriptor blocks, say) stays in `fields`.
+/// `DMABlock`'s descriptor blocks, say) stays in its JSON.
 ///
-/// `op` and `remote_update` are facts read from `fields` once, when the instruction is
-/// made ([`Inst::new`]): the passes walk every instruction several times, and checking
-/// these without touching the field map keeps those walks cheap. No pass changes an
-/// opcode or adds a `target_core`, so they stay true.
-#[derive(Clone, Debug, Default)]
+/// Most instructions of a real program (matmuls, copies, activations) are never changed
+/// by the passes, so once read and checked they are kept as compact JSON text
+/// (`raw`): a few hundred bytes instead of a tree of maps, written back as it
+/// is, parsed again only to be printed. The instructions the passes act on (calls,
+/// barriers, queue switches, DMA blocks, loops) keep their parsed fields.
+///
+/// `name`, `op` and `remote_update` are facts read once, when the instruction is made
+/// ([`Inst::new`]); no pass renames an instruction, changes an opcode or adds a
+/// `target_core`, so they stay true.
+#[derive(Clone, Debug)]
 pub struct Inst {
-    /// Keys other than a `Loop`'s `blocks`.
-    pub fields: Fields,
+    /// Its parsed JSON, minus a `Loop`'s `blocks`; empty while `raw` holds it.
+    fields: Fields,
+    /// Its JSON as compact text, for an instruction no pass changes.
+    raw: Option<Box<serde_json::value::RawValue>>,
     /// A `Loop`'s nested blocks, walked depth-first by the passes.
     pub body: Option<Vec<Handle<Block>>>,
     /// Where it came from.
@@ -146,6 +155,7 @@ pub struct Inst {
     pub op: Op,
     /// Whether some `sync_info.on_update` entry has a `target_core`.
     pub remote_update: bool,
+    name: Box<str>,
 }
 
 /// The opcodes the passes act on; every other opcode is `Other`.
@@ -433,43 +443,73 @@ impl Block {
 }
 
 impl Inst {
-    /// An instruction from its fields (and a `Loop`'s body), with its facts read.
+    /// An instruction from its fields (and a `Loop`'s body), with its facts read. An
+    /// instruction no pass acts on is kept as compact text.
     pub fn new(fields: Fields, body: Option<Vec<Handle<Block>>>, src: Option<Src>) -> Inst {
         let op = Op::of(str_field(&fields, "opcode").unwrap_or(""));
         let remote_update = match fields.get("sync_info").and_then(|s| s.get("on_update")) {
             Some(Value::Array(updates)) => updates.iter().any(|u| u.get("target_core").is_some()),
             _ => false,
         };
-        Inst { fields, body, src, op, remote_update }
+        let name = str_field(&fields, "name").unwrap_or("").into();
+        let keep_as_text = op == Op::Other && body.is_none();
+        match keep_as_text.then(|| serde_json::value::to_raw_value(&fields).ok()).flatten() {
+            Some(raw) => Inst { fields: Fields::new(), raw: Some(raw), body, src, op, remote_update, name },
+            None => Inst { fields, raw: None, body, src, op, remote_update, name },
+        }
+    }
+
+    /// The instruction's fields: borrowed when parsed, parsed again from the text otherwise.
+    pub fn fields(&self) -> Cow<'_, Fields> {
+        match &self.raw {
+            Some(raw) => Cow::Owned(serde_json::from_str(raw.get()).unwrap_or_default()),
+            None => Cow::Borrowed(&self.fields),
+        }
+    }
+
+    /// The fields, to change them (kept text is parsed first).
+    pub fn fields_mut(&mut self) -> &mut Fields {
+        if let Some(raw) = self.raw.take() {
+            self.fields = serde_json::from_str(raw.get()).unwrap_or_default();
+        }
+        &mut self.fields
+    }
+
+    /// The compact JSON text, when the instruction is kept as text.
+    pub fn raw(&self) -> Option<&serde_json::value::RawValue> {
+        self.raw.as_deref()
     }
 
     /// The instruction's name.
     pub fn name(&self) -> &str {
-        str_field(&self.fields, "name").unwrap_or("")
+        &self.name
     }
 
     /// The opcode name (empty when missing).
-    pub fn opcode(&self) -> &str {
-        str_field(&self.fields, "opcode").unwrap_or("")
+    pub fn opcode(&self) -> Cow<'_, str> {
+        match self.fields() {
+            Cow::Borrowed(fields) => Cow::Borrowed(str_field(fields, "opcode").unwrap_or("")),
+            Cow::Owned(fields) => Cow::Owned(str_field(&fields, "opcode").unwrap_or("").to_owned()),
+        }
     }
 
     /// Whether this is a `DMABlock` with a non-empty `remote_notifications`.
     pub fn is_remote_dma_block(&self) -> bool {
         self.op == Op::DmaBlock
-            && matches!(self.fields.get("remote_notifications"), Some(Value::Array(items)) if !items.is_empty())
+            && matches!(self.fields().get("remote_notifications"), Some(Value::Array(items)) if !items.is_empty())
     }
 
     /// The `sync_info.on_update` entries, if present and an array.
-    pub fn updates(&self) -> &[Value] {
-        match self.fields.get("sync_info").and_then(|s| s.get("on_update")) {
-            Some(Value::Array(items)) => items,
-            _ => &[],
+    pub fn updates(&self) -> Vec<Value> {
+        match self.fields().get("sync_info").and_then(|s| s.get("on_update")) {
+            Some(Value::Array(items)) => items.clone(),
+            _ => Vec::new(),
         }
     }
 
     /// Mutable `sync_info.on_update` entries.
     pub fn updates_mut(&mut self) -> Option<&mut Vec<Value>> {
-        match self.fields.get_mut("sync_info").and_then(|s| s.get_mut("on_update")) {
+        match self.fields_mut().get_mut("sync_info").and_then(|s| s.get_mut("on_update")) {
             Some(Value::Array(items)) => Some(items),
             _ => None,
         }

@@ -30,6 +30,7 @@ pub mod netlist;
 pub mod partition;
 pub mod passes;
 pub mod print;
+pub mod query;
 pub mod report;
 pub mod samples;
 pub mod uses;

@@ -228,8 +228,8 @@ pub fn instance_line(module: &Module, instance: Handle<QueueInstance>) -> String
 /// One instruction on one line: `<name> = <Opcode>[<engine>] <operands> <sync> <deps>`.
 pub fn inst_line(module: &Module, inst: Handle<Inst>) -> String {
     let i: &Inst = &module.store.insts[inst];
-    let fields = &i.fields;
-    let op = i.opcode();
+    let fields = &*i.fields();
+    let op = str_field(fields, "opcode").unwrap_or("");
     let mut line = format!("{} = {}", name_text(i.name()), if op.is_empty() { "?" } else { op });
     if let Some(engine) = str_field(fields, "engine") {
         if engine != "Unassigned" {

@@ -460,42 +460,40 @@ impl<'d> Reader<'d> {
                 body = Some(self.blocks(blocks, pointer, depth + 1));
             }
         }
-        let inst = Inst::new(fields, body, self.src(pointer));
-        let handle = self.store.insts.push(inst);
-        self.record_uses(handle);
-        handle
+        // Uses are read from the fields now: the instruction may be kept as text.
+        let handle = self.store.insts.next_handle();
+        self.record_uses(handle, &fields);
+        let src = self.src(pointer);
+        self.store.insts.push(Inst::new(fields, body, src))
     }
 
     /// Records the names an instruction of the current function refers to.
-    fn record_uses(&mut self, handle: Handle<Inst>) {
+    fn record_uses(&mut self, handle: Handle<Inst>, fields: &Fields) {
         let Some(state) = self.function.as_mut() else { return };
-        let inst = &self.store.insts[handle];
         let uses = &mut self.uses;
-        if let Some(name) = inst.fields.get("name").and_then(Value::as_str) {
+        if let Some(name) = fields.get("name").and_then(Value::as_str) {
             state.inst_names.insert(name_hash(name));
         }
-        let op = inst.op;
+        let opcode_name = fields.get("opcode").and_then(Value::as_str);
         let push = |kind: UseKind, name: &str, uses: &mut Uses, state: &mut FunctionState| {
             let name = uses.intern(name);
             state.uses.push(Use { inst: handle, kind, name });
         };
-        for (key, value) in &inst.fields {
+        for (key, value) in fields {
             match (key.as_str(), value) {
                 ("queue", Value::String(queue)) => {
-                    if op == crate::ir::Op::SwitchQueueInstance {
-                        if let Some(Value::String(instance)) = inst.fields.get("instance") {
+                    if opcode_name == Some(opcode::SWITCH_QUEUE_INSTANCE) {
+                        if let Some(Value::String(instance)) = fields.get("instance") {
                             let queue_id = uses.intern(queue);
                             push(UseKind::Instance { queue: queue_id }, instance, uses, state);
                         }
                     }
                     push(UseKind::Queue, queue, uses, state);
                 }
-                ("on_true" | "on_false", Value::String(target))
-                    if inst.fields.get("opcode").and_then(Value::as_str) == Some("CompareAndBranch") =>
-                {
+                ("on_true" | "on_false", Value::String(target)) if opcode_name == Some("CompareAndBranch") => {
                     push(UseKind::Block, target, uses, state)
                 }
-                ("target", Value::String(target)) => match inst.fields.get("opcode").and_then(Value::as_str) {
+                ("target", Value::String(target)) => match opcode_name {
                     Some("UnconditionalBranch") => push(UseKind::Block, target, uses, state),
                     Some(opcode::CALL) => push(UseKind::Call, target, uses, state),
                     _ => {}

@@ -15,17 +15,19 @@ use crate::ir::{Allocation, Block, Fields, Function, Inst, MemLocSet, Module, Qu
 /// The module as pretty JSON text with a final newline.
 pub fn module_to_string(module: &Module) -> String {
     let mut out = Vec::with_capacity(1 << 16);
-    write_module(module, &mut out);
+    // Writing into a Vec cannot fail.
+    let _ = write_module(module, &mut out);
     // serde_json writes valid UTF-8.
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// Writes the module as pretty JSON (two-space indent) with a final newline.
-pub fn write_module(module: &Module, out: &mut Vec<u8>) {
-    let mut serializer = serde_json::Serializer::pretty(&mut *out);
-    // Writing into a Vec cannot fail, and every map key is a string.
-    let _ = ModuleJson(module).serialize(&mut serializer);
-    out.push(b'\n');
+/// Writes the module as pretty JSON (two-space indent) with a final newline into any
+/// sink the caller provides (a file, a buffer), without building the text first.
+/// Instructions kept as text are copied as they are, one line each.
+pub fn write_module<W: std::io::Write>(module: &Module, mut out: W) -> std::io::Result<()> {
+    let mut serializer = serde_json::Serializer::pretty(&mut out);
+    ModuleJson(module).serialize(&mut serializer).map_err(std::io::Error::other)?;
+    out.write_all(b"\n")
 }
 
 /// Any value as pretty JSON with a final newline (used for `report.json`).
@@ -199,9 +201,16 @@ impl Serialize for EntityJson<'_, Inst> {
         match &inst.body {
             Some(body) => {
                 let blocks = Seq { module: self.module, handles: body };
-                write_entity(serializer, &inst.fields, &[Container { key: "blocks", value: Contents::Blocks(blocks) }])
+                write_entity(
+                    serializer,
+                    &inst.fields(),
+                    &[Container { key: "blocks", value: Contents::Blocks(blocks) }],
+                )
             }
-            None => inst.fields.serialize(serializer),
+            None => match inst.raw() {
+                Some(raw) => raw.serialize(serializer),
+                None => inst.fields().serialize(serializer),
+            },
         }
     }
 }
@@ -225,4 +234,34 @@ impl Serialize for EntityJson<'_, QueueInstance> {
 /// The JSON value of a module (for tests and small modules; large ones use `write_module`).
 pub fn module_to_value(module: &Module) -> Value {
     serde_json::to_value(ModuleJson(module)).unwrap_or(Value::Null)
+}
+
+/// A function's JSON value (for viewers).
+pub fn function_to_value(module: &Module, handle: Handle<Function>) -> Value {
+    serde_json::to_value(EntityJson { module, handle }).unwrap_or(Value::Null)
+}
+
+/// A block's JSON value.
+pub fn block_to_value(module: &Module, handle: Handle<Block>) -> Value {
+    serde_json::to_value(EntityJson { module, handle }).unwrap_or(Value::Null)
+}
+
+/// An instruction's JSON value.
+pub fn inst_to_value(module: &Module, handle: Handle<Inst>) -> Value {
+    serde_json::to_value(EntityJson { module, handle }).unwrap_or(Value::Null)
+}
+
+/// A set's JSON value.
+pub fn set_to_value(module: &Module, handle: Handle<MemLocSet>) -> Value {
+    serde_json::to_value(EntityJson { module, handle }).unwrap_or(Value::Null)
+}
+
+/// A queue's JSON value.
+pub fn queue_to_value(module: &Module, handle: Handle<Queue>) -> Value {
+    serde_json::to_value(EntityJson { module, handle }).unwrap_or(Value::Null)
+}
+
+/// A queue instance's JSON value.
+pub fn instance_to_value(module: &Module, handle: Handle<QueueInstance>) -> Value {
+    serde_json::to_value(EntityJson { module, handle }).unwrap_or(Value::Null)
 }

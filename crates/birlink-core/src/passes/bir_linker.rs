@@ -385,15 +385,15 @@ fn copy_module(
             }
         });
         for call in calls {
-            let Some(target) = str_field(&linked.store.insts[call].fields, "target") else {
+            let Some(target) = str_field(&linked.store.insts[call].fields(), "target").map(str::to_owned) else {
                 continue;
             };
-            let Some(new_target) = renames.get(target) else {
+            let Some(new_target) = renames.get(&target) else {
                 continue;
             };
             let before = print::inst_line(linked, call);
             let new_target = Value::from(new_target.clone());
-            linked.store.insts[call].fields.insert("target".to_owned(), new_target);
+            linked.store.insts[call].fields_mut().insert("target".to_owned(), new_target);
             let function_name = linked.store.functions[function].name().to_owned();
             edits.push(edit(
                 &format!("function {function_name}"),
@@ -804,7 +804,7 @@ fn merge_queues(
                 if inst.op != Op::DmaBlock {
                     continue;
                 }
-                for update in inst.updates() {
+                for update in &inst.updates() {
                     let view = UpdateView::of(update);
                     if view.is_remote() || view.kind != "semaphore" {
                         continue;
@@ -833,15 +833,16 @@ fn merge_queues(
                 }
             });
             for sqi in sqis {
-                let fields = &linked.store.insts[sqi].fields;
-                let (Some(queue), Some(instance)) = (str_field(fields, "queue"), str_field(fields, "instance")) else {
+                let fields = linked.store.insts[sqi].fields();
+                let (Some(queue), Some(instance)) = (str_field(&fields, "queue"), str_field(&fields, "instance"))
+                else {
                     continue;
                 };
                 let Some(new_name) = renames.get(&(info.core, queue.to_owned(), instance.to_owned())) else {
                     continue;
                 };
                 let before = print::inst_line(linked, sqi);
-                linked.store.insts[sqi].fields.insert("instance".to_owned(), Value::from(new_name.clone()));
+                linked.store.insts[sqi].fields_mut().insert("instance".to_owned(), Value::from(new_name.clone()));
                 let unit = format!("function {}", linked.store.functions[function].name());
                 edits.push(edit(&unit, "", Some(before), Some(print::inst_line(linked, sqi))));
             }
@@ -893,8 +894,9 @@ fn renumber_barriers(linked: &mut Module, diags: &mut Vec<Diagnostic>, edits: &m
         let core = f.core();
         for barrier in barriers {
             let inst = &linked.store.insts[barrier];
-            let Some(old_id) = inst.fields.get("id").and_then(Value::as_u64) else {
-                let found = match inst.fields.get("id") {
+            let fields = inst.fields();
+            let Some(old_id) = fields.get("id").and_then(Value::as_u64) else {
+                let found = match fields.get("id") {
                     Some(id) => format!("`id` {}", crate::json::read::compact(id)),
                     None => "no `id`".to_owned(),
                 };
@@ -916,7 +918,7 @@ fn renumber_barriers(linked: &mut Module, diags: &mut Vec<Diagnostic>, edits: &m
             let instruction = inst.name().to_owned();
             if old_id != new_id {
                 let before = print::inst_line(linked, barrier);
-                linked.store.insts[barrier].fields.insert("id".to_owned(), Value::from(new_id));
+                linked.store.insts[barrier].fields_mut().insert("id".to_owned(), Value::from(new_id));
                 edits.push(edit(
                     &format!("function {function_name}"),
                     "",

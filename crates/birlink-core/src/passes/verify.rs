@@ -435,7 +435,7 @@ fn summarize<'m>(core: u64, core_module: &'m CoreModule) -> CoreSummary<'m> {
             match inst.op {
                 Op::CoreBarrier => summary.barriers.push((
                     inst.name(),
-                    inst.fields.get("id").and_then(Value::as_u64),
+                    inst.fields().get("id").and_then(Value::as_u64),
                     inst.src.as_ref(),
                 )),
                 Op::Sb2Sb => summary.sb2sb += 1,

@@ -153,7 +153,8 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                 };
                 let peer = &peer_blocks[ordinal];
                 let peer_inst = &module.store.insts[peer.inst];
-                let local = peer_inst.updates().iter().find(|u| !UpdateView::of(u).is_remote());
+                let peer_updates = peer_inst.updates();
+                let local = peer_updates.iter().find(|u| !UpdateView::of(u).is_remote());
                 let Some(local) = local else {
                     diags.push(
                         Diagnostic::new(

@@ -110,7 +110,7 @@ fn barriers_dense(linked: &Module, report: &birlink_core::report::Report) -> Res
         linked.walk_function(function, &mut |inst| {
             let inst = &linked.store.insts[inst];
             if inst.opcode() == opcode::CORE_BARRIER {
-                if let Some(id) = inst.fields.get("id").and_then(Value::as_u64) {
+                if let Some(id) = inst.fields().get("id").and_then(Value::as_u64) {
                     ids.push(id);
                 }
             }
@@ -151,13 +151,14 @@ fn remote_updates_relinked(linked: &Module) -> Result<(), TestCaseError> {
     let blocks = remote_blocks(linked);
     for per_core in blocks.values() {
         for (k, &block) in per_core.iter().enumerate() {
-            for update in linked.store.insts[block].updates() {
+            for update in &linked.store.insts[block].updates() {
                 let view = UpdateView::of(update);
                 let Some(target) = view.target_core.and_then(Value::as_u64) else {
                     continue;
                 };
                 let peer = blocks[&target][k];
-                let local = linked.store.insts[peer].updates().iter().find(|u| !UpdateView::of(u).is_remote());
+                let peer_updates = linked.store.insts[peer].updates();
+                let local = peer_updates.iter().find(|u| !UpdateView::of(u).is_remote());
                 prop_assert_eq!(view.id, local.and_then(|u| u.get("id")), "update of block {} relinked", k);
             }
         }

@@ -1,21 +1,36 @@
 #!/usr/bin/env bash
-# The test command (README): formatting, lints, every native test. CI runs exactly this.
-# It installs what it needs itself, idempotently.
+# The test command (README): formatting, lints, every native test, the browser unit
+# tests (wasm-bindgen-test in headless Chromium), the release build and the end-to-end
+# tests (playwright-core driving Chromium). CI runs exactly this. It installs what it
+# needs itself, idempotently.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "toolchain"
+step "setup"
+scripts/setup.sh --browser
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export TRUNK_SKIP_VERSION_CHECK=true
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
 step "format"
 cargo fmt --all -- --check
 
-step "lint"
+step "lint (native, and the web app for wasm32)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo clippy -p birlink-web --target wasm32-unknown-unknown --locked -- -D warnings
 
-step "native tests (library, CLI, snapshots, properties, one test per code)"
+step "native tests (library, CLI, snapshots, properties, one test per code, UI state)"
 cargo test --workspace --locked
+
+step "browser unit tests (wasm-bindgen-test in headless Chromium)"
+cargo test -p birlink-web --target wasm32-unknown-unknown --locked --test web
+
+step "release build of the inspector"
+trunk build --release
+
+step "end-to-end tests (playwright-core, Chromium)"
+node --test tests/e2e/
 
 printf '\nall tests passed\n'

@@ -1,3 +1,9 @@
-//! The web worker that runs the link pipeline off the main thread.
+//! The web worker that runs the link pipeline off the page's thread.
 
-fn main() {}
+use gloo_worker::Registrable;
+
+fn main() {
+    // A panic is a bug; say so in the console rather than dying silently.
+    console_error_panic_hook::set_once();
+    birlink_web::worker::LinkWorker::registrar().encoding::<birlink_web::protocol::Codec>().register();
+}

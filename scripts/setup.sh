@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what building and testing birlink needs; every step is skipped when done.
+#   scripts/setup.sh            the wasm target, Trunk 0.21.14, wasm-bindgen-cli 0.2.130,
+#                               npm tools (wasm-opt, playwright-core), crates fetched
+#   scripts/setup.sh --browser  … and Debian's chromium + chromedriver for the browser tests
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+say() { printf '== setup: %s\n' "$*"; }
+
+rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || rustup target add wasm32-unknown-unknown
+
+if ! trunk --version 2>/dev/null | grep -q '0\.21\.14'; then
+  say "installing trunk 0.21.14 (about 8 minutes)"
+  cargo install trunk --version 0.21.14 --locked
+fi
+if ! wasm-bindgen --version 2>/dev/null | grep -q '0\.2\.130'; then
+  say "installing wasm-bindgen-cli 0.2.130 (about 3 minutes)"
+  # Not --locked: its lockfile pins a crate the registry here lacks.
+  cargo install wasm-bindgen-cli --version 0.2.130
+fi
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
+  say "installing npm tools (binaryen's wasm-opt, playwright-core)"
+  npm ci --no-audit --no-fund
+fi
+if [ "${1:-}" = "--browser" ] && ! { command -v chromium >/dev/null && command -v chromedriver >/dev/null; }; then
+  say "installing chromium and chromedriver"
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update
+  $sudo_cmd apt-get install -y chromium chromium-driver
+fi
+cargo fetch --locked >/dev/null
+say "ready"

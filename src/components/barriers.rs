@@ -1,0 +1,101 @@
+//! CoreBarrier renumbering as a remap: per core, every barrier's old id and its new
+//! global id, changed ones marked; the barriers left alone (no integer id); the check
+//! that no two renumbered barriers share an id; and the old ids that clashed across
+//! cores — the reason the renumbering exists.
+
+use yew::prelude::*;
+
+use super::table::DataTable;
+use super::{is_selected, use_app, EntityLink};
+use crate::state::{Action, Selection};
+
+/// The barriers view.
+#[function_component(Barriers)]
+pub fn barriers() -> Html {
+    let context = use_app();
+    let state = &context.state;
+    let Some(result) = &state.result else { return html! {} };
+    let report = &result.report;
+    if report.passes.iter().find(|p| p.name == "bir_linker").is_some_and(|p| p.status == "skipped") {
+        return html! { <div class="empty-state"><p>{ "bir_linker did not run: nothing was renumbered." }</p></div> };
+    }
+    let collisions = result.barrier_collisions();
+    let reused = result.reused_old_ids();
+    let skipped = result.skipped_barriers();
+    let groups = result.barriers_by_core();
+    html! {
+        <div class="barriers" id="barriers-view">
+            <div class="checks">
+                if collisions.is_empty() {
+                    <p class="check ok" id="barrier-collisions">{ format!("✓ no collision: {} barrier(s) have {} distinct ids, dense from 0", report.barriers.len(), report.barriers.len()) }</p>
+                } else {
+                    <p class="check failed" id="barrier-collisions">{ format!("✕ ids given twice: {collisions:?}") }</p>
+                }
+                if !reused.is_empty() {
+                    <p class="check info">
+                        { "Before renumbering, these ids were used on several cores: " }
+                        { for reused.iter().take(8).map(|(id, cores)| html! {
+                            <span class="pill">{ format!("id {id} on cores {}", cores.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")) }</span>
+                        }) }
+                        if reused.len() > 8 { { format!(" and {} more", reused.len() - 8) } }
+                    </p>
+                }
+                if !skipped.is_empty() {
+                    <p class="check warn">
+                        { format!("{} barrier(s) without an integer id were left as they are: ", skipped.len()) }
+                        { for skipped.iter().map(|(function, name)| html! {
+                            <span class="skipped"><EntityLink kind="instruction" name={name.clone()} parent={Some(AttrValue::from(function.clone()))} /></span>
+                        }) }
+                    </p>
+                }
+            </div>
+            { for groups.iter().map(|(core, rows)| {
+                let rows = rows.clone();
+                let report_rows = report.barriers.clone();
+                let title = match core { Some(core) => format!("core {core}"), None => "main".to_owned() };
+                let selected = rows.iter().position(|&i| is_selected(&context, "instruction", &report_rows[i].instruction, Some(&report_rows[i].function)));
+                let row = {
+                    let rows = rows.clone();
+                    let report_rows = report_rows.clone();
+                    Callback::from(move |i: usize| -> Vec<Html> {
+                        let b = &report_rows[rows[i]];
+                        vec![
+                            html! { <EntityLink kind="instruction" name={b.instruction.clone()} parent={Some(AttrValue::from(b.function.clone()))} /> },
+                            html! { { b.function.clone() } },
+                            html! { <span class="num">{ b.old_id }</span> },
+                            html! { <span class="arrow">{ "→" }</span> },
+                            html! { <span class="num new">{ b.new_id }</span> },
+                        ]
+                    })
+                };
+                let row_class = {
+                    let rows = rows.clone();
+                    let report_rows = report_rows.clone();
+                    Callback::from(move |i: usize| -> Classes {
+                        let b = &report_rows[rows[i]];
+                        if b.old_id != b.new_id { classes!("changed") } else { classes!() }
+                    })
+                };
+                let on_select = {
+                    let context = context.clone();
+                    let rows = rows.clone();
+                    Callback::from(move |i: usize| {
+                        let b = &report_rows[rows[i]];
+                        context.dispatch(Action::Select(Selection::Entity(birlink_core::query::EntityQuery {
+                            kind: "instruction".into(), name: b.instruction.clone(), parent: Some(b.function.clone()),
+                        })));
+                    })
+                };
+                let changed = rows.iter().filter(|&&i| report.barriers[i].old_id != report.barriers[i].new_id).count();
+                html! {
+                    <section class="core-group">
+                        <h3>{ format!("{title} — {} barrier(s), {changed} renumbered", rows.len()) }</h3>
+                        <DataTable caption={format!("CoreBarriers of {title}: old id and new global id")}
+                                   columns={vec!["instruction", "function", "old id", "", "new id"]}
+                                   rows={rows.len()} {row} row_class={Some(row_class)} on_select={Some(on_select)} {selected} />
+                    </section>
+                }
+            }) }
+        </div>
+    }
+}

@@ -1,0 +1,134 @@
+//! Every diagnostic, errors first: code, message, where (file, line, column, pointer),
+//! what to do, the names that do exist, the per-core table — and the code's full
+//! explanation one click away. Selecting one shows its place in the input.
+
+use yew::prelude::*;
+
+use birlink_core::codes::Code;
+use birlink_core::diag::Diagnostic;
+use birlink_core::query::EntityQuery;
+
+use super::use_app;
+use crate::state::{Action, Selection};
+
+/// At most this many cards are drawn (the report keeps them all).
+const MAX_SHOWN: usize = 500;
+
+/// The diagnostics view.
+#[function_component(Diagnostics)]
+pub fn diagnostics() -> Html {
+    let context = use_app();
+    let state = &context.state;
+    let Some(result) = &state.result else { return html! {} };
+    let report = &result.report;
+    let selected = match state.selection {
+        Some(Selection::Diagnostic(i)) => Some(i),
+        _ => None,
+    };
+    if report.diagnostics.is_empty() {
+        return html! { <div class="empty-state" id="diagnostics-view"><p>{ "✓ No diagnostics: the link is clean." }</p></div> };
+    }
+    let (errors, warnings, notes) = result.counts;
+    html! {
+        <div class="diagnostics" id="diagnostics-view">
+            <p class="muted">{ format!("{errors} error(s), {warnings} warning(s), {notes} note(s) · j / k to move") }</p>
+            <ol class="diag-list">
+                { for result.diagnostic_order.iter().take(MAX_SHOWN).map(|&i| html! {
+                    <DiagnosticCard index={i} diagnostic={report.diagnostics[i].clone()} selected={selected == Some(i)} linked={result.linked} />
+                }) }
+            </ol>
+            if report.diagnostics.len() > MAX_SHOWN {
+                <p class="muted">{ format!("{} more in report.json", report.diagnostics.len() - MAX_SHOWN) }</p>
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct CardProps {
+    index: usize,
+    diagnostic: Diagnostic,
+    selected: bool,
+    linked: bool,
+}
+
+#[function_component(DiagnosticCard)]
+fn diagnostic_card(props: &CardProps) -> Html {
+    let context = use_app();
+    let d = &props.diagnostic;
+    let node = use_node_ref();
+    {
+        let node = node.clone();
+        use_effect_with(props.selected, move |selected| {
+            if *selected {
+                if let Some(element) = node.cast::<web_sys::Element>() {
+                    let options = web_sys::ScrollIntoViewOptions::new();
+                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                    element.scroll_into_view_with_scroll_into_view_options(&options);
+                }
+            }
+        });
+    }
+    let onclick = {
+        let context = context.clone();
+        let index = props.index;
+        Callback::from(move |_| context.dispatch(Action::Select(Selection::Diagnostic(index))))
+    };
+    let info = Code::parse(&d.code).map(Code::info);
+    let entity = d.entity.clone().filter(|e| props.linked && e.kind != "file" && e.kind != "module");
+    let show_entity = entity.map(|e| {
+        let context = context.clone();
+        let label = format!("show {} `{}`", e.kind, e.name);
+        let query = EntityQuery { kind: e.kind, name: e.name, parent: e.parent };
+        let onclick = Callback::from(move |event: MouseEvent| {
+            event.stop_propagation();
+            context.dispatch(Action::Select(Selection::Entity(query.clone())));
+        });
+        html! { <button type="button" class="link" {onclick}>{ label }</button> }
+    });
+    let severity = d.severity.as_str();
+    html! {
+        <li ref={node} class={classes!("diag", severity, props.selected.then_some("selected"))} data-code={d.code.clone()}>
+            <button type="button" class="diag-main" {onclick} aria-pressed={props.selected.to_string()}>
+                <span class={classes!("badge", severity)}>{ format!("{severity}[{}]", d.code) }</span>
+                <span class="message">{ d.message.clone() }</span>
+            </button>
+            <div class="diag-meta">
+                <span class="pass">{ d.pass.clone() }</span>
+                if let Some(core) = d.core { <span class="core">{ format!("core {core}") }</span> }
+                if let Some(location) = &d.location {
+                    <span class="location" title={location.pointer.clone()}>
+                        { match (location.line, location.column) {
+                            (Some(line), Some(column)) => format!("{}:{line}:{column}", location.file),
+                            _ => location.file.clone(),
+                        } }
+                        if !location.pointer.is_empty() { <code>{ location.pointer.clone() }</code> }
+                    </span>
+                }
+                { show_entity.unwrap_or_default() }
+            </div>
+            if !d.nearest.is_empty() {
+                <p class="nearest">{ "closest names: " }{ for d.nearest.iter().map(|n| html! { <code>{ n.clone() }</code> }) }</p>
+            }
+            if !d.found_on_cores.is_empty() {
+                <p class="nearest">{ format!("the name exists on core(s) {}", d.found_on_cores.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")) }</p>
+            }
+            if !d.table.is_empty() {
+                <table class="diag-table">
+                    <caption>{ "per core" }</caption>
+                    <thead><tr><th scope="col">{ "core" }</th><th scope="col">{ "module" }</th><th scope="col">{ "count" }</th></tr></thead>
+                    <tbody>{ for d.table.iter().map(|row| html! { <tr><td>{ row.core }</td><td>{ row.module.clone() }</td><td class="num">{ row.count }</td></tr> }) }</tbody>
+                </table>
+            }
+            { for d.notes.iter().map(|note| html! { <p class="note">{ format!("note: {note}") }</p> }) }
+            if !d.help.is_empty() { <p class="help"><strong>{ "help: " }</strong>{ d.help.clone() }</p> }
+            if let Some(info) = info {
+                <details class="explain">
+                    <summary>{ format!("{} — {}", info.code, info.title) }</summary>
+                    <p>{ info.explanation }</p>
+                    <pre>{ info.example }</pre>
+                </details>
+            }
+        </li>
+    }
+}

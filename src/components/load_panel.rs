@@ -1,0 +1,74 @@
+//! The link set: one card per file with what it holds (modules, cores, counts) and its
+//! status, the LNC in force, and a drop target. Changes re-link (see `app.rs`).
+
+use yew::prelude::*;
+
+use super::{bytes, use_app};
+use crate::state::{Action, Status};
+
+/// The load panel.
+#[function_component(LoadPanel)]
+pub fn load_panel() -> Html {
+    let context = use_app();
+    let state = &context.state;
+    let rows = state.result.as_ref().map(|r| r.report.inputs.clone()).unwrap_or_default();
+    let cores: std::collections::BTreeSet<u64> = rows.iter().filter_map(|r| r.core).collect();
+    let lnc = state.result.as_ref().map(|r| (r.report.options.lnc, r.report.options.lnc_source.clone()));
+    let running = matches!(state.status, Status::Running { .. });
+    let clear = {
+        let context = context.clone();
+        Callback::from(move |_| context.dispatch(Action::ClearFiles))
+    };
+    html! {
+        <section class="panel load" aria-labelledby="load-title" id="load-panel">
+            <h2 id="load-title">
+                { "Link set" }
+                if !state.files.is_empty() {
+                    <button type="button" class="link" onclick={clear}>{ "clear" }</button>
+                }
+            </h2>
+            <p class="summary">
+                { format!("{} file(s)", state.files.len()) }
+                if let Some((lnc, source)) = lnc {
+                    { format!(" · {} core(s) · LNC {lnc} ({source})", cores.len()) }
+                }
+                if running { <span class="spinner" aria-label="linking"></span> }
+            </p>
+            if state.files.is_empty() {
+                <p class="hint">{ "Drop per-core module JSON, a bundle or a dump folder anywhere on the page." }</p>
+            }
+            <ul class="cards">
+                { for state.files.iter().map(|file| {
+                    let modules: Vec<_> = rows.iter().filter(|r| r.file == file.path).cloned().collect();
+                    let worst = modules.iter().map(|m| m.status.as_str())
+                        .max_by_key(|s| match *s { "error" => 2, "warning" => 1, _ => 0 })
+                        .unwrap_or(if running { "pending" } else { "ok" })
+                        .to_owned();
+                    let remove = {
+                        let context = context.clone();
+                        let id = file.id;
+                        Callback::from(move |_| context.dispatch(Action::RemoveFile(id)))
+                    };
+                    let kind = modules.first().map(|m| format!("{:?}", m.kind).to_lowercase()).unwrap_or_default();
+                    html! {
+                        <li class={classes!("card", worst.clone())} data-file={file.path.clone()}>
+                            <div class="card-head">
+                                <span class="file" title={file.path.clone()}>{ file.path.clone() }</span>
+                                <span class={classes!("badge", worst.clone())}>{ worst.clone() }</span>
+                                <button type="button" class="remove" aria-label={format!("remove {}", file.path)} onclick={remove}>{ "×" }</button>
+                            </div>
+                            <div class="card-meta">{ format!("{} · {kind}", bytes(file.size)) }</div>
+                            { for modules.iter().filter(|m| m.module.is_some()).map(|m| html! {
+                                <div class="card-module">
+                                    <span class="module">{ m.module.clone().unwrap_or_default() }</span>
+                                    <span class="core">{ m.core.map(|c| format!("core {c}")).unwrap_or_else(|| "no core id".to_owned()) }</span>
+                                    <span class="counts">{ format!("{} fn · {} inst · {} memloc", m.functions, m.instructions, m.memlocs) }</span>
+                                </div>
+                            }) }
+                        </li>
+                    }
+                }) }
+            </ul>
+        </section>
+    }
+}

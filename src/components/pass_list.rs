@@ -1,0 +1,71 @@
+//! The pipeline in the sidebar: each pass with its status, each step with how many
+//! entities it changed. Selecting a step opens its diff; unchanged steps can be hidden.
+
+use yew::prelude::*;
+
+use super::use_app;
+use crate::state::{Action, View};
+
+/// The pass list.
+#[function_component(PassList)]
+pub fn pass_list() -> Html {
+    let context = use_app();
+    let state = &context.state;
+    let Some(result) = &state.result else {
+        return html! { <section class="panel passes" aria-labelledby="passes-title"><h2 id="passes-title">{ "Pipeline" }</h2></section> };
+    };
+    let toggle = {
+        let context = context.clone();
+        Callback::from(move |_| context.dispatch(Action::ToggleHideUnchanged))
+    };
+    html! {
+        <section class="panel passes" aria-labelledby="passes-title" id="pass-list">
+            <h2 id="passes-title">{ "Pipeline" }</h2>
+            <label class="toggle">
+                <input type="checkbox" checked={state.hide_unchanged} onchange={toggle} />
+                { " hide unchanged steps" }
+            </label>
+            <ol class="pass-list">
+                { for result.report.passes.iter().enumerate().map(|(p, pass)| {
+                    let diagnostics = result.report.diagnostics.iter().filter(|d| d.pass == pass.name).count();
+                    html! {
+                        <li class={classes!("pass", pass.status.clone())} data-pass={pass.name.clone()}>
+                            <div class="pass-head">
+                                <span class={classes!("dot", pass.status.clone())} aria-hidden="true"></span>
+                                <span class="pass-name">{ pass.name.clone() }</span>
+                                <span class="pass-status">{ pass.status.clone() }</span>
+                                if diagnostics > 0 {
+                                    <span class="pass-diags" title="diagnostics of this pass">{ format!("{diagnostics} diag") }</span>
+                                }
+                            </div>
+                            <ol class="steps">
+                                { for pass.steps.iter().enumerate()
+                                    .filter(|(_, step)| !state.hide_unchanged || step.changes > 0)
+                                    .map(|(s, step)| {
+                                        let selected = state.step == Some((p, s)) && state.view == View::Pipeline;
+                                        let onclick = {
+                                            let context = context.clone();
+                                            Callback::from(move |_| {
+                                                context.dispatch(Action::SelectStep(p, s));
+                                                context.dispatch(Action::SetView(View::Pipeline));
+                                            })
+                                        };
+                                        html! {
+                                            <li>
+                                                <button type="button" class={classes!("step", selected.then_some("selected"), (step.changes == 0).then_some("unchanged"))}
+                                                        {onclick} aria-current={selected.then_some("step")}>
+                                                    <span>{ step.name.clone() }</span>
+                                                    <span class="changes">{ step.changes }</span>
+                                                </button>
+                                            </li>
+                                        }
+                                    }) }
+                            </ol>
+                        </li>
+                    }
+                }) }
+            </ol>
+            <p class="hint">{ "j / k: next / previous step" }</p>
+        </section>
+    }
+}

@@ -1,0 +1,107 @@
+//! The pass view, like Compiler Explorer's: for the selected step, every entity it
+//! changed, its canonical line before and after, side by side, with the changed words
+//! marked. Unchanged steps are hidden from the list by default.
+
+use similar::{ChangeTag, TextDiff};
+use yew::prelude::*;
+
+use super::table::DataTable;
+use super::use_app;
+use crate::state::{Action, View};
+
+/// The words of `before` and `after`, marked where they differ.
+pub fn word_diff(before: &str, after: &str) -> (Html, Html) {
+    let diff = TextDiff::from_words(before, after);
+    let mut left = Vec::new();
+    let mut right = Vec::new();
+    for change in diff.iter_all_changes() {
+        let text = change.value().to_owned();
+        match change.tag() {
+            ChangeTag::Equal => {
+                left.push(html! { <span>{ text.clone() }</span> });
+                right.push(html! { <span>{ text }</span> });
+            }
+            ChangeTag::Delete => left.push(html! { <del>{ text }</del> }),
+            ChangeTag::Insert => right.push(html! { <ins>{ text }</ins> }),
+        }
+    }
+    (html! { <code>{ for left }</code> }, html! { <code>{ for right }</code> })
+}
+
+/// The pipeline view.
+#[function_component(Pipeline)]
+pub fn pipeline() -> Html {
+    let context = use_app();
+    let state = &context.state;
+    let Some(result) = &state.result else { return html! {} };
+    let Some((p, s)) = state.step else {
+        return html! { <div class="empty-state"><p>{ "Select a step in the pipeline list." }</p></div> };
+    };
+    let Some(pass) = result.report.passes.get(p) else { return html! {} };
+    let Some(step) = pass.steps.get(s) else { return html! {} };
+    let edits = step.edits.clone();
+    let diagnostics = result.report.diagnostics.iter().filter(|d| d.pass == pass.name).count();
+    let row = {
+        let edits = edits.clone();
+        Callback::from(move |i: usize| -> Vec<Html> {
+            let edit = &edits[i];
+            let place =
+                if edit.context.is_empty() { edit.unit.clone() } else { format!("{} · {}", edit.unit, edit.context) };
+            let (before, after) = match (&edit.before, &edit.after) {
+                (Some(b), Some(a)) => word_diff(b, a),
+                (None, Some(a)) => {
+                    (html! { <span class="none">{ "—" }</span> }, html! { <code><ins>{ a.clone() }</ins></code> })
+                }
+                (Some(b), None) => {
+                    (html! { <code><del>{ b.clone() }</del></code> }, html! { <span class="none">{ "—" }</span> })
+                }
+                (None, None) => (html! {}, html! {}),
+            };
+            vec![html! { <span class="place">{ place }</span> }, before, after]
+        })
+    };
+    let row_class = {
+        let edits = edits.clone();
+        Callback::from(move |i: usize| -> Classes {
+            match (&edits[i].before, &edits[i].after) {
+                (None, Some(_)) => classes!("added"),
+                (Some(_), None) => classes!("removed"),
+                _ => classes!("changed"),
+            }
+        })
+    };
+    let units: std::collections::BTreeSet<String> = edits
+        .iter()
+        .map(|e| e.unit.clone())
+        .filter(|u| u.starts_with("function ") || u.starts_with("queue "))
+        .collect();
+    html! {
+        <div class="pipeline" id="pipeline-view">
+            <div class="view-head">
+                <h2>{ format!("{} › {}", pass.name, step.name) }</h2>
+                <span class={classes!("badge", pass.status.clone())}>{ pass.status.clone() }</span>
+                <span class="muted">{ format!("{} change(s)", step.changes) }</span>
+                if diagnostics > 0 {
+                    <button type="button" class="link" onclick={let c = context.clone(); Callback::from(move |_| c.dispatch(Action::SetView(View::Diagnostics)))}>
+                        { format!("{diagnostics} diagnostic(s) of {}", pass.name) }
+                    </button>
+                }
+            </div>
+            if edits.is_empty() {
+                <p class="muted">{ if pass.status == "skipped" { "This pass did not run." } else { "This step changed nothing." } }</p>
+            } else {
+                <DataTable caption={format!("What {} changed, before and after", step.name)} columns={vec!["where", "before", "after"]}
+                           rows={edits.len()} {row} row_class={Some(row_class)} id="step-edits" />
+            }
+            if !units.is_empty() {
+                <div class="units">
+                    <span class="muted">{ "Whole text after all passes: " }</span>
+                    { for units.into_iter().take(12).map(|unit| {
+                        let onclick = { let c = context.clone(); let u = unit.clone(); Callback::from(move |_| c.dispatch(Action::ShowUnit(u.clone()))) };
+                        html! { <button type="button" class="link" {onclick}>{ unit }</button> }
+                    }) }
+                </div>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,73 @@
+//! The main area: one tab per view, the open view below.
+
+use yew::prelude::*;
+
+use super::addresses::Addresses;
+use super::barriers::Barriers;
+use super::call_graph::CallGraph;
+use super::diagnostics::Diagnostics;
+use super::pipeline::Pipeline;
+use super::semaphores::Semaphores;
+use super::{use_app, RunStatus};
+use crate::state::{Action, Status, View};
+
+/// Tabs and the open view.
+#[function_component(MainViews)]
+pub fn main_views() -> Html {
+    let context = use_app();
+    let state = &context.state;
+    let Some(result) = &state.result else {
+        let text = match &state.status {
+            Status::Running { phase, .. } => format!("Linking… {phase}"),
+            Status::Failed(message) => message.clone(),
+            _ => "Open per-core module JSON (files, a folder or a bundle), drop it anywhere, or pick a sample."
+                .to_owned(),
+        };
+        return html! { <><RunStatus /><div class="empty-state"><p>{ text }</p></div></> };
+    };
+    let count = |view: View| -> Option<String> {
+        let report = &result.report;
+        let n = match view {
+            View::Pipeline => return None,
+            View::CallGraph => report.dispatcher.len(),
+            View::Barriers => report.barriers.len(),
+            View::Semaphores => report.semaphores.relocations.len(),
+            View::Addresses => report.address_map.len(),
+            View::Diagnostics => report.diagnostics.len(),
+        };
+        Some(n.to_string())
+    };
+    html! {
+        <>
+            <RunStatus />
+            <nav class="tabs" role="tablist" aria-label="Views">
+                { for View::ALL.iter().enumerate().map(|(i, &view)| {
+                    let selected = state.view == view;
+                    let onclick = {
+                        let context = context.clone();
+                        Callback::from(move |_| context.dispatch(Action::SetView(view)))
+                    };
+                    let errors = view == View::Diagnostics && result.counts.0 > 0;
+                    html! {
+                        <button type="button" role="tab" id={format!("tab-{}", view.id())} aria-selected={selected.to_string()}
+                                aria-controls={format!("view-{}", view.id())} class={classes!("tab", selected.then_some("selected"), errors.then_some("has-errors"))}
+                                {onclick} title={format!("{} ({})", view.label(), i + 1)}>
+                            { view.label() }
+                            if let Some(n) = count(view) { <span class="count">{ n }</span> }
+                        </button>
+                    }
+                }) }
+            </nav>
+            <section role="tabpanel" id={format!("view-{}", state.view.id())} aria-labelledby={format!("tab-{}", state.view.id())} class="view">
+                { match state.view {
+                    View::Pipeline => html! { <Pipeline /> },
+                    View::CallGraph => html! { <CallGraph /> },
+                    View::Barriers => html! { <Barriers /> },
+                    View::Semaphores => html! { <Semaphores /> },
+                    View::Addresses => html! { <Addresses /> },
+                    View::Diagnostics => html! { <Diagnostics /> },
+                } }
+            </section>
+        </>
+    }
+}

@@ -1,0 +1,202 @@
+//! Messages between the page and the link worker.
+//!
+//! The page never holds file contents: uploads and fetched samples travel as `Blob`
+//! handles (structured-cloned, not copied into wasm memory) and the worker reads them.
+//! Messages are encoded with serde-wasm-bindgen ([`Codec`]), which passes a `Blob`
+//! through untouched and turns bytes into `Uint8Array`s.
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsValue;
+
+use birlink_core::query::{EntityQuery, EntityView, Original, SearchHit};
+
+/// One input file for a run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct InputFile {
+    /// Its name as shown (the upload's relative path, a sample's name, a URL).
+    pub path: String,
+    /// Its bytes, as a browser `Blob`.
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    pub blob: web_sys::Blob,
+}
+
+/// What the page asks the worker.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Request {
+    /// Run the pipeline over these files; `run` numbers runs so stale answers are dropped.
+    Link {
+        /// The run.
+        run: u64,
+        /// The inputs, in order.
+        files: Vec<InputFile>,
+        /// `vnc_nc_count`, when the user set it.
+        lnc: Option<u64>,
+    },
+    /// Details of one entity of the linked module.
+    Entity {
+        /// The run it belongs to.
+        run: u64,
+        /// The entity.
+        query: EntityQuery,
+    },
+    /// The original JSON at a place in an input file.
+    Original {
+        /// The run.
+        run: u64,
+        /// The input file.
+        file: String,
+        /// JSON pointer.
+        pointer: String,
+    },
+    /// The canonical text of a unit of the linked module (`function x`, `queue y`).
+    Unit {
+        /// The run.
+        run: u64,
+        /// The unit.
+        unit: String,
+    },
+    /// Names across cores.
+    Search {
+        /// The run.
+        run: u64,
+        /// What to look for.
+        text: String,
+    },
+    /// A file to download.
+    Export {
+        /// The run.
+        run: u64,
+        /// Which.
+        what: Export,
+    },
+}
+
+/// What can be exported from the worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Export {
+    /// The linked module.
+    Linked,
+    /// The report.
+    Report,
+}
+
+impl Export {
+    /// The download's file name.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Export::Linked => "linked.json",
+            Export::Report => "report.json",
+        }
+    }
+}
+
+/// How long a run took in the worker.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunStats {
+    /// Reading the blobs into memory.
+    pub load_ms: f64,
+    /// `birlink_core::run` itself.
+    pub pipeline_ms: f64,
+    /// Writing `report.json`.
+    pub report_ms: f64,
+    /// Input bytes.
+    pub bytes: u64,
+}
+
+/// What the worker answers.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Response {
+    /// A run is under way.
+    Progress {
+        /// The run.
+        run: u64,
+        /// What it is doing.
+        phase: String,
+        /// Steps done.
+        done: u32,
+        /// Steps in all.
+        total: u32,
+    },
+    /// A run finished: its `report.json`.
+    Linked {
+        /// The run.
+        run: u64,
+        /// `report.json`, exactly as the CLI writes it.
+        report: String,
+        /// Whether there is a linked module.
+        linked: bool,
+        /// Timings.
+        stats: RunStats,
+    },
+    /// An entity's details.
+    Entity {
+        /// The run.
+        run: u64,
+        /// What was asked.
+        query: EntityQuery,
+        /// The answer, `None` when the linked module has no such entity.
+        view: Option<Box<EntityView>>,
+    },
+    /// Original JSON at a place.
+    Original {
+        /// The run.
+        run: u64,
+        /// The file.
+        file: String,
+        /// The pointer.
+        pointer: String,
+        /// The answer.
+        original: Option<Original>,
+    },
+    /// A unit's canonical text.
+    Unit {
+        /// The run.
+        run: u64,
+        /// The unit.
+        unit: String,
+        /// Its text, `None` when there is no such unit.
+        text: Option<String>,
+    },
+    /// Search results.
+    Search {
+        /// The run.
+        run: u64,
+        /// What was searched.
+        text: String,
+        /// The hits.
+        hits: Vec<SearchHit>,
+    },
+    /// A file to download.
+    Export {
+        /// The run.
+        run: u64,
+        /// Which.
+        what: Export,
+        /// Its bytes.
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        blob: web_sys::Blob,
+    },
+    /// Something went wrong outside the pipeline (a blob that cannot be read).
+    Failed {
+        /// The run.
+        run: u64,
+        /// What happened.
+        message: String,
+    },
+}
+
+/// The worker codec: serde-wasm-bindgen in both directions.
+pub struct Codec;
+
+impl gloo_worker::Codec for Codec {
+    fn encode<I: Serialize>(input: I) -> JsValue {
+        serde_wasm_bindgen::to_value(&input).unwrap_or(JsValue::NULL)
+    }
+
+    #[allow(clippy::expect_used, reason = "both ends are this crate's own types")]
+    fn decode<O: for<'de> Deserialize<'de>>(input: JsValue) -> O {
+        // Both ends are this crate's own types, encoded by `encode` above; a failure
+        // here is a bug in birlink, never a property of user input.
+        serde_wasm_bindgen::from_value(input).expect("worker message decodes")
+    }
+}

@@ -1,0 +1,52 @@
+//! Fetching samples and `?src=` URLs as blobs (their bytes never enter the page's wasm).
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use birlink_core::samples::SampleInfo;
+
+use crate::state::FileBlob;
+
+async fn response(url: &str) -> Result<web_sys::Response, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let fetched = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|_| format!("could not fetch `{url}` (the network refused it, or the page's security policy does)"))?;
+    let response: web_sys::Response = fetched.dyn_into().map_err(|_| "not a response".to_owned())?;
+    if !response.ok() {
+        return Err(format!("could not fetch `{url}`: HTTP {}", response.status()));
+    }
+    Ok(response)
+}
+
+/// A URL's body as a file of the link set: `(name, size, blob)`.
+pub async fn blob(url: &str) -> Result<(String, u64, FileBlob), String> {
+    let response = response(url).await?;
+    let promise = response.blob().map_err(|_| format!("could not read `{url}`"))?;
+    let blob: web_sys::Blob =
+        JsFuture::from(promise).await.map_err(|_| format!("could not read `{url}`"))?.unchecked_into();
+    let name = url.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(url).split('?').next().unwrap_or(url);
+    Ok((name.to_owned(), blob.size() as u64, FileBlob(Some(blob))))
+}
+
+/// The samples index (`samples/index.json`).
+pub async fn samples_index() -> Result<Vec<SampleInfo>, String> {
+    let response = response("samples/index.json").await?;
+    let promise = response.text().map_err(|_| "could not read the samples index".to_owned())?;
+    let text = JsFuture::from(promise).await.map_err(|_| "could not read the samples index".to_owned())?;
+    serde_json::from_str(&text.as_string().unwrap_or_default()).map_err(|e| format!("bad samples index: {e}"))
+}
+
+/// The `src` query parameter of the page, if any.
+pub fn src_param() -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.get("src").filter(|s| !s.is_empty())
+}
+
+/// The `sample` query parameter of the page, if any (a file in `samples/`).
+pub fn sample_param() -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.get("sample").filter(|s| !s.is_empty() && !s.contains('/') && !s.contains(".."))
+}

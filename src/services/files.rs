@@ -1,0 +1,132 @@
+//! Files the user picked or dropped, as `(path, size, blob)` — never read here.
+//!
+//! A folder (picked with the folder button, or dropped) contributes every `*.json`
+//! below it in sorted path order, as the CLI does; `nc*/sg*/…json` layouts keep their
+//! relative paths so modules are named from them.
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+use crate::state::FileBlob;
+
+/// One file ready for the link set.
+pub type Picked = (String, u64, FileBlob);
+
+fn picked(file: &web_sys::File, path: String) -> Picked {
+    let size = file.size() as u64;
+    (path, size, FileBlob(Some(file.clone().into())))
+}
+
+/// The path a file was picked under: its folder-relative path, else its name.
+fn relative_path(file: &web_sys::File) -> String {
+    js_sys::Reflect::get(file, &JsValue::from_str("webkitRelativePath"))
+        .ok()
+        .and_then(|v| v.as_string())
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| file.name())
+}
+
+fn is_json(path: &str) -> bool {
+    path.to_ascii_lowercase().ends_with(".json")
+}
+
+/// The files of a file input (files, or a whole folder).
+pub fn from_input(input: &web_sys::HtmlInputElement) -> Vec<Picked> {
+    let Some(list) = input.files() else { return Vec::new() };
+    let mut files = Vec::new();
+    let mut folder = false;
+    for i in 0..list.length() {
+        if let Some(file) = list.item(i) {
+            let path = relative_path(&file);
+            folder |= path.contains('/');
+            files.push(picked(&file, path));
+        }
+    }
+    if folder {
+        files.retain(|(path, _, _)| is_json(path));
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    files
+}
+
+/// Everything dropped: files as they are, folders walked for `*.json`.
+pub async fn from_drop(transfer: web_sys::DataTransfer) -> Vec<Picked> {
+    let items = transfer.items();
+    let mut entries = Vec::new();
+    let mut loose = Vec::new();
+    for i in 0..items.length() {
+        let Some(item) = items.get(i) else { continue };
+        if item.kind() != "file" {
+            continue;
+        }
+        match item.webkit_get_as_entry() {
+            Ok(Some(entry)) => entries.push(entry),
+            _ => {
+                if let Ok(Some(file)) = item.get_as_file() {
+                    loose.push(file);
+                }
+            }
+        }
+    }
+    let mut files: Vec<Picked> = loose.iter().map(|f| picked(f, f.name())).collect();
+    let mut from_folders = Vec::new();
+    for entry in entries {
+        walk(entry, &mut files, &mut from_folders).await;
+    }
+    from_folders.retain(|(path, _, _)| is_json(path));
+    from_folders.sort_by(|a, b| a.0.cmp(&b.0));
+    files.extend(from_folders);
+    files
+}
+
+/// Walks one dropped entry: a file goes to `files`, a folder's files to `folders`.
+async fn walk(entry: web_sys::FileSystemEntry, files: &mut Vec<Picked>, folders: &mut Vec<Picked>) {
+    let mut stack = vec![(entry, false)];
+    while let Some((entry, in_folder)) = stack.pop() {
+        if entry.is_file() {
+            let file_entry: web_sys::FileSystemFileEntry = entry.unchecked_into();
+            if let Some(file) = entry_file(&file_entry).await {
+                let path = file_entry.full_path().trim_start_matches('/').to_owned();
+                let target = if in_folder { &mut *folders } else { &mut *files };
+                target.push(picked(&file, if in_folder { path } else { file.name() }));
+            }
+        } else if entry.is_directory() {
+            let directory: web_sys::FileSystemDirectoryEntry = entry.unchecked_into();
+            for child in read_all(&directory.create_reader()).await {
+                stack.push((child, true));
+            }
+        }
+    }
+}
+
+/// The `File` of a file entry.
+async fn entry_file(entry: &web_sys::FileSystemFileEntry) -> Option<web_sys::File> {
+    let promise = js_sys::Promise::new(&mut |resolve, reject| {
+        let error = Closure::once_into_js(move |e: JsValue| {
+            let _ = reject.call1(&JsValue::NULL, &e);
+        });
+        entry.file_with_callback_and_callback(&resolve, error.unchecked_ref());
+    });
+    JsFuture::from(promise).await.ok()?.dyn_into().ok()
+}
+
+/// Every entry of a folder (`readEntries` returns them in batches until an empty one).
+async fn read_all(reader: &web_sys::FileSystemDirectoryReader) -> Vec<web_sys::FileSystemEntry> {
+    let mut all = Vec::new();
+    loop {
+        let promise = js_sys::Promise::new(&mut |resolve, reject| {
+            let error = Closure::once_into_js(move |e: JsValue| {
+                let _ = reject.call1(&JsValue::NULL, &e);
+            });
+            let _ = reader.read_entries_with_callback_and_callback(&resolve, error.unchecked_ref());
+        });
+        let Ok(batch) = JsFuture::from(promise).await else { break };
+        let batch: js_sys::Array = batch.unchecked_into();
+        if batch.length() == 0 {
+            break;
+        }
+        all.extend(batch.iter().map(|e| e.unchecked_into::<web_sys::FileSystemEntry>()));
+    }
+    all
+}

@@ -1,0 +1,87 @@
+// Shared by the end-to-end tests: serve dist/ on 127.0.0.1, drive Debian's chromium
+// with playwright-core (no browser download), open the inspector and wait for a run.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const dist = path.join(root, 'dist');
+export const samples = path.join(root, 'www/samples');
+
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+/** Serves `dir` on a free port of 127.0.0.1; resolves to { url, close }. */
+export function serve(dir = dist) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    let file = path.join(dir, decodeURIComponent(url.pathname));
+    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    fs.readFile(file, (err, data) => {
+      if (err) { res.writeHead(404).end('not found'); return; }
+      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+      res.end(data);
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      resolve({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) });
+    });
+  });
+}
+
+/** Chromium as the machine has it: headless, sandbox off (root), no network chatter. */
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A page at `url` that fails the test on any page error or console error. */
+export async function open(browser, url, { viewport = { width: 1280, height: 800 } } = {}) {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.errors = errors;
+  await page.goto(url);
+  return page;
+}
+
+/** Waits until a run has finished and returns the verdict text. */
+export async function verdict(page, timeout = 30000) {
+  const locator = page.locator('#verdict');
+  await locator.waitFor({ state: 'visible', timeout });
+  return locator.innerText();
+}
+
+/** Waits for the verdict to change away from `previous` (a new run finished). */
+export async function nextVerdict(page, previous, timeout = 30000) {
+  await page.waitForFunction(
+    (before) => { const v = document.querySelector('#verdict'); return v && v.innerText !== before; },
+    previous, { timeout });
+  return page.locator('#verdict').innerText();
+}
+
+/** The bytes of a download triggered by clicking `selector`. */
+export async function download(page, selector) {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  const stream = await file.createReadStream();
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}

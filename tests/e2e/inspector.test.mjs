@@ -1,0 +1,101 @@
+// The inspector as a user meets it: the default sample at start, views, a failing
+// upload explained, keyboard, export.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launch, open, verdict, nextVerdict, download, samples } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+test('the default sample is linked at start and its dispatcher is drawn', async () => {
+  const page = await open(browser, server.url);
+  const text = await verdict(page);
+  assert.match(text, /linked nc00\/sgLnk/);
+  assert.match(text, /0 error/);
+  await page.click('#tab-call-graph');
+  const svg = page.locator('#call-graph-svg');
+  await svg.waitFor();
+  const labels = await svg.locator('.call-label').allTextContents();
+  assert.deepEqual(labels, ['call_def_0_instance_0', 'call_def_1_instance_0']);
+  assert.equal(await svg.locator('.alias path').count(), 2, 'two alias edges');
+  await page.click('#toggle-aliases');
+  assert.equal(await svg.locator('.alias path').count(), 0, 'alias edges toggle off');
+  const cards = await page.locator('#load-panel .card-module .module').allInnerTexts();
+  assert.deepEqual(cards, ['nc00', 'nc01']);
+  assert.deepEqual(page.errors, []);
+});
+
+test('every view renders and the keyboard switches between them', async () => {
+  const page = await open(browser, server.url);
+  await verdict(page);
+  await page.keyboard.press('3');
+  await page.locator('#barriers-view').waitFor();
+  assert.match(await page.locator('#barrier-collisions').innerText(), /no collision/);
+  await page.keyboard.press('4');
+  await page.locator('#semaphores-view').waitFor();
+  assert.match(await page.locator('#lockstep').innerText(), /same number/);
+  assert.equal(await page.locator('#relocations tbody tr').count(), 4);
+  await page.keyboard.press('5');
+  await page.locator('#address-map').waitFor();
+  assert.equal(await page.locator('#address-map tbody tr').count(), 2);
+  await page.keyboard.press('1');
+  await page.locator('#pipeline-view').waitFor();
+  const before = await page.locator('#pipeline-view h2').innerText();
+  await page.keyboard.press('j');
+  await page.waitForFunction((b) => document.querySelector('#pipeline-view h2').innerText !== b, before);
+  await page.keyboard.press('6');
+  await page.locator('#diagnostics-view').waitFor();
+  assert.deepEqual(page.errors, []);
+});
+
+test('a failing upload opens on its diagnostic and shows the failing input', async () => {
+  const page = await open(browser, server.url);
+  const first = await verdict(page);
+  await page.setInputFiles('#file-input', path.join(samples, 'error-1514.json'));
+  const text = await nextVerdict(page, first);
+  assert.match(text, /link failed in vnc_remote_addr_map/);
+  await page.locator('#diagnostics-view').waitFor();
+  const selected = page.locator('.diag.selected');
+  assert.equal(await selected.getAttribute('data-code'), '1514');
+  assert.match(await selected.innerText(), /could not find memory location `c_partial_0_remote_1` on core 0/);
+  assert.match(await selected.innerText(), /closest names:\s*c_partial_0/);
+  // The details panel shows the failing place in the input.
+  await page.locator('#details-original').waitFor();
+  assert.match(await page.locator('#details-original').innerText(), /c_partial_0_remote_1/);
+  // The uploaded set replaced the default sample.
+  assert.deepEqual(await page.locator('#load-panel .card .file').allInnerTexts(), ['error-1514.json']);
+  // The failing memory location is marked in the call graph.
+  await page.click('#tab-call-graph');
+  assert.ok(await page.locator('.node.memloc.failing').count() >= 1);
+  assert.deepEqual(page.errors, []);
+});
+
+test('search finds names across cores and selecting one shows its JSON', async () => {
+  const page = await open(browser, server.url);
+  await verdict(page);
+  await page.keyboard.press('/');
+  await page.keyboard.type('c_partial_1');
+  const results = page.locator('#search-results li[role=option]');
+  await results.first().waitFor();
+  const cores = await page.locator('#search-results .core').allInnerTexts();
+  assert.ok(cores.includes('core 0') && cores.includes('core 1'), `results on both cores: ${cores}`);
+  await page.keyboard.press('Enter');
+  await page.locator('#details-linked').waitFor();
+  assert.match(await page.locator('#details-linked').innerText(), /"name": "c_partial_1"/);
+});
+
+test('report.json and linked.json export', async () => {
+  const page = await open(browser, server.url);
+  await verdict(page);
+  const report = JSON.parse((await download(page, '#export-report')).toString('utf8'));
+  assert.equal(report.tool.name, 'birlink');
+  assert.equal(report.dispatcher.length, 2);
+  const linked = JSON.parse((await download(page, '#export-linked')).toString('utf8'));
+  assert.equal(linked.name, 'nc00/sgLnk');
+  const svg = (await download(page, '#export-svg')).toString('utf8');
+  assert.match(svg, /^<\?xml/);
+  assert.match(svg, /call_def_1_instance_0/);
+});

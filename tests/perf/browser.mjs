@@ -1,0 +1,116 @@
+// Browser figures (not a test: numbers for the notes and docs/benchmarks.md).
+//
+//   node tests/perf/browser.mjs [CORES INSTS]      (default 8 100000)
+//
+// Needs dist/ (trunk build --release) and target/release/birlink. Measures:
+//  * the default sample: time from navigation to the first views rendered;
+//  * a generated CORES x INSTS set opened through the file input: total time, the
+//    progress states seen, the longest main-thread task (PerformanceObserver
+//    'longtask'), and that the views respond afterwards;
+//  * the pipeline time in the worker (wasm) against the CLI (native) on the same files;
+//  * the size of the wasm and JS the page loads, raw and gzipped.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, open, verdict, nextVerdict, root, dist } from '../e2e/harness.mjs';
+
+const [cores = '8', insts = '100000'] = process.argv.slice(2);
+const birlink = path.join(root, 'target/release/birlink');
+
+function gz(file) {
+  const data = fs.readFileSync(file);
+  return { raw: data.length, gzip: zlib.gzipSync(data, { level: 9 }).length };
+}
+
+const server = await serve();
+const browser = await launch();
+const report = {};
+
+// 1. Default sample, first views.
+{
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const page = await open(browser, server.url);
+    await verdict(page);
+    times.push(await page.evaluate(() => performance.now()));
+    await page.context().close();
+  }
+  times.sort((a, b) => a - b);
+  report.default_sample_first_views_ms = { median: Math.round(times[2]), all: times.map(Math.round) };
+}
+
+// 2. A large generated set through the file input.
+{
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-perf-'));
+  execFileSync(birlink, ['gen', '--cores', cores, '--insts', insts, '--handoffs', '16', '--remote-dma', '64',
+    '--barriers', '32', '--loops', '3', '--compact', '--out', dir], { stdio: 'ignore' });
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(dir, f));
+  const bytes = files.reduce((n, f) => n + fs.statSync(f).size, 0);
+
+  const page = await open(browser, server.url);
+  const first = await verdict(page);
+  await page.evaluate(() => {
+    window.__longest = 0;
+    window.__phases = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longest = Math.max(window.__longest, entry.duration);
+    }).observe({ type: 'longtask', buffered: false });
+    new MutationObserver(() => {
+      const status = document.querySelector('.status.running span');
+      if (status && window.__phases[window.__phases.length - 1] !== status.textContent) window.__phases.push(status.textContent);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  const started = Date.now();
+  await page.setInputFiles('#file-input', files);
+  const text = await nextVerdict(page, first, 15 * 60 * 1000);
+  const total = Date.now() - started;
+  const stats = await page.evaluate(() => ({
+    longest: window.__longest, phases: window.__phases,
+    load: Number(document.querySelector('#verdict').dataset.loadMs),
+    pipeline: Number(document.querySelector('#verdict').dataset.pipelineMs),
+  }));
+  // The views respond: switch through them and time the slowest.
+  let slowest = 0;
+  for (const key of ['2', '3', '4', '5', '6', '1']) {
+    const t = Date.now();
+    await page.keyboard.press(key);
+    await page.waitForTimeout(0);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+    slowest = Math.max(slowest, Date.now() - t);
+  }
+  const longestAfter = await page.evaluate(() => window.__longest);
+
+  // The same files, natively.
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-perf-out-'));
+  const t = process.hrtime.bigint();
+  execFileSync(birlink, ['link', ...files, '--out', out, '--quiet'], { stdio: 'ignore' });
+  const native = Number(process.hrtime.bigint() - t) / 1e6;
+
+  report.large_set = {
+    set: `${cores} x ${insts}`, files: files.length, bytes, verdict: text.split('\n')[0],
+    total_ms: total, worker_load_ms: Math.round(stats.load), wasm_pipeline_ms: Math.round(stats.pipeline),
+    native_cli_ms: Math.round(native), wasm_over_native: +(stats.pipeline / native).toFixed(2),
+    progress_states_seen: stats.phases.length, progress_sample: stats.phases.slice(0, 4),
+    longest_main_thread_task_ms: Math.round(Math.max(stats.longest, longestAfter)),
+    slowest_view_switch_ms: slowest,
+  };
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(out, { recursive: true, force: true });
+}
+
+// 3. What the page loads.
+{
+  const sizes = {};
+  for (const f of ['app_bg.wasm', 'app.js', 'worker_bg.wasm', 'worker.js', 'worker_loader.js', 'boot.js']) {
+    const file = path.join(dist, f);
+    if (fs.existsSync(file)) sizes[f] = gz(file);
+  }
+  const sum = (k) => Object.values(sizes).reduce((n, s) => n + s[k], 0);
+  report.bundle = { files: sizes, total_raw: sum('raw'), total_gzip: sum('gzip') };
+}
+
+console.log(JSON.stringify(report, null, 2));
+await browser.close();
+await server.close();

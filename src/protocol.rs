@@ -101,6 +101,8 @@ pub struct RunStats {
     pub report_ms: f64,
     /// Input bytes.
     pub bytes: u64,
+    /// The worker's wasm memory after the run (it only grows).
+    pub memory_bytes: u64,
 }
 
 /// What the worker answers.

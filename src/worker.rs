@@ -44,12 +44,59 @@ fn read(file: &InputFile) -> SourceFile {
     SourceFile { path: file.path.clone(), content, role: birlink_core::Role::Auto }
 }
 
+/// The size of this worker's wasm memory.
+fn memory_bytes() -> u64 {
+    wasm_bindgen::memory()
+        .dyn_into::<js_sys::WebAssembly::Memory>()
+        .map(|memory| memory.buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length() as u64)
+        .unwrap_or(0)
+}
+
 fn blob(bytes: &[u8]) -> Option<web_sys::Blob> {
-    let array = js_sys::Uint8Array::from(bytes);
-    let parts = js_sys::Array::of1(&array);
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/json");
-    web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).ok()
+    let mut parts = BlobParts::default();
+    std::io::Write::write_all(&mut parts, bytes).ok()?;
+    parts.finish()
+}
+
+/// An `io::Write` that hands its bytes to JavaScript in chunks, so exporting a large
+/// linked module never holds its whole text in wasm memory (which never shrinks).
+#[derive(Default)]
+struct BlobParts {
+    parts: Vec<js_sys::Uint8Array>,
+    buffer: Vec<u8>,
+}
+
+impl BlobParts {
+    const CHUNK: usize = 4 << 20;
+
+    fn flush_chunk(&mut self) {
+        if !self.buffer.is_empty() {
+            self.parts.push(js_sys::Uint8Array::from(self.buffer.as_slice()));
+            self.buffer.clear();
+        }
+    }
+
+    fn finish(mut self) -> Option<web_sys::Blob> {
+        self.flush_chunk();
+        let parts: js_sys::Array = self.parts.into_iter().collect();
+        let options = web_sys::BlobPropertyBag::new();
+        options.set_type("application/json");
+        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).ok()
+    }
+}
+
+impl std::io::Write for BlobParts {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.buffer.extend_from_slice(bytes);
+        if self.buffer.len() >= Self::CHUNK {
+            self.flush_chunk();
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 impl Worker for LinkWorker {
@@ -97,18 +144,15 @@ impl Worker for LinkWorker {
             }
             Request::Export { run, what } => {
                 let Some(session) = self.session(run) else { return };
-                let bytes = match what {
-                    Export::Report => session.report.clone().into_bytes(),
-                    Export::Linked => {
-                        let Some(module) = session.outcome.linked.as_ref() else { return };
-                        let mut out = Vec::new();
-                        if birlink_core::json::write::write_module(module, &mut out).is_err() {
-                            return;
-                        }
-                        out
-                    }
+                let made = match what {
+                    Export::Report => blob(session.report.as_bytes()),
+                    Export::Linked => session.outcome.linked.as_ref().and_then(|module| {
+                        let mut parts = BlobParts::default();
+                        birlink_core::json::write::write_module(module, &mut parts).ok()?;
+                        parts.finish()
+                    }),
                 };
-                match blob(&bytes) {
+                match made {
                     Some(blob) => scope.respond(id, Response::Export { run, what, blob }),
                     None => scope.respond(
                         id,
@@ -128,30 +172,41 @@ impl LinkWorker {
     fn link(&mut self, scope: &WorkerScope<Self>, id: HandlerId, run: u64, files: Vec<InputFile>, lnc: Option<u64>) {
         // The previous run's memory goes first: a big link set must not be held twice.
         self.last = None;
-        let total = files.len() as u32 + 5;
+        // Steps: read each blob, parse each file, four passes, the report.
+        let n = files.len() as u32;
+        let total = 2 * n + 5;
         let progress = |phase: String, done: u32| Response::Progress { run, phase, done, total };
         let started = now();
+        // The sizes are known before reading: a link set over the limit is refused
+        // (BL0010) without a byte of it entering wasm memory.
+        let bytes: u64 = files.iter().map(|f| f.blob.size() as u64).sum();
+        let max = birlink_core::limits::WASM_MAX_INPUT_BYTES;
         let mut sources = Vec::with_capacity(files.len());
-        let mut bytes = 0u64;
         for (i, file) in files.iter().enumerate() {
+            if bytes > max {
+                sources.push(SourceFile {
+                    path: file.path.clone(),
+                    content: Ok(Vec::new()),
+                    role: birlink_core::Role::Auto,
+                });
+                continue;
+            }
             scope.respond(id, progress(format!("reading {}", file.path), i as u32));
-            let source = read(file);
-            bytes += source.content.as_ref().map(|b| b.len() as u64).unwrap_or(0);
-            sources.push(source);
+            sources.push(read(file));
         }
         let load_ms = now() - started;
-        let options =
-            LinkOptions { lnc, passes: None, max_input_bytes: Some(birlink_core::limits::WASM_MAX_INPUT_BYTES) };
+        let options = LinkOptions { lnc, passes: None, max_input_bytes: Some(max), input_bytes: Some(bytes) };
         let started = now();
-        let files_done = files.len() as u32;
         let outcome = birlink_core::passes::run_with_progress(sources, &options, &mut |step| {
             let (phase, done) = match step {
-                Progress::Reading => ("parsing and checking the files".to_owned(), files_done),
+                Progress::Reading { file, index, count } => {
+                    (format!("parsing {file} ({} of {count})", index + 1), n + index as u32)
+                }
                 Progress::Pass(name) => {
                     let index = birlink_core::passes::PASSES.iter().position(|p| *p == name).unwrap_or(0) as u32;
-                    (format!("running {name}"), files_done + 1 + index)
+                    (format!("running {name}"), 2 * n + index)
                 }
-                Progress::Reporting => ("writing the report".to_owned(), files_done + 5),
+                Progress::Reporting => ("writing the report".to_owned(), 2 * n + 4),
             };
             scope.respond(id, progress(phase, done));
         });
@@ -166,7 +221,7 @@ impl LinkWorker {
                 run,
                 report: report.clone(),
                 linked,
-                stats: RunStats { load_ms, pipeline_ms, report_ms, bytes },
+                stats: RunStats { load_ms, pipeline_ms, report_ms, bytes, memory_bytes: memory_bytes() },
             },
         );
         self.last = Some(Session { run, outcome, report });

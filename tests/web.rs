@@ -108,3 +108,13 @@ async fn large_tables_are_virtualized() {
     let grid = root.query_selector("[role=grid]").unwrap().unwrap();
     assert_eq!(grid.get_attribute("aria-rowcount").as_deref(), Some("100001"));
 }
+
+#[wasm_bindgen_test]
+async fn small_tables_are_plain_tables() {
+    use birlink_web::components::table::VIRTUALIZE_ABOVE;
+    let root = render(VIRTUALIZE_ABOVE).await;
+    assert!(root.query_selector("[role=grid]").unwrap().is_none());
+    let rows = root.query_selector_all("tbody tr").unwrap().length() as usize;
+    assert_eq!(rows, VIRTUALIZE_ABOVE, "every row of a small table is in the DOM");
+    assert!(root.query_selector("caption").unwrap().is_some(), "the table has a caption");
+}

@@ -159,6 +159,16 @@ fn layout(report: &Report) -> Layout {
     Layout { lanes, main, width, height }
 }
 
+/// The scale that fits a graph `width` wide into `available` pixels: never above 1,
+/// never below [`MIN_FIT`]; 1 when nothing was measured.
+fn fit(available: f64, width: f64) -> f64 {
+    if available > 0.0 && width > 0.0 {
+        (available / width).clamp(MIN_FIT, 1.0)
+    } else {
+        1.0
+    }
+}
+
 fn text_fit(text: &str, width: f64) -> String {
     let max = (width / 7.2) as usize;
     if text.chars().count() <= max {
@@ -177,23 +187,34 @@ pub fn call_graph() -> Html {
     let Some(result) = &state.result else { return html! {} };
     let report = &result.report;
     let graph = use_memo(result.run, |_| layout(report));
-    let view = use_state(|| (1.0f64, 0.0f64, 0.0f64));
+    // Start fitted to the view's width, measured on the tab panel that already exists,
+    // so switching to this tab draws the graph once.
+    let view = use_state(|| {
+        let available = gloo::utils::document()
+            .query_selector(".view")
+            .ok()
+            .flatten()
+            .map(|panel| panel.client_width() as f64 - 4.0)
+            .unwrap_or(0.0);
+        (fit(available, graph.width), 0.0f64, 0.0f64)
+    });
     let frame = use_node_ref();
     {
-        // Fit the graph to the frame's width when a run is first shown.
+        // Fit again to the frame itself when a run is first shown, if that differs.
         let view = view.clone();
         let frame = frame.clone();
         let width = graph.width;
         use_effect_with(result.run, move |_| {
             if let Some(element) = frame.cast::<web_sys::Element>() {
-                let available = element.client_width() as f64 - 4.0;
-                if available > 0.0 {
-                    view.set(((available / width).clamp(MIN_FIT, 1.0), 0.0, 0.0));
+                let scale = fit(element.client_width() as f64 - 4.0, width);
+                if (scale - view.0).abs() > 1e-3 || view.1 != 0.0 || view.2 != 0.0 {
+                    view.set((scale, 0.0, 0.0));
                 }
             }
         });
     }
     let drag = use_mut_ref(|| None::<(f64, f64, f64, f64)>);
+    let show_table = use_state(|| false);
 
     if report.dispatcher.is_empty() {
         return html! {
@@ -268,8 +289,12 @@ pub fn call_graph() -> Html {
         let width = graph.width;
         Callback::from(move |_| {
             let available = frame.cast::<web_sys::Element>().map(|e| e.client_width() as f64 - 4.0).unwrap_or(width);
-            view.set(((available / width).clamp(MIN_FIT, 1.0), 0.0, 0.0));
+            view.set((fit(available, width), 0.0, 0.0));
         })
+    };
+    let toggle_table = {
+        let show_table = show_table.clone();
+        Callback::from(move |_| show_table.set(!*show_table))
     };
     let toggle_aliases = {
         let context = context.clone();
@@ -374,14 +399,21 @@ pub fn call_graph() -> Html {
                                 { for lane.memlocs.iter().map(|(function, memloc, r)| {
                                     let failure = failing.iter().find(|(c, f, m, _)| *c == lane.core && f == function && m == memloc);
                                     let selected = is_selected(&context, "memloc", memloc, Some(function));
+                                    let label = text_fit(&format!("{}{memloc}", if failure.is_some() { "✕ " } else { "" }), r.w - 14.0);
+                                    let title = match failure {
+                                        Some((_, _, _, message)) => Some(message.clone()),
+                                        None if label.ends_with('…') => Some(format!("{memloc} in {function} (core {})", lane.core)),
+                                        None => None,
+                                    };
                                     html! {
                                         <g class={classes!("node", "memloc", selected.then_some("selected"), failure.is_some().then_some("failing"))}
                                            onclick={select("memloc", memloc, Some(function))} data-memloc={memloc.clone()}>
                                             <rect x={format!("{:.0}", r.x)} y={format!("{:.0}", r.y)} width={format!("{:.0}", r.w)} height={format!("{:.0}", r.h)} rx="13" />
-                                            <text x={format!("{:.0}", r.x + 10.0)} y={format!("{:.0}", r.y + 17.0)}>
-                                                { text_fit(&format!("{}{memloc}", if failure.is_some() { "✕ " } else { "" }), r.w - 14.0) }
-                                            </text>
-                                            <title>{ match failure { Some((_, _, _, message)) => message.clone(), None => format!("{memloc} in {function} (core {})", lane.core) } }</title>
+                                            <text x={format!("{:.0}", r.x + 10.0)} y={format!("{:.0}", r.y + 17.0)}>{ label }</text>
+                                            // A tooltip only where the node does not already say it all: a
+                                            // failure's message, or a name cut to fit (the details panel has
+                                            // the rest); big graphs stay light.
+                                            if let Some(title) = title { <title>{ title }</title> }
                                         </g>
                                     }
                                 }) }
@@ -413,9 +445,14 @@ pub fn call_graph() -> Html {
                 </g>
             </svg>
             </div>
-            <details class="graph-table">
-                <summary>{ "The same as a table" }</summary>
-                <table>
+            // The table is built only when asked for: large link sets have many edges.
+            <div class="graph-table">
+                <button type="button" class="link" aria-expanded={show_table.to_string()}
+                        aria-controls="graph-table" onclick={toggle_table}>
+                    { if *show_table { "Hide the table" } else { "The same as a table" } }
+                </button>
+                if *show_table {
+                <table id="graph-table">
                     <caption>{ "Dispatcher calls and alias edges" }</caption>
                     <thead><tr><th scope="col">{ "from" }</th><th scope="col">{ "edge" }</th><th scope="col">{ "to" }</th></tr></thead>
                     <tbody>
@@ -431,7 +468,8 @@ pub fn call_graph() -> Html {
                         }) }
                     </tbody>
                 </table>
-            </details>
+                }
+            </div>
         </div>
     }
 }

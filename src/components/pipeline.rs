@@ -9,23 +9,38 @@ use super::table::DataTable;
 use super::use_app;
 use crate::state::{Action, View};
 
-/// The words of `before` and `after`, marked where they differ.
+/// The words of `before` and `after`, marked where they differ. Consecutive words with
+/// the same fate are one run (one text node), so long lines stay cheap to draw.
 pub fn word_diff(before: &str, after: &str) -> (Html, Html) {
     let diff = TextDiff::from_words(before, after);
-    let mut left = Vec::new();
-    let mut right = Vec::new();
+    let mut left: Vec<(ChangeTag, String)> = Vec::new();
+    let mut right: Vec<(ChangeTag, String)> = Vec::new();
+    let push = |side: &mut Vec<(ChangeTag, String)>, tag: ChangeTag, text: &str| match side.last_mut() {
+        Some((last, run)) if *last == tag => run.push_str(text),
+        _ => side.push((tag, text.to_owned())),
+    };
     for change in diff.iter_all_changes() {
-        let text = change.value().to_owned();
         match change.tag() {
             ChangeTag::Equal => {
-                left.push(html! { <span>{ text.clone() }</span> });
-                right.push(html! { <span>{ text }</span> });
+                push(&mut left, ChangeTag::Equal, change.value());
+                push(&mut right, ChangeTag::Equal, change.value());
             }
-            ChangeTag::Delete => left.push(html! { <del>{ text }</del> }),
-            ChangeTag::Insert => right.push(html! { <ins>{ text }</ins> }),
+            ChangeTag::Delete => push(&mut left, ChangeTag::Delete, change.value()),
+            ChangeTag::Insert => push(&mut right, ChangeTag::Insert, change.value()),
         }
     }
-    (html! { <code>{ for left }</code> }, html! { <code>{ for right }</code> })
+    let render = |runs: Vec<(ChangeTag, String)>| {
+        html! {
+            <code>
+                { for runs.into_iter().map(|(tag, text)| match tag {
+                    ChangeTag::Equal => html! { { text } },
+                    ChangeTag::Delete => html! { <del>{ text }</del> },
+                    ChangeTag::Insert => html! { <ins>{ text }</ins> },
+                }) }
+            </code>
+        }
+    };
+    (render(left), render(right))
 }
 
 /// The pipeline view.

@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 /// Above this many rows the table is virtualized.
-pub const VIRTUALIZE_ABOVE: usize = 400;
+pub const VIRTUALIZE_ABOVE: usize = 150;
 const ROW_HEIGHT: f64 = 28.0;
 const OVERSCAN: usize = 12;
 

@@ -48,5 +48,11 @@ pub fn src_param() -> Option<String> {
 pub fn sample_param() -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get("sample").filter(|s| !s.is_empty() && !s.contains('/') && !s.contains(".."))
+    params.get("sample").filter(|s| !s.is_empty() && !s.contains('/') && !s.contains("..")).map(|s| {
+        if s.ends_with(".json") {
+            s
+        } else {
+            format!("{s}.json")
+        }
+    })
 }

@@ -99,3 +99,27 @@ test('report.json and linked.json export', async () => {
   assert.match(svg, /^<\?xml/);
   assert.match(svg, /call_def_1_instance_0/);
 });
+
+test('?sample= opens a sample by name, with or without .json', async () => {
+  for (const name of ['error-1512', 'error-1512.json']) {
+    const page = await open(browser, `${server.url}?sample=${name}`);
+    const text = await verdict(page);
+    assert.match(text, /link failed in vnc_link/, name);
+    assert.equal(await page.locator('.diag.selected').getAttribute('data-code'), '1512');
+    // The lockstep table names each core's count.
+    assert.match(await page.locator('.diag.selected').innerText(), /core 0/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test('a pipeline step shows its edits with the changed words marked', async () => {
+  const page = await open(browser, server.url);
+  await verdict(page);
+  await page.locator('button.step', { hasText: 'renumber_barriers' }).click();
+  await page.locator('#step-edits').waitFor();
+  assert.match(await page.locator('#pipeline-view h2').innerText(), /bir_linker › renumber_barriers/);
+  assert.ok(await page.locator('#step-edits del').count() > 0, 'old ids marked');
+  assert.ok(await page.locator('#step-edits ins').count() > 0, 'new ids marked');
+  assert.deepEqual(page.errors, []);
+});

@@ -7,7 +7,9 @@
 //  * a generated CORES x INSTS set opened through the file input: total time, the
 //    progress states seen, the longest main-thread task (PerformanceObserver
 //    'longtask'), and that the views respond afterwards;
-//  * the pipeline time in the worker (wasm) against the CLI (native) on the same files;
+//  * the pipeline time in the worker (wasm) against the CLI (native) on the same files
+//    (the CLI's time includes writing linked.json and report.json to disk);
+//  * the worker's wasm memory after the run;
 //  * the size of the wasm and JS the page loads, raw and gzipped.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -70,6 +72,7 @@ const report = {};
     longest: window.__longest, phases: window.__phases,
     load: Number(document.querySelector('#verdict').dataset.loadMs),
     pipeline: Number(document.querySelector('#verdict').dataset.pipelineMs),
+    memory: Number(document.querySelector('#verdict').dataset.memoryBytes),
   }));
   // The views respond: switch through them and time the slowest.
   let slowest = 0;
@@ -92,6 +95,7 @@ const report = {};
     set: `${cores} x ${insts}`, files: files.length, bytes, verdict: text.split('\n')[0],
     total_ms: total, worker_load_ms: Math.round(stats.load), wasm_pipeline_ms: Math.round(stats.pipeline),
     native_cli_ms: Math.round(native), wasm_over_native: +(stats.pipeline / native).toFixed(2),
+    worker_wasm_memory_mb: Math.round(stats.memory / 1e6),
     progress_states_seen: stats.phases.length, progress_sample: stats.phases.slice(0, 4),
     longest_main_thread_task_ms: Math.round(Math.max(stats.longest, longestAfter)),
     slowest_view_switch_ms: slowest,

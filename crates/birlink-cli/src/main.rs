@@ -176,7 +176,12 @@ fn link(args: LinkArgs) -> ExitCode {
     if let Err(error) = std::fs::create_dir_all(&args.out) {
         return fail(format!("cannot create `{}`: {error}", args.out.display()));
     }
-    let options = LinkOptions { lnc: args.lnc, passes: args.passes.clone(), max_input_bytes: args.max_input_bytes };
+    let options = LinkOptions {
+        lnc: args.lnc,
+        passes: args.passes.clone(),
+        max_input_bytes: args.max_input_bytes,
+        input_bytes: None,
+    };
     let outcome = birlink_core::run(sources, &options);
     let report_path = args.out.join("report.json");
     let linked_path = args.out.join("linked.json");
@@ -288,7 +293,7 @@ fn gen(args: GenArgs) -> ExitCode {
 fn print(inputs: Vec<PathBuf>) -> ExitCode {
     let sources = files::gather(&inputs);
     let mut diags = Vec::new();
-    let set = birlink_core::input::load(sources, None, &mut diags);
+    let set = birlink_core::input::load(sources, None, None, &mut diags, &mut |_, _| {});
     let mut first = true;
     for module in &set.modules {
         if !first {

@@ -141,9 +141,13 @@ fn child(cores: u64, insts: usize) {
     });
     drop(values);
 
-    let read = time_with(repeat, || sources.clone(), |sources| input::load(sources, None, &mut Vec::new()));
+    let read = time_with(
+        repeat,
+        || sources.clone(),
+        |sources| input::load(sources, None, None, &mut Vec::new(), &mut |_, _| {}),
+    );
     let mut diags = Vec::new();
-    let set = input::load(sources.clone(), None, &mut diags);
+    let set = input::load(sources.clone(), None, None, &mut diags, &mut |_, _| {});
     let verify_time = time(repeat, || verify::run(&set, &mut Vec::new()));
 
     let link_time = time_with(

@@ -349,7 +349,7 @@ impl Code {
                 "BL0301", Warning, "bir_linker", "remote target not found while linking",
                 "A memory location's `remote_local_target` names a core or a memory location that does not exist, so no alias edge is made for it. The same problem is the error 1514 in `vnc_remote_addr_map`.",
                 "\"remote_local_target\": [\"out_tile\", 3]   // with 2 cores",
-                "see 1514",
+                "rename the view's target or the owner's memory location so they match; left as it is, `vnc_remote_addr_map` fails with 1514",
             ),
             Code::NetlistEndpointMissing => (
                 "BL0302", Error, "bir_linker", "netlist alias names a missing memory location",

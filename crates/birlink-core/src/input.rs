@@ -111,10 +111,19 @@ impl LinkSet {
     }
 }
 
-/// Reads every source. `max_input_bytes` bounds the total size (the browser build sets it).
-pub fn load(sources: Vec<SourceFile>, max_input_bytes: Option<u64>, diags: &mut Vec<Diagnostic>) -> LinkSet {
+/// Reads every source, telling `on_file` which one it starts. `max_input_bytes` bounds the
+/// total size (the browser build sets it); `input_bytes` is that total when the caller
+/// knows it without reading.
+pub fn load(
+    sources: Vec<SourceFile>,
+    max_input_bytes: Option<u64>,
+    input_bytes: Option<u64>,
+    diags: &mut Vec<Diagnostic>,
+    on_file: &mut dyn FnMut(usize, &str),
+) -> LinkSet {
     let mut set = LinkSet::default();
-    let total: u64 = sources.iter().map(|s| s.content.as_ref().map(|b| b.len() as u64).unwrap_or(0)).sum();
+    let total = input_bytes
+        .unwrap_or_else(|| sources.iter().map(|s| s.content.as_ref().map(|b| b.len() as u64).unwrap_or(0)).sum());
     let too_large = max_input_bytes.is_some_and(|max| total > max);
     if too_large {
         let max = max_input_bytes.unwrap_or(0);
@@ -131,6 +140,7 @@ pub fn load(sources: Vec<SourceFile>, max_input_bytes: Option<u64>, diags: &mut 
     for source in sources {
         let file = FileId(set.files.len() as u32);
         let path = source.path.clone();
+        on_file(set.files.len(), &path);
         let mut entry = FileEntry { path: source.path, text: None, kind: FileKind::Invalid };
         if too_large {
             set.files.push(entry);

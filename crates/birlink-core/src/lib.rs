@@ -33,6 +33,7 @@ pub mod print;
 pub mod query;
 pub mod report;
 pub mod samples;
+pub mod selfcheck;
 pub mod uses;
 
 pub use codes::Code;

@@ -34,13 +34,24 @@ pub struct LinkOptions {
     pub passes: Option<Vec<String>>,
     /// Refuse inputs larger than this in total (BL0010), instead of running out of memory.
     pub max_input_bytes: Option<u64>,
+    /// The inputs' total size, when the caller knows it without reading them (the
+    /// browser's worker checks it against `max_input_bytes` before reading a byte, and
+    /// passes empty contents when it is over). `None`: the sum of the contents.
+    pub input_bytes: Option<u64>,
 }
 
 /// What the pipeline reports as it goes (for progress bars).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Progress {
-    /// Reading and checking the input files.
-    Reading,
+    /// Reading and checking input file `index` (0-based) of `count`.
+    Reading {
+        /// The file's path.
+        file: String,
+        /// Its position among the inputs.
+        index: usize,
+        /// How many inputs there are.
+        count: usize,
+    },
     /// A pass is starting.
     Pass(&'static str),
     /// Building the report.
@@ -72,8 +83,10 @@ pub fn run_with_progress(
 ) -> Outcome {
     let mut diags = Vec::new();
     let mut report = Report::default();
-    progress(Progress::Reading);
-    let mut set = input::load(sources, options.max_input_bytes, &mut diags);
+    let count = sources.len();
+    let mut set = input::load(sources, options.max_input_bytes, options.input_bytes, &mut diags, &mut |index, file| {
+        progress(Progress::Reading { file: file.to_owned(), index, count })
+    });
     report.inputs = input_rows(&set);
 
     let selected = select_passes(options.passes.as_ref().or(set.options.passes.as_ref()), &mut diags);

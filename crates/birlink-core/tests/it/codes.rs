@@ -4,10 +4,11 @@
 //! Code-specific facts (1514's nearest names, 1512's table, …) are checked after.
 
 use birlink_core::codes::Code;
+use birlink_core::diag::has_errors;
 use birlink_core::diag::Diagnostic;
 use birlink_core::gen::{self, GenConfig, Layout};
 use birlink_core::passes::PASSES;
-use birlink_core::{LinkOptions, Outcome, Severity};
+use birlink_core::{LinkOptions, Outcome, Severity, SourceFile};
 
 use crate::support::{codes, status};
 
@@ -258,6 +259,26 @@ fn bl0010_input_too_large() {
     assert_eq!(outcome.report.inputs.len(), 2, "the files are still listed");
     assert!(PASSES.iter().all(|p| status(&outcome, p) == "skipped"));
     assert_eq!(outcome.report.diagnostics.len(), 1, "nothing else is reported: {:?}", codes(&outcome));
+}
+
+#[test]
+fn bl0010_declared_size_is_checked_before_reading() {
+    // The browser knows the sizes of its blobs and does not read a set over the limit.
+    let sources = vec![SourceFile::text("nc00.json", ""), SourceFile::text("nc01.json", "")];
+    let options = LinkOptions {
+        max_input_bytes: Some(1_200_000_000),
+        input_bytes: Some(3_000_000_000),
+        ..LinkOptions::default()
+    };
+    let outcome = birlink_core::run(sources, &options);
+    let d = find(&outcome, Code::InputTooLarge);
+    assert!(d.message.contains("is 3.0 GB") && d.message.contains("at most 1.2 GB"), "{}", d.message);
+    assert_eq!(outcome.report.diagnostics.len(), 1, "the empty contents were not read: {:?}", codes(&outcome));
+    // Under the limit, the declared size changes nothing.
+    let sources = gen::generate(&birlink_core::samples::fault_config(), Layout::Files);
+    let under = LinkOptions { max_input_bytes: Some(1_000_000), input_bytes: Some(10), ..LinkOptions::default() };
+    let outcome = birlink_core::run(sources.iter().map(gen::GenFile::source).collect(), &under);
+    assert!(outcome.linked.is_some() && !has_errors(&outcome.report.diagnostics));
 }
 
 #[test]

@@ -7,7 +7,9 @@
 //! * every remote update carries its peer's first local id;
 //! * alias edges are symmetric;
 //! * every remote view carries its owner's physical tuple and address space;
-//! * no input key is lost (every unknown key's value reappears in `linked.json`);
+//! * no input key is lost (every unknown key's value reappears in `linked.json`), and
+//!   random keys holding random JSON, put into every object of every module, come out
+//!   under the same name with the same value;
 //! * two runs give the same bytes, module order does not matter, and re-running the
 //!   VNC passes on `linked.json` changes nothing.
 
@@ -260,4 +262,108 @@ fn no_key_lost(sources: &[SourceFile], linked: &Module) -> Result<(), TestCaseEr
         *left -= 1;
     }
     Ok(())
+}
+
+/// Any JSON value: the scalars at their extremes, unicode text, nesting.
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        (-1e300f64..1e300).prop_map(Value::from),
+        "\\PC{0,12}".prop_map(Value::from),
+        Just(Value::from("<img src=x onerror=alert(1)> \\ \" \u{1F600}")),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map("[a-z_]{1,8}", inner, 0..4)
+                .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    })
+}
+
+/// Puts `probes` round-robin into every object of `value` (depth first, the object's
+/// own children first), each under its own name `x_<name>_<n>`; returns the pairs put.
+fn put_probes(value: &mut Value, probes: &[(String, Value)], next: &mut usize, put: &mut Vec<(String, Value)>) {
+    match value {
+        Value::Object(map) => {
+            for child in map.values_mut() {
+                put_probes(child, probes, next, put);
+            }
+            let (name, probe) = &probes[*next % probes.len()];
+            let key = format!("x_{name}_{next}");
+            *next += 1;
+            map.insert(key.clone(), probe.clone());
+            put.push((key, probe.clone()));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| put_probes(item, probes, next, put)),
+        _ => {}
+    }
+}
+
+/// Every `(key, value)` pair of `value`, at any depth.
+fn pairs(value: &Value, out: &mut BTreeMap<(String, String), usize>) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                if key.starts_with("x_") {
+                    *out.entry((key.clone(), child.to_string())).or_default() += 1;
+                }
+                pairs(child, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| pairs(item, out)),
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_unknown_keys_survive_verbatim(
+        cores in 1u64..=4,
+        insts in 0usize..40,
+        handoffs in 0usize..3,
+        remote_dma in 0usize..3,
+        barriers in 0usize..3,
+        loop_depth in 0usize..3,
+        seed in any::<u64>(),
+        probes in prop::collection::vec(("[a-z]{1,6}", json_value()), 1..16),
+    ) {
+        let config = GenConfig {
+            cores, insts, handoffs, remote_dma, barriers, loop_depth, seed,
+            ring: seed % 2 == 0,
+            ..GenConfig::default()
+        };
+        let mut next = 0;
+        let mut put = Vec::new();
+        let sources: Vec<SourceFile> = gen::generate(&config, Layout::Files)
+            .iter()
+            .map(|file| {
+                let mut value: Value = serde_json::from_slice(&file.bytes).expect("generated json");
+                put_probes(&mut value, &probes, &mut next, &mut put);
+                SourceFile::text(file.path.clone(), serde_json::to_string_pretty(&value).expect("json"))
+            })
+            .collect();
+        let outcome = birlink_core::run(sources, &LinkOptions::default());
+        let errors: Vec<String> = outcome
+            .report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect();
+        prop_assert!(errors.is_empty(), "{errors:?}");
+        let text = birlink_core::linked_json(&outcome).expect("linked");
+        let mut found = BTreeMap::new();
+        pairs(&serde_json::from_str(&text).expect("linked.json parses"), &mut found);
+        for (key, value) in put {
+            let left = found.entry((key.clone(), value.to_string())).or_default();
+            prop_assert!(*left > 0, "`{key}`: {value} did not come out unchanged");
+            *left -= 1;
+        }
+    }
 }

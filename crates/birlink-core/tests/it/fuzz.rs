@@ -1,0 +1,79 @@
+//! The fuzz corpus and every fuzz finding, replayed on stable with the fuzz targets'
+//! own check (`birlink_core::selfcheck::check_run`): no panic, same bytes twice, coded
+//! lowercase diagnostics, consistent pass statuses, `linked.json` that reads back.
+//!
+//! * `fuzz/corpus/read_bytes/*` — raw inputs, split into files at `0xFF` as the
+//!   `read_bytes` target does.
+//! * `fuzz/regressions/<finding>/` — what a finding of any target stood for, written by
+//!   `fuzz/src/bin/dump.rs`: the files, and `options.json` (`lnc`, `passes`).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use birlink_core::selfcheck::check_run;
+use birlink_core::{LinkOptions, Role, SourceFile};
+
+fn fuzz_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz")
+}
+
+fn split_files(data: &[u8]) -> Vec<SourceFile> {
+    data.split(|b| *b == 0xFF)
+        .take(6)
+        .enumerate()
+        .map(|(i, part)| SourceFile { path: format!("nc{i:02}.json"), content: Ok(part.to_vec()), role: Role::Auto })
+        .collect()
+}
+
+fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
+    let mut entries: Vec<PathBuf> =
+        fs::read_dir(dir).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    entries.sort();
+    entries
+}
+
+#[test]
+fn corpus_keeps_every_invariant() {
+    let entries = sorted_entries(&fuzz_dir().join("corpus/read_bytes"));
+    assert!(entries.len() >= 50, "the read_bytes corpus is missing ({} files)", entries.len());
+    let mut broken = Vec::new();
+    for path in &entries {
+        let data = fs::read(path).expect("corpus file");
+        if let Err(problem) = check_run(split_files(&data), &LinkOptions::default()) {
+            broken.push(format!("{}: {problem}", path.display()));
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+#[test]
+fn fuzz_findings_stay_fixed() {
+    let mut broken = Vec::new();
+    for dir in sorted_entries(&fuzz_dir().join("regressions")).into_iter().filter(|p| p.is_dir()) {
+        let options: serde_json::Value = fs::read_to_string(dir.join("options.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default();
+        let options = LinkOptions {
+            lnc: options["lnc"].as_u64(),
+            passes: options["passes"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|p| p.as_str().map(str::to_owned)).collect()),
+            ..LinkOptions::default()
+        };
+        let sources: Vec<SourceFile> = sorted_entries(&dir)
+            .into_iter()
+            .filter(|p| p.file_name().is_some_and(|n| n != "options.json" && n != "README.md"))
+            .map(|p| SourceFile {
+                path: p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+                content: Ok(fs::read(&p).expect("regression file")),
+                role: Role::Auto,
+            })
+            .collect();
+        if let Err(problem) = check_run(sources, &options) {
+            broken.push(format!("{}: {problem}", dir.display()));
+        }
+    }
+    assert!(fuzz_dir().join("regressions").is_dir(), "fuzz/regressions is missing");
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}

@@ -10,10 +10,10 @@ command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --version 0.13.2 --
 declare -A max_len=([read_bytes]=65536 [link_set]=8192 [mutate_generated]=4096)
 for target in read_bytes link_set mutate_generated; do
   echo "== $target for ${seconds}s"
-  cargo +nightly fuzz run -O -a "$target" -- -max_total_time="$seconds" -rss_limit_mb=4096 \
+  cargo +nightly fuzz run -O -a -s none "$target" -- -max_total_time="$seconds" -rss_limit_mb=4096 \
     -max_len="${max_len[$target]}" -print_final_stats=1 2>&1 | grep -E "^(#[0-9]+.*DONE|stat::|==|SUMMARY|Done)" || true
 done
 for target in read_bytes link_set mutate_generated; do
-  cargo +nightly fuzz cmin -O -a "$target" >/dev/null 2>&1 || true
+  cargo +nightly fuzz cmin -O -a -s none "$target" >/dev/null 2>&1 || true
 done
 ls artifacts/*/ 2>/dev/null && { echo "findings above: see fuzz/README.md"; exit 1; } || echo "no findings"

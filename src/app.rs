@@ -98,15 +98,19 @@ pub fn app() -> Html {
     };
     let context = AppContext { state: state.clone(), worker: send.clone() };
 
-    // Start: the samples index, then `?src=`, `?sample=` or the default sample.
+    // Start: `?src=`, `?sample=` or the default sample, and the samples index, fetched
+    // side by side (the link must not wait for the menu).
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
+            let menu = dispatcher.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 match fetch::samples_index().await {
-                    Ok(samples) => dispatcher.dispatch(Action::SamplesLoaded(samples)),
-                    Err(error) => dispatcher.dispatch(Action::Notice(Some(error))),
+                    Ok(samples) => menu.dispatch(Action::SamplesLoaded(samples)),
+                    Err(error) => menu.dispatch(Action::Notice(Some(error))),
                 }
+            });
+            wasm_bindgen_futures::spawn_local(async move {
                 let url = match (fetch::src_param(), fetch::sample_param()) {
                     (Some(src), _) => src,
                     (None, Some(sample)) => format!("samples/{sample}"),
@@ -136,7 +140,9 @@ pub fn app() -> Html {
                     .filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob }))
                     .collect();
                 let lnc = *lnc;
-                let timeout = Timeout::new(120, move || {
+                // The first link starts at once; later ones wait for the rest of a batch.
+                let delay = if *runs.borrow() == 0 { 0 } else { 120 };
+                let timeout = Timeout::new(delay, move || {
                     let run = {
                         let mut runs = runs.borrow_mut();
                         *runs += 1;

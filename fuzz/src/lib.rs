@@ -504,9 +504,9 @@ impl FuzzSet {
 pub struct Mutated {
     /// Cores (1–4).
     pub cores: u8,
-    /// Instructions per core (0–63).
+    /// Instructions per core (0–23).
     pub insts: u8,
-    /// Handoffs, remote DMA blocks, barriers, loop depth (each 0–3).
+    /// Handoffs, remote DMA blocks, barriers (each 0–3), loop depth (0–2).
     pub shape: (u8, u8, u8, u8),
     /// Ring handoffs.
     pub ring: bool,
@@ -635,11 +635,11 @@ impl Mutated {
     pub fn sources(&self) -> (Vec<SourceFile>, LinkOptions) {
         let config = GenConfig {
             cores: u64::from(self.cores % 4 + 1),
-            insts: usize::from(self.insts % 64),
+            insts: usize::from(self.insts % 24),
             handoffs: usize::from(self.shape.0 % 4),
             remote_dma: usize::from(self.shape.1 % 4),
             barriers: usize::from(self.shape.2 % 4),
-            loop_depth: usize::from(self.shape.3 % 4),
+            loop_depth: usize::from(self.shape.3 % 3),
             ring: self.ring,
             netlist: self.netlist,
             seed: self.seed,

@@ -13,7 +13,12 @@ let browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-const cli = ['target/release/birlink', 'target/debug/birlink'].map((p) => path.join(root, p)).find((p) => fs.existsSync(p));
+// The newest build of the CLI: `cargo test` (scripts/test.sh) refreshes the debug one, a
+// release one left from an older checkout must not stand in for it.
+const cli = ['target/release/birlink', 'target/debug/birlink']
+  .map((p) => path.join(root, p))
+  .filter((p) => fs.existsSync(p))
+  .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
 const index = JSON.parse(fs.readFileSync(path.join(samples, 'index.json'), 'utf8'));
 
 test('every sample: the browser exports the CLI\'s bytes', async () => {

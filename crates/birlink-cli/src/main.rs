@@ -4,6 +4,8 @@
 //! else is `birlink-core`, the same code the browser runs. Exit status: 0 when no error
 //! diagnostic was reported, 1 when one was, 2 when the command could not run at all.
 
+#![forbid(unsafe_code)]
+
 mod files;
 mod render;
 

@@ -18,6 +18,8 @@
 //! the browser worker call the same [`passes::run`] on the same bytes and get the same
 //! bytes back.
 
+#![forbid(unsafe_code)]
+
 pub mod arena;
 pub mod codes;
 pub mod diag;

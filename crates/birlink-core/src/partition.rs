@@ -9,6 +9,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::arena::Handle;
+use crate::codes::Code;
+use crate::diag::Diagnostic;
 use crate::ir::{Allocation, Function, MemLoc, MemLocSet, Module, QueueInstance};
 
 /// What belongs to one core.
@@ -80,6 +82,28 @@ impl Partitions {
     /// The core ids, in order.
     pub fn cores(&self) -> Vec<u64> {
         self.by_core.keys().copied().collect()
+    }
+
+    /// The core ids as text: `0, 1, 2`.
+    pub fn cores_text(&self) -> String {
+        self.by_core.keys().map(u64::to_string).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The first check of both VNC passes (`modules.size() == options.vnc_nc_count`):
+    /// `code` from `pass` when the module has another number of partitions.
+    pub fn count_mismatch(&self, code: Code, pass: &str, vnc_nc_count: u64) -> Option<Diagnostic> {
+        let n = self.len() as u64;
+        (n != vnc_nc_count).then(|| {
+            Diagnostic::new(
+                code,
+                pass,
+                format!("the linked module has {n} partition(s) but `vnc_nc_count` is {vnc_nc_count} (`modules.size() == options.vnc_nc_count`)"),
+            )
+            .note(format!("partitions: cores [{}]", self.cores_text()))
+            .help(format!(
+                "give {vnc_nc_count} per-core modules, or set the LNC to {n} (--lnc, bundle `options.lnc`, netlist `lnc`)"
+            ))
+        })
     }
 }
 

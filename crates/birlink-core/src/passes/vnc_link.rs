@@ -56,15 +56,8 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     let partitions = Partitions::of(module);
     let n = partitions.len() as u64;
     out.steps.push(StepRow { name: "check_partitions".to_owned(), changes: 0, edits: Vec::new() });
-    if n != vnc_nc_count {
-        diags.push(
-            Diagnostic::new(
-                Code::VncLinkCoreCount,
-                NAME,
-                format!("the linked module has {n} partition(s) but `vnc_nc_count` is {vnc_nc_count} (`modules.size() == options.vnc_nc_count`)"),
-            )
-            .help(format!("run vnc_link with --lnc {n}, or link {vnc_nc_count} per-core modules")),
-        );
+    if let Some(mismatch) = partitions.count_mismatch(Code::VncLinkCoreCount, NAME, vnc_nc_count) {
+        diags.push(mismatch);
         out.failed = true;
         return out;
     }

@@ -55,18 +55,8 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     let partitions = Partitions::of(module);
     let n = partitions.len() as u64;
     out.steps.push(StepRow { name: "check_partitions".to_owned(), changes: 0, edits: Vec::new() });
-    if n != vnc_nc_count {
-        diags.push(
-            Diagnostic::new(
-                Code::VncAddrMapCoreCount,
-                NAME,
-                format!("the linked module has {n} partition(s) but `vnc_nc_count` is {vnc_nc_count} (`modules.size() == options.vnc_nc_count`)"),
-            )
-            .note(format!("partitions: cores [{}]", join(&partitions.cores())))
-            .help(format!(
-                "give {vnc_nc_count} per-core modules, or set the LNC to {n} (--lnc, bundle `options.lnc`, netlist `lnc`)"
-            )),
-        );
+    if let Some(mismatch) = partitions.count_mismatch(Code::VncAddrMapCoreCount, NAME, vnc_nc_count) {
+        diags.push(mismatch);
         out.failed = true;
         return out;
     }
@@ -212,7 +202,7 @@ fn missing(
             diagnostic = diagnostic.note(format!(
                 "core {} is not in the link set (cores [{}])",
                 target.core,
-                join(&partitions.cores())
+                partitions.cores_text()
             ));
         }
     }

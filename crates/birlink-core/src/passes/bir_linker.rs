@@ -550,8 +550,16 @@ fn plan_handoffs(
             };
             let view_name = view.name();
             let function_name = store.functions[at.function].name();
+            // Every diagnostic about the view points at its `remote_local_target`.
+            let about_view = |d: Diagnostic| {
+                d.core(partition.core).at_key(view.src.as_ref(), "remote_local_target").entity(
+                    "memloc",
+                    view_name,
+                    Some(function_name),
+                )
+            };
             if target.core == partition.core {
-                diags.push(
+                diags.push(about_view(
                     Diagnostic::new(
                         Code::SelfTarget,
                         NAME,
@@ -560,44 +568,31 @@ fn plan_handoffs(
                             partition.core, target.name, target.core
                         ),
                     )
-                    .core(partition.core)
-                    .at_key(view.src.as_ref(), "remote_local_target")
-                    .entity("memloc", view_name, Some(function_name)),
-                );
+                ));
                 continue;
             }
             let Some(&oi) = by_core.get(&target.core) else {
-                diags.push(
-                    Diagnostic::new(
-                        Code::MissingRemoteTarget,
-                        NAME,
-                        format!(
-                            "`{view_name}` on core {} targets core {}, which is not in the link set; no alias made",
-                            partition.core, target.core
-                        ),
-                    )
-                    .core(partition.core)
-                    .at_key(view.src.as_ref(), "remote_local_target")
-                    .entity("memloc", view_name, Some(function_name)),
-                );
+                diags.push(about_view(Diagnostic::new(
+                    Code::MissingRemoteTarget,
+                    NAME,
+                    format!(
+                        "`{view_name}` on core {} targets core {}, which is not in the link set; no alias made",
+                        partition.core, target.core
+                    ),
+                )));
                 continue;
             };
             let owner = &partitions[oi];
             let prefer = counterpart(linked, partition, at.function, owner);
             let Some(found) = indexes[oi].find(&target.name, prefer) else {
-                diags.push(
-                    Diagnostic::new(
-                        Code::MissingRemoteTarget,
-                        NAME,
-                        format!(
-                            "`{view_name}` on core {} targets `{}` on core {}, which does not exist there; no alias made",
-                            partition.core, target.name, target.core
-                        ),
-                    )
-                    .core(partition.core)
-                    .at_key(view.src.as_ref(), "remote_local_target")
-                    .entity("memloc", view_name, Some(function_name)),
-                );
+                diags.push(about_view(Diagnostic::new(
+                    Code::MissingRemoteTarget,
+                    NAME,
+                    format!(
+                        "`{view_name}` on core {} targets `{}` on core {}, which does not exist there; no alias made",
+                        partition.core, target.name, target.core
+                    ),
+                )));
                 continue;
             };
             if let Some(diagnostic) = non_dram(linked, partition.core, at, owner.core, found) {

@@ -188,23 +188,33 @@ pub fn call_graph() -> Html {
     let report = &result.report;
     let graph = use_memo(result.run, |_| layout(report));
     // Start fitted to the view's width, measured on the tab panel that already exists,
-    // so switching to this tab draws the graph once.
+    // so switching to this tab draws the graph once; read before this render's DOM
+    // exists, it costs no layout of the graph. The frame is the panel's width less
+    // its 1 px borders.
+    let fitted = use_mut_ref(|| false);
     let view = use_state(|| {
         let available = gloo::utils::document()
             .query_selector(".view")
             .ok()
             .flatten()
-            .map(|panel| panel.client_width() as f64 - 4.0)
-            .unwrap_or(0.0);
-        (fit(available, graph.width), 0.0f64, 0.0f64)
+            .map(|panel| panel.client_width())
+            .filter(|width| *width > 0);
+        *fitted.borrow_mut() = available.is_some();
+        (fit(available.map_or(0.0, |w| f64::from(w) - 6.0), graph.width), 0.0f64, 0.0f64)
     });
     let frame = use_node_ref();
     {
-        // Fit again to the frame itself when a run is first shown, if that differs.
+        // Fit to the frame itself when a run is shown that the first measure did not
+        // cover (a new run while this view is open, or no panel to measure then):
+        // measuring the drawn graph forces a layout, so only then.
         let view = view.clone();
         let frame = frame.clone();
         let width = graph.width;
+        let fitted = fitted.clone();
         use_effect_with(result.run, move |_| {
+            if std::mem::take(&mut *fitted.borrow_mut()) {
+                return;
+            }
             if let Some(element) = frame.cast::<web_sys::Element>() {
                 let scale = fit(element.client_width() as f64 - 4.0, width);
                 if (scale - view.0).abs() > 1e-3 || view.1 != 0.0 || view.2 != 0.0 {

@@ -31,7 +31,7 @@ pub fn diagnostics() -> Html {
     let (errors, warnings, notes) = result.counts;
     html! {
         <div class="diagnostics" id="diagnostics-view">
-            <p class="muted">{ format!("{errors} error(s), {warnings} warning(s), {notes} note(s) · j / k to move") }</p>
+            <p class="muted">{ format!("{} · j / k to move", birlink_core::diag::tally(errors, warnings, notes)) }</p>
             <ol class="diag-list">
                 { for result.diagnostic_order.iter().take(MAX_SHOWN).map(|&i| html! {
                     <DiagnosticCard index={i} diagnostic={report.diagnostics[i].clone()} selected={selected == Some(i)} linked={result.linked} />

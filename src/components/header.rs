@@ -242,7 +242,7 @@ pub fn run_status() -> Html {
                      data-load-ms={format!("{:.1}", result.stats.load_ms)} data-pipeline-ms={format!("{:.1}", result.stats.pipeline_ms)}
                      data-memory-bytes={result.stats.memory_bytes.to_string()}>
                     <strong>{ text }</strong>
-                    <span class="counts">{ format!("{errors} error(s) · {warnings} warning(s) · {notes} note(s)") }</span>
+                    <span class="counts">{ birlink_core::diag::tally(errors, warnings, notes) }</span>
                     <span class="timing" title={format!("time in the worker: reading the files, then the pipeline; the worker's memory is {}", bytes(result.stats.memory_bytes))}>
                         { format!("{} in {:.0} ms", bytes(result.stats.bytes), result.stats.load_ms + result.stats.pipeline_ms) }
                     </span>

@@ -209,7 +209,7 @@ fn target_core(d: &Diagnostic) -> String {
 pub fn verdict(report: &Report, color: bool) -> String {
     let count = |s: Severity| report.diagnostics.iter().filter(|d| d.severity == s).count();
     let (errors, warnings, notes) = (count(Severity::Error), count(Severity::Warning), count(Severity::Note));
-    let tally = format!("{errors} error(s), {warnings} warning(s), {notes} note(s)");
+    let tally = birlink_core::diag::tally(errors, warnings, notes);
     if errors > 0 {
         let failed = report.passes.iter().find(|p| p.status == "error").map(|p| p.name.as_str()).unwrap_or("read");
         format!("{}: link failed in `{failed}`: {tally}\n", paint("error", Style::Error, color))

@@ -37,7 +37,7 @@ fn links_the_default_sample() {
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let stdout = text(&run.stdout);
     assert!(stdout.contains("bir_linker") && stdout.contains("2 call(s)"), "{stdout}");
-    assert!(text(&run.stderr).contains("linked: 0 error(s)"), "{}", text(&run.stderr));
+    assert!(text(&run.stderr).contains("linked: 0 errors"), "{}", text(&run.stderr));
     for file in ["report.json", "linked.json", "linked.txt"] {
         assert!(out.join(file).exists(), "{file} not written");
     }

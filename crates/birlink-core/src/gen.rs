@@ -529,6 +529,17 @@ fn function_mut(set: &mut GenSet, i: usize) -> Option<&mut Map<String, Value>> {
     set.modules.get_mut(i)?.get_mut("functions")?.get_mut(0)?.as_object_mut()
 }
 
+/// Links the set's modules (all passes, or `passes`) and makes the linked module the
+/// set's only module: inputs that are already linked.
+fn replace_with_linked(set: &mut GenSet, passes: Option<Vec<String>>) {
+    let sources: Vec<SourceFile> =
+        set.modules.iter().enumerate().map(|(i, m)| SourceFile::text(format!("nc{i:02}.json"), pretty(m))).collect();
+    let outcome = crate::passes::run(sources, &crate::passes::LinkOptions { passes, ..Default::default() });
+    if let Some(linked) = outcome.linked.as_ref() {
+        set.modules = vec![crate::json::write::module_to_value(linked)];
+    }
+}
+
 fn blocks_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
     function_mut(set, i)?.get_mut("blocks")?.as_array_mut()
 }
@@ -734,16 +745,7 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
         Code::NothingToRelink => *set = generate_set(&GenConfig { cores: 1, fault: None, ..config.clone() }),
         Code::AlreadyLinked => {
             // Link the set, then give the result to bir_linker again.
-            let sources: Vec<SourceFile> = set
-                .modules
-                .iter()
-                .enumerate()
-                .map(|(i, m)| SourceFile::text(format!("nc{i:02}.json"), pretty(m)))
-                .collect();
-            let outcome = crate::passes::run(sources, &crate::passes::LinkOptions::default());
-            if let Some(linked) = outcome.linked.as_ref() {
-                set.modules = vec![crate::json::write::module_to_value(linked)];
-            }
+            replace_with_linked(set, None);
         }
         Code::BarrierCountMismatch => {
             if let Some(blocks) = blocks_mut(set, one) {
@@ -840,22 +842,7 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
         }
         Code::VncLinkCoreCount => {
             // vnc_link on its own over the linked module, with one core too many.
-            let sources: Vec<SourceFile> = set
-                .modules
-                .iter()
-                .enumerate()
-                .map(|(i, m)| SourceFile::text(format!("nc{i:02}.json"), pretty(m)))
-                .collect();
-            let outcome = crate::passes::run(
-                sources,
-                &crate::passes::LinkOptions {
-                    passes: Some(vec!["verify".into(), "bir_linker".into()]),
-                    ..Default::default()
-                },
-            );
-            if let Some(linked) = outcome.linked.as_ref() {
-                set.modules = vec![crate::json::write::module_to_value(linked)];
-            }
+            replace_with_linked(set, Some(vec!["verify".into(), "bir_linker".into()]));
             set.options.insert("passes".to_owned(), json!(["vnc_link"]));
             set.options.insert("lnc".to_owned(), json!(config.cores + 1));
         }

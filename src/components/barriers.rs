@@ -3,6 +3,7 @@
 //! that no two renumbered barriers share an id; and the old ids that clashed across
 //! cores — the reason the renumbering exists.
 
+use birlink_core::diag::counted;
 use yew::prelude::*;
 
 use super::table::DataTable;
@@ -27,7 +28,7 @@ pub fn barriers() -> Html {
         <div class="barriers" id="barriers-view">
             <div class="checks">
                 if collisions.is_empty() {
-                    <p class="check ok" id="barrier-collisions">{ format!("✓ no collision: {} barrier(s) have {} distinct ids, dense from 0", report.barriers.len(), report.barriers.len()) }</p>
+                    <p class="check ok" id="barrier-collisions">{ format!("✓ no collision: {}, {} distinct ids, dense from 0", counted(report.barriers.len(), "barrier"), report.barriers.len()) }</p>
                 } else {
                     <p class="check failed" id="barrier-collisions">{ format!("✕ ids given twice: {collisions:?}") }</p>
                 }
@@ -42,7 +43,7 @@ pub fn barriers() -> Html {
                 }
                 if !skipped.is_empty() {
                     <p class="check warn">
-                        { format!("{} barrier(s) without an integer id were left as they are: ", skipped.len()) }
+                        { format!("{} without an integer id, left as they are: ", counted(skipped.len(), "barrier")) }
                         { for skipped.iter().map(|(function, name)| html! {
                             <span class="skipped"><EntityLink kind="instruction" name={name.clone()} parent={Some(AttrValue::from(function.clone()))} /></span>
                         }) }
@@ -89,7 +90,7 @@ pub fn barriers() -> Html {
                 let changed = rows.iter().filter(|&&i| report.barriers[i].old_id != report.barriers[i].new_id).count();
                 html! {
                     <section class="core-group">
-                        <h3>{ format!("{title} — {} barrier(s), {changed} renumbered", rows.len()) }</h3>
+                        <h3>{ format!("{title} — {}, {changed} renumbered", counted(rows.len(), "barrier")) }</h3>
                         <DataTable caption={format!("CoreBarriers of {title}: old id and new global id")}
                                    columns={vec!["instruction", "function", "old id", "", "new id"]}
                                    rows={rows.len()} {row} row_class={Some(row_class)} on_select={Some(on_select)} {selected} />

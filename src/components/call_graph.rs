@@ -5,6 +5,7 @@
 //! so it is stable from run to run and can be exported as SVG. Pan with the mouse, zoom
 //! with the wheel or the buttons; click a node for its details.
 
+use birlink_core::diag::counted;
 use std::collections::BTreeMap;
 
 use wasm_bindgen::JsCast;
@@ -382,7 +383,7 @@ pub fn call_graph() -> Html {
                        onclick={select("function", "main", None)}>
                         <rect x={format!("{:.0}", main.x)} y={format!("{:.0}", main.y)} width={format!("{:.0}", main.w)} height={format!("{:.0}", main.h)} rx="8" />
                         <text x={format!("{:.0}", main.x + 12.0)} y={format!("{:.0}", main.y + 30.0)} class="node-title">{ "main · dispatcher" }</text>
-                        <text x={format!("{:.0}", main.x + 12.0)} y={format!("{:.0}", main.y + 52.0)}>{ format!("{} call(s)", report.dispatcher.len()) }</text>
+                        <text x={format!("{:.0}", main.x + 12.0)} y={format!("{:.0}", main.y + 52.0)}>{ counted(report.dispatcher.len(), "call") }</text>
                     </g>
                     { for graph.lanes.iter().map(|lane| {
                         let (name, rect) = &lane.function;
@@ -403,7 +404,7 @@ pub fn call_graph() -> Html {
                                 </g>
                                 if !lane.others.is_empty() {
                                     <text x={format!("{:.0}", rect.x)} y={format!("{:.0}", rect.y + rect.h + 14.0)} class="muted-text">
-                                        { format!("+ {} other function(s)", lane.others.len()) }
+                                        { format!("+ {}", counted(lane.others.len(), "other function")) }
                                     </text>
                                 }
                                 { for lane.memlocs.iter().map(|(function, memloc, r)| {

@@ -111,7 +111,7 @@ fn diagnostic_card(props: &CardProps) -> Html {
                 <p class="nearest">{ "closest names: " }{ for d.nearest.iter().map(|n| html! { <code>{ n.clone() }</code> }) }</p>
             }
             if !d.found_on_cores.is_empty() {
-                <p class="nearest">{ format!("the name exists on core(s) {}", d.found_on_cores.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")) }</p>
+                <p class="nearest">{ format!("the name exists on {} {}", if d.found_on_cores.len() == 1 { "core" } else { "cores" }, d.found_on_cores.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")) }</p>
             }
             if !d.table.is_empty() {
                 <table class="diag-table">

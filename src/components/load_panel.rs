@@ -1,6 +1,7 @@
 //! The link set: one card per file with what it holds (modules, cores, counts) and its
 //! status, the LNC in force, and a drop target. Changes re-link (see `app.rs`).
 
+use birlink_core::diag::counted;
 use yew::prelude::*;
 
 use super::{bytes, use_app};
@@ -28,9 +29,9 @@ pub fn load_panel() -> Html {
                 }
             </h2>
             <p class="summary">
-                { format!("{} file(s)", state.files.len()) }
+                { counted(state.files.len(), "file") }
                 if let Some((lnc, source)) = lnc {
-                    { format!(" · {} core(s) · LNC {lnc} ({source})", cores.len()) }
+                    { format!(" · {} · LNC {lnc} ({source})", counted(cores.len(), "core")) }
                 }
                 if running { <span class="spinner" aria-label="linking"></span> }
             </p>

@@ -2,6 +2,7 @@
 //! changed, its canonical line before and after, side by side, with the changed words
 //! marked. Unchanged steps are hidden from the list by default.
 
+use birlink_core::diag::counted;
 use similar::{ChangeTag, TextDiff};
 use yew::prelude::*;
 
@@ -95,10 +96,10 @@ pub fn pipeline() -> Html {
             <div class="view-head">
                 <h2>{ format!("{} › {}", pass.name, step.name) }</h2>
                 <span class={classes!("badge", pass.status.clone())}>{ pass.status.clone() }</span>
-                <span class="muted">{ format!("{} change(s)", step.changes) }</span>
+                <span class="muted">{ counted(step.changes as usize, "change") }</span>
                 if diagnostics > 0 {
                     <button type="button" class="link" onclick={let c = context.clone(); Callback::from(move |_| c.dispatch(Action::SetView(View::Diagnostics)))}>
-                        { format!("{diagnostics} diagnostic(s) of {}", pass.name) }
+                        { format!("{} of {}", counted(diagnostics, "diagnostic"), pass.name) }
                     </button>
                 }
             </div>

@@ -288,7 +288,11 @@ fn gen(args: GenArgs) -> ExitCode {
         total += file.bytes.len();
         println!("wrote {} ({})", path.display(), birlink_core::input::human_bytes(file.bytes.len() as u64));
     }
-    println!("{} file(s), {} in all", generated.len(), birlink_core::input::human_bytes(total as u64));
+    println!(
+        "{}, {} in all",
+        birlink_core::diag::counted(generated.len(), "file"),
+        birlink_core::input::human_bytes(total as u64)
+    );
     ExitCode::SUCCESS
 }
 

@@ -2,6 +2,7 @@
 //! line, and the verdict. Everything shown comes from `report.json` (and the input texts
 //! for source lines); nothing is computed here.
 
+use birlink_core::diag::counted;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -62,10 +63,10 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
     let modules = report.inputs.iter().filter(|i| i.module.is_some()).count();
     let _ = writeln!(
         out,
-        "{} {} — {} module(s), lnc {} (from {})",
+        "{} {} — {}, lnc {} (from {})",
         paint("birlink", Style::Bold, color),
         report.tool.version,
-        modules,
+        counted(modules, "module"),
         report.options.lnc,
         report.options.lnc_source
     );
@@ -94,20 +95,21 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
         };
         let detail = match pass.name.as_str() {
             "bir_linker" if pass.status != "skipped" => format!(
-                "{} call(s) · {} alias edge(s) · {} output kind(s) · {} queue(s) · {} barrier(s) renumbered",
-                report.dispatcher.len(),
-                report.aliases.len(),
-                report.output_kinds.len(),
-                report.queues.len(),
-                report.barriers.len()
+                "{} · {} · {} · {} · {} renumbered",
+                counted(report.dispatcher.len(), "call"),
+                counted(report.aliases.len(), "alias edge"),
+                counted(report.output_kinds.len(), "output kind"),
+                counted(report.queues.len(), "queue"),
+                counted(report.barriers.len(), "barrier")
             ),
             "vnc_remote_addr_map" if pass.status != "skipped" => {
-                format!("{} address(es) copied", report.address_map.len())
+                let n = report.address_map.len();
+                format!("{n} {} copied", if n == 1 { "address" } else { "addresses" })
             }
             "vnc_link" if pass.status != "skipped" => format!(
-                "{} remote DMA block(s) per core · {} semaphore(s) relocated",
+                "remote DMA blocks per core: {} · {} relocated",
                 report.semaphores.counts.iter().map(|c| c.remote_dma_blocks.to_string()).collect::<Vec<_>>().join("/"),
-                report.semaphores.relocations.len()
+                counted(report.semaphores.relocations.len(), "semaphore")
             ),
             _ => String::new(),
         };
@@ -181,7 +183,12 @@ fn render_one(out: &mut String, outcome: &Outcome, d: &Diagnostic, color: bool) 
     }
     if !d.found_on_cores.is_empty() {
         let cores: Vec<String> = d.found_on_cores.iter().map(u64::to_string).collect();
-        let _ = writeln!(out, "{pad} {eq} note: the name exists on core(s) {}", cores.join(", "));
+        let _ = writeln!(
+            out,
+            "{pad} {eq} note: the name exists on {} {}",
+            if cores.len() == 1 { "core" } else { "cores" },
+            cores.join(", ")
+        );
     }
     if !d.table.is_empty() {
         let _ = writeln!(out, "{pad} {eq} note: per core:");

@@ -36,7 +36,7 @@ fn links_the_default_sample() {
     let run = birlink(&["link", &sample("matmul-2core.json"), "--out", out.to_str().expect("path"), "--text"]);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let stdout = text(&run.stdout);
-    assert!(stdout.contains("bir_linker") && stdout.contains("2 call(s)"), "{stdout}");
+    assert!(stdout.contains("bir_linker") && stdout.contains("2 calls"), "{stdout}");
     assert!(text(&run.stderr).contains("linked: 0 errors"), "{}", text(&run.stderr));
     for file in ["report.json", "linked.json", "linked.txt"] {
         assert!(out.join(file).exists(), "{file} not written");

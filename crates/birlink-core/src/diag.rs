@@ -205,19 +205,29 @@ pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(|d| d.severity == Severity::Error)
 }
 
+/// A count and its noun: `1 error`, `2 errors` (nouns with a plain `s` plural).
+pub fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// How many errors, warnings and notes, in words: `1 error, 2 warnings, 0 notes`.
 /// The CLI's verdict and the page's header say it the same way.
 pub fn tally(errors: usize, warnings: usize, notes: usize) -> String {
-    let counted = |n: usize, noun: &str| if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") };
     format!("{}, {}, {}", counted(errors, "error"), counted(warnings, "warning"), counted(notes, "note"))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::tally;
+    use super::{counted, tally};
 
     #[test]
     fn tally_says_one_and_many() {
+        assert_eq!(counted(0, "call"), "0 calls");
+        assert_eq!(counted(1, "call"), "1 call");
         assert_eq!(tally(1, 0, 2), "1 error, 0 warnings, 2 notes");
         assert_eq!(tally(0, 1, 1), "0 errors, 1 warning, 1 note");
     }

@@ -78,6 +78,8 @@ pub enum Code {
     StrayRemoteUpdate,
     /// BL0403
     NothingToRelink,
+    /// BL0404
+    ViewOfView,
     /// 1187
     BarrierCountMismatch,
     /// 1188
@@ -169,6 +171,7 @@ impl Code {
         Code::ConflictingAddrSpace,
         Code::StrayRemoteUpdate,
         Code::NothingToRelink,
+        Code::ViewOfView,
         Code::BarrierCountMismatch,
         Code::BarrierIdsNotDense,
         Code::BarrierNameMismatch,
@@ -410,6 +413,12 @@ impl Code {
                 "With lnc = 1 there is no other core, so the VNC passes have no remote addresses or semaphores to relink.",
                 "a link set of one module",
                 "nothing to do",
+            ),
+            Code::ViewOfView => (
+                "BL0404", Warning, "vnc_remote_addr_map", "remote view of a remote view",
+                "A memory location's `remote_local_target` names a memory location on the owner core that is itself a remote view of a third one. vnc_remote_addr_map copies in partition order, each copy reading the tuple as it stands at that moment: when the middle view is copied later, the first one keeps the middle one's tuple from before the pass, and running the pass again gives another result.",
+                "`buf` on core 0 targets `buf_c1` on core 1, whose `remote_local_target` is [`buf_c2`, 2]",
+                "point `remote_local_target` at the memory location that owns the buffer",
             ),
             Code::BarrierCountMismatch => (
                 "1187", Warning, "verify", "cores have different numbers of `CoreBarrier`s",

@@ -736,6 +736,20 @@ fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
                 allocations.push(mk_set("mixed_set", "ExternalInput", "Local", "bfloat16", &[128, 512], vec![a, b]));
             }
         }
+        Code::ViewOfView => {
+            // `relay` on core 0 targets `relay_c1` on core 1, itself a view of core 0's
+            // shared tensor.
+            if let Some(allocations) = allocations_mut(set, 0) {
+                let mut relay = memloc_dram("relay", 0, false);
+                relay.insert("remote_local_target".to_owned(), json!(["relay_c1", one]));
+                allocations.push(mk_set("relay_set", "Internal", "Local", "bfloat16", &[128, 512], vec![relay]));
+            }
+            if let Some(allocations) = allocations_mut(set, one) {
+                let mut middle = memloc_dram("relay_c1", 0, false);
+                middle.insert("remote_local_target".to_owned(), json!([shared_name(0), 0]));
+                allocations.push(mk_set("relay_set", "Internal", "Local", "bfloat16", &[128, 512], vec![middle]));
+            }
+        }
         Code::StrayRemoteUpdate => push_inst(
             set,
             one,

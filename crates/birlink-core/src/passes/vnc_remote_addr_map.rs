@@ -12,7 +12,11 @@
 //! `addr_space` onto the view's set, verbatim, every field explicit (`allocate_no_check`:
 //! no arithmetic). Two owners with different address spaces for one set is BL0401.
 //!
-//! All copies are planned first and applied only if the pass found no error.
+//! The copies happen in partition order, each reading the owner as it stands at that
+//! moment, as the seed's loop writes in place: when an owner is itself a remote view
+//! (BL0404, a warning), a view copied after it gets its new tuple, one copied before it
+//! its old one. All copies are planned first (with what earlier copies wrote) and
+//! applied only if the pass found no error.
 
 use std::collections::HashMap;
 
@@ -21,7 +25,7 @@ use serde_json::Value;
 use crate::arena::Handle;
 use crate::codes::Code;
 use crate::diag::{has_errors, Diagnostic};
-use crate::ir::{MemLocSet, Module, PhysTuple};
+use crate::ir::{MemLoc, MemLocSet, Module, PhysTuple};
 use crate::partition::{counterpart, memlocs, nearest_names, MemlocIndex, Partitions};
 use crate::print;
 use crate::report::{AddressRow, Edit, StepRow};
@@ -97,6 +101,8 @@ fn plan(
     let mut copies = Vec::new();
     // The address space each view set receives, and from which owner (for BL0401).
     let mut set_spaces: HashMap<Handle<MemLocSet>, (String, String)> = HashMap::new();
+    // The tuple each view receives: what a later copy reads if that view is its owner.
+    let mut planned: HashMap<Handle<MemLoc>, PhysTuple> = HashMap::new();
     for partition in partitions.iter() {
         for at in memlocs(module, partition) {
             let view = &store.memlocs[at.memloc];
@@ -122,11 +128,52 @@ fn plan(
                 ));
                 continue;
             };
-            let owner_set = &store.sets[found.set];
-            let owner_space = owner_set.addr_space().to_owned();
+            // Sets and views as earlier copies of this pass left them.
+            let space_of = |set: Handle<MemLocSet>| {
+                set_spaces.get(&set).map_or_else(|| store.sets[set].addr_space().to_owned(), |(space, _)| space.clone())
+            };
+            let owner_space = space_of(found.set);
             let view_set = &store.sets[at.set];
-            let before = view.phys_tuple(view_set.addr_space());
-            let after = store.memlocs[found.memloc].phys_tuple(&owner_space);
+            let before = view.phys_tuple(&space_of(at.set));
+            let owner = &store.memlocs[found.memloc];
+            let after = match planned.get(&found.memloc) {
+                Some(copied) => PhysTuple { addr_space: owner_space.clone(), ..copied.clone() },
+                None => owner.phys_tuple(&owner_space),
+            };
+            if let Some(further) = owner.remote_target() {
+                let when = if planned.contains_key(&found.memloc) {
+                    format!("`{}` is copied first, so `{}` gets its new tuple", target.name, view.name())
+                } else {
+                    format!(
+                        "`{}` is copied later, so `{}` keeps its tuple from before the pass and a second run changes it",
+                        target.name,
+                        view.name()
+                    )
+                };
+                diags.push(
+                    Diagnostic::new(
+                        Code::ViewOfView,
+                        NAME,
+                        format!(
+                            "`{}` on core {} targets `{}` on core {}, itself a remote view of `{}` on core {}",
+                            view.name(),
+                            partition.core,
+                            target.name,
+                            target.core,
+                            further.name,
+                            further.core
+                        ),
+                    )
+                    .core(partition.core)
+                    .at_key(view.src.as_ref(), "remote_local_target")
+                    .entity("memloc", view.name(), Some(function_name))
+                    .note(when)
+                    .help(format!(
+                        "point `remote_local_target` at the memory location that owns the buffer (`{}` on core {}?)",
+                        further.name, further.core
+                    )),
+                );
+            }
             let owner_desc = format!("`{}` on core {}", target.name, target.core);
             match set_spaces.get(&at.set) {
                 Some((space, from)) if *space != owner_space => {
@@ -160,6 +207,7 @@ fn plan(
                 before,
                 after: after.clone(),
             });
+            planned.insert(at.memloc, after.clone());
             copies.push(Copy { function: at.function, view: at.memloc, view_set: at.set, after });
         }
     }

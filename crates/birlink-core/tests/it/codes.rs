@@ -229,6 +229,7 @@ code_tests! {
     bl0401_conflicting_addr_space => ConflictingAddrSpace,
     bl0402_stray_remote_update => StrayRemoteUpdate,
     bl0403_nothing_to_relink => NothingToRelink,
+    bl0404_view_of_view => ViewOfView,
     c1187_barrier_count_mismatch => BarrierCountMismatch,
     c1188_barrier_ids_not_dense => BarrierIdsNotDense,
     c1189_barrier_name_mismatch => BarrierNameMismatch,

@@ -157,3 +157,54 @@ fn report_json_is_the_contract_shape() {
     let back: birlink_core::report::Report = serde_json::from_value(report).expect("report");
     assert_eq!(back, outcome.report);
 }
+
+/// The BL0404 sample's modules, with the two `remote_local_target`s of its chain set to
+/// `first` (core 0's `relay`) and `middle` (core 1's `relay_c1`).
+fn chain(first: serde_json::Value, middle: serde_json::Value) -> Vec<SourceFile> {
+    let config =
+        GenConfig { fault: Some(birlink_core::codes::Code::ViewOfView), ..birlink_core::samples::fault_config() };
+    let mut set = gen::generate_set(&config);
+    for (core, target) in [(0, first), (1, middle)] {
+        let allocations = set.modules[core].pointer_mut("/functions/0/allocations").and_then(|a| a.as_array_mut());
+        let relay = allocations
+            .and_then(|a| a.iter_mut().find(|s| s["name"] == "relay_set"))
+            .and_then(|s| s.pointer_mut("/memorylocations/0"))
+            .expect("the sample's relay set");
+        relay["remote_local_target"] = target;
+    }
+    set.modules.iter().enumerate().map(|(i, m)| SourceFile::text(format!("nc{i:02}.json"), gen::pretty(m))).collect()
+}
+
+fn row<'a>(outcome: &'a birlink_core::Outcome, memloc: &str) -> &'a birlink_core::report::AddressRow {
+    outcome.report.address_map.iter().find(|r| r.memloc == memloc).expect("an address row")
+}
+
+#[test]
+fn addresses_are_copied_in_partition_order_along_a_chain_of_views() {
+    // Core 1's `relay_c1` → core 0's `relay` → core 1's `output`: `relay` is copied
+    // first, so `relay_c1` gets the owner's tuple in one run, and a second run is a no-op.
+    let sources = chain(serde_json::json!(["output", 1]), serde_json::json!(["relay", 0]));
+    let outcome = birlink_core::run(sources, &LinkOptions::default());
+    assert!(codes(&outcome).contains(&"BL0404".to_owned()), "{:?}", codes(&outcome));
+    let owner = row(&outcome, "relay").after.clone();
+    assert_ne!(owner.addr, 0, "the owner has an address");
+    assert_eq!(row(&outcome, "relay_c1").after, owner);
+    let note = &outcome.report.diagnostics.iter().find(|d| d.code == "BL0404").expect("BL0404").notes;
+    assert!(note.iter().any(|n| n.contains("copied first")), "{note:?}");
+    let linked = birlink_core::linked_json(&outcome).expect("linked");
+    let vnc =
+        LinkOptions { passes: Some(vec!["vnc_remote_addr_map".into(), "vnc_link".into()]), ..LinkOptions::default() };
+    let again = birlink_core::run(vec![SourceFile::text("linked.json", linked.clone())], &vnc);
+    assert_eq!(birlink_core::linked_json(&again).as_deref(), Some(linked.as_str()));
+
+    // The other way round (the sample): `relay` is copied before `relay_c1`, so it keeps
+    // `relay_c1`'s tuple from before the pass, and says so.
+    let outcome = birlink_core::run(
+        chain(serde_json::json!(["relay_c1", 1]), serde_json::json!(["c_partial_0", 0])),
+        &LinkOptions::default(),
+    );
+    assert_eq!(row(&outcome, "relay").after, row(&outcome, "relay_c1").before);
+    assert_ne!(row(&outcome, "relay_c1").after, row(&outcome, "relay_c1").before);
+    let d = outcome.report.diagnostics.iter().find(|d| d.code == "BL0404").expect("BL0404");
+    assert!(d.notes.iter().any(|n| n.contains("a second run changes it")), "{:?}", d.notes);
+}

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds="${1:-300}"
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --version 0.13.2 --locked
-[ -d corpus/read_bytes ] || cargo +nightly run --quiet --bin seed
+[ -d corpus/read_bytes ] || cargo +nightly run --quiet --example seed
 declare -A max_len=([read_bytes]=65536 [link_set]=8192 [mutate_generated]=4096)
 # The structured targets read their input with `arbitrary`: short inputs mean few
 # modules or edits, so they start at full length instead of growing into it.

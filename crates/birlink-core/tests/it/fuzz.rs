@@ -5,7 +5,7 @@
 //! * `fuzz/corpus/read_bytes/*` — raw inputs, split into files at `0xFF` as the
 //!   `read_bytes` target does.
 //! * `fuzz/regressions/<finding>/` — what a finding of any target stood for, written by
-//!   `fuzz/src/bin/dump.rs`: the files, and `options.json` (`lnc`, `passes`).
+//!   `fuzz/examples/dump.rs`: the files, and `options.json` (`lnc`, `passes`).
 
 use std::fs;
 use std::path::{Path, PathBuf};

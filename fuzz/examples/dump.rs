@@ -1,6 +1,6 @@
 //! Writes the files a fuzz input stands for, to turn a finding into a regression case:
 //!
-//!     cargo run --bin dump -- <target> <input> <out-dir>
+//!     cargo run --example dump -- <target> <input> <out-dir>
 //!
 //! `<target>` is `read_bytes`, `link_set` or `mutate_generated`. The files land in
 //! `<out-dir>` with `options.json` (`lnc`, `passes`) next to them.

@@ -2,7 +2,7 @@
 //! code's injected fault, per-core files joined at `0xFF`, and as a bundle), clean sets
 //! of several shapes, and the hand-written cases of `crates/birlink-core/tests/data`.
 //!
-//!     cargo run --bin seed            (from `fuzz/`; existing files are kept)
+//!     cargo run --example seed            (from `fuzz/`; existing files are kept)
 
 use std::{fs, path::Path};
 

@@ -7,6 +7,8 @@
 
 pub mod app;
 pub mod components;
+pub mod context;
+pub mod hooks;
 pub mod protocol;
 pub mod services;
 pub mod state;

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 
 use birlink_core::query::{EntityQuery, EntityView, Original, SearchHit};
+use birlink_core::report::Unit;
 
 /// One input file for a run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -48,12 +49,12 @@ pub enum Request {
         /// JSON pointer.
         pointer: String,
     },
-    /// The canonical text of a unit of the linked module (`function x`, `queue y`).
+    /// The canonical text of a unit of the linked module.
     Unit {
         /// The run.
         run: u64,
         /// The unit.
-        unit: String,
+        unit: Unit,
     },
     /// Names across cores.
     Search {
@@ -155,7 +156,7 @@ pub enum Response {
         /// The run.
         run: u64,
         /// The unit.
-        unit: String,
+        unit: Unit,
         /// Its text, `None` when there is no such unit.
         text: Option<String>,
     },

@@ -1,8 +1,14 @@
 //! The inspector's state: one reducer, one `Action` enum, no DOM.
 //!
-//! Components read [`State`] and dispatch [`Action`]s; `app.rs` turns state changes
-//! into worker requests (link, details, search). What a run produced is a
-//! [`RunResult`]: the report as the CLI writes it, plus view models derived from it once.
+//! Components read [`State`] and dispatch [`Action`]s. The reducer owns every
+//! transition, including what to ask the worker: an action that needs an answer (a new
+//! link set, a selection, a unit's text, a search, an export) leaves a request in one
+//! of the state's [`Outbox`]es, and `hooks::use_worker` sends whatever a new outbox
+//! holds. When there is nothing to fetch (a diagnostic about the link set as a whole,
+//! an entity the linked module does not have), the reducer says so at once
+//! ([`Fetch::Missing`]): the details panel never waits for an answer that will not come.
+//! What a run produced is a [`RunResult`]: the report as the CLI writes it, plus view
+//! models derived from it once.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -11,10 +17,11 @@ use yew::Reducible;
 
 use birlink_core::diag::Severity;
 use birlink_core::query::{EntityQuery, EntityView, Original, SearchHit};
-use birlink_core::report::Report;
+use birlink_core::report::{PassStatus, Report, Unit};
 use birlink_core::samples::SampleInfo;
+use birlink_core::{Code, EntityKind};
 
-use crate::protocol::RunStats;
+use crate::protocol::{Export, RunStats};
 
 /// The views of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,7 +57,7 @@ impl View {
         }
     }
 
-    /// The view's id (URL fragment, test ids).
+    /// The view's id in the page (`tab-<id>`, `view-<id>`).
     pub fn id(self) -> &'static str {
         match self {
             View::Pipeline => "pipeline",
@@ -80,6 +87,17 @@ impl PartialEq for LoadedFile {
     fn eq(&self, other: &Self) -> bool {
         self.id == other.id && self.path == other.path && self.size == other.size
     }
+}
+
+/// A file the user picked, dropped or the page fetched, before it joins the link set.
+#[derive(Clone, Debug)]
+pub struct PickedFile {
+    /// Its name (relative path for folders).
+    pub path: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its bytes.
+    pub blob: FileBlob,
 }
 
 /// A browser blob, or nothing in native tests.
@@ -130,7 +148,7 @@ impl RunResult {
     pub fn new(run: u64, report: Report, linked: bool, stats: RunStats) -> Self {
         let mut diagnostic_order: Vec<usize> = (0..report.diagnostics.len()).collect();
         diagnostic_order.sort_by_key(|&i| std::cmp::Reverse(report.diagnostics[i].severity));
-        let failed_pass = report.passes.iter().position(|p| p.status == "error");
+        let failed_pass = report.passes.iter().position(|p| p.status == PassStatus::Error);
         let count = |s: Severity| report.diagnostics.iter().filter(|d| d.severity == s).count();
         let counts = (count(Severity::Error), count(Severity::Warning), count(Severity::Note));
         RunResult { run, report, linked, stats, diagnostic_order, failed_pass, counts }
@@ -179,12 +197,35 @@ impl RunResult {
         self.report
             .diagnostics
             .iter()
-            .filter(|d| d.code == "BL0305")
+            .filter(|d| d.code == Code::BarrierSkipped)
             .filter_map(|d| {
                 let entity = d.entity.as_ref()?;
                 Some((entity.parent.clone().unwrap_or_default(), entity.name.clone()))
             })
             .collect()
+    }
+
+    /// The status of a pass (`skipped` when the report has no row for it).
+    pub fn pass_status(&self, pass: birlink_core::Pass) -> PassStatus {
+        self.report.passes.iter().find(|p| p.name == pass).map(|p| p.status).unwrap_or(PassStatus::Skipped)
+    }
+}
+
+/// A run, compared by identity: components that take one as a prop re-render when a new
+/// run arrives, not when an equal report is compared field by field.
+#[derive(Clone, Debug)]
+pub struct RunRef(pub Rc<RunResult>);
+
+impl PartialEq for RunRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::ops::Deref for RunRef {
+    type Target = RunResult;
+    fn deref(&self) -> &RunResult {
+        &self.0
     }
 }
 
@@ -197,31 +238,45 @@ pub enum Selection {
     Diagnostic(usize),
 }
 
+/// Something the details panel asked the worker for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fetch<T> {
+    /// Asked; the answer has not come yet.
+    Loading,
+    /// There is nothing to show, and why.
+    Missing(String),
+    /// The answer.
+    Ready(T),
+}
+
 /// What the details panel shows.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Details {
     /// Nothing selected.
     Empty,
-    /// Waiting for the worker.
-    Loading(String),
     /// An entity of the linked module.
-    Entity(Rc<EntityView>),
+    Entity {
+        /// The entity asked for.
+        query: EntityQuery,
+        /// Its details.
+        view: Fetch<Rc<EntityView>>,
+    },
     /// The place a diagnostic points at, in its input file.
     Original {
-        /// A title.
+        /// The diagnostic's index in the report.
+        diagnostic: usize,
+        /// `file at pointer`.
         title: String,
-        /// The text, when the worker found it.
-        original: Option<Rc<Original>>,
+        /// The text there.
+        original: Fetch<Rc<Original>>,
     },
     /// A unit's canonical text.
     Unit {
-        /// `function x` / `queue y`.
-        unit: String,
-        /// The text.
-        text: Option<Rc<String>>,
+        /// The unit.
+        unit: Unit,
+        /// Its text.
+        text: Fetch<Rc<String>>,
     },
-    /// The entity does not exist in the linked module.
-    Missing(String),
 }
 
 /// The search box.
@@ -237,6 +292,72 @@ pub struct Search {
     pub cursor: usize,
 }
 
+/// The last request the reducer decided to send on one channel; `seq` grows with each,
+/// so the effect that sends them sees every new one (and only the newest matters: a
+/// new link set supersedes the last, a new selection the last selection).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outbox<T> {
+    /// How many requests were posted.
+    pub seq: u64,
+    /// The newest.
+    pub message: Option<T>,
+}
+
+impl<T> Default for Outbox<T> {
+    fn default() -> Self {
+        Outbox { seq: 0, message: None }
+    }
+}
+
+impl<T> Outbox<T> {
+    fn post(&mut self, message: T) {
+        self.seq += 1;
+        self.message = Some(message);
+    }
+}
+
+/// A link to run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkOrder {
+    /// The run number (answers for other runs are dropped).
+    pub run: u64,
+    /// The files, in order.
+    pub files: Vec<LoadedFile>,
+    /// `vnc_nc_count` set by the user.
+    pub lnc: Option<u64>,
+    /// Wait this long for more changes first (a folder arrives as many changes).
+    pub delay_ms: u32,
+}
+
+/// A question about the current run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Query {
+    /// An entity's details.
+    Entity(EntityQuery),
+    /// The JSON at a place in an input file.
+    Original {
+        /// The file.
+        file: String,
+        /// The JSON pointer.
+        pointer: String,
+    },
+    /// A unit's canonical text.
+    Unit(Unit),
+    /// Names across cores.
+    Search(String),
+    /// A file to download.
+    Export(Export),
+}
+
+/// A question and the run it is about.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ask {
+    /// The run.
+    pub run: u64,
+    /// The question.
+    pub query: Query,
+}
+
 /// The whole inspector state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
@@ -244,9 +365,11 @@ pub struct State {
     pub files: Vec<LoadedFile>,
     /// Next file id.
     pub next_file_id: u64,
-    /// Whether the link set is a sample (or a URL) the app opened, not the user's own
-    /// files: the user's first files then replace it rather than join it.
-    pub opened_for_user: bool,
+    /// Whether the link set is one the app opened (a sample or a URL), not the user's
+    /// own files: the user's first files then replace it rather than join it.
+    pub replace_on_add: bool,
+    /// The sample the link set is, when it is one (the samples menu shows it).
+    pub open_sample: Option<String>,
     /// `vnc_nc_count` set by the user (`None`: automatic).
     pub lnc: Option<u64>,
     /// The latest run requested.
@@ -275,6 +398,16 @@ pub struct State {
     pub help: bool,
     /// A message for the user (a fetch that failed, a file that could not be opened).
     pub notice: Option<String>,
+    /// The link to run next.
+    pub link_out: Outbox<LinkOrder>,
+    /// The details panel's question.
+    pub details_out: Outbox<Ask>,
+    /// The search box's question.
+    pub search_out: Outbox<Ask>,
+    /// A download asked for.
+    pub export_out: Outbox<Ask>,
+    /// The call graph is to be exported as SVG once it is drawn.
+    pub svg_export_pending: bool,
 }
 
 impl Default for State {
@@ -282,7 +415,8 @@ impl Default for State {
         State {
             files: Vec::new(),
             next_file_id: 1,
-            opened_for_user: false,
+            replace_on_add: false,
+            open_sample: None,
             lnc: None,
             run: 0,
             status: Status::Idle,
@@ -297,25 +431,48 @@ impl Default for State {
             samples: Rc::new(Vec::new()),
             help: false,
             notice: None,
+            link_out: Outbox::default(),
+            details_out: Outbox::default(),
+            search_out: Outbox::default(),
+            export_out: Outbox::default(),
+            svg_export_pending: false,
         }
     }
+}
+
+/// A key pressed on the page (outside a text field), as the reducer sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// `Escape`: close help, close search, or clear the selection.
+    Escape,
+    /// `1`–`6`: a view.
+    View(usize),
+    /// `?`: the keyboard help.
+    Help,
+    /// `j`: the next step (Pipeline) or diagnostic (Diagnostics).
+    Next,
+    /// `k`: the previous one.
+    Previous,
 }
 
 /// Everything that changes the state.
 #[derive(Debug)]
 pub enum Action {
     /// Add files (a file with a path already loaded replaces it).
-    AddFiles(Vec<(String, u64, FileBlob)>),
-    /// Replace the link set (opening a sample or a URL).
-    ReplaceFiles(Vec<(String, u64, FileBlob)>),
+    AddFiles(Vec<PickedFile>),
+    /// Replace the link set (opening a sample or a URL); `sample` names the sample.
+    ReplaceFiles {
+        /// The new link set.
+        files: Vec<PickedFile>,
+        /// The sample's file name, when it is one.
+        sample: Option<String>,
+    },
     /// Drop one file.
     RemoveFile(u64),
     /// Drop every file.
     ClearFiles,
     /// Set `vnc_nc_count` (`None`: automatic).
     SetLnc(Option<u64>),
-    /// A run was sent to the worker.
-    RunStarted(u64),
     /// The worker reports progress.
     Progress {
         /// The run.
@@ -340,8 +497,6 @@ pub enum Action {
     SetView(View),
     /// Show a pipeline step.
     SelectStep(usize, usize),
-    /// Move the step selection by one (keyboard).
-    MoveStep(isize),
     /// Toggle hiding steps that changed nothing.
     ToggleHideUnchanged,
     /// Toggle alias edges.
@@ -351,13 +506,42 @@ pub enum Action {
     /// Clear the selection.
     ClearSelection,
     /// Show a unit's text.
-    ShowUnit(String),
-    /// The worker answered a details request.
-    DetailsLoaded(Details),
+    ShowUnit(Unit),
+    /// The worker answered about an entity.
+    EntityLoaded {
+        /// The run.
+        run: u64,
+        /// What was asked.
+        query: EntityQuery,
+        /// The answer (`None`: the linked module has no such entity).
+        view: Option<Box<EntityView>>,
+    },
+    /// The worker answered about a place in a file.
+    OriginalLoaded {
+        /// The run.
+        run: u64,
+        /// The file.
+        file: String,
+        /// The pointer.
+        pointer: String,
+        /// The text there (`None`: the file has no text there).
+        original: Option<Original>,
+    },
+    /// The worker answered with a unit's text.
+    UnitLoaded {
+        /// The run.
+        run: u64,
+        /// The unit.
+        unit: Unit,
+        /// Its text (`None`: no such unit).
+        text: Option<String>,
+    },
     /// The search text changed.
     SearchText(String),
     /// The worker answered a search.
     SearchResults {
+        /// The run.
+        run: u64,
         /// What was searched.
         text: String,
         /// The hits.
@@ -367,10 +551,18 @@ pub enum Action {
     SearchCursor(isize),
     /// Close the result list.
     CloseSearch,
+    /// Download an export of the current run.
+    Export(Export),
+    /// Export the call graph as SVG (it is drawn first).
+    ExportSvg,
+    /// The SVG export is done.
+    SvgExported,
     /// The samples index arrived.
     SamplesLoaded(Vec<SampleInfo>),
     /// Open or close the keyboard help.
     ToggleHelp,
+    /// A key pressed on the page.
+    Key(Key),
     /// Show or clear a notice.
     Notice(Option<String>),
 }
@@ -400,13 +592,122 @@ impl State {
         }
         self.visible_steps().into_iter().next()
     }
-}
 
-fn add(files: &mut Vec<LoadedFile>, next_id: &mut u64, new: Vec<(String, u64, FileBlob)>) {
-    for (path, size, blob) in new {
-        files.retain(|f| f.path != path);
-        files.push(LoadedFile { id: *next_id, path, size, blob });
-        *next_id += 1;
+    /// The run the current result is, if any.
+    fn result_run(&self) -> Option<u64> {
+        self.result.as_ref().map(|r| r.run)
+    }
+
+    /// Asks the worker a details question about the current run.
+    fn ask_details(&mut self, query: Query) {
+        if let Some(run) = self.result_run() {
+            self.details_out.post(Ask { run, query });
+        }
+    }
+
+    /// Selects something and decides what the details panel shows and asks.
+    fn select(&mut self, selection: Selection) {
+        self.search.open = false;
+        match &selection {
+            Selection::Entity(query) => {
+                self.details = Details::Entity { query: query.clone(), view: Fetch::Loading };
+                if self.result.as_ref().is_some_and(|r| r.linked) {
+                    self.ask_details(Query::Entity(query.clone()));
+                } else {
+                    self.details = Details::Entity {
+                        query: query.clone(),
+                        view: Fetch::Missing("the link failed before bir_linker made a linked module".to_owned()),
+                    };
+                }
+            }
+            &Selection::Diagnostic(index) => {
+                let diagnostic = self.result.as_ref().and_then(|r| r.report.diagnostics.get(index));
+                let location = diagnostic.and_then(|d| d.location.clone());
+                match location {
+                    Some(location) => {
+                        let title = if location.pointer.is_empty() {
+                            location.file.clone()
+                        } else {
+                            format!("{} at {}", location.file, location.pointer)
+                        };
+                        self.details = Details::Original { diagnostic: index, title, original: Fetch::Loading };
+                        self.ask_details(Query::Original { file: location.file, pointer: location.pointer });
+                    }
+                    None => {
+                        let code = diagnostic.map(|d| d.code.as_str()).unwrap_or("");
+                        self.details = Details::Original {
+                            diagnostic: index,
+                            title: String::new(),
+                            original: Fetch::Missing(format!(
+                                "{code} is about the link set as a whole, not a place in a file: the diagnostic says it all"
+                            )),
+                        };
+                    }
+                }
+            }
+        }
+        self.selection = Some(selection);
+    }
+
+    fn clear_selection(&mut self) {
+        self.selection = None;
+        self.details = Details::Empty;
+    }
+
+    /// Posts a link of the current files (or goes idle when there are none).
+    fn relink(&mut self) {
+        if self.files.is_empty() {
+            self.status = Status::Idle;
+            self.link_out.message = None;
+            return;
+        }
+        // The first link starts at once; later ones wait for the rest of a batch.
+        let delay_ms = if self.run == 0 { 0 } else { 120 };
+        self.run += 1;
+        self.status = Status::Running { phase: "starting".to_owned(), done: 0, total: 1 };
+        self.link_out.post(LinkOrder { run: self.run, files: self.files.clone(), lnc: self.lnc, delay_ms });
+    }
+
+    fn add(&mut self, new: Vec<PickedFile>) {
+        for PickedFile { path, size, blob } in new {
+            self.files.retain(|f| f.path != path);
+            self.files.push(LoadedFile { id: self.next_file_id, path, size, blob });
+            self.next_file_id += 1;
+        }
+    }
+
+    /// Moves the step (Pipeline) or diagnostic (Diagnostics) selection.
+    fn move_by(&mut self, delta: isize) {
+        match self.view {
+            View::Pipeline => {
+                let steps = self.visible_steps();
+                if !steps.is_empty() {
+                    let at = self.step.and_then(|s| steps.iter().position(|x| *x == s));
+                    let index = match at {
+                        Some(i) => (i as isize + delta).clamp(0, steps.len() as isize - 1) as usize,
+                        None => 0,
+                    };
+                    self.step = Some(steps[index]);
+                }
+            }
+            View::Diagnostics => {
+                let Some(result) = self.result.clone() else { return };
+                let order = &result.diagnostic_order;
+                if order.is_empty() {
+                    return;
+                }
+                let at = match self.selection {
+                    Some(Selection::Diagnostic(i)) => order.iter().position(|x| *x == i),
+                    _ => None,
+                };
+                let next = match at {
+                    Some(i) => (i as isize + delta).clamp(0, order.len() as isize - 1) as usize,
+                    None => 0,
+                };
+                self.select(Selection::Diagnostic(order[next]));
+            }
+            View::CallGraph | View::Barriers | View::Semaphores | View::Addresses => {}
+        }
     }
 }
 
@@ -417,31 +718,38 @@ impl Reducible for State {
         let mut next = (*self).clone();
         match action {
             Action::AddFiles(new) => {
-                if next.opened_for_user {
+                if next.replace_on_add {
                     next.files.clear();
-                    next.opened_for_user = false;
+                    next.replace_on_add = false;
                 }
-                add(&mut next.files, &mut next.next_file_id, new);
+                next.open_sample = None;
+                next.add(new);
                 next.notice = None;
+                next.relink();
             }
-            Action::ReplaceFiles(new) => {
+            Action::ReplaceFiles { files, sample } => {
                 next.files.clear();
-                add(&mut next.files, &mut next.next_file_id, new);
-                next.opened_for_user = true;
+                next.add(files);
+                next.replace_on_add = true;
+                next.open_sample = sample;
                 next.notice = None;
+                next.relink();
             }
-            Action::RemoveFile(id) => next.files.retain(|f| f.id != id),
+            Action::RemoveFile(id) => {
+                next.files.retain(|f| f.id != id);
+                next.open_sample = None;
+                next.relink();
+            }
             Action::ClearFiles => {
                 next.files.clear();
+                next.open_sample = None;
                 next.result = None;
-                next.status = Status::Idle;
-                next.selection = None;
-                next.details = Details::Empty;
+                next.relink();
+                next.clear_selection();
             }
-            Action::SetLnc(lnc) => next.lnc = lnc.filter(|n| *n > 0),
-            Action::RunStarted(run) => {
-                next.run = run;
-                next.status = Status::Running { phase: "starting".to_owned(), done: 0, total: 1 };
+            Action::SetLnc(lnc) => {
+                next.lnc = lnc.filter(|n| *n > 0);
+                next.relink();
             }
             Action::Progress { run, phase, done, total } => {
                 if run != next.run {
@@ -463,8 +771,7 @@ impl Reducible for State {
                 match first_error {
                     Some(index) => {
                         next.view = View::Diagnostics;
-                        next.selection = Some(Selection::Diagnostic(index));
-                        next.details = Details::Loading("the failing input".to_owned());
+                        next.select(Selection::Diagnostic(index));
                     }
                     None => {
                         if next.view == View::Diagnostics
@@ -472,8 +779,7 @@ impl Reducible for State {
                         {
                             next.view = View::Pipeline;
                         }
-                        next.selection = None;
-                        next.details = Details::Empty;
+                        next.clear_selection();
                     }
                 }
             }
@@ -484,17 +790,9 @@ impl Reducible for State {
                 next.status = Status::Failed(message);
             }
             Action::SetView(view) => next.view = view,
-            Action::SelectStep(pass, step) => next.step = Some((pass, step)),
-            Action::MoveStep(delta) => {
-                let steps = next.visible_steps();
-                if !steps.is_empty() {
-                    let at = next.step.and_then(|s| steps.iter().position(|x| *x == s));
-                    let index = match at {
-                        Some(i) => (i as isize + delta).clamp(0, steps.len() as isize - 1) as usize,
-                        None => 0,
-                    };
-                    next.step = Some(steps[index]);
-                }
+            Action::SelectStep(pass, step) => {
+                next.step = Some((pass, step));
+                next.view = View::Pipeline;
             }
             Action::ToggleHideUnchanged => {
                 next.hide_unchanged = !next.hide_unchanged;
@@ -505,29 +803,67 @@ impl Reducible for State {
                 }
             }
             Action::ToggleAliases => next.show_aliases = !next.show_aliases,
-            Action::Select(selection) => {
-                next.details = Details::Loading(match &selection {
-                    Selection::Entity(query) => format!("{} `{}`", query.kind, query.name),
-                    Selection::Diagnostic(_) => "the diagnostic's place in its file".to_owned(),
-                });
-                next.selection = Some(selection);
-                next.search.open = false;
-            }
-            Action::ClearSelection => {
-                next.selection = None;
-                next.details = Details::Empty;
-            }
+            Action::Select(selection) => next.select(selection),
+            Action::ClearSelection => next.clear_selection(),
             Action::ShowUnit(unit) => {
-                next.details = Details::Unit { unit, text: None };
+                if next.result.as_ref().is_some_and(|r| r.linked) {
+                    next.details = Details::Unit { unit: unit.clone(), text: Fetch::Loading };
+                    next.ask_details(Query::Unit(unit));
+                } else {
+                    next.details = Details::Unit { unit, text: Fetch::Missing("there is no linked module".to_owned()) };
+                }
             }
-            Action::DetailsLoaded(details) => next.details = details,
+            Action::EntityLoaded { run, query, view } => {
+                let current = matches!(&next.details, Details::Entity { query: q, .. } if *q == query);
+                if Some(run) != next.result_run() || !current {
+                    return self;
+                }
+                let view = match view {
+                    Some(view) => Fetch::Ready(Rc::new(*view)),
+                    None => Fetch::Missing(format!("{} `{}` is not in the linked module", query.kind, query.name)),
+                };
+                next.details = Details::Entity { query, view };
+            }
+            Action::OriginalLoaded { run, file, pointer, original } => {
+                let Details::Original { diagnostic, title, .. } = &next.details else { return self };
+                let asked = next
+                    .result
+                    .as_ref()
+                    .and_then(|r| r.report.diagnostics.get(*diagnostic))
+                    .and_then(|d| d.location.as_ref())
+                    .is_some_and(|l| l.file == file && l.pointer == pointer);
+                if Some(run) != next.result_run() || !asked {
+                    return self;
+                }
+                let original = match original {
+                    Some(original) => Fetch::Ready(Rc::new(original)),
+                    None => Fetch::Missing(format!(
+                        "{title}: the file has no text at that place (it could not be read or parsed)"
+                    )),
+                };
+                next.details = Details::Original { diagnostic: *diagnostic, title: title.clone(), original };
+            }
+            Action::UnitLoaded { run, unit, text } => {
+                let current = matches!(&next.details, Details::Unit { unit: u, .. } if *u == unit);
+                if Some(run) != next.result_run() || !current {
+                    return self;
+                }
+                let text = match text {
+                    Some(text) => Fetch::Ready(Rc::new(text)),
+                    None => Fetch::Missing(format!("`{unit}` is not in the linked module")),
+                };
+                next.details = Details::Unit { unit, text };
+            }
             Action::SearchText(text) => {
                 next.search.open = !text.trim().is_empty();
-                next.search.text = text;
                 next.search.cursor = 0;
+                if let (Some(run), false) = (next.result_run(), text.trim().is_empty()) {
+                    next.search_out.post(Ask { run, query: Query::Search(text.clone()) });
+                }
+                next.search.text = text;
             }
-            Action::SearchResults { text, hits } => {
-                if text == next.search.text {
+            Action::SearchResults { run, text, hits } => {
+                if text == next.search.text && Some(run) == next.result_run() {
                     next.search.hits = hits;
                     next.search.cursor = 0;
                 }
@@ -539,19 +875,54 @@ impl Reducible for State {
                 }
             }
             Action::CloseSearch => next.search.open = false,
+            Action::Export(what) => {
+                if let Some(run) = next.result_run() {
+                    next.export_out.post(Ask { run, query: Query::Export(what) });
+                }
+            }
+            Action::ExportSvg => {
+                if next.result.as_ref().is_some_and(|r| !r.report.dispatcher.is_empty()) {
+                    next.view = View::CallGraph;
+                    next.svg_export_pending = true;
+                }
+            }
+            Action::SvgExported => next.svg_export_pending = false,
             Action::SamplesLoaded(samples) => next.samples = Rc::new(samples),
             Action::ToggleHelp => next.help = !next.help,
+            Action::Key(key) => match key {
+                Key::Escape => {
+                    if next.help {
+                        next.help = false;
+                    } else if next.search.open {
+                        next.search.open = false;
+                    } else {
+                        next.clear_selection();
+                    }
+                }
+                Key::View(index) => match View::ALL.get(index) {
+                    Some(&view) => next.view = view,
+                    None => return self,
+                },
+                Key::Help => next.help = !next.help,
+                Key::Next => next.move_by(1),
+                Key::Previous => next.move_by(-1),
+            },
             Action::Notice(notice) => next.notice = notice,
         }
         Rc::new(next)
     }
 }
 
+/// The entity kind a view row names, for [`EntityQuery`]s built by components.
+pub fn query(kind: EntityKind, name: &str, parent: Option<&str>) -> EntityQuery {
+    EntityQuery { kind, name: name.to_owned(), parent: parent.map(str::to_owned) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn sample_result(run: u64, file: &str) -> RunResult {
+    fn sample_run(run: u64, file: &str) -> (RunResult, birlink_core::Outcome) {
         let bytes = std::fs::read(format!("{}/www/samples/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default();
         let outcome = birlink_core::run(
             vec![birlink_core::SourceFile {
@@ -562,30 +933,109 @@ mod tests {
             &birlink_core::LinkOptions::default(),
         );
         let linked = outcome.linked.is_some();
-        RunResult::new(run, outcome.report, linked, RunStats::default())
+        (RunResult::new(run, outcome.report.clone(), linked, RunStats::default()), outcome)
+    }
+
+    fn sample_result(run: u64, file: &str) -> RunResult {
+        sample_run(run, file).0
     }
 
     fn reduce(state: State, action: Action) -> State {
         (*Rc::new(state).reduce(action)).clone()
     }
 
+    fn picked(path: &str, size: u64) -> PickedFile {
+        PickedFile { path: path.to_owned(), size, blob: FileBlob(None) }
+    }
+
+    /// A state that has asked for run 1 of `file` and received it.
+    fn linked(file: &str) -> State {
+        let state = reduce(State::default(), Action::ReplaceFiles { files: vec![picked(file, 1)], sample: None });
+        assert_eq!(state.run, 1);
+        reduce(state, Action::Linked(Box::new(sample_result(1, file))))
+    }
+
     #[test]
-    fn a_failing_link_opens_on_its_first_error() {
-        let state = reduce(State::default(), Action::RunStarted(1));
-        let state = reduce(state, Action::Linked(Box::new(sample_result(1, "error-1514.json"))));
+    fn a_failing_link_opens_on_its_first_error_and_asks_for_its_place() {
+        let state = linked("error-1514.json");
         assert_eq!(state.view, View::Diagnostics);
         let Some(Selection::Diagnostic(index)) = state.selection else { panic!("no diagnostic selected") };
         let result = state.result.as_ref().expect("result");
-        assert_eq!(result.report.diagnostics[index].code, "1514");
+        assert_eq!(result.report.diagnostics[index].code, Code::RemoteMemlocMissing);
         assert_eq!(result.failed_pass, Some(2));
         assert_eq!(state.step, Some((2, 0)), "the pipeline view starts at the failing pass");
+        assert!(matches!(state.details, Details::Original { original: Fetch::Loading, .. }));
+        let asked = state.details_out.message.as_ref().expect("a request for the failing place");
+        assert!(
+            matches!(&asked.query, Query::Original { file, pointer } if file == "error-1514.json" && pointer.ends_with("/remote_local_target"))
+        );
+    }
+
+    #[test]
+    fn a_diagnostic_without_a_place_says_so_and_asks_nothing() {
+        for file in ["error-1512.json", "error-1513.json", "error-1509.json"] {
+            let state = linked(file);
+            let asked_before = state.details_out.seq;
+            assert!(
+                matches!(&state.details, Details::Original { original: Fetch::Missing(why), .. } if why.contains("as a whole")),
+                "{file}: {:?}",
+                state.details
+            );
+            assert_eq!(asked_before, 0, "{file}: nothing to fetch, nothing asked");
+            // Moving away and back keeps it settled.
+            let state = reduce(state, Action::Key(Key::Next));
+            let state = reduce(state, Action::Key(Key::Previous));
+            assert!(!matches!(&state.details, Details::Original { original: Fetch::Loading, .. }), "{file}");
+        }
+    }
+
+    #[test]
+    fn a_dma_block_of_a_queue_instance_shows_its_queue_as_its_unit() {
+        let (result, outcome) = sample_run(1, "matmul-2core.json");
+        let state = reduce(State::default(), Action::ReplaceFiles { files: vec![picked("m.json", 1)], sample: None });
+        let state = reduce(state, Action::Linked(Box::new(result)));
+        let module = outcome.linked.as_ref().expect("linked");
+        let relocation = &state.result.as_ref().expect("result").report.semaphores.relocations[0];
+        let query = query(EntityKind::Instruction, &relocation.block, Some(&relocation.block_parent));
+        let state = reduce(state, Action::Select(Selection::Entity(query.clone())));
+        assert_eq!(state.details, Details::Entity { query: query.clone(), view: Fetch::Loading });
+        assert_eq!(state.details_out.message.as_ref().map(|a| &a.query), Some(&Query::Entity(query.clone())));
+        let view = birlink_core::query::entity_view(module, &outcome.files, &query).expect("the DMA block");
+        assert!(matches!(&view.unit, Unit::Queue(_)), "a queue instance's block belongs to a queue: {:?}", view.unit);
+        let unit = view.unit.clone();
+        let state =
+            reduce(state, Action::EntityLoaded { run: 1, query: query.clone(), view: Some(Box::new(view.clone())) });
+        assert!(matches!(&state.details, Details::Entity { view: Fetch::Ready(v), .. } if v.key == view.key));
+        let state = reduce(state, Action::ShowUnit(unit.clone()));
+        assert_eq!(state.details_out.message.as_ref().map(|a| &a.query), Some(&Query::Unit(unit.clone())));
+        let text = birlink_core::query::unit_text(module, &unit);
+        assert!(text.is_some(), "the worker has the queue's text");
+        let state = reduce(state, Action::UnitLoaded { run: 1, unit: unit.clone(), text });
+        assert!(matches!(&state.details, Details::Unit { text: Fetch::Ready(_), .. }));
+        // A unit the worker does not have settles as missing, not loading.
+        let other = Unit::Function("nowhere".into());
+        let state = reduce(state, Action::ShowUnit(other.clone()));
+        let state = reduce(state, Action::UnitLoaded { run: 1, unit: other, text: None });
+        assert!(matches!(&state.details, Details::Unit { text: Fetch::Missing(_), .. }));
+    }
+
+    #[test]
+    fn answers_for_another_selection_or_run_are_dropped() {
+        let state = linked("matmul-2core.json");
+        let a = query(EntityKind::Function, "nc00", None);
+        let b = query(EntityKind::Function, "nc01", None);
+        let state = reduce(state, Action::Select(Selection::Entity(b.clone())));
+        let late = reduce(state.clone(), Action::EntityLoaded { run: 1, query: a, view: None });
+        assert_eq!(late.details, state.details, "an answer about `a` does not show while `b` is selected");
+        let stale = reduce(state.clone(), Action::EntityLoaded { run: 0, query: b, view: None });
+        assert_eq!(stale.details, state.details);
     }
 
     #[test]
     fn a_clean_link_keeps_the_view_and_shows_the_first_change() {
         let state = State { view: View::Barriers, ..State::default() };
-        let state = reduce(state, Action::RunStarted(3));
-        let state = reduce(state, Action::Linked(Box::new(sample_result(3, "matmul-2core.json"))));
+        let state = reduce(state, Action::ReplaceFiles { files: vec![picked("m.json", 1)], sample: None });
+        let state = reduce(state, Action::Linked(Box::new(sample_result(1, "matmul-2core.json"))));
         assert_eq!(state.view, View::Barriers);
         assert_eq!(state.selection, None);
         let (pass, step) = state.step.expect("a step");
@@ -597,7 +1047,9 @@ mod tests {
 
     #[test]
     fn stale_answers_are_ignored() {
-        let state = reduce(State::default(), Action::RunStarted(2));
+        let state = reduce(State::default(), Action::AddFiles(vec![picked("a.json", 1)]));
+        let state = reduce(state, Action::AddFiles(vec![picked("b.json", 1)]));
+        assert_eq!(state.run, 2);
         let state = reduce(state, Action::Linked(Box::new(sample_result(1, "matmul-2core.json"))));
         assert!(state.result.is_none());
         let state = reduce(state, Action::Progress { run: 1, phase: "old".into(), done: 1, total: 2 });
@@ -605,10 +1057,25 @@ mod tests {
     }
 
     #[test]
+    fn every_change_of_the_link_set_posts_a_link_the_first_at_once() {
+        let state = reduce(State::default(), Action::AddFiles(vec![picked("nc00.json", 1)]));
+        let first = state.link_out.message.clone().expect("a link");
+        assert_eq!((first.run, first.delay_ms, first.files.len()), (1, 0, 1));
+        let state = reduce(state, Action::AddFiles(vec![picked("nc01.json", 1)]));
+        let second = state.link_out.message.clone().expect("a link");
+        assert_eq!((second.run, second.delay_ms, second.files.len()), (2, 120, 2), "later links wait for the batch");
+        let state = reduce(state, Action::SetLnc(Some(4)));
+        assert_eq!(state.link_out.message.as_ref().map(|o| (o.run, o.lnc)), Some((3, Some(4))));
+        let seq = state.link_out.seq;
+        let state = reduce(state, Action::ClearFiles);
+        assert_eq!(state.status, Status::Idle);
+        assert_eq!((state.link_out.seq, state.link_out.message.is_none()), (seq, true), "nothing to link");
+    }
+
+    #[test]
     fn adding_a_file_with_the_same_path_replaces_it() {
-        let file = |path: &str, size| (path.to_owned(), size, FileBlob(None));
-        let state = reduce(State::default(), Action::AddFiles(vec![file("nc00.json", 1), file("nc01.json", 2)]));
-        let state = reduce(state, Action::AddFiles(vec![file("nc00.json", 3)]));
+        let state = reduce(State::default(), Action::AddFiles(vec![picked("nc00.json", 1), picked("nc01.json", 2)]));
+        let state = reduce(state, Action::AddFiles(vec![picked("nc00.json", 3)]));
         let paths: Vec<(&str, u64)> = state.files.iter().map(|f| (f.path.as_str(), f.size)).collect();
         assert_eq!(paths, vec![("nc01.json", 2), ("nc00.json", 3)]);
         let id = state.files[0].id;
@@ -617,27 +1084,66 @@ mod tests {
     }
 
     #[test]
-    fn the_users_first_files_replace_the_sample() {
-        let file = |path: &str| (path.to_owned(), 1, FileBlob(None));
-        let state = reduce(State::default(), Action::ReplaceFiles(vec![file("matmul-2core.json")]));
-        let state = reduce(state, Action::AddFiles(vec![file("nc00.json")]));
-        let state = reduce(state, Action::AddFiles(vec![file("nc01.json")]));
+    fn the_users_first_files_replace_the_sample_and_the_menu_follows() {
+        let state = reduce(
+            State::default(),
+            Action::ReplaceFiles {
+                files: vec![picked("matmul-2core.json", 1)],
+                sample: Some("matmul-2core.json".into()),
+            },
+        );
+        assert_eq!(state.open_sample.as_deref(), Some("matmul-2core.json"), "the menu shows the open sample");
+        let state = reduce(state, Action::AddFiles(vec![picked("nc00.json", 1)]));
+        assert_eq!(state.open_sample, None, "the user's files are no sample");
+        let state = reduce(state, Action::AddFiles(vec![picked("nc01.json", 1)]));
         let paths: Vec<&str> = state.files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(paths, vec!["nc00.json", "nc01.json"]);
+        let state = reduce(
+            state,
+            Action::ReplaceFiles { files: vec![picked("x.json", 1)], sample: Some("error-1512.json".into()) },
+        );
+        assert_eq!(state.open_sample.as_deref(), Some("error-1512.json"));
     }
 
     #[test]
     fn steps_move_with_the_keyboard_within_visible_steps() {
-        let state = reduce(State::default(), Action::RunStarted(1));
-        let state = reduce(state, Action::Linked(Box::new(sample_result(1, "matmul-2core.json"))));
+        let state = linked("matmul-2core.json");
         let steps = state.visible_steps();
         assert!(steps.len() > 3);
         assert!(steps.iter().all(|&(p, s)| state.result.as_ref().expect("r").report.passes[p].steps[s].changes > 0));
-        let state = reduce(state, Action::MoveStep(1));
+        let state = reduce(state, Action::Key(Key::Next));
         assert_eq!(state.step, Some(steps[1]));
-        let state = reduce(state, Action::MoveStep(100));
+        let state = (0..100).fold(state, |state, _| reduce(state, Action::Key(Key::Next)));
         assert_eq!(state.step, steps.last().copied());
         let state = reduce(state, Action::ToggleHideUnchanged);
         assert!(state.visible_steps().len() > steps.len());
+    }
+
+    #[test]
+    fn diagnostics_move_with_the_keyboard_errors_first() {
+        let state = linked("error-1514.json");
+        let order = state.result.as_ref().expect("r").diagnostic_order.clone();
+        assert!(order.len() > 1, "the sample has more than one diagnostic");
+        assert_eq!(state.selection, Some(Selection::Diagnostic(order[0])));
+        let state = reduce(state, Action::Key(Key::Next));
+        assert_eq!(state.selection, Some(Selection::Diagnostic(order[1])));
+        let state = reduce(state, Action::Key(Key::Previous));
+        let state = reduce(state, Action::Key(Key::Previous));
+        assert_eq!(state.selection, Some(Selection::Diagnostic(order[0])), "stops at the first");
+    }
+
+    #[test]
+    fn escape_closes_help_then_search_then_the_selection() {
+        let state = linked("matmul-2core.json");
+        let state = reduce(state, Action::Select(Selection::Entity(query(EntityKind::Function, "nc00", None))));
+        let state = reduce(state, Action::SearchText("c_".into()));
+        let state = reduce(state, Action::Key(Key::Help));
+        assert!(state.help && state.search.open);
+        let state = reduce(state, Action::Key(Key::Escape));
+        assert!(!state.help && state.search.open);
+        let state = reduce(state, Action::Key(Key::Escape));
+        assert!(!state.search.open && state.selection.is_some());
+        let state = reduce(state, Action::Key(Key::Escape));
+        assert_eq!((state.selection, state.details), (None, Details::Empty));
     }
 }

@@ -202,10 +202,7 @@ impl LinkWorker {
                 Progress::Reading { file, index, count } => {
                     (format!("parsing {file} ({} of {count})", index + 1), n + index as u32)
                 }
-                Progress::Pass(name) => {
-                    let index = birlink_core::passes::PASSES.iter().position(|p| *p == name).unwrap_or(0) as u32;
-                    (format!("running {name}"), 2 * n + index)
-                }
+                Progress::Pass(pass) => (format!("running {pass}"), 2 * n + pass.index().unwrap_or(0) as u32),
                 Progress::Reporting => ("writing the report".to_owned(), 2 * n + 4),
             };
             scope.respond(id, progress(phase, done));

@@ -3,10 +3,14 @@
 
 use yew::prelude::*;
 
+use birlink_core::report::PassStatus;
+use birlink_core::{EntityKind, Pass};
+
 use birlink_core::ir::PhysTuple;
 
 use super::table::DataTable;
-use super::{use_app, EntityLink};
+use super::EntityLink;
+use crate::context::use_app;
 
 fn tuple(t: &PhysTuple, other: &PhysTuple) -> Html {
     let field = |name: &str, value: String, changed: bool| {
@@ -31,11 +35,11 @@ pub fn addresses() -> Html {
     let state = &context.state;
     let Some(result) = &state.result else { return html! {} };
     let report = &result.report;
-    let pass = report.passes.iter().find(|p| p.name == "vnc_remote_addr_map");
-    if pass.is_some_and(|p| p.status == "skipped") {
+    let status = result.pass_status(Pass::VncRemoteAddrMap);
+    if status == PassStatus::Skipped {
         return html! { <div class="empty-state"><p>{ "vnc_remote_addr_map did not run." }</p></div> };
     }
-    let failed = pass.is_some_and(|p| p.status == "error");
+    let failed = status == PassStatus::Error;
     let rows = report.address_map.clone();
     let row = {
         let rows = rows.clone();
@@ -43,9 +47,9 @@ pub fn addresses() -> Html {
             let r = &rows[i];
             vec![
                 html! { { r.core } },
-                html! { <EntityLink kind="memloc" name={r.memloc.clone()} parent={Some(AttrValue::from(r.function.clone()))} /> },
+                html! { <EntityLink kind={EntityKind::Memloc} name={r.memloc.clone()} parent={Some(AttrValue::from(r.function.clone()))} /> },
                 html! { { format!("{} / {}", r.function, r.set) } },
-                html! { <><EntityLink kind="memloc" name={r.remote.clone()} parent={Some(AttrValue::from(r.owner_function.clone()))} />{ format!(" (core {})", r.owner_core) }</> },
+                html! { <><EntityLink kind={EntityKind::Memloc} name={r.remote.clone()} parent={Some(AttrValue::from(r.owner_function.clone()))} />{ format!(" (core {})", r.owner_core) }</> },
                 tuple(&r.before, &r.after),
                 tuple(&r.after, &r.before),
             ]

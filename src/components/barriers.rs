@@ -6,9 +6,13 @@
 use birlink_core::diag::counted;
 use yew::prelude::*;
 
+use birlink_core::report::PassStatus;
+use birlink_core::{EntityKind, Pass};
+
 use super::table::DataTable;
-use super::{is_selected, use_app, EntityLink};
-use crate::state::{Action, Selection};
+use super::EntityLink;
+use crate::context::use_app;
+use crate::state::{query, Action, Selection};
 
 /// The barriers view.
 #[function_component(Barriers)]
@@ -17,7 +21,7 @@ pub fn barriers() -> Html {
     let state = &context.state;
     let Some(result) = &state.result else { return html! {} };
     let report = &result.report;
-    if report.passes.iter().find(|p| p.name == "bir_linker").is_some_and(|p| p.status == "skipped") {
+    if result.pass_status(Pass::BirLinker) == PassStatus::Skipped {
         return html! { <div class="empty-state"><p>{ "bir_linker did not run: nothing was renumbered." }</p></div> };
     }
     let collisions = result.barrier_collisions();
@@ -45,7 +49,7 @@ pub fn barriers() -> Html {
                     <p class="check warn">
                         { format!("{} without an integer id, left as they are: ", counted(skipped.len(), "barrier")) }
                         { for skipped.iter().map(|(function, name)| html! {
-                            <span class="skipped"><EntityLink kind="instruction" name={name.clone()} parent={Some(AttrValue::from(function.clone()))} /></span>
+                            <span class="skipped"><EntityLink kind={EntityKind::Instruction} name={name.clone()} parent={Some(AttrValue::from(function.clone()))} /></span>
                         }) }
                     </p>
                 }
@@ -54,14 +58,14 @@ pub fn barriers() -> Html {
                 let rows = rows.clone();
                 let report_rows = report.barriers.clone();
                 let title = match core { Some(core) => format!("core {core}"), None => "main".to_owned() };
-                let selected = rows.iter().position(|&i| is_selected(&context, "instruction", &report_rows[i].instruction, Some(&report_rows[i].function)));
+                let selected = rows.iter().position(|&i| context.is_selected(EntityKind::Instruction, &report_rows[i].instruction, Some(&report_rows[i].function)));
                 let row = {
                     let rows = rows.clone();
                     let report_rows = report_rows.clone();
                     Callback::from(move |i: usize| -> Vec<Html> {
                         let b = &report_rows[rows[i]];
                         vec![
-                            html! { <EntityLink kind="instruction" name={b.instruction.clone()} parent={Some(AttrValue::from(b.function.clone()))} /> },
+                            html! { <EntityLink kind={EntityKind::Instruction} name={b.instruction.clone()} parent={Some(AttrValue::from(b.function.clone()))} /> },
                             html! { { b.function.clone() } },
                             html! { <span class="num">{ b.old_id }</span> },
                             html! { <span class="arrow">{ "→" }</span> },
@@ -82,9 +86,8 @@ pub fn barriers() -> Html {
                     let rows = rows.clone();
                     Callback::from(move |i: usize| {
                         let b = &report_rows[rows[i]];
-                        context.dispatch(Action::Select(Selection::Entity(birlink_core::query::EntityQuery {
-                            kind: "instruction".into(), name: b.instruction.clone(), parent: Some(b.function.clone()),
-                        })));
+                        let query = query(EntityKind::Instruction, &b.instruction, Some(&b.function));
+                        context.dispatch(Action::Select(Selection::Entity(query)));
                     })
                 };
                 let changed = rows.iter().filter(|&&i| report.barriers[i].old_id != report.barriers[i].new_id).count();

@@ -1,95 +1,57 @@
 //! The details panel: what is selected, as canonical text, as JSON in the linked module,
-//! and as JSON in its input file with the file, line and column.
+//! and as JSON in its input file with the file, line and column. What it shows comes
+//! from the reducer ([`crate::state::Details`]): loading, missing (and why), or ready.
 
 use yew::prelude::*;
 
-use super::use_app;
-use crate::state::{Action, Details as Shown};
+use birlink_core::query::{EntityView, Original};
+use birlink_core::EntityKind;
+
+use crate::context::use_app;
+use crate::state::{Action, Details as Shown, Fetch};
+
+/// A fetch that is not ready: what it waits for, or why there is nothing.
+fn pending<T>(fetch: &Fetch<T>, what: &str) -> Option<Html> {
+    match fetch {
+        Fetch::Loading => Some(html! { <p class="muted" role="status">{ format!("loading {what}…") }</p> }),
+        Fetch::Missing(why) => Some(html! { <p class="muted missing">{ why.clone() }</p> }),
+        Fetch::Ready(_) => None,
+    }
+}
 
 /// The details panel.
 #[function_component(Details)]
 pub fn details() -> Html {
     let context = use_app();
     let state = &context.state;
-    let close = {
-        let context = context.clone();
-        Callback::from(move |_| context.dispatch(Action::ClearSelection))
-    };
     let body = match &state.details {
         Shown::Empty => html! {
             <p class="hint">{ "Select an instruction, a memory location, a function or a diagnostic: its canonical text and its JSON, linked and original, show here." }</p>
         },
-        Shown::Loading(what) => html! { <p class="muted" role="status">{ format!("loading {what}…") }</p> },
-        Shown::Missing(message) => html! { <p class="muted">{ message.clone() }</p> },
-        Shown::Entity(view) => {
-            let unit_button =
-                view.entity.parent.clone().filter(|p| !p.is_empty() && view.entity.kind != "instance").map(|parent| {
-                    let context = context.clone();
-                    let unit = format!("function {parent}");
-                    let label = format!("whole text of `{parent}`");
-                    let onclick = Callback::from(move |_| context.dispatch(Action::ShowUnit(unit.clone())));
-                    html! { <button type="button" class="link" {onclick}>{ label }</button> }
-                });
-            html! {
+        Shown::Entity { query, view } => match view {
+            Fetch::Ready(view) => html! { <EntityDetails view={view.clone()} /> },
+            other => html! {
                 <>
-                    <h3 class="details-title">
-                        <span class="kind">{ view.entity.kind.clone() }</span>
-                        <span class="name">{ view.entity.name.clone() }</span>
-                    </h3>
-                    <p class="muted">
-                        if let Some(parent) = view.entity.parent.clone().filter(|p| !p.is_empty()) { { format!("in {parent}") } }
-                        if let Some(core) = view.core { { format!(" · core {core}") } }
-                        { " " }{ unit_button.unwrap_or_default() }
-                    </p>
-                    <details open=true>
-                        <summary>{ "Canonical text" }</summary>
-                        <pre class="code">{ view.text.clone() }</pre>
-                    </details>
-                    <details open=true>
-                        <summary>{ "Linked JSON" }</summary>
-                        <pre class="code json" id="details-linked">{ view.linked.clone() }</pre>
-                    </details>
-                    <details open=true>
-                        <summary>
-                            { "Original JSON" }
-                            if let Some(original) = &view.original {
-                                <span class="muted">{ format!(" {}:{}:{}", original.file, original.line, original.column) }</span>
-                            }
-                        </summary>
-                        { match &view.original {
-                            Some(original) => html! {
-                                <>
-                                    <p class="pointer"><code>{ original.pointer.clone() }</code></p>
-                                    <pre class="code json" id="details-original">{ original.json.clone() }</pre>
-                                </>
-                            },
-                            None => html! { <p class="muted">{ "made by the linker: it has no input" }</p> },
-                        } }
-                    </details>
+                    <h3 class="details-title"><span class="kind">{ query.kind.as_str() }</span><span class="name">{ query.name.clone() }</span></h3>
+                    { pending(other, &format!("{} `{}`", query.kind, query.name)).unwrap_or_default() }
                 </>
-            }
-        }
-        Shown::Original { title, original } => html! {
+            },
+        },
+        Shown::Original { title, original, .. } => html! {
             <>
                 <h3 class="details-title"><span class="kind">{ "input" }</span><span class="name">{ "where the diagnostic points" }</span></h3>
                 { match original {
-                    Some(original) => html! {
-                        <>
-                            <p class="muted">{ format!("{}:{}:{}", original.file, original.line, original.column) }</p>
-                            <p class="pointer"><code>{ original.pointer.clone() }</code></p>
-                            <pre class="code json" id="details-original">{ original.json.clone() }</pre>
-                        </>
-                    },
-                    None => html! { <p class="muted">{ format!("{title}: the file has no text at that place (it could not be read or parsed)") }</p> },
+                    Fetch::Ready(original) => original_text(original),
+                    other => pending(other, &format!("the place in {title}")).unwrap_or_default(),
                 } }
             </>
         },
         Shown::Unit { unit, text } => html! {
             <>
-                <h3 class="details-title"><span class="kind">{ "text" }</span><span class="name">{ unit.clone() }</span></h3>
+                <h3 class="details-title"><span class="kind">{ "text" }</span><span class="name">{ unit.to_string() }</span></h3>
                 { match text {
-                    Some(text) => html! { <pre class="code unit" id="details-unit">{ (**text).clone() }</pre> },
-                    None => html! { <p class="muted" role="status">{ "loading…" }</p> },
+                    Fetch::Ready(text) => html! { <pre class="code unit" id="details-unit">{ (**text).clone() }</pre> },
+                    other => pending(other, &format!("the text of `{unit}`")).unwrap_or_default(),
                 } }
             </>
         },
@@ -99,10 +61,77 @@ pub fn details() -> Html {
             <div class="details-head">
                 <h2>{ "Details" }</h2>
                 if state.details != Shown::Empty {
-                    <button type="button" class="link" onclick={close} aria-label="Close details">{ "clear (Esc)" }</button>
+                    <button type="button" class="link" onclick={context.on(|| Action::ClearSelection)} aria-label="Close details">{ "clear (Esc)" }</button>
                 }
             </div>
             { body }
         </aside>
+    }
+}
+
+fn original_text(original: &Original) -> Html {
+    html! {
+        <>
+            <p class="muted">{ format!("{}:{}:{}", original.file, original.line, original.column) }</p>
+            <p class="pointer"><code>{ original.pointer.clone() }</code></p>
+            <pre class="code json" id="details-original">{ original.json.clone() }</pre>
+        </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct EntityProps {
+    view: std::rc::Rc<EntityView>,
+}
+
+/// One entity: its text, its linked JSON, its original JSON, and its whole unit.
+#[function_component(EntityDetails)]
+fn entity_details(props: &EntityProps) -> Html {
+    let context = use_app();
+    let view = &props.view;
+    // Functions and queues are their own unit and already show their whole text.
+    let whole = (!matches!(view.entity.kind, EntityKind::Function | EntityKind::Queue)).then(|| {
+        let unit = view.unit.clone();
+        let label = format!("whole text of `{unit}`");
+        html! { <button type="button" class="link" onclick={context.on(move || Action::ShowUnit(unit.clone()))}>{ label }</button> }
+    });
+    html! {
+        <>
+            <h3 class="details-title">
+                <span class="kind">{ view.entity.kind.as_str() }</span>
+                <span class="name">{ view.entity.name.clone() }</span>
+            </h3>
+            <p class="muted">
+                if let Some(parent) = view.entity.parent.clone().filter(|p| !p.is_empty()) { { format!("in {parent}") } }
+                if let Some(core) = view.core { { format!(" · core {core}") } }
+                { " " }{ whole.unwrap_or_default() }
+            </p>
+            <p class="key"><code title="the entity's key: links to it use this">{ view.key.to_string() }</code></p>
+            <details open=true>
+                <summary>{ "Canonical text" }</summary>
+                <pre class="code">{ view.text.clone() }</pre>
+            </details>
+            <details open=true>
+                <summary>{ "Linked JSON" }</summary>
+                <pre class="code json" id="details-linked">{ view.linked.clone() }</pre>
+            </details>
+            <details open=true>
+                <summary>
+                    { "Original JSON" }
+                    if let Some(original) = &view.original {
+                        <span class="muted">{ format!(" {}:{}:{}", original.file, original.line, original.column) }</span>
+                    }
+                </summary>
+                { match &view.original {
+                    Some(original) => html! {
+                        <>
+                            <p class="pointer"><code>{ original.pointer.clone() }</code></p>
+                            <pre class="code json" id="details-original">{ original.json.clone() }</pre>
+                        </>
+                    },
+                    None => html! { <p class="muted">{ "made by the linker: it has no input" }</p> },
+                } }
+            </details>
+        </>
     }
 }

@@ -4,11 +4,11 @@
 
 use yew::prelude::*;
 
-use birlink_core::codes::Code;
 use birlink_core::diag::Diagnostic;
 use birlink_core::query::EntityQuery;
+use birlink_core::EntityKind;
 
-use super::use_app;
+use crate::context::use_app;
 use crate::state::{Action, Selection};
 
 /// At most this many cards are drawn (the report keeps them all).
@@ -74,8 +74,8 @@ fn diagnostic_card(props: &CardProps) -> Html {
         let index = props.index;
         Callback::from(move |_| context.dispatch(Action::Select(Selection::Diagnostic(index))))
     };
-    let info = Code::parse(&d.code).map(Code::info);
-    let entity = d.entity.clone().filter(|e| props.linked && e.kind != "file" && e.kind != "module");
+    let info = d.code.info();
+    let entity = d.entity.clone().filter(|e| props.linked && !matches!(e.kind, EntityKind::File | EntityKind::Module));
     let show_entity = entity.map(|e| {
         let context = context.clone();
         let label = format!("show {} `{}`", e.kind, e.name);
@@ -88,13 +88,13 @@ fn diagnostic_card(props: &CardProps) -> Html {
     });
     let severity = d.severity.as_str();
     html! {
-        <li ref={node} class={classes!("diag", severity, props.selected.then_some("selected"))} data-code={d.code.clone()}>
+        <li ref={node} class={classes!("diag", severity, props.selected.then_some("selected"))} data-code={d.code.as_str()}>
             <button type="button" class="diag-main" {onclick} aria-pressed={props.selected.to_string()}>
                 <span class={classes!("badge", severity)}>{ format!("{severity}[{}]", d.code) }</span>
                 <span class="message">{ d.message.clone() }</span>
             </button>
             <div class="diag-meta">
-                <span class="pass">{ d.pass.clone() }</span>
+                <span class="pass">{ d.pass.as_str() }</span>
                 if let Some(core) = d.core { <span class="core">{ format!("core {core}") }</span> }
                 if let Some(location) = &d.location {
                     <span class="location" title={location.pointer.clone()}>
@@ -122,13 +122,11 @@ fn diagnostic_card(props: &CardProps) -> Html {
             }
             { for d.notes.iter().map(|note| html! { <p class="note">{ format!("note: {note}") }</p> }) }
             if !d.help.is_empty() { <p class="help"><strong>{ "help: " }</strong>{ d.help.clone() }</p> }
-            if let Some(info) = info {
-                <details class="explain">
-                    <summary>{ format!("{} — {}", info.code, info.title) }</summary>
-                    <p>{ info.explanation }</p>
-                    <pre>{ info.example }</pre>
-                </details>
-            }
+            <details class="explain">
+                <summary>{ format!("{} — {}", info.code, info.title) }</summary>
+                <p>{ info.explanation }</p>
+                <pre>{ info.example }</pre>
+            </details>
         </li>
     }
 }

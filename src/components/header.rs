@@ -4,11 +4,13 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use birlink_core::query::EntityQuery;
+use birlink_core::samples::SampleInfo;
+use birlink_core::Severity;
 
-use super::{bytes, use_app};
-use crate::protocol::{Export, Request};
-use crate::services::{download, fetch, files};
+use super::bytes;
+use crate::context::{use_app, AppContext};
+use crate::protocol::Export;
+use crate::services::{fetch, files};
 use crate::state::{Action, Selection, Status};
 
 /// The top bar.
@@ -46,14 +48,13 @@ pub fn header() -> Html {
                 return;
             };
             let file = select.value();
-            select.set_value("");
             if file.is_empty() {
                 return;
             }
             let context = context.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 match fetch::blob(&format!("samples/{file}")).await {
-                    Ok(picked) => context.dispatch(Action::ReplaceFiles(vec![picked])),
+                    Ok(picked) => context.dispatch(Action::ReplaceFiles { files: vec![picked], sample: Some(file) }),
                     Err(error) => context.dispatch(Action::Notice(Some(error))),
                 }
             });
@@ -67,73 +68,23 @@ pub fn header() -> Html {
             }
         })
     };
-    let on_search = {
-        let context = context.clone();
-        Callback::from(move |event: InputEvent| {
-            if let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
-                context.dispatch(Action::SearchText(input.value()));
-            }
-        })
-    };
-    let pick = |context: &crate::app::AppContext, query: EntityQuery| {
-        context.dispatch(Action::Select(Selection::Entity(query)));
-    };
-    let on_search_key = {
-        let context = context.clone();
-        Callback::from(move |event: KeyboardEvent| match event.key().as_str() {
-            "ArrowDown" => {
-                event.prevent_default();
-                context.dispatch(Action::SearchCursor(1));
-            }
-            "ArrowUp" => {
-                event.prevent_default();
-                context.dispatch(Action::SearchCursor(-1));
-            }
-            "Enter" => {
-                let search = &context.state.search;
-                if let Some(hit) = search.hits.get(search.cursor) {
-                    pick(&context, hit.entity.clone());
-                }
-            }
-            _ => {}
-        })
-    };
     let run = state.result.as_ref().map(|r| r.run);
-    let export = |what: Export| {
-        let context = context.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Some(run) = run {
-                context.send(Request::Export { run, what });
-            }
-        })
-    };
-    let export_svg = {
-        let context = context.clone();
-        Callback::from(move |_: MouseEvent| {
-            // The graph is drawn only in its view: open it, export once it is there.
-            context.dispatch(Action::SetView(crate::state::View::CallGraph));
-            gloo::timers::callback::Timeout::new(50, || {
-                if let Some(svg) = gloo::utils::document().get_element_by_id("call-graph-svg") {
-                    download::text(&svg_document(&svg), "call-graph.svg", "image/svg+xml");
-                }
-            })
-            .forget();
-        })
-    };
     let linked = state.result.as_ref().is_some_and(|r| r.linked);
+    let drawn = state.result.as_ref().is_some_and(|r| !r.report.dispatcher.is_empty());
 
     let samples = state.samples.clone();
-    let group = |title: &str, filter: fn(&birlink_core::samples::SampleInfo) -> bool| -> Html {
+    let open_sample = state.open_sample.clone();
+    let group = |title: &str, filter: fn(&SampleInfo) -> bool| -> Html {
         html! {
             <optgroup label={title.to_owned()}>
                 { for samples.iter().filter(|s| filter(s)).map(|s| html! {
-                    <option value={s.file.clone()} title={s.description.clone()}>{ s.title.clone() }</option>
+                    <option value={s.file.clone()} title={s.description.clone()}
+                            selected={open_sample.as_deref() == Some(s.file.as_str())}>{ s.title.clone() }</option>
                 }) }
             </optgroup>
         }
     };
 
-    let search = &state.search;
     html! {
         <header class="topbar">
             <h1 class="logo">
@@ -148,17 +99,17 @@ pub fn header() -> Html {
                 <button type="button" onclick={open(files_input.clone())} title="Open per-core module files or bundles">{ "Open files" }</button>
                 <button type="button" onclick={open(folder_input.clone())} title="Open a folder of nc*/sg*/*.json dumps">{ "Open folder" }</button>
                 <input type="file" id="file-input" multiple=true accept=".json,application/json" class="hidden"
-                       ref={files_input} onchange={on_picked.clone()} aria-label="Open files" />
+                       ref={files_input} onchange={on_picked.clone()} aria-label="Open files" tabindex="-1" />
                 <input type="file" id="folder-input" webkitdirectory=true multiple=true class="hidden"
-                       ref={folder_input} onchange={on_picked} aria-label="Open folder" />
+                       ref={folder_input} onchange={on_picked} aria-label="Open folder" tabindex="-1" />
                 <label class="samples">
                     <span class="visually-hidden">{ "Open a sample" }</span>
                     <select onchange={on_sample} id="samples">
-                        <option value="" selected=true>{ "Samples…" }</option>
+                        <option value="" selected={open_sample.is_none()}>{ "Samples…" }</option>
                         { group("Link sets", |s| s.code.is_none()) }
-                        { group("Errors", |s| s.expect == "error") }
-                        { group("Warnings", |s| s.expect == "warning") }
-                        { group("Notes", |s| s.expect == "note") }
+                        { group("Errors", |s| s.code.is_some_and(|c| c.severity() == Severity::Error)) }
+                        { group("Warnings", |s| s.code.is_some_and(|c| c.severity() == Severity::Warning)) }
+                        { group("Notes", |s| s.code.is_some_and(|c| c.severity() == Severity::Note)) }
                     </select>
                 </label>
                 <label class="lnc" title="vnc_nc_count: the expected number of cores (empty: from the inputs)">
@@ -167,48 +118,97 @@ pub fn header() -> Html {
                            value={state.lnc.map(|n| n.to_string()).unwrap_or_default()} onchange={on_lnc} />
                 </label>
             </div>
-            <div class="search" role="search">
-                <label for="search" class="visually-hidden">{ "Search names across cores" }</label>
-                <input type="search" id="search" placeholder="Search names across cores  (/)" autocomplete="off"
-                       value={search.text.clone()} oninput={on_search} onkeydown={on_search_key}
-                       aria-expanded={search.open.to_string()} aria-controls="search-results" />
-                if search.open {
-                    <ul class="search-results" id="search-results" role="listbox">
-                        if search.hits.is_empty() {
-                            <li class="empty">{ if linked { "no match" } else { "search needs a linked module" } }</li>
-                        }
-                        { for search.hits.iter().enumerate().map(|(i, hit)| {
-                            let context = context.clone();
-                            let query = hit.entity.clone();
-                            let onclick = Callback::from(move |_| pick(&context, query.clone()));
-                            html! {
-                                <li role="option" aria-selected={(i == search.cursor).to_string()}
-                                    class={classes!((i == search.cursor).then_some("cursor"))} {onclick}>
-                                    <span class="kind">{ hit.entity.kind.clone() }</span>
-                                    <span class="name">{ hit.entity.name.clone() }</span>
-                                    <span class="parent">{ hit.entity.parent.clone().unwrap_or_default() }</span>
-                                    <span class="core">{ hit.core.map(|c| format!("core {c}")).unwrap_or_default() }</span>
-                                </li>
-                            }
-                        }) }
-                    </ul>
-                }
-            </div>
+            <SearchBox {linked} />
             <div class="export" role="group" aria-label="Export">
-                <button type="button" onclick={export(Export::Linked)} disabled={!linked} id="export-linked">{ "linked.json" }</button>
-                <button type="button" onclick={export(Export::Report)} disabled={run.is_none()} id="export-report">{ "report.json" }</button>
-                <button type="button" onclick={export_svg} disabled={!linked} id="export-svg">{ "SVG" }</button>
+                <button type="button" onclick={context.on(|| Action::Export(Export::Linked))} disabled={!linked} id="export-linked">{ "linked.json" }</button>
+                <button type="button" onclick={context.on(|| Action::Export(Export::Report))} disabled={run.is_none()} id="export-report">{ "report.json" }</button>
+                <button type="button" onclick={context.on(|| Action::ExportSvg)} disabled={!drawn} id="export-svg">{ "SVG" }</button>
             </div>
-            <button type="button" class="help-button" aria-label="Keyboard shortcuts"
-                    onclick={let c = context.clone(); Callback::from(move |_| c.dispatch(Action::ToggleHelp))}>{ "?" }</button>
+            <button type="button" class="help-button" aria-label="Keyboard shortcuts" id="help-button"
+                    onclick={context.on(|| Action::ToggleHelp)}>{ "?" }</button>
             if let Some(notice) = &state.notice {
                 <div class="notice" role="alert">
                     { notice.clone() }
-                    <button type="button" aria-label="Dismiss"
-                            onclick={let c = context.clone(); Callback::from(move |_| c.dispatch(Action::Notice(None)))}>{ "×" }</button>
+                    <button type="button" aria-label="Dismiss" onclick={context.on(|| Action::Notice(None))}>{ "×" }</button>
                 </div>
             }
         </header>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SearchProps {
+    linked: bool,
+}
+
+/// Search names across cores: an ARIA combobox (the input) over a listbox of hits; ↑ ↓
+/// move the active option, Enter selects it.
+#[function_component(SearchBox)]
+fn search_box(props: &SearchProps) -> Html {
+    let context = use_app();
+    let search = &context.state.search;
+    let on_input = {
+        let context = context.clone();
+        Callback::from(move |event: InputEvent| {
+            if let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                context.dispatch(Action::SearchText(input.value()));
+            }
+        })
+    };
+    let pick = |context: &AppContext, query: birlink_core::query::EntityQuery| {
+        context.dispatch(Action::Select(Selection::Entity(query)));
+    };
+    let on_key = {
+        let context = context.clone();
+        Callback::from(move |event: KeyboardEvent| match event.key().as_str() {
+            "ArrowDown" => {
+                event.prevent_default();
+                context.dispatch(Action::SearchCursor(1));
+            }
+            "ArrowUp" => {
+                event.prevent_default();
+                context.dispatch(Action::SearchCursor(-1));
+            }
+            "Enter" => {
+                let search = &context.state.search;
+                if let Some(hit) = search.hits.get(search.cursor).filter(|_| search.open) {
+                    pick(&context, hit.entity.clone());
+                }
+            }
+            _ => {}
+        })
+    };
+    let expanded = search.open;
+    let active = (expanded && search.cursor < search.hits.len()).then(|| format!("search-hit-{}", search.cursor));
+    html! {
+        <div class="search" role="search">
+            <label for="search" class="visually-hidden">{ "Search names across cores" }</label>
+            <input type="search" id="search" placeholder="Search names across cores  (/)" autocomplete="off"
+                   role="combobox" aria-autocomplete="list" aria-expanded={expanded.to_string()}
+                   aria-controls="search-results" aria-activedescendant={active}
+                   value={search.text.clone()} oninput={on_input} onkeydown={on_key} />
+            if expanded {
+                <ul class="search-results" id="search-results" role="listbox" aria-label="Names found">
+                    if search.hits.is_empty() {
+                        <li class="empty" role="presentation">{ if props.linked { "no match" } else { "search needs a linked module" } }</li>
+                    }
+                    { for search.hits.iter().enumerate().map(|(i, hit)| {
+                        let context = context.clone();
+                        let query = hit.entity.clone();
+                        let onclick = Callback::from(move |_| pick(&context, query.clone()));
+                        html! {
+                            <li role="option" id={format!("search-hit-{i}")} aria-selected={(i == search.cursor).to_string()}
+                                class={classes!((i == search.cursor).then_some("cursor"))} {onclick}>
+                                <span class="kind">{ hit.entity.kind.as_str() }</span>
+                                <span class="name">{ hit.entity.name.clone() }</span>
+                                <span class="parent">{ hit.entity.parent.clone().unwrap_or_default() }</span>
+                                <span class="core">{ hit.core.map(|c| format!("core {c}")).unwrap_or_default() }</span>
+                            </li>
+                        }
+                    }) }
+                </ul>
+            }
+        </div>
     }
 }
 
@@ -229,10 +229,7 @@ pub fn run_status() -> Html {
         (_, Some(result)) => {
             let (errors, warnings, notes) = result.counts;
             let text = if result.failed() {
-                let pass = result
-                    .failed_pass
-                    .map(|p| result.report.passes[p].name.clone())
-                    .unwrap_or_else(|| "read".to_owned());
+                let pass = result.failed_pass.map(|p| result.report.passes[p].name).unwrap_or(birlink_core::Pass::Read);
                 format!("link failed in {pass}")
             } else {
                 format!("linked {}", result.report.options.linked_name.clone().unwrap_or_default())
@@ -251,28 +248,4 @@ pub fn run_status() -> Html {
         }
         _ => html! { <div class="status">{ "open per-core module JSON to link it" }</div> },
     }
-}
-
-/// A standalone SVG document of the call graph at its natural size (no pan or zoom),
-/// with its styles inlined.
-fn svg_document(svg: &web_sys::Element) -> String {
-    let copy = svg.clone_node_with_deep(true).ok().and_then(|n| n.dyn_into::<web_sys::Element>().ok());
-    let body = match copy {
-        Some(copy) => {
-            let width = svg.get_attribute("data-width").unwrap_or_else(|| "1000".to_owned());
-            let height = svg.get_attribute("data-height").unwrap_or_else(|| "600".to_owned());
-            let _ = copy.set_attribute("width", &width);
-            let _ = copy.set_attribute("height", &height);
-            let _ = copy.set_attribute("viewBox", &format!("0 0 {width} {height}"));
-            if let Ok(Some(viewport)) = copy.query_selector("g.viewport") {
-                let _ = viewport.remove_attribute("transform");
-            }
-            copy.outer_html()
-        }
-        None => svg.outer_html(),
-    };
-    let style = "<style>text{font:12px ui-monospace,monospace;fill:#1f2328}.lane{fill:#f6f8fa;stroke:#d0d7de}\
-                 .node rect{fill:#fff;stroke:#57606a}.call path{stroke:#0969da;fill:none}.alias path{stroke:#bf3989;fill:none;stroke-dasharray:4 3}</style>";
-    let body = body.replacen('>', &format!(">{style}"), 1);
-    format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{body}\n")
 }

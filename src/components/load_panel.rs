@@ -4,7 +4,8 @@
 use birlink_core::diag::counted;
 use yew::prelude::*;
 
-use super::{bytes, use_app};
+use super::bytes;
+use crate::context::use_app;
 use crate::state::{Action, Status};
 
 /// The load panel.
@@ -14,7 +15,7 @@ pub fn load_panel() -> Html {
     let state = &context.state;
     let rows = state.result.as_ref().map(|r| r.report.inputs.clone()).unwrap_or_default();
     let cores: std::collections::BTreeSet<u64> = rows.iter().filter_map(|r| r.core).collect();
-    let lnc = state.result.as_ref().map(|r| (r.report.options.lnc, r.report.options.lnc_source.clone()));
+    let lnc = state.result.as_ref().map(|r| (r.report.options.lnc, r.report.options.lnc_source.as_str()));
     let running = matches!(state.status, Status::Running { .. });
     let clear = {
         let context = context.clone();
@@ -41,10 +42,9 @@ pub fn load_panel() -> Html {
             <ul class="cards">
                 { for state.files.iter().map(|file| {
                     let modules: Vec<_> = rows.iter().filter(|r| r.file == file.path).cloned().collect();
-                    let worst = modules.iter().map(|m| m.status.as_str())
-                        .max_by_key(|s| match *s { "error" => 2, "warning" => 1, _ => 0 })
-                        .unwrap_or(if running { "pending" } else { "ok" })
-                        .to_owned();
+                    let worst = modules.iter().map(|m| m.status).max()
+                        .map(|status| status.as_str())
+                        .unwrap_or(if running { "pending" } else { "ok" });
                     let remove = {
                         let context = context.clone();
                         let id = file.id;
@@ -52,10 +52,10 @@ pub fn load_panel() -> Html {
                     };
                     let kind = modules.first().map(|m| format!("{:?}", m.kind).to_lowercase()).unwrap_or_default();
                     html! {
-                        <li class={classes!("card", worst.clone())} data-file={file.path.clone()}>
+                        <li class={classes!("card", worst)} data-file={file.path.clone()}>
                             <div class="card-head">
                                 <span class="file" title={file.path.clone()}>{ file.path.clone() }</span>
-                                <span class={classes!("badge", worst.clone())}>{ worst.clone() }</span>
+                                <span class={classes!("badge", worst)}>{ worst }</span>
                                 <button type="button" class="remove" aria-label={format!("remove {}", file.path)} onclick={remove}>{ "×" }</button>
                             </div>
                             <div class="card-meta">{ format!("{} · {kind}", bytes(file.size)) }</div>

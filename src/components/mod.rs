@@ -1,4 +1,8 @@
-//! The inspector's components: small, `PartialEq` props, reading the app context.
+//! The inspector's components: small, `PartialEq` props, reading the app context
+//! (`crate::context`) and dispatching actions. Every hook of a component is called
+//! before any early return (yew checks the count in debug builds); where a component
+//! has nothing to draw in some states, a guard component decides and a body component
+//! holds the hooks.
 
 mod addresses;
 mod barriers;
@@ -14,6 +18,7 @@ mod semaphores;
 pub mod table;
 mod views;
 
+pub use call_graph::layout;
 pub use details::Details;
 pub use header::{Header, RunStatus};
 pub use help::HelpOverlay;
@@ -23,33 +28,16 @@ pub use views::MainViews;
 
 use yew::prelude::*;
 
-use birlink_core::query::EntityQuery;
+use birlink_core::EntityKind;
 
-use crate::app::AppContext;
-use crate::state::{Action, Selection};
-
-/// The app context (every component is under the provider).
-#[hook]
-#[allow(clippy::expect_used, reason = "`App` wraps every component in the provider")]
-pub fn use_app() -> AppContext {
-    use_context::<AppContext>().expect("components live under the app's context")
-}
-
-/// Whether `query` is the current selection.
-pub fn is_selected(context: &AppContext, kind: &str, name: &str, parent: Option<&str>) -> bool {
-    match &context.state.selection {
-        Some(Selection::Entity(q)) => {
-            q.kind == kind && q.name == name && (parent.is_none() || q.parent.as_deref() == parent)
-        }
-        _ => false,
-    }
-}
+use crate::context::use_app;
+use crate::state::{query, Action, Selection};
 
 /// Props of [`EntityLink`].
 #[derive(Properties, PartialEq)]
 pub struct EntityLinkProps {
-    /// Entity kind (`instruction`, `memloc`, …).
-    pub kind: AttrValue,
+    /// What it is.
+    pub kind: EntityKind,
     /// Its name.
     pub name: AttrValue,
     /// Its function, queue or instance.
@@ -61,15 +49,10 @@ pub struct EntityLinkProps {
 #[function_component(EntityLink)]
 pub fn entity_link(props: &EntityLinkProps) -> Html {
     let context = use_app();
-    let selected = is_selected(&context, &props.kind, &props.name, props.parent.as_deref());
+    let selected = context.is_selected(props.kind, &props.name, props.parent.as_deref());
     let onclick = {
-        let context = context.clone();
-        let query = EntityQuery {
-            kind: props.kind.to_string(),
-            name: props.name.to_string(),
-            parent: props.parent.as_ref().map(|p| p.to_string()),
-        };
-        Callback::from(move |_| context.dispatch(Action::Select(Selection::Entity(query.clone()))))
+        let query = query(props.kind, &props.name, props.parent.as_deref());
+        context.on(move || Action::Select(Selection::Entity(query.clone())))
     };
     let title = match &props.parent {
         Some(parent) => format!("{} {} in {parent}", props.kind, props.name),

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use super::use_app;
+use crate::context::use_app;
 use crate::state::{Action, View};
 
 /// The pass list.
@@ -28,12 +28,13 @@ pub fn pass_list() -> Html {
             <ol class="pass-list">
                 { for result.report.passes.iter().enumerate().map(|(p, pass)| {
                     let diagnostics = result.report.diagnostics.iter().filter(|d| d.pass == pass.name).count();
+                    let status = pass.status.as_str();
                     html! {
-                        <li class={classes!("pass", pass.status.clone())} data-pass={pass.name.clone()}>
+                        <li class={classes!("pass", status)} data-pass={pass.name.as_str()}>
                             <div class="pass-head">
-                                <span class={classes!("dot", pass.status.clone())} aria-hidden="true"></span>
-                                <span class="pass-name">{ pass.name.clone() }</span>
-                                <span class="pass-status">{ pass.status.clone() }</span>
+                                <span class={classes!("dot", status)} aria-hidden="true"></span>
+                                <span class="pass-name">{ pass.name.as_str() }</span>
+                                <span class="pass-status">{ status }</span>
                                 if diagnostics > 0 {
                                     <span class="pass-diags" title="diagnostics of this pass">{ format!("{diagnostics} diag") }</span>
                                 }
@@ -44,11 +45,7 @@ pub fn pass_list() -> Html {
                                     .map(|(s, step)| {
                                         let selected = state.step == Some((p, s)) && state.view == View::Pipeline;
                                         let onclick = {
-                                            let context = context.clone();
-                                            Callback::from(move |_| {
-                                                context.dispatch(Action::SelectStep(p, s));
-                                                context.dispatch(Action::SetView(View::Pipeline));
-                                            })
+                                            context.on(move || Action::SelectStep(p, s))
                                         };
                                         html! {
                                             <li>

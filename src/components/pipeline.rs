@@ -3,11 +3,12 @@
 //! marked. Unchanged steps are hidden from the list by default.
 
 use birlink_core::diag::counted;
+use birlink_core::report::{PassStatus, Unit};
 use similar::{ChangeTag, TextDiff};
 use yew::prelude::*;
 
 use super::table::DataTable;
-use super::use_app;
+use crate::context::use_app;
 use crate::state::{Action, View};
 
 /// The words of `before` and `after`, marked where they differ. Consecutive words with
@@ -61,8 +62,11 @@ pub fn pipeline() -> Html {
         let edits = edits.clone();
         Callback::from(move |i: usize| -> Vec<Html> {
             let edit = &edits[i];
-            let place =
-                if edit.context.is_empty() { edit.unit.clone() } else { format!("{} · {}", edit.unit, edit.context) };
+            let place = if edit.context.is_empty() {
+                edit.unit.to_string()
+            } else {
+                format!("{} · {}", edit.unit, edit.context)
+            };
             let (before, after) = match (&edit.before, &edit.after) {
                 (Some(b), Some(a)) => word_diff(b, a),
                 (None, Some(a)) => {
@@ -86,25 +90,22 @@ pub fn pipeline() -> Html {
             }
         })
     };
-    let units: std::collections::BTreeSet<String> = edits
-        .iter()
-        .map(|e| e.unit.clone())
-        .filter(|u| u.starts_with("function ") || u.starts_with("queue "))
-        .collect();
+    let units: std::collections::BTreeSet<Unit> =
+        edits.iter().map(|e| e.unit.clone()).filter(|u| *u != Unit::Module).collect();
     html! {
         <div class="pipeline" id="pipeline-view">
             <div class="view-head">
                 <h2>{ format!("{} › {}", pass.name, step.name) }</h2>
-                <span class={classes!("badge", pass.status.clone())}>{ pass.status.clone() }</span>
+                <span class={classes!("badge", pass.status.as_str())}>{ pass.status.as_str() }</span>
                 <span class="muted">{ counted(step.changes as usize, "change") }</span>
                 if diagnostics > 0 {
-                    <button type="button" class="link" onclick={let c = context.clone(); Callback::from(move |_| c.dispatch(Action::SetView(View::Diagnostics)))}>
+                    <button type="button" class="link" onclick={context.on(|| Action::SetView(View::Diagnostics))}>
                         { format!("{} of {}", counted(diagnostics, "diagnostic"), pass.name) }
                     </button>
                 }
             </div>
             if edits.is_empty() {
-                <p class="muted">{ if pass.status == "skipped" { "This pass did not run." } else { "This step changed nothing." } }</p>
+                <p class="muted">{ if pass.status == PassStatus::Skipped { "This pass did not run." } else { "This step changed nothing." } }</p>
             } else {
                 <DataTable caption={format!("What {} changed, before and after", step.name)} columns={vec!["where", "before", "after"]}
                            rows={edits.len()} {row} row_class={Some(row_class)} id="step-edits" />
@@ -113,8 +114,9 @@ pub fn pipeline() -> Html {
                 <div class="units">
                     <span class="muted">{ "Whole text after all passes: " }</span>
                     { for units.into_iter().take(12).map(|unit| {
-                        let onclick = { let c = context.clone(); let u = unit.clone(); Callback::from(move |_| c.dispatch(Action::ShowUnit(u.clone()))) };
-                        html! { <button type="button" class="link" {onclick}>{ unit }</button> }
+                        let label = unit.to_string();
+                        let onclick = context.on(move || Action::ShowUnit(unit.clone()));
+                        html! { <button type="button" class="link" {onclick}>{ label }</button> }
                     }) }
                 </div>
             }

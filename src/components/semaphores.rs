@@ -4,8 +4,12 @@
 
 use yew::prelude::*;
 
+use birlink_core::report::PassStatus;
+use birlink_core::{EntityKind, Pass};
+
 use super::table::DataTable;
-use super::{use_app, value_text, EntityLink};
+use super::{value_text, EntityLink};
+use crate::context::use_app;
 
 /// The semaphores view.
 #[function_component(Semaphores)]
@@ -14,8 +18,7 @@ pub fn semaphores() -> Html {
     let state = &context.state;
     let Some(result) = &state.result else { return html! {} };
     let report = &result.report;
-    let pass = report.passes.iter().find(|p| p.name == "vnc_link");
-    if pass.is_some_and(|p| p.status == "skipped") {
+    if result.pass_status(Pass::VncLink) == PassStatus::Skipped {
         return html! {
             <div class="empty-state"><p>{ "vnc_link did not run (a pass before it failed, or it was not selected)." }</p></div>
         };
@@ -29,11 +32,11 @@ pub fn semaphores() -> Html {
             let r = &relocations[i];
             vec![
                 html! { { r.core } },
-                html! { <EntityLink kind="instruction" name={r.block.clone()} parent={Some(AttrValue::from(r.block_parent.clone()))} /> },
+                html! { <EntityLink kind={EntityKind::Instruction} name={r.block.clone()} parent={Some(AttrValue::from(r.block_parent.clone()))} /> },
                 html! { { r.ordinal } },
                 html! { { r.update } },
                 html! { { r.target_core } },
-                html! { <EntityLink kind="instruction" name={r.peer_block.clone()} parent={Some(AttrValue::from(r.peer_parent.clone()))} /> },
+                html! { <EntityLink kind={EntityKind::Instruction} name={r.peer_block.clone()} parent={Some(AttrValue::from(r.peer_parent.clone()))} /> },
                 html! { <span class="num">{ value_text(&r.old_id) }</span> },
                 html! { <span class="num new">{ value_text(&r.new_id) }</span> },
             ]

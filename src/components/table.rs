@@ -33,9 +33,16 @@ pub struct DataTableProps {
     pub id: Option<AttrValue>,
 }
 
+/// A fresh id for a grid's caption (several grids share a page).
+fn next_caption_id() -> String {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    format!("grid-caption-{}", NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+}
+
 /// A table, virtualized when large.
 #[function_component(DataTable)]
 pub fn data_table(props: &DataTableProps) -> Html {
+    let caption_id = use_memo((), |_| next_caption_id());
     let scroll = use_state(|| 0.0f64);
     let viewport = use_node_ref();
     let onkeydown = {
@@ -76,24 +83,8 @@ pub fn data_table(props: &DataTableProps) -> Html {
             }
         })
     };
-    if props.rows <= VIRTUALIZE_ABOVE {
-        return html! {
-            <div class="table-wrap" tabindex="0" {onkeydown} id={props.id.clone()}>
-                <table>
-                    <caption>{ props.caption.clone() }</caption>
-                    <thead><tr>{ for props.columns.iter().map(|c| html! { <th scope="col">{ *c }</th> }) }</tr></thead>
-                    <tbody>
-                        { for (0..props.rows).map(|i| html! {
-                            <tr class={class_of(i)} onclick={onclick_row(i)} aria-selected={(props.selected == Some(i)).to_string()}>
-                                { for props.row.emit(i).into_iter().map(|cell| html! { <td>{ cell }</td> }) }
-                            </tr>
-                        }) }
-                    </tbody>
-                </table>
-            </div>
-        };
-    }
-    // Keep the selected row in view.
+    // Keep the selected row in view (virtualized tables; the small ones scroll with
+    // the page). Before any return: hooks run in the same order every render.
     {
         let viewport = viewport.clone();
         use_effect_with(props.selected, move |selected| {
@@ -106,6 +97,23 @@ pub fn data_table(props: &DataTableProps) -> Html {
                 }
             }
         });
+    }
+    if props.rows <= VIRTUALIZE_ABOVE {
+        return html! {
+            <div class="table-wrap" tabindex="0" {onkeydown} id={props.id.clone()}>
+                <table>
+                    <caption>{ props.caption.clone() }</caption>
+                    <thead><tr>{ for props.columns.iter().map(|c| html! { <th scope="col">{ *c }</th> }) }</tr></thead>
+                    <tbody>
+                        { for (0..props.rows).map(|i| html! {
+                            <tr class={class_of(i)} onclick={onclick_row(i)}>
+                                { for props.row.emit(i).into_iter().map(|cell| html! { <td>{ cell }</td> }) }
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+        };
     }
     let onscroll = {
         let scroll = scroll.clone();
@@ -122,9 +130,9 @@ pub fn data_table(props: &DataTableProps) -> Html {
     let columns = props.columns.len();
     html! {
         <div class="grid-wrap" id={props.id.clone()}>
-            <div class="grid-caption" id="grid-caption">{ format!("{} ({} rows)", props.caption, props.rows) }</div>
+            <div class="grid-caption" id={(*caption_id).clone()}>{ format!("{} ({} rows)", props.caption, props.rows) }</div>
             <div role="grid" aria-rowcount={(props.rows + 1).to_string()} aria-colcount={columns.to_string()}
-                 aria-labelledby="grid-caption" class="grid" tabindex="0" {onkeydown}>
+                 aria-labelledby={(*caption_id).clone()} class="grid" tabindex="0" {onkeydown}>
                 <div role="row" aria-rowindex="1" class="grid-head">
                     { for props.columns.iter().map(|c| html! { <div role="columnheader" class="cell">{ *c }</div> }) }
                 </div>

@@ -8,7 +8,8 @@ use super::call_graph::CallGraph;
 use super::diagnostics::Diagnostics;
 use super::pipeline::Pipeline;
 use super::semaphores::Semaphores;
-use super::{use_app, RunStatus};
+use super::RunStatus;
+use crate::context::use_app;
 use crate::state::{Action, Status, View};
 
 /// Tabs and the open view.

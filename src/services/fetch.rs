@@ -5,7 +5,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use birlink_core::samples::SampleInfo;
 
-use crate::state::FileBlob;
+use crate::state::{FileBlob, PickedFile};
 
 async fn response(url: &str) -> Result<web_sys::Response, String> {
     let window = web_sys::window().ok_or("no window")?;
@@ -19,14 +19,14 @@ async fn response(url: &str) -> Result<web_sys::Response, String> {
     Ok(response)
 }
 
-/// A URL's body as a file of the link set: `(name, size, blob)`.
-pub async fn blob(url: &str) -> Result<(String, u64, FileBlob), String> {
+/// A URL's body as a file of the link set.
+pub async fn blob(url: &str) -> Result<PickedFile, String> {
     let response = response(url).await?;
     let promise = response.blob().map_err(|_| format!("could not read `{url}`"))?;
     let blob: web_sys::Blob =
         JsFuture::from(promise).await.map_err(|_| format!("could not read `{url}`"))?.unchecked_into();
     let name = url.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(url).split('?').next().unwrap_or(url);
-    Ok((name.to_owned(), blob.size() as u64, FileBlob(Some(blob))))
+    Ok(PickedFile { path: name.to_owned(), size: blob.size() as u64, blob: FileBlob(Some(blob)) })
 }
 
 /// The samples index (`samples/index.json`).

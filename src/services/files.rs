@@ -1,4 +1,4 @@
-//! Files the user picked or dropped, as `(path, size, blob)` — never read here.
+//! Files the user picked or dropped, as [`PickedFile`]s — never read here.
 //!
 //! A folder (picked with the folder button, or dropped) contributes every `*.json`
 //! below it in sorted path order, as the CLI does; `nc*/sg*/…json` layouts keep their
@@ -8,14 +8,10 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use crate::state::FileBlob;
+use crate::state::{FileBlob, PickedFile};
 
-/// One file ready for the link set.
-pub type Picked = (String, u64, FileBlob);
-
-fn picked(file: &web_sys::File, path: String) -> Picked {
-    let size = file.size() as u64;
-    (path, size, FileBlob(Some(file.clone().into())))
+fn picked(file: &web_sys::File, path: String) -> PickedFile {
+    PickedFile { path, size: file.size() as u64, blob: FileBlob(Some(file.clone().into())) }
 }
 
 /// The path a file was picked under: its folder-relative path, else its name.
@@ -32,7 +28,7 @@ fn is_json(path: &str) -> bool {
 }
 
 /// The files of a file input (files, or a whole folder).
-pub fn from_input(input: &web_sys::HtmlInputElement) -> Vec<Picked> {
+pub fn from_input(input: &web_sys::HtmlInputElement) -> Vec<PickedFile> {
     let Some(list) = input.files() else { return Vec::new() };
     let mut files = Vec::new();
     let mut folder = false;
@@ -44,14 +40,14 @@ pub fn from_input(input: &web_sys::HtmlInputElement) -> Vec<Picked> {
         }
     }
     if folder {
-        files.retain(|(path, _, _)| is_json(path));
-        files.sort_by(|a, b| a.0.cmp(&b.0));
+        files.retain(|f| is_json(&f.path));
+        files.sort_by(|a, b| a.path.cmp(&b.path));
     }
     files
 }
 
 /// Everything dropped: files as they are, folders walked for `*.json`.
-pub async fn from_drop(transfer: web_sys::DataTransfer) -> Vec<Picked> {
+pub async fn from_drop(transfer: web_sys::DataTransfer) -> Vec<PickedFile> {
     let items = transfer.items();
     let mut entries = Vec::new();
     let mut loose = Vec::new();
@@ -69,19 +65,19 @@ pub async fn from_drop(transfer: web_sys::DataTransfer) -> Vec<Picked> {
             }
         }
     }
-    let mut files: Vec<Picked> = loose.iter().map(|f| picked(f, f.name())).collect();
+    let mut files: Vec<PickedFile> = loose.iter().map(|f| picked(f, f.name())).collect();
     let mut from_folders = Vec::new();
     for entry in entries {
         walk(entry, &mut files, &mut from_folders).await;
     }
-    from_folders.retain(|(path, _, _)| is_json(path));
-    from_folders.sort_by(|a, b| a.0.cmp(&b.0));
+    from_folders.retain(|f| is_json(&f.path));
+    from_folders.sort_by(|a, b| a.path.cmp(&b.path));
     files.extend(from_folders);
     files
 }
 
 /// Walks one dropped entry: a file goes to `files`, a folder's files to `folders`.
-async fn walk(entry: web_sys::FileSystemEntry, files: &mut Vec<Picked>, folders: &mut Vec<Picked>) {
+async fn walk(entry: web_sys::FileSystemEntry, files: &mut Vec<PickedFile>, folders: &mut Vec<PickedFile>) {
     let mut stack = vec![(entry, false)];
     while let Some((entry, in_folder)) = stack.pop() {
         if entry.is_file() {

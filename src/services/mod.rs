@@ -1,5 +1,5 @@
-//! The page's side effects: reading what the user picked or dropped, fetching samples
-//! and `?src=` URLs, downloads, and the link worker's bridge.
+//! The page's side effects that are not hooks: reading what the user picked or
+//! dropped, fetching samples and `?src=` URLs, downloads.
 
 pub mod download;
 pub mod fetch;

@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use birlink_core::diag::Diagnostic;
-use birlink_core::report::Report;
-use birlink_core::{Outcome, Severity};
+use birlink_core::input::FileEntry;
+use birlink_core::report::{InputStatus, PassStatus, Report};
+use birlink_core::{Pass, Severity};
 
 /// Colours used on the terminal.
 #[derive(Clone, Copy)]
@@ -68,15 +69,15 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
         report.tool.version,
         counted(modules, "module"),
         report.options.lnc,
-        report.options.lnc_source
+        report.options.lnc_source.as_str()
     );
     for input in &report.inputs {
         let module = input.module.as_deref().unwrap_or("-");
         let core = input.core.map(|c| format!("core {c}")).unwrap_or_else(|| "core ?".to_owned());
-        let status = match input.status.as_str() {
-            "error" => paint("error", Style::Error, color),
-            "warning" => paint("warning", Style::Warning, color),
-            _ => paint("ok", Style::Dim, color),
+        let status = match input.status {
+            InputStatus::Error => paint("error", Style::Error, color),
+            InputStatus::Warning => paint("warning", Style::Warning, color),
+            InputStatus::Ok => paint("ok", Style::Dim, color),
         };
         let _ = writeln!(
             out,
@@ -88,13 +89,14 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
     }
     let _ = writeln!(out, "{}", paint("passes", Style::Bold, color));
     for pass in &report.passes {
-        let status = match pass.status.as_str() {
-            "ok" => paint("ok     ", Style::Accent, color),
-            "error" => paint("error  ", Style::Error, color),
-            _ => paint("skipped", Style::Dim, color),
+        let status = match pass.status {
+            PassStatus::Ok => paint("ok     ", Style::Accent, color),
+            PassStatus::Error => paint("error  ", Style::Error, color),
+            PassStatus::Skipped => paint("skipped", Style::Dim, color),
         };
-        let detail = match pass.name.as_str() {
-            "bir_linker" if pass.status != "skipped" => format!(
+        let ran = pass.status != PassStatus::Skipped;
+        let detail = match pass.name {
+            Pass::BirLinker if ran => format!(
                 "{} · {} · {} · {} · {} renumbered",
                 counted(report.dispatcher.len(), "call"),
                 counted(report.aliases.len(), "alias edge"),
@@ -102,18 +104,18 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
                 counted(report.queues.len(), "queue"),
                 counted(report.barriers.len(), "barrier")
             ),
-            "vnc_remote_addr_map" if pass.status != "skipped" => {
+            Pass::VncRemoteAddrMap if ran => {
                 let n = report.address_map.len();
                 format!("{n} {} copied", if n == 1 { "address" } else { "addresses" })
             }
-            "vnc_link" if pass.status != "skipped" => format!(
+            Pass::VncLink if ran => format!(
                 "remote DMA blocks per core: {} · {} relocated",
                 report.semaphores.counts.iter().map(|c| c.remote_dma_blocks.to_string()).collect::<Vec<_>>().join("/"),
                 counted(report.semaphores.relocations.len(), "semaphore")
             ),
             _ => String::new(),
         };
-        let _ = writeln!(out, "  {:<20} {status} {detail}", pass.name);
+        let _ = writeln!(out, "  {:<20} {status} {detail}", pass.name.as_str());
     }
     let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
     let linked = report.options.linked_name.as_deref().unwrap_or("-");
@@ -131,16 +133,16 @@ fn shorten(text: &str, width: usize) -> String {
     }
 }
 
-/// Every diagnostic, rustc-style, with the source line when the file text is known.
-pub fn diagnostics(outcome: &Outcome, color: bool) -> String {
+/// Diagnostics, rustc-style, with the source line when the file text is known.
+pub fn diagnostics(diagnostics: &[Diagnostic], files: &[FileEntry], color: bool) -> String {
     let mut out = String::new();
-    for diagnostic in &outcome.report.diagnostics {
-        render_one(&mut out, outcome, diagnostic, color);
+    for diagnostic in diagnostics {
+        render_one(&mut out, files, diagnostic, color);
     }
     out
 }
 
-fn render_one(out: &mut String, outcome: &Outcome, d: &Diagnostic, color: bool) {
+fn render_one(out: &mut String, files: &[FileEntry], d: &Diagnostic, color: bool) {
     let head = format!("{}[{}]", d.severity.as_str(), d.code);
     let _ =
         writeln!(out, "{}: {}", paint(&head, severity_style(d.severity), color), paint(&d.message, Style::Bold, color));
@@ -158,7 +160,7 @@ fn render_one(out: &mut String, outcome: &Outcome, d: &Diagnostic, color: bool) 
             paint("-->", Style::Accent, color),
             paint(&pointer, Style::Dim, color)
         );
-        let text = outcome.files.iter().find(|f| f.path == location.file).and_then(|f| f.text.as_deref());
+        let text = files.iter().find(|f| f.path == location.file).and_then(|f| f.text.as_deref());
         if let (Some(text), Some(line), Some(column)) = (text, location.line, location.column) {
             if let Some(source) = text.lines().nth(line.saturating_sub(1) as usize) {
                 let shown: String = source.chars().take(160).collect();
@@ -218,7 +220,7 @@ pub fn verdict(report: &Report, color: bool) -> String {
     let (errors, warnings, notes) = (count(Severity::Error), count(Severity::Warning), count(Severity::Note));
     let tally = birlink_core::diag::tally(errors, warnings, notes);
     if errors > 0 {
-        let failed = report.passes.iter().find(|p| p.status == "error").map(|p| p.name.as_str()).unwrap_or("read");
+        let failed = report.passes.iter().find(|p| p.status == PassStatus::Error).map(|p| p.name).unwrap_or(Pass::Read);
         format!("{}: link failed in `{failed}`: {tally}\n", paint("error", Style::Error, color))
     } else {
         format!("{}: {tally}\n", paint("linked", Style::Accent, color))

@@ -193,11 +193,85 @@ fn every_sample_exits_as_its_index_says() {
     for entry in entries {
         let file = entry["file"].as_str().expect("file");
         let fails = entry["fails"].as_bool().expect("fails");
-        let run = birlink(&["link", &sample(file), "--out", out.to_str().expect("path"), "--quiet"]);
+        let run = birlink(&["link", &sample(file), "--out", out.to_str().expect("path")]);
         let want = if fails { 1 } else { 0 };
         assert_eq!(run.status.code(), Some(want), "{file}: {}", text(&run.stderr));
         if let Some(code) = entry["code"].as_str() {
             assert!(text(&run.stderr).contains(&format!("[{code}]")), "{file} does not report {code}");
         }
     }
+}
+
+#[test]
+fn quiet_prints_the_errors_and_the_verdict_only() {
+    let out = temp("quiet");
+    let path = out.to_str().expect("path");
+    // error-1514 reports a warning (BL0301, in the linker) before its error.
+    let loud = birlink(&["link", &sample("error-1514.json"), "--out", path]);
+    assert!(text(&loud.stderr).contains("warning[BL0301]"), "{}", text(&loud.stderr));
+    let quiet = birlink(&["link", &sample("error-1514.json"), "--out", path, "--quiet"]);
+    assert_eq!(quiet.status.code(), Some(1));
+    assert!(quiet.stdout.is_empty(), "no summary: {}", text(&quiet.stdout));
+    let stderr = text(&quiet.stderr);
+    assert!(stderr.contains("error[1514]"), "{stderr}");
+    assert!(!stderr.contains("warning["), "no warnings: {stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("error: link failed in `vnc_remote_addr_map`: 1 error"), "the verdict is last: {last}");
+    // A clean link prints the verdict line and nothing else.
+    let clean = birlink(&["link", &sample("matmul-2core.json"), "--out", path, "--quiet"]);
+    assert_eq!(clean.status.code(), Some(0));
+    assert!(clean.stdout.is_empty());
+    assert_eq!(text(&clean.stderr).lines().collect::<Vec<_>>(), vec!["linked: 0 errors, 0 warnings, 0 notes"]);
+}
+
+#[test]
+fn print_renders_diagnostics_like_link() {
+    let out = temp("print");
+    let bad = out.join("nc00.json");
+    std::fs::write(&bad, "{\n  \"functions\": [\n    {\"name\": 5}\n  ]\n}\n").expect("write");
+    let run = birlink(&["print", bad.to_str().expect("path")]);
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = text(&run.stderr);
+    assert!(stderr.contains("error[BL0003]: `name` of function without a name must be a string"), "{stderr}");
+    assert!(stderr.contains("nc00.json:3:14  /functions/0/name"), "a location with line and column: {stderr}");
+    assert!(stderr.contains("= help:"), "{stderr}");
+}
+
+#[test]
+fn gen_defaults_are_the_librarys() {
+    let run = birlink(&["gen", "--help"]);
+    let help = text(&run.stdout);
+    let defaults = birlink_core_defaults();
+    for (flag, value) in defaults {
+        let line = help.lines().skip_while(|l| !l.contains(flag)).take(3).collect::<Vec<_>>().join(" ");
+        assert!(line.contains(&format!("[default: {value}]")), "{flag}: {line}");
+    }
+}
+
+fn birlink_core_defaults() -> Vec<(&'static str, String)> {
+    let config = birlink_core::gen::GenConfig::default();
+    vec![
+        ("--cores", config.cores.to_string()),
+        ("--insts", config.insts.to_string()),
+        ("--handoffs", config.handoffs.to_string()),
+        ("--remote-dma", config.remote_dma.to_string()),
+        ("--barriers", config.barriers.to_string()),
+        ("--loops", config.loop_depth.to_string()),
+        ("--seed", config.seed.to_string()),
+    ]
+}
+
+#[test]
+fn a_bad_pass_selection_has_its_own_code() {
+    let out = temp("passes");
+    let run = birlink(&[
+        "link",
+        &sample("matmul-2core.json"),
+        "--out",
+        out.to_str().expect("path"),
+        "--passes",
+        "verify,vnc_link",
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(text(&run.stderr).contains("error[BL0012]: pass selection [verify, vnc_link]"), "{}", text(&run.stderr));
 }

@@ -10,10 +10,12 @@ use serde_json::Value;
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::entity::EntityKind;
 use crate::ir::{FileId, Module, Src};
 use crate::json;
 use crate::json::stream::Document;
 use crate::netlist::{self, Netlist, NETLIST_KEYS};
+use crate::pass::Pass;
 
 /// One input file, as the caller read it.
 #[derive(Clone, Debug)]
@@ -89,6 +91,8 @@ pub struct BundleOptions {
     pub lnc: Option<u64>,
     /// `options.passes`: which passes to run.
     pub passes: Option<Vec<String>>,
+    /// Where `options.passes` is, for a diagnostic about it.
+    pub passes_at: Option<Src>,
 }
 
 /// Everything read from the inputs.
@@ -130,7 +134,7 @@ pub fn load(
         diags.push(
             Diagnostic::new(
                 Code::InputTooLarge,
-                "read",
+                Pass::Read,
                 format!("the link set is {} and this build reads at most {}", human_bytes(total), human_bytes(max)),
             )
             .note(format!("{} file(s) given", sources.len())),
@@ -150,8 +154,8 @@ pub fn load(
             Ok(bytes) => bytes,
             Err(reason) => {
                 diags.push(
-                    Diagnostic::new(Code::UnreadableFile, "read", format!("cannot read `{path}`: {reason}"))
-                        .entity("file", &path, None)
+                    Diagnostic::new(Code::UnreadableFile, Pass::Read, format!("cannot read `{path}`: {reason}"))
+                        .entity(EntityKind::File, &path, None)
                         .at_pointer(file, ""),
                 );
                 set.files.push(entry);
@@ -166,10 +170,10 @@ pub fn load(
                 let (line, column) = json::locate::line_column(valid, offset);
                 let mut diagnostic = Diagnostic::new(
                     Code::UnreadableFile,
-                    "read",
+                    Pass::Read,
                     format!("`{path}` is not UTF-8 text (invalid byte at offset {offset})"),
                 )
-                .entity("file", &path, None);
+                .entity(EntityKind::File, &path, None);
                 diagnostic.location = Some(crate::diag::Location {
                     file: path.clone(),
                     pointer: String::new(),
@@ -191,8 +195,8 @@ pub fn load(
         let document = match document {
             Ok(document) => document,
             Err(error) => {
-                let mut diagnostic = Diagnostic::new(error.code, "read", format!("`{path}`: {}", error.message))
-                    .entity("file", &path, None)
+                let mut diagnostic = Diagnostic::new(error.code, Pass::Read, format!("`{path}`: {}", error.message))
+                    .entity(EntityKind::File, &path, None)
                     .at_pointer(file, "");
                 diagnostic.location = Some(crate::diag::Location {
                     file: path.clone(),
@@ -230,10 +234,10 @@ pub fn load(
                     diags.push(
                         Diagnostic::new(
                             Code::NotAModule,
-                            "read",
+                            Pass::Read,
                             format!("`{path}` is not a BIR module, bundle or netlist: {what}"),
                         )
-                        .entity("file", &path, None)
+                        .entity(EntityKind::File, &path, None)
                         .at_pointer(file, ""),
                     );
                 }
@@ -248,14 +252,14 @@ pub fn load(
     for extra in netlists {
         let used = set.netlist.as_ref().and_then(|n| n.src.as_ref()).map(|s| set.path(s.file).to_owned());
         diags.push(
-            Diagnostic::new(Code::ExtraNetlist, "read", "more than one netlist given; this one is ignored")
+            Diagnostic::new(Code::ExtraNetlist, Pass::Read, "more than one netlist given; this one is ignored")
                 .at(extra.src.as_ref())
                 .note(format!("the netlist in `{}` is used", used.unwrap_or_default())),
         );
     }
     // An empty link set is only news when no file failed: a failed file explains it.
     if set.modules.is_empty() && !crate::diag::has_errors(diags) {
-        diags.push(Diagnostic::new(Code::EmptyLinkSet, "read", "no per-core module was given: nothing to link"));
+        diags.push(Diagnostic::new(Code::EmptyLinkSet, Pass::Read, "no per-core module was given: nothing to link"));
     }
     set
 }
@@ -302,7 +306,7 @@ fn read_bundle(
                         _ => diags.push(
                             Diagnostic::new(
                                 if lnc.is_number() { Code::NumberOutOfRange } else { Code::WrongType },
-                                "read",
+                                Pass::Read,
                                 format!(
                                     "bundle `options.lnc` must be a positive integer, found {}",
                                     json::read::compact(lnc)
@@ -317,11 +321,14 @@ fn read_bundle(
                         .as_array()
                         .and_then(|items| items.iter().map(|p| p.as_str().map(str::to_owned)).collect());
                     match names {
-                        Some(names) => set.options.passes = Some(names),
+                        Some(names) => {
+                            set.options.passes = Some(names);
+                            set.options.passes_at = Some(Src { file, pointer: "/options/passes".into() });
+                        }
                         None => diags.push(
                             Diagnostic::new(
                                 Code::WrongType,
-                                "read",
+                                Pass::Read,
                                 format!(
                                     "bundle `options.passes` must be a list of pass names, found {}",
                                     json::read::compact(passes)
@@ -333,7 +340,7 @@ fn read_bundle(
                 }
             }
             None => diags.push(
-                Diagnostic::new(Code::WrongType, "read", "bundle `options` must be an object")
+                Diagnostic::new(Code::WrongType, Pass::Read, "bundle `options` must be an object")
                     .at_pointer(file, "/options"),
             ),
         }
@@ -345,7 +352,7 @@ fn read_bundle(
         diags.push(
             Diagnostic::new(
                 Code::WrongType,
-                "read",
+                Pass::Read,
                 format!("bundle `modules` must be an array, found {}", json::read::type_name(other)),
             )
             .at_pointer(file, "/modules"),

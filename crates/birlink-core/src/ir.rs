@@ -562,6 +562,16 @@ impl QueueInstance {
     }
 }
 
+/// A queue instance's name in its module: its `name`, or `<queue>_<index>` when it has
+/// none, as real dumps often leave them (spec §3.8). Both `verify` and `bir_linker`
+/// name instances this way.
+pub fn instance_source_name(queue: &str, name: Option<&str>, index: usize) -> String {
+    match name {
+        Some(name) => name.to_owned(),
+        None => format!("{queue}_{index}"),
+    }
+}
+
 impl Module {
     /// `attributes.neuron_core_id`.
     pub fn core_id(&self) -> Option<u64> {
@@ -585,12 +595,22 @@ impl Module {
 
     /// Visits every instruction of these blocks, depth-first through `Loop` bodies.
     pub fn walk_blocks(&self, blocks: &[Handle<Block>], visit: &mut dyn FnMut(Handle<Inst>)) {
-        self.walk(blocks, &mut |_| {}, visit);
+        self.walk(blocks, &mut |_| {}, &mut |_, inst| visit(inst));
+    }
+
+    /// Visits every instruction of a function with the block that holds it, in program
+    /// order (depth-first through `Loop` bodies).
+    pub fn walk_function_in_blocks(
+        &self,
+        function: Handle<Function>,
+        visit: &mut dyn FnMut(Handle<Block>, Handle<Inst>),
+    ) {
+        self.walk(&self.store.functions[function].blocks, &mut |_| {}, visit);
     }
 
     /// Visits every block of a function (top-level and nested), depth-first.
     pub fn walk_function_blocks(&self, function: Handle<Function>, visit: &mut dyn FnMut(Handle<Block>)) {
-        self.walk(&self.store.functions[function].blocks, visit, &mut |_| {});
+        self.walk(&self.store.functions[function].blocks, visit, &mut |_, _| {});
     }
 
     /// The one depth-first walk: each block, then its instructions in order, entering a
@@ -600,21 +620,23 @@ impl Module {
         &self,
         blocks: &[Handle<Block>],
         visit_block: &mut dyn FnMut(Handle<Block>),
-        visit_inst: &mut dyn FnMut(Handle<Inst>),
+        visit_inst: &mut dyn FnMut(Handle<Block>, Handle<Inst>),
     ) {
         struct Frame<'a> {
             blocks: std::slice::Iter<'a, Handle<Block>>,
+            block: Option<Handle<Block>>,
             insts: std::slice::Iter<'a, Handle<Inst>>,
         }
-        let mut stack = vec![Frame { blocks: blocks.iter(), insts: [].iter() }];
+        let mut stack = vec![Frame { blocks: blocks.iter(), block: None, insts: [].iter() }];
         while let Some(frame) = stack.last_mut() {
-            if let Some(&inst) = frame.insts.next() {
-                visit_inst(inst);
+            if let (Some(block), Some(&inst)) = (frame.block, frame.insts.next()) {
+                visit_inst(block, inst);
                 if let Some(body) = &self.store.insts[inst].body {
-                    stack.push(Frame { blocks: body.iter(), insts: [].iter() });
+                    stack.push(Frame { blocks: body.iter(), block: None, insts: [].iter() });
                 }
             } else if let Some(&block) = frame.blocks.next() {
                 visit_block(block);
+                frame.block = Some(block);
                 frame.insts = self.store.blocks[block].insts.iter();
             } else {
                 stack.pop();

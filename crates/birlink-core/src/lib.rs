@@ -21,8 +21,8 @@
 #![forbid(unsafe_code)]
 
 pub mod arena;
-pub mod codes;
 pub mod diag;
+pub mod entity;
 pub mod gen;
 pub mod input;
 pub mod ir;
@@ -30,6 +30,7 @@ pub mod json;
 pub mod limits;
 pub mod netlist;
 pub mod partition;
+pub mod pass;
 pub mod passes;
 pub mod print;
 pub mod query;
@@ -38,9 +39,12 @@ pub mod samples;
 pub mod selfcheck;
 pub mod uses;
 
-pub use codes::Code;
+pub use diag::codes;
+pub use diag::codes::Code;
 pub use diag::{Diagnostic, Severity};
+pub use entity::{EntityKey, EntityKind};
 pub use input::{Role, SourceFile};
+pub use pass::Pass;
 pub use passes::{run, LinkOptions, Outcome};
 
 /// `report.json` text for an outcome.

@@ -11,6 +11,7 @@ use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::ir::{FileId, Src};
 use crate::json::read::compact;
+use crate::pass::Pass;
 
 /// One end of a netlist alias.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,7 +60,7 @@ pub fn parse(value: &Value, file: FileId, pointer: &str, diags: &mut Vec<Diagnos
         diags.push(
             Diagnostic::new(
                 Code::WrongType,
-                "read",
+                Pass::Read,
                 format!("the netlist must be an object, found {}", compact(value)),
             )
             .at_pointer(file, pointer),
@@ -69,7 +70,7 @@ pub fn parse(value: &Value, file: FileId, pointer: &str, diags: &mut Vec<Diagnos
     let mut bad = |key: &str, expected: &str, found: &Value, at: String| {
         let code = if found.is_number() { Code::NumberOutOfRange } else { Code::WrongType };
         diags.push(
-            Diagnostic::new(code, "read", format!("netlist `{key}` must be {expected}, found {}", compact(found)))
+            Diagnostic::new(code, Pass::Read, format!("netlist `{key}` must be {expected}, found {}", compact(found)))
                 .at_pointer(file, at),
         );
     };

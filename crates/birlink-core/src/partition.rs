@@ -12,6 +12,7 @@ use crate::arena::Handle;
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::ir::{Allocation, Function, MemLoc, MemLocSet, Module, QueueInstance};
+use crate::pass::Pass;
 
 /// What belongs to one core.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,7 +92,7 @@ impl Partitions {
 
     /// The first check of both VNC passes (`modules.size() == options.vnc_nc_count`):
     /// `code` from `pass` when the module has another number of partitions.
-    pub fn count_mismatch(&self, code: Code, pass: &str, vnc_nc_count: u64) -> Option<Diagnostic> {
+    pub fn count_mismatch(&self, code: Code, pass: Pass, vnc_nc_count: u64) -> Option<Diagnostic> {
         let n = self.len() as u64;
         (n != vnc_nc_count).then(|| {
             Diagnostic::new(

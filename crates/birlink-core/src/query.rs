@@ -1,23 +1,29 @@
-//! Questions a viewer asks about a linked module: find an entity by name, show its JSON
-//! (linked, and original from its input file), print a unit, search names across cores.
+//! Questions a viewer asks about a linked module: find an entity by name or by key,
+//! show its JSON (linked, and original from its input file), print a unit, search names
+//! across cores.
 //!
-//! Views refer to entities by name (`kind`, `name`, `parent`), as reports and
-//! diagnostics do; handles never leave the core. Everything here reads only.
+//! Views name entities the way reports and diagnostics do ([`EntityQuery`]: kind, name,
+//! parent); links name them by [`EntityKey`], which holds every name needed to find the
+//! entity again in a later run. Handles never leave the core. Everything here reads only.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::arena::Handle;
+use crate::entity::{EntityKey, EntityKind, EntityPath};
 use crate::input::FileEntry;
-use crate::ir::{Allocation, Block, Function, Inst, MemLoc, MemLocSet, Module, Queue, QueueInstance, Src};
+use crate::ir::{
+    instance_source_name, Allocation, Block, Function, Inst, MemLoc, MemLocSet, Module, Queue, QueueInstance, Src,
+};
 use crate::json::locate;
 use crate::print;
+use crate::report::Unit;
 
 /// An entity named the way views name it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EntityQuery {
-    /// `function`, `block`, `instruction`, `set`, `memloc`, `queue` or `instance`.
-    pub kind: String,
+    /// What it is.
+    pub kind: EntityKind,
     /// Its name.
     pub name: String,
     /// Its function (blocks, instructions, sets, memory locations), queue (instances) or
@@ -31,6 +37,10 @@ pub struct EntityQuery {
 pub struct EntityView {
     /// The entity, with the parent it was found in.
     pub entity: EntityQuery,
+    /// Its stable address, for links.
+    pub key: EntityKey,
+    /// The unit of the canonical text that holds it (its function or queue).
+    pub unit: Unit,
     /// The core whose partition holds it, if any.
     pub core: Option<u64>,
     /// Its canonical text (one line, or the whole unit for a function or queue).
@@ -65,7 +75,8 @@ pub struct SearchHit {
     pub core: Option<u64>,
 }
 
-#[derive(Clone, Copy)]
+/// An entity of the module, by handle, with what holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Found {
     Function(Handle<Function>),
     Block(Handle<Block>, Handle<Function>),
@@ -73,13 +84,14 @@ enum Found {
     Set(Handle<MemLocSet>, Handle<Function>),
     MemLoc(Handle<MemLoc>, Handle<Function>),
     Queue(Handle<Queue>),
-    Instance(Handle<QueueInstance>),
+    Instance(Handle<QueueInstance>, Handle<Queue>),
 }
 
-#[derive(Clone, Copy)]
+/// What holds an instruction: a block of a function, or a queue instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Parent {
-    Function(Handle<Function>),
-    Instance(Handle<QueueInstance>),
+    Block(Handle<Block>, Handle<Function>),
+    Instance(Handle<QueueInstance>, Handle<Queue>),
 }
 
 /// Visits every entity of the module with its parent's name, in module order; stops
@@ -112,8 +124,8 @@ fn each(module: &Module, visit: &mut dyn FnMut(Found, &str, &str) -> bool) -> bo
         if stop {
             return true;
         }
-        module.walk_function(function, &mut |inst| {
-            if !stop && visit(Found::Inst(inst, Parent::Function(function)), store.insts[inst].name(), fname) {
+        module.walk_function_in_blocks(function, &mut |block, inst| {
+            if !stop && visit(Found::Inst(inst, Parent::Block(block, function)), store.insts[inst].name(), fname) {
                 stop = true;
             }
         });
@@ -126,13 +138,14 @@ fn each(module: &Module, visit: &mut dyn FnMut(Found, &str, &str) -> bool) -> bo
         if visit(Found::Queue(queue), qname, "") {
             return true;
         }
-        for &instance in &store.queues[queue].instances {
-            let iname = store.instances[instance].name().unwrap_or("");
-            if visit(Found::Instance(instance), iname, qname) {
+        for (index, &instance) in store.queues[queue].instances.iter().enumerate() {
+            let iname = instance_source_name(qname, store.instances[instance].name(), index);
+            let iname = iname.as_str();
+            if visit(Found::Instance(instance, queue), iname, qname) {
                 return true;
             }
             for &inst in &store.instances[instance].insts {
-                if visit(Found::Inst(inst, Parent::Instance(instance)), store.insts[inst].name(), iname) {
+                if visit(Found::Inst(inst, Parent::Instance(instance, queue)), store.insts[inst].name(), iname) {
                     return true;
                 }
             }
@@ -141,15 +154,15 @@ fn each(module: &Module, visit: &mut dyn FnMut(Found, &str, &str) -> bool) -> bo
     false
 }
 
-fn kind_of(found: Found) -> &'static str {
+fn kind_of(found: Found) -> EntityKind {
     match found {
-        Found::Function(_) => "function",
-        Found::Block(..) => "block",
-        Found::Inst(..) => "instruction",
-        Found::Set(..) => "set",
-        Found::MemLoc(..) => "memloc",
-        Found::Queue(_) => "queue",
-        Found::Instance(..) => "instance",
+        Found::Function(_) => EntityKind::Function,
+        Found::Block(..) => EntityKind::Block,
+        Found::Inst(..) => EntityKind::Instruction,
+        Found::Set(..) => EntityKind::Set,
+        Found::MemLoc(..) => EntityKind::Memloc,
+        Found::Queue(_) => EntityKind::Queue,
+        Found::Instance(..) => EntityKind::Instance,
     }
 }
 
@@ -170,16 +183,209 @@ fn find(module: &Module, query: &EntityQuery) -> Option<(Found, String)> {
 fn core_of(module: &Module, found: Found) -> Option<u64> {
     let store = &module.store;
     match found {
-        Found::Function(f) | Found::Block(_, f) | Found::Set(_, f) | Found::MemLoc(_, f) => store.functions[f].core(),
-        Found::Inst(_, Parent::Function(f)) => store.functions[f].core(),
-        Found::Inst(_, Parent::Instance(i)) | Found::Instance(i) => store.instances[i].core(),
+        Found::Function(f)
+        | Found::Block(_, f)
+        | Found::Set(_, f)
+        | Found::MemLoc(_, f)
+        | Found::Inst(_, Parent::Block(_, f)) => store.functions[f].core(),
+        Found::Inst(_, Parent::Instance(i, _)) | Found::Instance(i, _) => store.instances[i].core(),
         Found::Queue(_) => None,
+    }
+}
+
+/// Which of the instructions named like `inst` in `siblings` it is (0 for the first).
+fn occurrence(module: &Module, siblings: &[Handle<Inst>], inst: Handle<Inst>) -> u32 {
+    let name = module.store.insts[inst].name();
+    siblings.iter().take_while(|&&i| i != inst).filter(|&&i| module.store.insts[i].name() == name).count() as u32
+}
+
+/// The `occurrence`-th instruction named `name` in `siblings`.
+fn nth_named(module: &Module, siblings: &[Handle<Inst>], name: &str, occurrence: u32) -> Option<Handle<Inst>> {
+    siblings.iter().copied().filter(|&i| module.store.insts[i].name() == name).nth(occurrence as usize)
+}
+
+fn key_of(module: &Module, found: Found) -> EntityKey {
+    let store = &module.store;
+    let function = |f: Handle<Function>| store.functions[f].name().to_owned();
+    let queue = |q: Handle<Queue>| store.queues[q].name().to_owned();
+    let instance = |i: Handle<QueueInstance>| instance_name(module, i);
+    let path = match found {
+        Found::Function(f) => EntityPath::Function { function: function(f) },
+        Found::Block(b, f) => EntityPath::Block { function: function(f), block: store.blocks[b].name().to_owned() },
+        Found::Inst(i, Parent::Block(b, f)) => EntityPath::Instruction {
+            function: function(f),
+            block: store.blocks[b].name().to_owned(),
+            name: store.insts[i].name().to_owned(),
+            occurrence: occurrence(module, &store.blocks[b].insts, i),
+        },
+        Found::Inst(i, Parent::Instance(n, q)) => EntityPath::QueueInstruction {
+            queue: queue(q),
+            instance: instance(n),
+            name: store.insts[i].name().to_owned(),
+            occurrence: occurrence(module, &store.instances[n].insts, i),
+        },
+        Found::Set(s, f) => EntityPath::Set { function: function(f), set: store.sets[s].name(store) },
+        Found::MemLoc(m, f) => EntityPath::Memloc { function: function(f), memloc: store.memlocs[m].name().to_owned() },
+        Found::Queue(q) => EntityPath::Queue { queue: queue(q) },
+        Found::Instance(n, q) => EntityPath::Instance { queue: queue(q), instance: instance(n) },
+    };
+    EntityKey { core: core_of(module, found), path }
+}
+
+fn unit_of(module: &Module, found: Found) -> Unit {
+    let store = &module.store;
+    match found {
+        Found::Function(f)
+        | Found::Block(_, f)
+        | Found::Set(_, f)
+        | Found::MemLoc(_, f)
+        | Found::Inst(_, Parent::Block(_, f)) => Unit::Function(store.functions[f].name().to_owned()),
+        Found::Queue(q) | Found::Instance(_, q) | Found::Inst(_, Parent::Instance(_, q)) => {
+            Unit::Queue(store.queues[q].name().to_owned())
+        }
+    }
+}
+
+fn find_function(module: &Module, name: &str) -> Option<Handle<Function>> {
+    module.functions.iter().copied().find(|&f| module.store.functions[f].name() == name)
+}
+
+fn find_queue(module: &Module, name: &str) -> Option<Handle<Queue>> {
+    module.queues.iter().copied().find(|&q| module.store.queues[q].name() == name)
+}
+
+fn find_instance(module: &Module, queue: Handle<Queue>, name: &str) -> Option<Handle<QueueInstance>> {
+    module.store.queues[queue].instances.iter().copied().find(|&i| instance_name(module, i) == name)
+}
+
+/// An instance's name as views and keys use it: its `name`, or `<queue>_<index>` when it
+/// has none (the linker names every instance, but a `linked.json` read back may not).
+fn instance_name(module: &Module, instance: Handle<QueueInstance>) -> String {
+    let store = &module.store;
+    for &queue in &module.queues {
+        let q = &store.queues[queue];
+        if let Some(index) = q.instances.iter().position(|&i| i == instance) {
+            return instance_source_name(q.name(), store.instances[instance].name(), index);
+        }
+    }
+    store.instances[instance].name().unwrap_or("").to_owned()
+}
+
+fn find_block(module: &Module, function: Handle<Function>, name: &str) -> Option<Handle<Block>> {
+    let mut found = None;
+    module.walk_function_blocks(function, &mut |block| {
+        if found.is_none() && module.store.blocks[block].name() == name {
+            found = Some(block);
+        }
+    });
+    found
+}
+
+fn sets_of(module: &Module, function: Handle<Function>) -> impl Iterator<Item = Handle<MemLocSet>> + '_ {
+    module.store.functions[function].allocations.iter().filter_map(|a| match a {
+        Allocation::Set(set) => Some(*set),
+        Allocation::Other(_) => None,
+    })
+}
+
+/// The entity a key names, if this module has it (the same names, on the same core).
+fn find_key(module: &Module, key: &EntityKey) -> Option<Found> {
+    let store = &module.store;
+    let found = match &key.path {
+        EntityPath::Module(_) | EntityPath::File(_) => return None,
+        EntityPath::Function { function } => Found::Function(find_function(module, function)?),
+        EntityPath::Block { function, block } => {
+            let f = find_function(module, function)?;
+            Found::Block(find_block(module, f, block)?, f)
+        }
+        EntityPath::Instruction { function, block, name, occurrence } => {
+            let f = find_function(module, function)?;
+            let b = find_block(module, f, block)?;
+            Found::Inst(nth_named(module, &store.blocks[b].insts, name, *occurrence)?, Parent::Block(b, f))
+        }
+        EntityPath::Set { function, set } => {
+            let f = find_function(module, function)?;
+            Found::Set(sets_of(module, f).find(|&s| store.sets[s].name(store) == *set)?, f)
+        }
+        EntityPath::Memloc { function, memloc } => {
+            let f = find_function(module, function)?;
+            let m = sets_of(module, f)
+                .flat_map(|s| store.sets[s].memlocs.iter().copied())
+                .find(|&m| store.memlocs[m].name() == memloc)?;
+            Found::MemLoc(m, f)
+        }
+        EntityPath::Queue { queue } => Found::Queue(find_queue(module, queue)?),
+        EntityPath::Instance { queue, instance } => {
+            let q = find_queue(module, queue)?;
+            Found::Instance(find_instance(module, q, instance)?, q)
+        }
+        EntityPath::QueueInstruction { queue, instance, name, occurrence } => {
+            let q = find_queue(module, queue)?;
+            let n = find_instance(module, q, instance)?;
+            Found::Inst(nth_named(module, &store.instances[n].insts, name, *occurrence)?, Parent::Instance(n, q))
+        }
+    };
+    (core_of(module, found) == key.core).then_some(found)
+}
+
+fn parent_name(module: &Module, found: Found) -> String {
+    let store = &module.store;
+    match found {
+        Found::Function(_) | Found::Queue(_) => String::new(),
+        Found::Block(_, f) | Found::Set(_, f) | Found::MemLoc(_, f) | Found::Inst(_, Parent::Block(_, f)) => {
+            store.functions[f].name().to_owned()
+        }
+        Found::Instance(_, q) => store.queues[q].name().to_owned(),
+        Found::Inst(_, Parent::Instance(n, _)) => instance_name(module, n),
+    }
+}
+
+fn name_of(module: &Module, found: Found) -> String {
+    let store = &module.store;
+    match found {
+        Found::Function(f) => store.functions[f].name().to_owned(),
+        Found::Block(b, _) => store.blocks[b].name().to_owned(),
+        Found::Inst(i, _) => store.insts[i].name().to_owned(),
+        Found::Set(s, _) => store.sets[s].name(store),
+        Found::MemLoc(m, _) => store.memlocs[m].name().to_owned(),
+        Found::Queue(q) => store.queues[q].name().to_owned(),
+        Found::Instance(n, _) => instance_name(module, n),
     }
 }
 
 /// Everything about one entity, or `None` when the module has no such entity.
 pub fn entity_view(module: &Module, files: &[FileEntry], query: &EntityQuery) -> Option<EntityView> {
-    let (found, parent) = find(module, query)?;
+    let (found, _) = find(module, query)?;
+    Some(view_of(module, files, found))
+}
+
+/// Everything about the entity a key names, or `None` when the module has none (a stale
+/// or foreign key).
+pub fn entity_view_by_key(module: &Module, files: &[FileEntry], key: &EntityKey) -> Option<EntityView> {
+    find_key(module, key).map(|found| view_of(module, files, found))
+}
+
+/// The key of the entity a query finds.
+pub fn key_for(module: &Module, query: &EntityQuery) -> Option<EntityKey> {
+    find(module, query).map(|(found, _)| key_of(module, found))
+}
+
+/// The key of every entity of the module, in module order (for tests and checks).
+pub fn all_keys(module: &Module) -> Vec<(EntityQuery, EntityKey)> {
+    let mut keys = Vec::new();
+    each(module, &mut |found, name, parent| {
+        let query = EntityQuery {
+            kind: kind_of(found),
+            name: name.to_owned(),
+            parent: (!parent.is_empty()).then(|| parent.to_owned()),
+        };
+        keys.push((query, key_of(module, found)));
+        false
+    });
+    keys
+}
+
+fn view_of(module: &Module, files: &[FileEntry], found: Found) -> EntityView {
     let store = &module.store;
     let (text, linked, src): (String, Value, Option<&Src>) = match found {
         Found::Function(f) => {
@@ -207,7 +413,7 @@ pub fn entity_view(module: &Module, files: &[FileEntry], query: &EntityQuery) ->
             print::queue_text(module, q, &mut text);
             (text, crate::json::write::queue_to_value(module, q), store.queues[q].src.as_ref())
         }
-        Found::Instance(i) => (
+        Found::Instance(i, _) => (
             print::instance_line(module, i),
             crate::json::write::instance_to_value(module, i),
             store.instances[i].src.as_ref(),
@@ -217,13 +423,19 @@ pub fn entity_view(module: &Module, files: &[FileEntry], query: &EntityQuery) ->
         let file = files.get(src.file.0 as usize)?;
         original(file, &src.pointer)
     });
-    Some(EntityView {
-        entity: EntityQuery { kind: kind_of(found).to_owned(), name: query.name.clone(), parent: Some(parent) },
+    EntityView {
+        entity: EntityQuery {
+            kind: kind_of(found),
+            name: name_of(module, found),
+            parent: Some(parent_name(module, found)),
+        },
+        key: key_of(module, found),
+        unit: unit_of(module, found),
         core: core_of(module, found),
         text,
         linked: serde_json::to_string_pretty(&linked).unwrap_or_default(),
         original,
-    })
+    }
 }
 
 /// The value at `pointer` in an input file, pretty-printed, with its line and column.
@@ -238,21 +450,16 @@ pub fn original(file: &FileEntry, pointer: &str) -> Option<Original> {
     Some(Original { file: file.path.clone(), pointer: pointer.to_owned(), line: span.line, column: span.column, json })
 }
 
-/// The canonical text of a unit (`function <name>` or `queue <name>`).
-pub fn unit_text(module: &Module, unit: &str) -> Option<String> {
-    let store = &module.store;
+/// The canonical text of a unit.
+pub fn unit_text(module: &Module, unit: &Unit) -> Option<String> {
     let mut text = String::new();
-    if let Some(name) = unit.strip_prefix("function ") {
-        let function = module.functions.iter().copied().find(|&f| store.functions[f].name() == name)?;
-        print::function_text(module, function, &mut text);
-    } else if let Some(name) = unit.strip_prefix("queue ") {
-        let queue = module.queues.iter().copied().find(|&q| store.queues[q].name() == name)?;
-        print::queue_text(module, queue, &mut text);
-    } else if unit == "module" {
-        text = print::module_line(module);
-        text.push('\n');
-    } else {
-        return None;
+    match unit {
+        Unit::Function(name) => print::function_text(module, find_function(module, name)?, &mut text),
+        Unit::Queue(name) => print::queue_text(module, find_queue(module, name)?, &mut text),
+        Unit::Module => {
+            text = print::module_line(module);
+            text.push('\n');
+        }
     }
     Some(text)
 }
@@ -271,7 +478,7 @@ pub fn search(module: &Module, text: &str, limit: usize) -> Vec<SearchHit> {
         if lower.contains(&needle) {
             let hit = SearchHit {
                 entity: EntityQuery {
-                    kind: kind_of(found).to_owned(),
+                    kind: kind_of(found),
                     name: name.to_owned(),
                     parent: (!parent.is_empty()).then(|| parent.to_owned()),
                 },

@@ -6,12 +6,15 @@
 //! the contract are never renamed; fields may be added. All lists are `Vec`s in pipeline
 //! order: no hash-map order ever reaches the output.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Severity};
 use crate::input::FileKind;
 use crate::ir::PhysTuple;
+use crate::pass::Pass;
 
 /// The whole report.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -62,14 +65,41 @@ impl Default for Tool {
 pub struct Options {
     /// `vnc_nc_count`: the expected number of cores.
     pub lnc: u64,
-    /// Where `lnc` came from: `option`, `bundle`, `netlist` or `modules`.
-    pub lnc_source: String,
+    /// Where `lnc` came from.
+    pub lnc_source: LncSource,
     /// Base name of the linked module (`<base>/sgLnk`), once known.
     pub base_name: Option<String>,
     /// The linked module's name.
     pub linked_name: Option<String>,
-    /// The passes that were asked for, in order.
-    pub passes: Vec<String>,
+    /// The passes that run when nothing fails, in order.
+    pub passes: Vec<Pass>,
+}
+
+/// Where `vnc_nc_count` came from (the first of these that gives one, spec §2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LncSource {
+    /// `--lnc`, or the page's LNC field.
+    Option,
+    /// The bundle's `options.lnc`.
+    Bundle,
+    /// The netlist's `lnc`.
+    Netlist,
+    /// The number of modules given.
+    #[default]
+    Modules,
+}
+
+impl LncSource {
+    /// `option`, `bundle`, `netlist` or `modules`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LncSource::Option => "option",
+            LncSource::Bundle => "bundle",
+            LncSource::Netlist => "netlist",
+            LncSource::Modules => "modules",
+        }
+    }
 }
 
 /// `inputs[]`.
@@ -95,19 +125,84 @@ pub struct InputRow {
     pub queues: u64,
     /// Size of the file in bytes.
     pub bytes: u64,
-    /// `ok`, `warning` or `error`: the worst diagnostic pointing into this module/file.
-    pub status: String,
+    /// The worst diagnostic pointing into this module or file.
+    pub status: InputStatus,
+}
+
+/// How an input fared: the worst diagnostic about it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InputStatus {
+    /// Nothing worse than a note.
+    #[default]
+    Ok,
+    /// At least one warning.
+    Warning,
+    /// At least one error.
+    Error,
+}
+
+impl InputStatus {
+    /// The status a worst severity gives.
+    pub fn of(worst: Option<Severity>) -> InputStatus {
+        match worst {
+            Some(Severity::Error) => InputStatus::Error,
+            Some(Severity::Warning) => InputStatus::Warning,
+            Some(Severity::Note) | None => InputStatus::Ok,
+        }
+    }
+
+    /// `ok`, `warning` or `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            InputStatus::Ok => "ok",
+            InputStatus::Warning => "warning",
+            InputStatus::Error => "error",
+        }
+    }
 }
 
 /// `passes[]`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PassRow {
-    /// `verify`, `bir_linker`, `vnc_remote_addr_map`, `vnc_link`.
-    pub name: String,
-    /// `ok`, `error` or `skipped`.
-    pub status: String,
+    /// The pass.
+    pub name: Pass,
+    /// How it went.
+    pub status: PassStatus,
     /// Its steps in order.
     pub steps: Vec<StepRow>,
+}
+
+/// How a pass went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PassStatus {
+    /// It ran and reported no error.
+    Ok,
+    /// It reported an error: it changed nothing and the passes after it did not run.
+    Error,
+    /// It did not run (not selected, or an earlier stage failed).
+    Skipped,
+}
+
+impl PassStatus {
+    /// `ok`, `error` or `skipped`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PassStatus::Ok => "ok",
+            PassStatus::Error => "error",
+            PassStatus::Skipped => "skipped",
+        }
+    }
+
+    /// `error` when `failed`, else `ok`.
+    pub fn of(failed: bool) -> PassStatus {
+        if failed {
+            PassStatus::Error
+        } else {
+            PassStatus::Ok
+        }
+    }
 }
 
 /// One step of a pass.
@@ -124,8 +219,8 @@ pub struct StepRow {
 /// One changed entity: its canonical line before and after a step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Edit {
-    /// The unit it belongs to: `module`, `function <name>`, `queue <name>`.
-    pub unit: String,
+    /// The unit it belongs to.
+    pub unit: Unit,
     /// Where in the unit: `block <name>`, `set <name>`, `instance <name>`, or empty.
     pub context: String,
     /// The canonical line before the step (`None`: added).
@@ -298,4 +393,87 @@ pub struct Relocation {
     pub old_id: Value,
     /// The peer's local id, now the update's id.
     pub new_id: Value,
+}
+
+/// A unit of the canonical text: what an edit belongs to, what can be printed whole.
+/// On the wire: `module`, `function <name>`, `queue <name>`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Unit {
+    /// The module's header line.
+    Module,
+    /// A function, by (linked) name.
+    Function(String),
+    /// A queue, by name.
+    Queue(String),
+}
+
+impl Unit {
+    /// The function's name, for a function unit.
+    pub fn function(&self) -> Option<&str> {
+        match self {
+            Unit::Function(name) => Some(name),
+            Unit::Module | Unit::Queue(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unit::Module => f.write_str("module"),
+            Unit::Function(name) => write!(f, "function {name}"),
+            Unit::Queue(name) => write!(f, "queue {name}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Unit {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Unit, String> {
+        if text == "module" {
+            Ok(Unit::Module)
+        } else if let Some(name) = text.strip_prefix("function ") {
+            Ok(Unit::Function(name.to_owned()))
+        } else if let Some(name) = text.strip_prefix("queue ") {
+            Ok(Unit::Queue(name.to_owned()))
+        } else {
+            Err(format!("`{text}` is not a unit (`module`, `function <name>` or `queue <name>`)"))
+        }
+    }
+}
+
+impl Serialize for Unit {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Unit {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = std::borrow::Cow::<str>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_read_back_as_written() {
+        for unit in [Unit::Module, Unit::Function("nc01/helper".into()), Unit::Queue("q 1".into())] {
+            let json = serde_json::to_string(&unit).unwrap_or_default();
+            assert_eq!(serde_json::from_str::<Unit>(&json).ok().as_ref(), Some(&unit), "{json}");
+        }
+        assert_eq!(serde_json::to_string(&Unit::Function("nc00".into())).unwrap_or_default(), "\"function nc00\"");
+        assert!("widget x".parse::<Unit>().is_err());
+    }
+
+    #[test]
+    fn statuses_are_written_as_before() {
+        assert_eq!(serde_json::to_string(&PassStatus::Skipped).unwrap_or_default(), "\"skipped\"");
+        assert_eq!(serde_json::to_string(&InputStatus::Warning).unwrap_or_default(), "\"warning\"");
+        assert_eq!(serde_json::to_string(&LncSource::Netlist).unwrap_or_default(), "\"netlist\"");
+    }
 }

@@ -20,7 +20,7 @@ pub struct SampleInfo {
     /// One sentence on what it shows.
     pub description: String,
     /// The diagnostic code it demonstrates, for fault samples.
-    pub code: Option<String>,
+    pub code: Option<Code>,
     /// `ok`, or the severity of the code it demonstrates.
     pub expect: String,
     /// Whether linking it reports an error (`birlink link` exits 1).
@@ -66,7 +66,7 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
                 file: file.to_owned(),
                 title: title.to_owned(),
                 description: description.to_owned(),
-                code: code.map(|c| c.as_str().to_owned()),
+                code,
                 expect,
                 fails,
             },

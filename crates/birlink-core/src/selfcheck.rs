@@ -11,14 +11,18 @@
 //!   view targets another, BL0404), re-running the VNC passes on it reports no error and
 //!   changes nothing.
 //! * The canonical text, search and the details of every function of the linked module
-//!   can be made (the viewers' queries).
+//!   can be made (the viewers' queries), and every entity's key reads back and finds an
+//!   entity with that key (what links to entities rely on).
 
 use serde_json::Value;
 
 use crate::codes::{starts_capitalized, Code};
 use crate::diag::{has_errors, Severity};
+use crate::entity::{EntityKey, EntityKind};
 use crate::input::SourceFile;
-use crate::passes::{run, LinkOptions, Outcome, PASSES};
+use crate::pass::Pass;
+use crate::passes::{run, LinkOptions, Outcome};
+use crate::report::PassStatus;
 use crate::{linked_json, print, query, report_json};
 
 /// Runs the pipeline on `sources` (twice) and checks every invariant above; the first
@@ -48,7 +52,7 @@ pub fn check_run(sources: Vec<SourceFile>, options: &LinkOptions) -> Result<(), 
 
 fn check_diagnostics(outcome: &Outcome, paths: &[String]) -> Result<(), String> {
     for d in &outcome.report.diagnostics {
-        let code = Code::parse(&d.code).ok_or_else(|| format!("diagnostic code `{}` is not registered", d.code))?;
+        let code = d.code;
         if code.severity() != d.severity {
             return Err(format!("{} is reported as {:?}, registered as {:?}", d.code, d.severity, code.severity()));
         }
@@ -70,17 +74,16 @@ fn check_diagnostics(outcome: &Outcome, paths: &[String]) -> Result<(), String> 
 fn check_statuses(outcome: &Outcome) -> Result<(), String> {
     let mut failed = false;
     for pass in &outcome.report.passes {
-        if failed && pass.status != "skipped" {
-            return Err(format!("`{}` is `{}` after a failed pass", pass.name, pass.status));
+        if failed && pass.status != PassStatus::Skipped {
+            return Err(format!("`{}` is `{}` after a failed pass", pass.name, pass.status.as_str()));
         }
         let errors = outcome.report.diagnostics.iter().any(|d| d.pass == pass.name && d.severity == Severity::Error);
-        match pass.status.as_str() {
-            "error" if !errors => return Err(format!("`{}` failed without an error", pass.name)),
-            "ok" if errors => return Err(format!("`{}` is ok but reported an error", pass.name)),
-            "ok" | "error" | "skipped" => {}
-            other => return Err(format!("`{}` has status `{other}`", pass.name)),
+        match pass.status {
+            PassStatus::Error if !errors => return Err(format!("`{}` failed without an error", pass.name)),
+            PassStatus::Ok if errors => return Err(format!("`{}` is ok but reported an error", pass.name)),
+            PassStatus::Ok | PassStatus::Error | PassStatus::Skipped => {}
         }
-        failed |= pass.status == "error";
+        failed |= pass.status == PassStatus::Error;
     }
     Ok(())
 }
@@ -92,16 +95,29 @@ fn check_linked(outcome: &Outcome, text: String, options: &LinkOptions) -> Resul
         let _ = query::search(module, "a", 20);
         for &function in &module.functions {
             let name = module.store.functions[function].name().to_owned();
-            let q = query::EntityQuery { kind: "function".to_owned(), name, parent: None };
+            let q = query::EntityQuery { kind: EntityKind::Function, name, parent: None };
             let _ = query::entity_view(module, &outcome.files, &q);
+        }
+        for (_, key) in query::all_keys(module) {
+            let text = key.to_string();
+            let parsed: EntityKey = text.parse().map_err(|e| format!("entity key `{text}` does not read back: {e}"))?;
+            if parsed != key {
+                return Err(format!("entity key `{text}` reads back as another key"));
+            }
+            match query::entity_view_by_key(module, &outcome.files, &parsed) {
+                Some(view) if view.key == key => {}
+                Some(view) => return Err(format!("entity key `{text}` finds `{}`", view.key)),
+                None => return Err(format!("entity key `{text}` finds nothing")),
+            }
         }
     }
     // A chain of remote views (BL0404) is copied in one order, so a second run may move
     // an address further along it: only a run without one must be a fixed point.
-    let chained = outcome.report.diagnostics.iter().any(|d| d.code == Code::ViewOfView.as_str());
-    let clean =
-        !chained && !has_errors(&outcome.report.diagnostics) && outcome.report.passes.iter().all(|p| p.status == "ok");
-    let vnc: Vec<String> = PASSES[2..].iter().map(|p| (*p).to_owned()).collect();
+    let chained = outcome.report.diagnostics.iter().any(|d| d.code == Code::ViewOfView);
+    let clean = !chained
+        && !has_errors(&outcome.report.diagnostics)
+        && outcome.report.passes.iter().all(|p| p.status == PassStatus::Ok);
+    let vnc: Vec<String> = [Pass::VncRemoteAddrMap, Pass::VncLink].iter().map(|p| p.as_str().to_owned()).collect();
     let rerun_options = LinkOptions { lnc: options.lnc, passes: Some(vnc), ..LinkOptions::default() };
     let rerun = run(vec![SourceFile::text("linked.json", text.clone())], &rerun_options);
     if clean {

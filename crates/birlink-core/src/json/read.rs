@@ -28,6 +28,7 @@ use crate::ir::{
     Store,
 };
 use crate::limits::MAX_LOOP_DEPTH;
+use crate::pass::Pass;
 use crate::uses::{FunctionUses, Use, UseKind, Uses};
 
 /// Lowers a module object (one with `functions`). `pointer` is the module's own pointer
@@ -151,7 +152,7 @@ impl<'d> Reader<'d> {
         let numeric = matches!(expect, Expect::Unsigned | Expect::Signed) && value.is_number();
         let code = if numeric { Code::NumberOutOfRange } else { Code::WrongType };
         let message = format!("`{key}` of {what} must be {}, found {}", expect.describe(), describe_value(value));
-        self.report(Diagnostic::new(code, "read", message).at_pointer(self.file, at));
+        self.report(Diagnostic::new(code, Pass::Read, message).at_pointer(self.file, at));
         false
     }
 
@@ -166,7 +167,7 @@ impl<'d> Reader<'d> {
             let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
             format!("{article} {kind} has no `{key}`")
         };
-        self.report(Diagnostic::new(Code::MissingKey, "read", message).at_pointer(self.file, pointer.to_owned()));
+        self.report(Diagnostic::new(Code::MissingKey, Pass::Read, message).at_pointer(self.file, pointer.to_owned()));
         false
     }
 
@@ -185,7 +186,7 @@ impl<'d> Reader<'d> {
     /// Reports an element that should be an object and is not.
     pub(crate) fn not_an_object(&mut self, value: &Value, kind: &str, pointer: &str) {
         let message = format!("{kind} must be an object, found {}", describe_value(value));
-        self.report(Diagnostic::new(Code::WrongType, "read", message).at_pointer(self.file, pointer.to_owned()));
+        self.report(Diagnostic::new(Code::WrongType, Pass::Read, message).at_pointer(self.file, pointer.to_owned()));
     }
 
     fn object(&mut self, value: Value, kind: &str, pointer: &str) -> Option<Fields> {
@@ -251,7 +252,7 @@ impl<'d> Reader<'d> {
             Some(v) => {
                 let message = format!("BIR JSON `version` is {}, expected 1 or 2", compact(v));
                 self.report(
-                    Diagnostic::new(Code::UnsupportedVersion, "read", message)
+                    Diagnostic::new(Code::UnsupportedVersion, Pass::Read, message)
                         .at_pointer(self.file, format!("{pointer}/version")),
                 );
             }
@@ -356,7 +357,7 @@ impl<'d> Reader<'d> {
                             compact(entry)
                         );
                         self.report(
-                            Diagnostic::new(Code::WrongType, "read", message)
+                            Diagnostic::new(Code::WrongType, Pass::Read, message)
                                 .at_pointer(self.file, format!("{pointer}/alias/{i}")),
                         );
                     }
@@ -377,7 +378,7 @@ impl<'d> Reader<'d> {
                     compact(target)
                 );
                 self.report(
-                    Diagnostic::new(code, "read", message)
+                    Diagnostic::new(code, Pass::Read, message)
                         .at_pointer(self.file, format!("{pointer}/remote_local_target")),
                 );
             }
@@ -455,7 +456,7 @@ impl<'d> Reader<'d> {
             let blocks = self.take_array(&mut fields, "blocks", what, pointer);
             if depth >= MAX_LOOP_DEPTH {
                 let message = format!("{} nests more than {MAX_LOOP_DEPTH} `Loop` levels", describe(what, &fields));
-                self.report(Diagnostic::new(Code::TooDeep, "read", message).at_pointer(self.file, pointer));
+                self.report(Diagnostic::new(Code::TooDeep, Pass::Read, message).at_pointer(self.file, pointer));
             } else {
                 body = Some(self.blocks(blocks, pointer, depth + 1));
             }
@@ -544,7 +545,7 @@ impl<'d> Reader<'d> {
                     describe("instruction", fields),
                     describe_value(update)
                 );
-                self.report(Diagnostic::new(Code::WrongType, "read", message).at_pointer(self.file, at));
+                self.report(Diagnostic::new(Code::WrongType, Pass::Read, message).at_pointer(self.file, at));
                 continue;
             };
             self.check(entry, "target_core", Expect::Unsigned, "the `on_update` entry", &at);

@@ -24,6 +24,7 @@ use crate::diag::Diagnostic;
 use crate::ir::{Block, Fields, FileId, Function, Inst, Module, Queue, QueueInstance};
 use crate::json::read::{describe_value, Reader};
 use crate::json::ParseError;
+use crate::pass::Pass;
 use crate::uses::Uses;
 
 /// A document of a link set, read.
@@ -245,7 +246,7 @@ impl BundleModule<'_> {
             describe_value(value)
         );
         self.diags.push(
-            Diagnostic::new(Code::NotAModule, "read", message)
+            Diagnostic::new(Code::NotAModule, Pass::Read, message)
                 .at_pointer(self.file, format!("/modules/{}", self.index)),
         );
         None

@@ -14,23 +14,24 @@ pub mod vnc_remote_addr_map;
 use std::collections::BTreeMap;
 
 use crate::codes::Code;
-use crate::diag::{has_errors, Diagnostic, Location, Severity};
+use crate::diag::{has_errors, Diagnostic, Location};
+use crate::entity::EntityKind;
 use crate::input::{self, FileEntry, FileKind, LinkSet, SourceFile};
-use crate::ir::Module;
+use crate::ir::{Module, Src};
 use crate::json::locate;
 use crate::partition::Partitions;
-use crate::report::{InputRow, PassRow, Report};
+use crate::report::{InputRow, InputStatus, LncSource, PassRow, PassStatus, Report, StepRow};
 
-/// The passes, in pipeline order.
-pub const PASSES: [&str; 4] = [verify::NAME, bir_linker::NAME, vnc_remote_addr_map::NAME, vnc_link::NAME];
+pub use crate::pass::Pass;
 
 /// How to run the pipeline.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LinkOptions {
     /// The expected number of cores (`--lnc`); overrides the bundle and the netlist.
     pub lnc: Option<u64>,
-    /// Which passes to run: a contiguous run of [`PASSES`]; `None` runs all. Without
-    /// `bir_linker` the input must be one linked module.
+    /// Which passes to run, by name: a contiguous run of [`Pass::PIPELINE`]; `None`
+    /// runs all. Without `bir_linker` the input must be one linked module. Names, not
+    /// [`Pass`]es: a bad selection is input to report (BL0012), like a bundle's.
     pub passes: Option<Vec<String>>,
     /// Refuse inputs larger than this in total (BL0010), instead of running out of memory.
     pub max_input_bytes: Option<u64>,
@@ -53,7 +54,7 @@ pub enum Progress {
         count: usize,
     },
     /// A pass is starting.
-    Pass(&'static str),
+    Pass(Pass),
     /// Building the report.
     Reporting,
 }
@@ -75,6 +76,30 @@ pub fn run(sources: Vec<SourceFile>, options: &LinkOptions) -> Outcome {
     run_with_progress(sources, options, &mut |_| {})
 }
 
+/// The statuses and steps of the pipeline's passes as they run.
+struct Ledger {
+    rows: Vec<PassRow>,
+}
+
+impl Ledger {
+    fn new() -> Ledger {
+        let rows = Pass::PIPELINE
+            .iter()
+            .map(|&name| PassRow { name, status: PassStatus::Skipped, steps: Vec::new() })
+            .collect();
+        Ledger { rows }
+    }
+
+    /// Records a pass that ran; returns whether it failed.
+    fn ran(&mut self, pass: Pass, failed: bool, steps: Vec<StepRow>) -> bool {
+        if let Some(row) = self.rows.iter_mut().find(|r| r.name == pass) {
+            row.status = PassStatus::of(failed);
+            row.steps = steps;
+        }
+        failed
+    }
+}
+
 /// Runs the pipeline, telling `progress` what it is doing.
 pub fn run_with_progress(
     sources: Vec<SourceFile>,
@@ -89,35 +114,40 @@ pub fn run_with_progress(
     });
     report.inputs = input_rows(&set);
 
-    let selected = select_passes(options.passes.as_ref().or(set.options.passes.as_ref()), &mut diags);
-    report.options.passes = selected.iter().map(|p| (*p).to_owned()).collect();
-    let wants = |name: &str| selected.contains(&name);
+    let asked = match (&options.passes, &set.options.passes) {
+        (Some(passes), _) => Some((passes, None)),
+        (None, Some(passes)) => Some((passes, set.options.passes_at.as_ref())),
+        (None, None) => None,
+    };
+    let selected = select_passes(asked, &mut diags);
+    report.options.passes = selected.clone();
+    let wants = |pass: Pass| selected.contains(&pass);
     let read_failed = has_errors(&diags);
 
     let (lnc, lnc_source) = match (options.lnc, set.options.lnc, set.netlist.as_ref().and_then(|n| n.lnc)) {
-        (Some(n), _, _) => (n, "option"),
-        (None, Some(n), _) => (n, "bundle"),
-        (None, None, Some(n)) => (n, "netlist"),
-        (None, None, None) => (set.modules.len() as u64, "modules"),
+        (Some(n), _, _) => (n, LncSource::Option),
+        (None, Some(n), _) => (n, LncSource::Bundle),
+        (None, None, Some(n)) => (n, LncSource::Netlist),
+        (None, None, None) => (set.modules.len() as u64, LncSource::Modules),
     };
     report.options.lnc = lnc;
-    report.options.lnc_source = lnc_source.to_owned();
+    report.options.lnc_source = lnc_source;
 
-    let mut statuses: BTreeMap<&str, &str> = PASSES.iter().map(|p| (*p, "skipped")).collect();
-    let mut steps: BTreeMap<&str, Vec<crate::report::StepRow>> = BTreeMap::new();
+    let mut ledger = Ledger::new();
     let mut linked: Option<Module> = None;
     let mut stopped = read_failed;
 
-    if !stopped && !wants(verify::NAME) && !wants(bir_linker::NAME) {
+    if !stopped && !wants(Pass::Verify) && !wants(Pass::BirLinker) {
         // The VNC passes on their own: the input must be one linked module.
         let partitions = set.modules.first().map(|m| Partitions::of(&m.module));
         if set.modules.len() != 1 || partitions.is_none_or(|p| p.is_empty()) {
+            let names: Vec<&str> = selected.iter().map(|p| p.as_str()).collect();
             diags.push(Diagnostic::new(
                 Code::NotLinked,
-                "read",
+                Pass::Read,
                 format!(
                     "the passes [{}] need one linked module (a `linked.json`), but {} module(s) without core-tagged functions were given",
-                    report.options.passes.join(", "),
+                    names.join(", "),
                     set.modules.len()
                 ),
             ));
@@ -125,34 +155,30 @@ pub fn run_with_progress(
         } else if let Some(module) = set.modules.pop() {
             if options.lnc.is_none() && set.options.lnc.is_none() {
                 report.options.lnc = Partitions::of(&module.module).len() as u64;
-                report.options.lnc_source = "modules".to_owned();
+                report.options.lnc_source = LncSource::Modules;
             }
             report.options.linked_name = module.module.fields.get("name").and_then(|v| v.as_str()).map(str::to_owned);
             linked = Some(module.module);
         }
     }
 
-    if !stopped && wants(verify::NAME) {
-        progress(Progress::Pass(verify::NAME));
+    if !stopped && wants(Pass::Verify) {
+        progress(Progress::Pass(Pass::Verify));
         let verified = verify::run(&set, &mut diags);
-        statuses.insert(verify::NAME, if verified.failed { "error" } else { "ok" });
-        steps.insert(verify::NAME, verified.steps);
-        stopped = verified.failed;
-        if !stopped && wants(bir_linker::NAME) {
+        stopped = ledger.ran(Pass::Verify, verified.failed, verified.steps);
+        if !stopped && wants(Pass::BirLinker) {
             if let Some(cores) = verified.cores {
-                progress(Progress::Pass(bir_linker::NAME));
+                progress(Progress::Pass(Pass::BirLinker));
                 let modules: Vec<(u64, input::CoreModule)> =
                     cores.into_iter().zip(std::mem::take(&mut set.modules)).collect();
                 report.options.base_name = Some(bir_linker::base_name(&modules, set.netlist.as_ref()));
                 let result = bir_linker::run(modules, set.netlist.as_ref(), &mut diags);
-                statuses.insert(bir_linker::NAME, if result.failed { "error" } else { "ok" });
-                steps.insert(bir_linker::NAME, result.steps);
+                stopped = ledger.ran(Pass::BirLinker, result.failed, result.steps);
                 report.dispatcher = result.dispatcher;
                 report.aliases = result.aliases;
                 report.output_kinds = result.output_kinds;
                 report.queues = result.queues;
                 report.barriers = result.barriers;
-                stopped = result.failed;
                 if let Some(module) = &result.module {
                     report.options.linked_name = module.fields.get("name").and_then(|v| v.as_str()).map(str::to_owned);
                 }
@@ -162,64 +188,63 @@ pub fn run_with_progress(
     }
 
     if let Some(module) = linked.as_mut() {
-        if !stopped && wants(vnc_remote_addr_map::NAME) {
-            progress(Progress::Pass(vnc_remote_addr_map::NAME));
+        if !stopped && wants(Pass::VncRemoteAddrMap) {
+            progress(Progress::Pass(Pass::VncRemoteAddrMap));
             let result = vnc_remote_addr_map::run(module, report.options.lnc, &mut diags);
-            statuses.insert(vnc_remote_addr_map::NAME, if result.failed { "error" } else { "ok" });
-            steps.insert(vnc_remote_addr_map::NAME, result.steps);
+            stopped = ledger.ran(Pass::VncRemoteAddrMap, result.failed, result.steps);
             report.address_map = result.rows;
-            stopped = result.failed;
         }
-        if !stopped && wants(vnc_link::NAME) {
-            progress(Progress::Pass(vnc_link::NAME));
+        if !stopped && wants(Pass::VncLink) {
+            progress(Progress::Pass(Pass::VncLink));
             let result = vnc_link::run(module, report.options.lnc, &mut diags);
-            statuses.insert(vnc_link::NAME, if result.failed { "error" } else { "ok" });
-            steps.insert(vnc_link::NAME, result.steps);
+            ledger.ran(Pass::VncLink, result.failed, result.steps);
             report.semaphores = result.semaphores;
         }
     }
 
     progress(Progress::Reporting);
-    report.passes = PASSES
-        .iter()
-        .map(|name| PassRow {
-            name: (*name).to_owned(),
-            status: statuses.get(name).copied().unwrap_or("skipped").to_owned(),
-            steps: steps.remove(name).unwrap_or_default(),
-        })
-        .collect();
-    resolve_locations(&set, &mut diags);
+    report.passes = ledger.rows;
+    resolve_locations(&set.files, &mut diags);
     set_input_statuses(&mut report.inputs, &diags);
     report.diagnostics = diags;
     Outcome { report, linked, files: set.files }
 }
 
-/// Validates a pass selection; an invalid one is reported and replaced by all passes.
-fn select_passes(asked: Option<&Vec<String>>, diags: &mut Vec<Diagnostic>) -> Vec<&'static str> {
-    let Some(asked) = asked else {
-        return PASSES.to_vec();
+/// Validates a pass selection (and where it was written, for a bundle's); an invalid one
+/// is reported (BL0012) and replaced by all passes (the error stops the run before any
+/// of them).
+fn select_passes(asked: Option<(&Vec<String>, Option<&Src>)>, diags: &mut Vec<Diagnostic>) -> Vec<Pass> {
+    let Some((asked, at)) = asked else {
+        return Pass::PIPELINE.to_vec();
     };
-    let positions: Option<Vec<usize>> = asked.iter().map(|p| PASSES.iter().position(|q| q == p)).collect();
-    let valid = match &positions {
-        Some(positions) if !positions.is_empty() => {
+    let parsed: Option<Vec<Pass>> = asked.iter().map(|p| Pass::parse(p)).collect();
+    let valid = match &parsed {
+        Some(passes) if !passes.is_empty() => {
+            let positions: Vec<usize> = passes.iter().filter_map(|p| p.index()).collect();
             let contiguous = positions.windows(2).all(|w| w[1] == w[0] + 1);
-            let linker_needs_verify = !positions.contains(&1) || positions.contains(&0);
+            let linker_needs_verify = !passes.contains(&Pass::BirLinker) || passes.contains(&Pass::Verify);
             contiguous && linker_needs_verify
         }
         _ => false,
     };
-    if valid {
-        positions.unwrap_or_default().into_iter().map(|i| PASSES[i]).collect()
-    } else {
-        diags.push(
-            Diagnostic::new(
-                Code::WrongType,
-                "read",
-                format!("pass selection [{}] is not a run of [{}]", asked.join(", "), PASSES.join(", ")),
+    match parsed {
+        Some(passes) if valid => passes,
+        _ => {
+            let all: Vec<&str> = Pass::PIPELINE.iter().map(|p| p.as_str()).collect();
+            let unknown: Vec<&str> = asked.iter().map(String::as_str).filter(|p| Pass::parse(p).is_none()).collect();
+            let mut diagnostic = Diagnostic::new(
+                Code::BadPassSelection,
+                Pass::Read,
+                format!("pass selection [{}] is not a run of [{}]", asked.join(", "), all.join(", ")),
             )
-            .help("list passes in pipeline order without gaps; `bir_linker` needs `verify` before it"),
-        );
-        PASSES.to_vec()
+            .at(at);
+            if !unknown.is_empty() {
+                let names: Vec<String> = unknown.iter().map(|p| format!("`{p}`")).collect();
+                diagnostic = diagnostic.note(format!("not a pass: {}", names.join(", ")));
+            }
+            diags.push(diagnostic);
+            Pass::PIPELINE.to_vec()
+        }
     }
 }
 
@@ -240,7 +265,7 @@ fn input_rows(set: &LinkSet) -> Vec<InputRow> {
                 memlocs: 0,
                 queues: 0,
                 bytes,
-                status: "ok".to_owned(),
+                status: InputStatus::Ok,
             });
             continue;
         }
@@ -257,7 +282,7 @@ fn input_rows(set: &LinkSet) -> Vec<InputRow> {
                 memlocs: m.store.memlocs.len() as u64,
                 queues: m.queues.len() as u64,
                 bytes,
-                status: "ok".to_owned(),
+                status: InputStatus::Ok,
             });
         }
     }
@@ -273,22 +298,20 @@ fn set_input_statuses(rows: &mut [InputRow], diags: &[Diagnostic]) {
                 d.location.as_ref().is_some_and(|l| {
                     l.file == row.file && (row.pointer.is_empty() || l.pointer.starts_with(&row.pointer))
                 }) || (row.module.is_some()
-                    && d.entity.as_ref().is_some_and(|e| e.kind == "module" && Some(&e.name) == row.module.as_ref()))
+                    && d.entity
+                        .as_ref()
+                        .is_some_and(|e| e.kind == EntityKind::Module && Some(&e.name) == row.module.as_ref()))
             })
             .map(|d| d.severity)
             .max();
-        row.status = match worst {
-            Some(Severity::Error) => "error",
-            Some(Severity::Warning) => "warning",
-            _ => "ok",
-        }
-        .to_owned();
+        row.status = InputStatus::of(worst);
     }
 }
 
 /// Turns every diagnostic's source (file + pointer) into a location with line and
-/// column: one scan per file, whatever the number of diagnostics.
-fn resolve_locations(set: &LinkSet, diags: &mut [Diagnostic]) {
+/// column: one scan per file, whatever the number of diagnostics. The pipeline does
+/// this at its end; a caller that only reads (`birlink print`) calls it itself.
+pub fn resolve_locations(files: &[FileEntry], diags: &mut [Diagnostic]) {
     let mut by_file: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
     for (i, diagnostic) in diags.iter().enumerate() {
         if diagnostic.location.is_none() {
@@ -298,8 +321,8 @@ fn resolve_locations(set: &LinkSet, diags: &mut [Diagnostic]) {
         }
     }
     for (file, indices) in by_file {
-        let path = set.files.get(file as usize).map(|f| f.path.clone()).unwrap_or_default();
-        let text = set.files.get(file as usize).and_then(|f| f.text.as_deref());
+        let path = files.get(file as usize).map(|f| f.path.clone()).unwrap_or_default();
+        let text = files.get(file as usize).and_then(|f| f.text.as_deref());
         let pointers: Vec<String> =
             indices.iter().filter_map(|&i| diags[i].src().map(|s| s.pointer.to_string())).collect();
         let spans = match text {

@@ -19,13 +19,15 @@ use serde_json::Value;
 use crate::arena::Handle;
 use crate::codes::Code;
 use crate::diag::{has_errors, CoreCount, Diagnostic};
+use crate::entity::EntityKind;
 use crate::ir::{Inst, Module, Op, UpdateView};
 use crate::partition::{Partition, Partitions};
+use crate::pass::Pass;
 use crate::print;
-use crate::report::{Edit, Relocation, SemaphoreBlocks, Semaphores, StepRow};
+use crate::report::{Edit, Relocation, SemaphoreBlocks, Semaphores, StepRow, Unit};
 
 /// The pass name.
-pub const NAME: &str = "vnc_link";
+pub const PASS: Pass = Pass::VncLink;
 
 /// What the pass did.
 #[derive(Debug, Default)]
@@ -45,7 +47,7 @@ struct Collected {
     /// The function or queue instance that holds it, for messages and rows.
     parent: String,
     /// Its unit and context in the canonical text (`function f` / `queue q`, `instance i`).
-    unit: String,
+    unit: Unit,
     context: String,
 }
 
@@ -56,13 +58,13 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     let partitions = Partitions::of(module);
     let n = partitions.len() as u64;
     out.steps.push(StepRow { name: "check_partitions".to_owned(), changes: 0, edits: Vec::new() });
-    if let Some(mismatch) = partitions.count_mismatch(Code::VncLinkCoreCount, NAME, vnc_nc_count) {
+    if let Some(mismatch) = partitions.count_mismatch(Code::VncLinkCoreCount, PASS, vnc_nc_count) {
         diags.push(mismatch);
         out.failed = true;
         return out;
     }
     if n == 1 {
-        diags.push(Diagnostic::new(Code::NothingToRelink, NAME, "one core (lnc = 1): no remote semaphores to relink"));
+        diags.push(Diagnostic::new(Code::NothingToRelink, PASS, "one core (lnc = 1): no remote semaphores to relink"));
     }
 
     let collected: Vec<(&Partition, Vec<Collected>)> =
@@ -80,7 +82,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     if counts.windows(2).any(|w| w[0] != w[1]) {
         let mut diagnostic = Diagnostic::new(
             Code::RemoteBlockCountMismatch,
-            NAME,
+            PASS,
             format!(
                 "cores have different numbers of remote-notifying DMA blocks ({}): `allEqual` failed",
                 out.semaphores
@@ -104,7 +106,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     }
 
     let cores = partitions.cores();
-    let mut plan: Vec<(Handle<Inst>, usize, Value, String, String)> = Vec::new();
+    let mut plan: Vec<(Handle<Inst>, usize, Value, Unit, String)> = Vec::new();
     for (partition, blocks) in &collected {
         for (ordinal, block) in blocks.iter().enumerate() {
             let inst = &module.store.insts[block.inst];
@@ -126,7 +128,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                     diags.push(
                         Diagnostic::new(
                             Code::PeerUpdateMissing,
-                            NAME,
+                            PASS,
                             format!(
                                 "{} has `target_core` {}, which names no core (cores [{}])",
                                 describe(),
@@ -136,7 +138,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                         )
                         .core(partition.core)
                         .at(inst.src.as_ref())
-                        .entity("instruction", inst.name(), Some(&block.parent))
+                        .entity(EntityKind::Instruction, inst.name(), Some(&block.parent))
                         .help("set `target_core` to the core whose semaphore the DMA signals"),
                     );
                     continue;
@@ -152,7 +154,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                     diags.push(
                         Diagnostic::new(
                             Code::PeerUpdateMissing,
-                            NAME,
+                            PASS,
                             format!(
                                 "DMA block {ordinal} `{}` of core {target_core} (in `{}`) has no local (no `target_core`) `on_update` entry to relink {}",
                                 peer_inst.name(),
@@ -162,7 +164,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                         )
                         .core(target_core)
                         .at(peer_inst.src.as_ref().or(inst.src.as_ref()))
-                        .entity("instruction", peer_inst.name(), Some(&peer.parent)),
+                        .entity(EntityKind::Instruction, peer_inst.name(), Some(&peer.parent)),
                     );
                     continue;
                 };
@@ -212,17 +214,17 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
 fn collect(module: &Module, partition: &Partition, diags: &mut Vec<Diagnostic>) -> Vec<Collected> {
     let store = &module.store;
     let mut out = Vec::new();
-    let mut stray = |inst: Handle<Inst>, parent: &str, unit: &str, context: &str, diags: &mut Vec<Diagnostic>| {
+    let mut stray = |inst: Handle<Inst>, parent: &str, unit: &Unit, context: &str, diags: &mut Vec<Diagnostic>| {
         let i = &store.insts[inst];
         if i.is_remote_dma_block() {
-            out.push(Collected { inst, parent: parent.to_owned(), unit: unit.to_owned(), context: context.to_owned() });
+            out.push(Collected { inst, parent: parent.to_owned(), unit: unit.clone(), context: context.to_owned() });
         } else if i.remote_update {
             let why =
                 if i.op == Op::DmaBlock { "a DMA block without `remote_notifications`" } else { "not a DMA block" };
             diags.push(
                 Diagnostic::new(
                     Code::StrayRemoteUpdate,
-                    NAME,
+                    PASS,
                     format!(
                         "`{}` in `{parent}` (core {}) has a remote update but is {why}; it is not relinked",
                         i.name(),
@@ -231,7 +233,7 @@ fn collect(module: &Module, partition: &Partition, diags: &mut Vec<Diagnostic>) 
                 )
                 .core(partition.core)
                 .at(i.src.as_ref())
-                .entity("instruction", i.name(), Some(parent)),
+                .entity(EntityKind::Instruction, i.name(), Some(parent)),
             );
         }
     };
@@ -239,7 +241,7 @@ fn collect(module: &Module, partition: &Partition, diags: &mut Vec<Diagnostic>) 
         let name = store.functions[function].name().to_owned();
         let mut insts = Vec::new();
         module.walk_function(function, &mut |inst| insts.push(inst));
-        let unit = format!("function {name}");
+        let unit = Unit::Function(name.clone());
         for inst in insts {
             stray(inst, &name, &unit, "", diags);
         }
@@ -251,7 +253,7 @@ fn collect(module: &Module, partition: &Partition, diags: &mut Vec<Diagnostic>) 
         .collect();
     for &instance in &partition.instances {
         let name = store.instances[instance].name().unwrap_or("").to_owned();
-        let unit = format!("queue {}", queue_of.get(&instance).copied().unwrap_or(""));
+        let unit = Unit::Queue(queue_of.get(&instance).copied().unwrap_or("").to_owned());
         let context = format!("instance {name}");
         for &inst in &store.instances[instance].insts {
             stray(inst, &name, &unit, &context, diags);

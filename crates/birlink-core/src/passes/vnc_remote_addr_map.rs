@@ -25,13 +25,15 @@ use serde_json::Value;
 use crate::arena::Handle;
 use crate::codes::Code;
 use crate::diag::{has_errors, Diagnostic};
+use crate::entity::EntityKind;
 use crate::ir::{MemLoc, MemLocSet, Module, PhysTuple};
 use crate::partition::{counterpart, memlocs, nearest_names, MemlocIndex, Partitions};
+use crate::pass::Pass;
 use crate::print;
-use crate::report::{AddressRow, Edit, StepRow};
+use crate::report::{AddressRow, Edit, StepRow, Unit};
 
 /// The pass name.
-pub const NAME: &str = "vnc_remote_addr_map";
+pub const PASS: Pass = Pass::VncRemoteAddrMap;
 
 /// What the pass did.
 #[derive(Debug, Default)]
@@ -59,7 +61,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     let partitions = Partitions::of(module);
     let n = partitions.len() as u64;
     out.steps.push(StepRow { name: "check_partitions".to_owned(), changes: 0, edits: Vec::new() });
-    if let Some(mismatch) = partitions.count_mismatch(Code::VncAddrMapCoreCount, NAME, vnc_nc_count) {
+    if let Some(mismatch) = partitions.count_mismatch(Code::VncAddrMapCoreCount, PASS, vnc_nc_count) {
         diags.push(mismatch);
         out.failed = true;
         return out;
@@ -67,7 +69,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     if n == 1 {
         diags.push(Diagnostic::new(
             Code::NothingToRelink,
-            NAME,
+            PASS,
             "one core (lnc = 1): no remote memory locations to map",
         ));
     }
@@ -153,7 +155,7 @@ fn plan(
                 diags.push(
                     Diagnostic::new(
                         Code::ViewOfView,
-                        NAME,
+                        PASS,
                         format!(
                             "`{}` on core {} targets `{}` on core {}, itself a remote view of `{}` on core {}",
                             view.name(),
@@ -166,7 +168,7 @@ fn plan(
                     )
                     .core(partition.core)
                     .at_key(view.src.as_ref(), "remote_local_target")
-                    .entity("memloc", view.name(), Some(function_name))
+                    .entity(EntityKind::Memloc, view.name(), Some(function_name))
                     .note(when)
                     .help(format!(
                         "point `remote_local_target` at the memory location that owns the buffer (`{}` on core {}?)",
@@ -180,7 +182,7 @@ fn plan(
                     diags.push(
                         Diagnostic::new(
                             Code::ConflictingAddrSpace,
-                            NAME,
+                            PASS,
                             format!(
                                 "set `{}` of `{function_name}` would get address space `{space}` from {from} and `{owner_space}` from {owner_desc}",
                                 view_set.name(store)
@@ -188,7 +190,7 @@ fn plan(
                         )
                         .core(partition.core)
                         .at(view_set.src.as_ref())
-                        .entity("set", &view_set.name(store), Some(function_name)),
+                        .entity(EntityKind::Set, &view_set.name(store), Some(function_name)),
                     );
                 }
                 Some(_) => {}
@@ -228,7 +230,7 @@ fn missing(
 ) -> Diagnostic {
     let mut diagnostic = Diagnostic::new(
         Code::RemoteMemlocMissing,
-        NAME,
+        PASS,
         format!(
             "could not find memory location `{}` on core {} (remote target of `{view}` on core {core})",
             target.name, target.core
@@ -236,7 +238,7 @@ fn missing(
     )
     .core(core)
     .at_key(src, "remote_local_target")
-    .entity("memloc", view, Some(function));
+    .entity(EntityKind::Memloc, view, Some(function));
     match indexes.get(&target.core) {
         Some(index) => {
             diagnostic.nearest = nearest_names(&target.name, index.names(), 3);
@@ -297,7 +299,8 @@ fn apply(module: &mut Module, copy: &Copy, edits: &mut Vec<Edit>) {
     });
 }
 
-fn owner_names(module: &Module, copy: &Copy) -> (String, String) {
+/// The unit of a copy's view (its function) and the name of its set.
+fn owner_names(module: &Module, copy: &Copy) -> (Unit, String) {
     let function = module.store.functions[copy.function].name();
-    (format!("function {function}"), module.store.sets[copy.view_set].name(&module.store))
+    (Unit::Function(function.to_owned()), module.store.sets[copy.view_set].name(&module.store))
 }

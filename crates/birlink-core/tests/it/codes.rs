@@ -7,7 +7,7 @@ use birlink_core::codes::Code;
 use birlink_core::diag::has_errors;
 use birlink_core::diag::Diagnostic;
 use birlink_core::gen::{self, GenConfig, Layout};
-use birlink_core::passes::PASSES;
+use birlink_core::Pass;
 use birlink_core::{LinkOptions, Outcome, Severity, SourceFile};
 
 use crate::support::{codes, status};
@@ -23,7 +23,7 @@ fn find(outcome: &Outcome, code: Code) -> &Diagnostic {
         .report
         .diagnostics
         .iter()
-        .find(|d| d.code == code.as_str())
+        .find(|d| d.code == code)
         .unwrap_or_else(|| panic!("no {} among {:?}", code.as_str(), codes(outcome)))
 }
 
@@ -43,7 +43,7 @@ fn has_no_location(code: Code) -> bool {
 
 /// Faults that only a bundle can express (its `options.passes`).
 fn bundle_only(code: Code) -> bool {
-    matches!(code, Code::NotLinked | Code::VncLinkCoreCount)
+    matches!(code, Code::NotLinked | Code::VncLinkCoreCount | Code::BadPassSelection)
 }
 
 /// Errors a warning's fault causes further down the pipeline, by design.
@@ -84,11 +84,11 @@ fn check(code: Code) {
             Severity::Error => {
                 assert!(has_errors);
                 // The failing pass is marked, and nothing after it ran.
-                let failed = PASSES.iter().position(|p| status(&outcome, p) == "error");
+                let failed = Pass::PIPELINE.iter().position(|p| status(&outcome, p) == "error");
                 match failed {
                     Some(i) => {
-                        assert_eq!(PASSES[i], info.pass, "{}: failing pass", info.code);
-                        for later in &PASSES[i + 1..] {
+                        assert_eq!(Pass::PIPELINE[i], info.pass, "{}: failing pass", info.code);
+                        for later in &Pass::PIPELINE[i + 1..] {
                             assert_eq!(
                                 status(&outcome, later),
                                 "skipped",
@@ -103,8 +103,8 @@ fn check(code: Code) {
                         }
                     }
                     None => {
-                        assert_eq!(info.pass, "read", "{}: no pass failed", info.code);
-                        for pass in PASSES {
+                        assert_eq!(info.pass, Pass::Read, "{}: no pass failed", info.code);
+                        for pass in Pass::PIPELINE {
                             assert_eq!(
                                 status(&outcome, pass),
                                 "skipped",
@@ -120,7 +120,11 @@ fn check(code: Code) {
                 assert!(!has_errors, "{}: {:?}", info.code, codes(&outcome));
                 assert!(outcome.linked.is_some(), "{}: not linked", info.code);
                 if companions(code).is_empty() {
-                    assert!(PASSES.iter().all(|p| status(&outcome, p) == "ok"), "{}: a pass did not finish", info.code);
+                    assert!(
+                        Pass::PIPELINE.iter().all(|p| status(&outcome, p) == "ok"),
+                        "{}: a pass did not finish",
+                        info.code
+                    );
                 }
             }
         }
@@ -207,6 +211,7 @@ code_tests! {
     bl0008_number_out_of_range => NumberOutOfRange,
     bl0009_unsupported_version => UnsupportedVersion,
     bl0011_extra_netlist => ExtraNetlist,
+    bl0012_bad_pass_selection => BadPassSelection,
     bl0101_duplicate_core => DuplicateCore,
     bl0102_core_out_of_range => CoreOutOfRange,
     bl0103_duplicate_name => DuplicateName,
@@ -258,7 +263,7 @@ fn bl0010_input_too_large() {
     assert_eq!(d.severity, Severity::Error);
     assert!(d.message.contains("at most 1.0 kB"), "{}", d.message);
     assert_eq!(outcome.report.inputs.len(), 2, "the files are still listed");
-    assert!(PASSES.iter().all(|p| status(&outcome, p) == "skipped"));
+    assert!(Pass::PIPELINE.iter().all(|p| status(&outcome, p) == "skipped"));
     assert_eq!(outcome.report.diagnostics.len(), 1, "nothing else is reported: {:?}", codes(&outcome));
 }
 

@@ -9,6 +9,7 @@
 
 mod cases;
 mod codes;
+mod entities;
 mod fuzz;
 mod pipeline;
 mod properties;

@@ -2,7 +2,8 @@
 //! pass selection, partial results, and what reaches the report.
 
 use birlink_core::gen::{self, GenConfig, Layout};
-use birlink_core::{LinkOptions, SourceFile};
+use birlink_core::report::LncSource;
+use birlink_core::{LinkOptions, Pass, SourceFile};
 
 use crate::support::{codes, status};
 
@@ -18,11 +19,11 @@ fn lnc_comes_from_option_then_bundle_then_netlist_then_modules() {
         gen::generate(config, Layout::Files).iter().map(gen::GenFile::source).collect()
     };
     let outcome = birlink_core::run(files(&config), &LinkOptions::default());
-    assert_eq!((outcome.report.options.lnc, outcome.report.options.lnc_source.as_str()), (2, "netlist"));
+    assert_eq!((outcome.report.options.lnc, outcome.report.options.lnc_source), (2, LncSource::Netlist));
     let outcome = birlink_core::run(files(&config), &LinkOptions { lnc: Some(2), ..LinkOptions::default() });
-    assert_eq!(outcome.report.options.lnc_source, "option");
+    assert_eq!(outcome.report.options.lnc_source, LncSource::Option);
     let outcome = birlink_core::run(matmul(Layout::Files), &LinkOptions::default());
-    assert_eq!((outcome.report.options.lnc, outcome.report.options.lnc_source.as_str()), (2, "modules"));
+    assert_eq!((outcome.report.options.lnc, outcome.report.options.lnc_source), (2, LncSource::Modules));
     // An option that disagrees with the modules fails in vnc_remote_addr_map (1513).
     let outcome = birlink_core::run(matmul(Layout::Files), &LinkOptions { lnc: Some(3), ..LinkOptions::default() });
     assert_eq!(status(&outcome, "bir_linker"), "ok");
@@ -85,8 +86,25 @@ fn a_pass_selection_with_a_gap_is_refused() {
         matmul(Layout::Files),
         &LinkOptions { passes: Some(vec!["verify".into(), "vnc_link".into()]), ..LinkOptions::default() },
     );
-    assert_eq!(codes(&outcome), vec!["BL0003"]);
+    assert_eq!(codes(&outcome), vec!["BL0012"]);
     assert!(outcome.linked.is_none());
+    let d = &outcome.report.diagnostics[0];
+    assert_eq!(
+        d.message,
+        "pass selection [verify, vnc_link] is not a run of [verify, bir_linker, vnc_remote_addr_map, vnc_link]"
+    );
+    assert!(d.notes.is_empty(), "every name is a pass");
+}
+
+#[test]
+fn a_pass_selection_naming_no_pass_says_which() {
+    let outcome = birlink_core::run(
+        matmul(Layout::Files),
+        &LinkOptions { passes: Some(vec!["verify".into(), "linker".into()]), ..LinkOptions::default() },
+    );
+    assert_eq!(codes(&outcome), vec!["BL0012"]);
+    assert_eq!(outcome.report.diagnostics[0].notes, vec!["not a pass: `linker`".to_owned()]);
+    assert!(Pass::PIPELINE.iter().all(|p| status(&outcome, p) == "skipped"));
 }
 
 #[test]
@@ -125,7 +143,7 @@ fn reports_locations_with_lines_and_columns() {
         &LinkOptions::default(),
     );
     let d = &outcome.report.diagnostics[0];
-    assert_eq!(d.code, "BL0003");
+    assert_eq!(d.code.as_str(), "BL0003");
     let location = d.location.as_ref().expect("location");
     assert_eq!((location.pointer.as_str(), location.line, location.column), ("/functions/0/name", Some(3), Some(14)));
 }
@@ -189,7 +207,7 @@ fn addresses_are_copied_in_partition_order_along_a_chain_of_views() {
     let owner = row(&outcome, "relay").after.clone();
     assert_ne!(owner.addr, 0, "the owner has an address");
     assert_eq!(row(&outcome, "relay_c1").after, owner);
-    let note = &outcome.report.diagnostics.iter().find(|d| d.code == "BL0404").expect("BL0404").notes;
+    let note = &outcome.report.diagnostics.iter().find(|d| d.code.as_str() == "BL0404").expect("BL0404").notes;
     assert!(note.iter().any(|n| n.contains("copied first")), "{note:?}");
     let linked = birlink_core::linked_json(&outcome).expect("linked");
     let vnc =
@@ -205,6 +223,6 @@ fn addresses_are_copied_in_partition_order_along_a_chain_of_views() {
     );
     assert_eq!(row(&outcome, "relay").after, row(&outcome, "relay_c1").before);
     assert_ne!(row(&outcome, "relay_c1").after, row(&outcome, "relay_c1").before);
-    let d = outcome.report.diagnostics.iter().find(|d| d.code == "BL0404").expect("BL0404");
+    let d = outcome.report.diagnostics.iter().find(|d| d.code.as_str() == "BL0404").expect("BL0404");
     assert!(d.notes.iter().any(|n| n.contains("a second run changes it")), "{:?}", d.notes);
 }

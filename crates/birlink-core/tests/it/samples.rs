@@ -38,7 +38,7 @@ fn every_sample_links_as_its_index_says() {
                 crate::support::codes(&outcome)
             ),
             Some(code) => {
-                let found = outcome.report.diagnostics.iter().find(|d| &d.code == code);
+                let found = outcome.report.diagnostics.iter().find(|d| d.code == *code);
                 let found = found
                     .unwrap_or_else(|| panic!("{}: no {code} in {:?}", info.file, crate::support::codes(&outcome)));
                 assert_eq!(found.severity.as_str(), info.expect, "{}", info.file);

@@ -43,7 +43,10 @@ pub fn summary(outcome: &Outcome) -> String {
     let _ = writeln!(
         out,
         "== options\nlnc {} ({}) base {:?} linked {:?}",
-        report.options.lnc, report.options.lnc_source, report.options.base_name, report.options.linked_name
+        report.options.lnc,
+        report.options.lnc_source.as_str(),
+        report.options.base_name,
+        report.options.linked_name
     );
     let _ = writeln!(out, "== inputs");
     for input in &report.inputs {
@@ -57,7 +60,7 @@ pub fn summary(outcome: &Outcome) -> String {
             input.core,
             input.functions,
             input.instructions,
-            input.status
+            input.status.as_str()
         );
     }
     let _ = writeln!(out, "== diagnostics");
@@ -83,7 +86,7 @@ pub fn summary(outcome: &Outcome) -> String {
     let _ = writeln!(out, "== passes");
     for pass in &report.passes {
         let steps: Vec<String> = pass.steps.iter().map(|s| format!("{}={}", s.name, s.changes)).collect();
-        let _ = writeln!(out, "{} {} [{}]", pass.name, pass.status, steps.join(" "));
+        let _ = writeln!(out, "{} {} [{}]", pass.name, pass.status.as_str(), steps.join(" "));
     }
     let _ = writeln!(out, "== rows");
     let rows = serde_json::json!({
@@ -106,10 +109,11 @@ pub fn summary(outcome: &Outcome) -> String {
 
 /// The codes of the outcome's diagnostics.
 pub fn codes(outcome: &Outcome) -> Vec<String> {
-    outcome.report.diagnostics.iter().map(|d| d.code.clone()).collect()
+    outcome.report.diagnostics.iter().map(|d| d.code.as_str().to_owned()).collect()
 }
 
 /// The status of a pass.
-pub fn status<'a>(outcome: &'a Outcome, pass: &str) -> &'a str {
-    outcome.report.passes.iter().find(|p| p.name == pass).map(|p| p.status.as_str()).unwrap_or("missing")
+pub fn status(outcome: &Outcome, pass: impl std::fmt::Display) -> &'static str {
+    let pass = pass.to_string();
+    outcome.report.passes.iter().find(|p| p.name.as_str() == pass).map(|p| p.status.as_str()).unwrap_or("missing")
 }

@@ -9,10 +9,14 @@
 //! Style: messages are lowercase, name things in backticks, and state what and where;
 //! `help` says what to do.
 
+pub mod codes;
+
 use serde::{Deserialize, Serialize};
 
-use crate::codes::Code;
+use crate::entity::EntityKind;
 use crate::ir::{FileId, Src};
+use crate::pass::Pass;
+use codes::Code;
 
 /// How bad a diagnostic is. Ordered: `Note < Warning < Error`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -53,9 +57,8 @@ pub struct Location {
 /// The entity a diagnostic is about, by name, so views can highlight it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EntityRef {
-    /// `module`, `function`, `block`, `instruction`, `set`, `memloc`, `queue`,
-    /// `instance` or `file`.
-    pub kind: String,
+    /// What it is.
+    pub kind: EntityKind,
     /// The entity's name.
     pub name: String,
     /// The function (or queue) that holds it, when that matters.
@@ -79,10 +82,10 @@ pub struct CoreCount {
 pub struct Diagnostic {
     /// How bad it is.
     pub severity: Severity,
-    /// Stable code: the compiler's own (`1514`) or birlink's (`BL0002`); see `codes`.
-    pub code: String,
-    /// The pass (or `read`) that found it.
-    pub pass: String,
+    /// Stable code: the compiler's own (`1514`) or birlink's (`BL0002`); see [`codes`].
+    pub code: Code,
+    /// The stage that found it.
+    pub pass: Pass,
     /// What is wrong, where and why.
     pub message: String,
     /// The core concerned, when there is one.
@@ -124,11 +127,11 @@ impl PartialEq for Unresolved {
 
 impl Diagnostic {
     /// A diagnostic with the code's default severity.
-    pub fn new(code: Code, pass: &str, message: impl Into<String>) -> Self {
+    pub fn new(code: Code, pass: Pass, message: impl Into<String>) -> Self {
         Diagnostic {
             severity: code.severity(),
-            code: code.as_str().to_owned(),
-            pass: pass.to_owned(),
+            code,
+            pass,
             message: message.into(),
             core: None,
             location: None,
@@ -182,9 +185,8 @@ impl Diagnostic {
     }
 
     /// Names the entity concerned.
-    pub fn entity(mut self, kind: &str, name: &str, parent: Option<&str>) -> Self {
-        self.entity =
-            Some(EntityRef { kind: kind.to_owned(), name: name.to_owned(), parent: parent.map(str::to_owned) });
+    pub fn entity(mut self, kind: EntityKind, name: &str, parent: Option<&str>) -> Self {
+        self.entity = Some(EntityRef { kind, name: name.to_owned(), parent: parent.map(str::to_owned) });
         self
     }
 

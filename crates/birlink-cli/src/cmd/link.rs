@@ -1,0 +1,115 @@
+//! `birlink link`: run the pipeline, write `report.json` (always) and `linked.json`
+//! (unless `bir_linker` failed; a stale one is removed), print what happened.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use birlink_core::{LinkOptions, Severity};
+
+use super::{create_dir, exit_for, write, Error, Outcome};
+use crate::{files, render};
+
+/// `birlink link`'s arguments.
+#[derive(Args)]
+pub struct LinkArgs {
+    /// Per-core module files, bundles, or folders of them.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Expected number of cores (vnc_nc_count); default: bundle, netlist, or the number of modules.
+    #[arg(long)]
+    lnc: Option<u64>,
+    /// The link netlist (hlo_netlist.json).
+    #[arg(long)]
+    netlist: Option<PathBuf>,
+    /// Where report.json and linked.json go.
+    #[arg(long, default_value = ".")]
+    out: PathBuf,
+    /// Passes to run, comma-separated (a run of verify,bir_linker,vnc_remote_addr_map,vnc_link).
+    #[arg(long, value_delimiter = ',')]
+    passes: Option<Vec<String>>,
+    /// Also write DIR/linked.txt, the canonical text of the linked module.
+    #[arg(long)]
+    text: bool,
+    /// Refuse inputs larger than this many bytes in total (BL0010).
+    #[arg(long)]
+    max_input_bytes: Option<u64>,
+    /// What to print: a readable summary, or report.json.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Print only the errors and the verdict line (no summary, warnings or notes).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
+impl LinkArgs {
+    /// Links, writes, prints.
+    pub fn run(self) -> Outcome {
+        let started = std::time::Instant::now();
+        let mut sources = files::gather(&self.inputs);
+        if let Some(netlist) = &self.netlist {
+            sources.push(files::read_netlist(netlist));
+        }
+        create_dir(&self.out)?;
+        let options = LinkOptions {
+            lnc: self.lnc,
+            passes: self.passes.clone(),
+            max_input_bytes: self.max_input_bytes,
+            input_bytes: None,
+        };
+        let outcome = birlink_core::run(sources, &options);
+        let report_path = self.out.join("report.json");
+        let linked_path = self.out.join("linked.json");
+        let text_path = self.out.join("linked.txt");
+        let mut written = Vec::new();
+        write(&report_path, birlink_core::report_json(&outcome))?;
+        written.push(report_path);
+        match &outcome.linked {
+            Some(module) => {
+                std::fs::File::create(&linked_path)
+                    .and_then(|file| {
+                        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+                        birlink_core::json::write::write_module(module, &mut out)?;
+                        std::io::Write::flush(&mut out)
+                    })
+                    .map_err(|e| Error(format!("cannot write `{}`: {e}", linked_path.display())))?;
+                written.push(linked_path);
+                if self.text {
+                    write(&text_path, birlink_core::print::module_text(module))?;
+                    written.push(text_path);
+                }
+            }
+            None => {
+                // A stale linked module from an earlier run must not pass for this one's.
+                for stale in [&linked_path, &text_path] {
+                    if stale.exists() {
+                        std::fs::remove_file(stale)
+                            .map_err(|e| Error(format!("cannot remove stale `{}`: {e}", stale.display())))?;
+                    }
+                }
+            }
+        }
+        let color = render::stderr_color();
+        let diagnostics = &outcome.report.diagnostics;
+        match self.format {
+            Format::Json => print!("{}", birlink_core::report_json(&outcome)),
+            Format::Human if self.quiet => {
+                let errors: Vec<_> = diagnostics.iter().filter(|d| d.severity == Severity::Error).cloned().collect();
+                eprint!("{}", render::diagnostics(&errors, &outcome.files, color));
+                eprint!("{}", render::verdict(&outcome.report, color));
+            }
+            Format::Human => {
+                print!("{}", render::summary(&outcome.report, &written, started.elapsed()));
+                eprint!("{}", render::diagnostics(diagnostics, &outcome.files, color));
+                eprint!("{}", render::verdict(&outcome.report, color));
+            }
+        }
+        Ok(exit_for(diagnostics))
+    }
+}

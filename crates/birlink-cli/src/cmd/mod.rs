@@ -1,0 +1,44 @@
+//! The subcommands, one module each. A `run` returns the exit code, or an [`Error`] when
+//! the command could not run at all (exit 2: bad arguments, a file it cannot write).
+
+pub mod explain;
+pub mod gen;
+pub mod link;
+pub mod print;
+pub mod samples;
+
+use std::fmt;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Why a command could not run (printed as `error: …`, exit 2).
+#[derive(Debug)]
+pub struct Error(pub String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What a subcommand returns.
+pub type Outcome = Result<ExitCode, Error>;
+
+/// Writes a file, or says which one could not be written.
+pub fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
+    std::fs::write(path, bytes).map_err(|e| Error(format!("cannot write `{}`: {e}", path.display())))
+}
+
+/// Creates a folder and its parents, or says which one could not be created.
+pub fn create_dir(path: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(path).map_err(|e| Error(format!("cannot create `{}`: {e}", path.display())))
+}
+
+/// 1 when any diagnostic is an error, else 0.
+pub fn exit_for(diagnostics: &[birlink_core::Diagnostic]) -> ExitCode {
+    if birlink_core::diag::has_errors(diagnostics) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,40 @@
+//! `birlink print`: the canonical text of modules (per-core files, bundles,
+//! `linked.json`), and the diagnostics of reading them, rendered as `link` renders them.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{exit_for, Outcome};
+use crate::{files, render};
+
+/// `birlink print`'s arguments.
+#[derive(Args)]
+pub struct PrintArgs {
+    /// Files to print.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+}
+
+impl PrintArgs {
+    /// Reads and prints.
+    pub fn run(self) -> Outcome {
+        let sources = files::gather(&self.inputs);
+        let mut diags = Vec::new();
+        let set = birlink_core::input::load(sources, None, None, &mut diags, &mut |_, _| {});
+        birlink_core::passes::resolve_locations(&set.files, &mut diags);
+        let mut first = true;
+        for module in &set.modules {
+            if !first {
+                println!();
+            }
+            first = false;
+            if set.modules.len() > 1 {
+                println!("; {} ({})", module.name, set.path(module.file));
+            }
+            print!("{}", birlink_core::print::module_text(&module.module));
+        }
+        eprint!("{}", render::diagnostics(&diags, &set.files, render::stderr_color()));
+        Ok(exit_for(&diags))
+    }
+}

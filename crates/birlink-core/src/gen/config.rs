@@ -1,0 +1,63 @@
+//! What to generate (`GenConfig`, with the defaults `birlink gen` shows) and how to lay
+//! it out (`Layout`).
+
+use crate::codes::Code;
+
+/// What to generate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenConfig {
+    /// Number of cores (modules).
+    pub cores: u64,
+    /// Instructions per core function, approximately.
+    pub insts: usize,
+    /// Shared tensors core 0 produces and every other core reads through a remote view.
+    pub handoffs: usize,
+    /// Remote-notifying DMA blocks per core.
+    pub remote_dma: usize,
+    /// CoreBarriers per core.
+    pub barriers: usize,
+    /// Depth of nested `Loop`s in the first block.
+    pub loop_depth: usize,
+    /// Add keys the passes do not know at every level.
+    pub unknown_keys: bool,
+    /// Add a netlist (`lnc`, `name`, `outputs`).
+    pub netlist: bool,
+    /// Add a ring of collective staging buffers: core `c` owns `ring_buf_c<c>` and holds
+    /// a remote view of `ring_buf_c<c+1>` (the second RemoteLocalTarget producer,
+    /// `LowerLocalCollectives::getMemoryLocation`).
+    pub ring: bool,
+    /// Write compact JSON (one line per file) instead of pretty JSON.
+    pub compact: bool,
+    /// Seed of the pseudo-random choices.
+    pub seed: u64,
+    /// A fault to inject, by code.
+    pub fault: Option<Code>,
+}
+
+impl Default for GenConfig {
+    fn default() -> Self {
+        GenConfig {
+            cores: 2,
+            insts: 200,
+            handoffs: 2,
+            remote_dma: 2,
+            barriers: 3,
+            loop_depth: 1,
+            unknown_keys: false,
+            netlist: false,
+            ring: false,
+            compact: false,
+            seed: 1,
+            fault: None,
+        }
+    }
+}
+
+/// How to lay the link set out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// One bundle document (`linkset.json`).
+    Bundle,
+    /// One file per core (`nc00.json`, …) and `hlo_netlist.json`.
+    Files,
+}

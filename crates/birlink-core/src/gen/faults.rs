@@ -1,0 +1,379 @@
+//! One fault per diagnostic code, injected into generated documents: the per-code
+//! tests and the samples are made from these. The `match` in [`inject`] is exhaustive
+//! over [`Code`], so a new code does not compile until it has a fault here.
+
+use serde_json::{json, Map, Value};
+
+use super::module::{ap, loop_nest, memloc_dram, mk_set};
+use super::{generate_set, pretty, shared_name, GenConfig, GenSet, SHARED_BASE};
+use crate::codes::Code;
+use crate::input::SourceFile;
+
+/// The first function of module `i`.
+fn function_mut(set: &mut GenSet, i: usize) -> Option<&mut Map<String, Value>> {
+    set.modules.get_mut(i)?.get_mut("functions")?.get_mut(0)?.as_object_mut()
+}
+
+/// Links the set's modules (all passes, or `passes`) and makes the linked module the
+/// set's only module: inputs that are already linked.
+fn replace_with_linked(set: &mut GenSet, passes: Option<Vec<String>>) {
+    let sources: Vec<SourceFile> =
+        set.modules.iter().enumerate().map(|(i, m)| SourceFile::text(format!("nc{i:02}.json"), pretty(m))).collect();
+    let outcome = crate::passes::run(sources, &crate::passes::LinkOptions { passes, ..Default::default() });
+    if let Some(linked) = outcome.linked.as_ref() {
+        set.modules = vec![crate::json::write::module_to_value(linked)];
+    }
+}
+
+fn blocks_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
+    function_mut(set, i)?.get_mut("blocks")?.as_array_mut()
+}
+
+fn allocations_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
+    function_mut(set, i)?.get_mut("allocations")?.as_array_mut()
+}
+
+/// The first memloc named `name` in module `i`.
+fn memloc_mut<'a>(set: &'a mut GenSet, i: usize, name: &str) -> Option<&'a mut Map<String, Value>> {
+    allocations_mut(set, i)?
+        .iter_mut()
+        .filter_map(|a| a.get_mut("memorylocations")?.as_array_mut())
+        .flatten()
+        .find(|m| m.get("name").and_then(Value::as_str) == Some(name))?
+        .as_object_mut()
+}
+
+/// Every instruction (top level of each block) of module `i` with this opcode.
+fn insts_mut<'a>(set: &'a mut GenSet, i: usize, opcode: &'a str) -> Vec<&'a mut Value> {
+    let Some(blocks) = blocks_mut(set, i) else {
+        return Vec::new();
+    };
+    blocks
+        .iter_mut()
+        .filter_map(|b| b.get_mut("instructions")?.as_array_mut())
+        .flatten()
+        .filter(|inst| inst.get("opcode").and_then(Value::as_str) == Some(opcode))
+        .collect()
+}
+
+fn remote_blocks_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
+    set.modules
+        .get_mut(i)?
+        .get_mut("queues")?
+        .as_array_mut()?
+        .iter_mut()
+        .find(|q| q.get("name").and_then(Value::as_str) == Some("qRemoteSem"))?
+        .get_mut("blocks")?
+        .get_mut(0)?
+        .get_mut("instructions")?
+        .as_array_mut()
+}
+
+fn push_inst(set: &mut GenSet, i: usize, inst: Value) {
+    if let Some(insts) = blocks_mut(set, i)
+        .and_then(|b| b.get_mut(0))
+        .and_then(|b| b.get_mut("instructions"))
+        .and_then(Value::as_array_mut)
+    {
+        insts.push(inst);
+    }
+}
+
+/// Injects the fault for `code` into the documents; layout-level faults (invalid JSON,
+/// unreadable bytes, extra files) are applied by [`generate`].
+pub(super) fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
+    let last = set.modules.len().saturating_sub(1);
+    let one = 1.min(last);
+    match code {
+        Code::UnreadableFile | Code::InvalidJson | Code::ExtraNetlist | Code::InputTooLarge => {}
+        Code::WrongType => {
+            if let Some(f) = function_mut(set, one) {
+                f.insert("blocks".to_owned(), json!({"name": "Block1"}));
+            }
+        }
+        Code::MissingKey => {
+            if let Some(inst) = blocks_mut(set, one)
+                .and_then(|b| b.get_mut(0))
+                .and_then(|b| b.get_mut("instructions"))
+                .and_then(|i| i.get_mut(0))
+            {
+                if let Some(map) = inst.as_object_mut() {
+                    map.remove("name");
+                }
+            }
+        }
+        Code::NotAModule => set.modules.push(json!(["this is not a module"])),
+        Code::EmptyLinkSet => set.modules.clear(),
+        Code::TooDeep => {
+            let mut counter = 0;
+            let nest = loop_nest(crate::limits::MAX_LOOP_DEPTH + 2, 1, &mut counter);
+            push_inst(set, one, nest);
+        }
+        Code::NumberOutOfRange => {
+            if let Some(m) = set.modules.get_mut(one) {
+                m["attributes"]["neuron_core_id"] = json!(-1);
+            }
+        }
+        Code::UnsupportedVersion => {
+            if let Some(m) = set.modules.get_mut(one) {
+                m["version"] = json!(7);
+            }
+        }
+        Code::DuplicateCore => {
+            if let Some(m) = set.modules.get_mut(one) {
+                m["attributes"]["neuron_core_id"] = json!(0);
+            }
+        }
+        Code::CoreOutOfRange => {
+            if let Some(m) = set.modules.get_mut(one) {
+                m["attributes"]["neuron_core_id"] = json!(config.cores + 3);
+            }
+        }
+        Code::DuplicateName => {
+            if let Some(allocations) = allocations_mut(set, 0) {
+                allocations.push(set_value_dup());
+            }
+        }
+        Code::DuplicateModuleName => {
+            for m in &mut set.modules {
+                m["name"] = json!("nc00");
+            }
+        }
+        Code::NoFunctions => {
+            if let Some(m) = set.modules.get_mut(one) {
+                m["functions"] = json!([]);
+            }
+        }
+        Code::UnknownQueue => push_inst(
+            set,
+            one,
+            json!({"name": "dma_to_nowhere", "opcode": "DMACopy", "engine": "DMA", "queue": "qMissing"}),
+        ),
+        Code::UnknownQueueInstance => push_inst(
+            set,
+            one,
+            json!({"name": "sqi_stale", "opcode": "SwitchQueueInstance", "queue": "qSyncIO", "instance": "qSyncIO_99"}),
+        ),
+        Code::UnknownBlock => {
+            push_inst(set, one, json!({"name": "br_lost", "opcode": "UnconditionalBranch", "target": "Block99"}))
+        }
+        Code::UnknownMemloc => push_inst(
+            set,
+            one,
+            json!({"name": "copy_lost", "opcode": "TensorCopy", "engine": "DVE", "ins": [ap("nowhere", "bfloat16")], "outs": [ap("sb_tile_0", "bfloat16")]}),
+        ),
+        Code::UnknownCallTarget => {
+            push_inst(set, one, json!({"name": "call_lost", "opcode": "Call", "target": "missing_fn"}))
+        }
+        Code::UnknownDependency => push_inst(
+            set,
+            one,
+            json!({"name": "waits_lost", "opcode": "TensorCopy", "engine": "DVE", "dependencies": [["no_such_inst", "Flow"]]}),
+        ),
+        Code::MissingRemoteTarget | Code::RemoteMemlocMissing => {
+            if let Some(m) = memloc_mut(set, one, &shared_name(0)) {
+                m.insert("remote_local_target".to_owned(), json!([format!("{}_remote_{one}", shared_name(0)), 0]));
+            }
+        }
+        Code::NetlistEndpointMissing => {
+            let netlist = set.netlist.get_or_insert_with(|| json!({}));
+            netlist["aliases"] = json!([{"producer": {"core": 0, "memloc": "c_partial_O"}, "consumer": {"core": one, "memloc": shared_name(0)}, "kind": 3}]);
+        }
+        Code::NonDramAlias => {
+            if let Some(m) = memloc_mut(set, one, &shared_name(0)) {
+                m.insert("type".to_owned(), json!("SB"));
+            }
+        }
+        Code::SelfTarget => {
+            if let Some(m) = memloc_mut(set, one, &shared_name(0)) {
+                m.insert("remote_local_target".to_owned(), json!([shared_name(0), one]));
+            }
+        }
+        Code::BarrierSkipped => {
+            if let Some(barrier) = insts_mut(set, 0, "CoreBarrier").into_iter().next() {
+                barrier["id"] = json!({"affine": "4*i0+1"});
+            }
+        }
+        Code::AttributesReplaced => {
+            if let Some(f) = function_mut(set, one) {
+                f.insert("attributes".to_owned(), json!(["need_unroll"]));
+            }
+        }
+        Code::NotLinked => {
+            set.options.insert("passes".to_owned(), json!(["vnc_link"]));
+        }
+        Code::BadPassSelection => {
+            // A gap: the address map is skipped between the linker and vnc_link.
+            set.options.insert("passes".to_owned(), json!(["verify", "bir_linker", "vnc_link"]));
+        }
+        Code::ConflictingAddrSpace => {
+            if let Some(allocations) = allocations_mut(set, 0) {
+                allocations.push(mk_set(
+                    "scratch_set",
+                    "Internal",
+                    "Local",
+                    "bfloat16",
+                    &[128, 512],
+                    vec![memloc_dram("scratch", 0x40_0000, true)],
+                ));
+            }
+            if let Some(allocations) = allocations_mut(set, one) {
+                let mut a = memloc_dram("mixed_a", 0, false);
+                a.insert("remote_local_target".to_owned(), json!([shared_name(0), 0]));
+                let mut b = memloc_dram("mixed_b", 0, false);
+                b.insert("remote_local_target".to_owned(), json!(["scratch", 0]));
+                allocations.push(mk_set("mixed_set", "ExternalInput", "Local", "bfloat16", &[128, 512], vec![a, b]));
+            }
+        }
+        Code::ViewOfView => {
+            // `relay` on core 0 targets `relay_c1` on core 1, itself a view of core 0's
+            // shared tensor.
+            if let Some(allocations) = allocations_mut(set, 0) {
+                let mut relay = memloc_dram("relay", 0, false);
+                relay.insert("remote_local_target".to_owned(), json!(["relay_c1", one]));
+                allocations.push(mk_set("relay_set", "Internal", "Local", "bfloat16", &[128, 512], vec![relay]));
+            }
+            if let Some(allocations) = allocations_mut(set, one) {
+                let mut middle = memloc_dram("relay_c1", 0, false);
+                middle.insert("remote_local_target".to_owned(), json!([shared_name(0), 0]));
+                allocations.push(mk_set("relay_set", "Internal", "Local", "bfloat16", &[128, 512], vec![middle]));
+            }
+        }
+        Code::StrayRemoteUpdate => push_inst(
+            set,
+            one,
+            json!({"name": "mm_signals_peer", "opcode": "Matmult", "engine": "PE",
+                   "sync_info": {"on_update": [{"id": 9, "update_value": 1, "mode": "sem-inc", "target_core": 0}]}}),
+        ),
+        Code::NothingToRelink => *set = generate_set(&GenConfig { cores: 1, fault: None, ..config.clone() }),
+        Code::AlreadyLinked => {
+            // Link the set, then give the result to bir_linker again.
+            replace_with_linked(set, None);
+        }
+        Code::BarrierCountMismatch => {
+            if let Some(blocks) = blocks_mut(set, one) {
+                for block in blocks.iter_mut().rev() {
+                    let Some(insts) = block.get_mut("instructions").and_then(Value::as_array_mut) else {
+                        continue;
+                    };
+                    if let Some(pos) =
+                        insts.iter().rposition(|i| i.get("opcode").and_then(Value::as_str) == Some("CoreBarrier"))
+                    {
+                        insts.remove(pos);
+                        break;
+                    }
+                }
+            }
+        }
+        Code::BarrierIdsNotDense => {
+            let barriers = insts_mut(set, one, "CoreBarrier");
+            if let Some(first) = barriers.into_iter().next() {
+                first["id"] = json!(7);
+            }
+        }
+        Code::BarrierNameMismatch => {
+            if let Some(first) = insts_mut(set, one, "CoreBarrier").into_iter().next() {
+                first["name"] = json!("LocalSendRecv-1_480_sr_cb_begin");
+            }
+        }
+        Code::FunctionMissing => {
+            if let Some(functions) =
+                set.modules.first_mut().and_then(|m| m.get_mut("functions")).and_then(Value::as_array_mut)
+            {
+                functions.push(json!({"name": "sg0001", "blocks": [{"name": "Block1", "instructions": []}]}));
+            }
+        }
+        Code::BlockCountMismatch => {
+            if let Some(blocks) = blocks_mut(set, one) {
+                let extra = json!({"name": "Block_extra", "instructions": []});
+                blocks.push(extra);
+            }
+        }
+        Code::FunctionCountMismatch => {
+            if let Some(functions) =
+                set.modules.get_mut(one).and_then(|m| m.get_mut("functions")).and_then(Value::as_array_mut)
+            {
+                functions.push(json!({"name": "sg0001_helper", "blocks": []}));
+            }
+        }
+        Code::BlockOrderMismatch => {
+            if let Some(block) = blocks_mut(set, one).and_then(|b| b.last_mut()) {
+                block["name"] = json!("Block_renamed");
+            }
+        }
+        Code::SharedAddressMismatch => {
+            if let Some(m) = memloc_mut(set, one, &shared_name(0)) {
+                m.insert("addr".to_owned(), json!(SHARED_BASE + 0x8000));
+            }
+        }
+        Code::SharedAddressSetMismatch => {
+            if let Some(allocations) = allocations_mut(set, 0) {
+                let mut m = memloc_dram("shared_core0_only", SHARED_BASE + 0x80_0000, true);
+                m.insert("is_shared_post_dram_alloc".to_owned(), json!(true));
+                allocations.push(mk_set(
+                    "shared_core0_only_set",
+                    "Internal",
+                    "Shared",
+                    "bfloat16",
+                    &[128, 512],
+                    vec![m],
+                ));
+            }
+        }
+        Code::SharedWithoutRemoteTarget => {
+            if let Some(m) = memloc_mut(set, one, &shared_name(0)) {
+                m.remove("remote_local_target");
+            }
+        }
+        Code::Sb2SbCountMismatch => {
+            if let Some(insts) = blocks_mut(set, one)
+                .and_then(|b| b.get_mut(0))
+                .and_then(|b| b.get_mut("instructions"))
+                .and_then(Value::as_array_mut)
+            {
+                if let Some(pos) =
+                    insts.iter().position(|i| i.get("opcode").and_then(Value::as_str) == Some("GPSIMDSB2SB"))
+                {
+                    insts.remove(pos);
+                }
+            }
+        }
+        Code::MissingCoreId => {
+            if let Some(m) = set.modules.get_mut(one).and_then(Value::as_object_mut) {
+                m.insert("attributes".to_owned(), json!({}));
+            }
+        }
+        Code::VncLinkCoreCount => {
+            // vnc_link on its own over the linked module, with one core too many.
+            replace_with_linked(set, Some(vec!["verify".into(), "bir_linker".into()]));
+            set.options.insert("passes".to_owned(), json!(["vnc_link"]));
+            set.options.insert("lnc".to_owned(), json!(config.cores + 1));
+        }
+        Code::PeerUpdateMissing => {
+            if let Some(block) = remote_blocks_mut(set, one).and_then(|b| b.get_mut(0)) {
+                if let Some(updates) = block.pointer_mut("/sync_info/on_update").and_then(Value::as_array_mut) {
+                    updates.retain(|u| u.get("target_core").is_some());
+                }
+            }
+        }
+        Code::RemoteBlockCountMismatch => {
+            if let Some(blocks) = remote_blocks_mut(set, one) {
+                blocks.pop();
+            }
+        }
+        Code::VncAddrMapCoreCount => {
+            set.options.insert("lnc".to_owned(), json!(config.cores + 2));
+        }
+    }
+}
+
+fn set_value_dup() -> Value {
+    mk_set(
+        "output_set",
+        "ExternalOutput",
+        "Local",
+        "bfloat16",
+        &[128, 512],
+        vec![memloc_dram("output", 0x30_0000, true)],
+    )
+}

@@ -1,0 +1,197 @@
+//! Step 3, `copy_functions`: each module moved into the linked module (spec §3.3;
+//! `copyModulesAsFunctions`).
+//!
+//! A module's arenas are appended to the linked module's through explicit per-kind
+//! `HandleMap`s, every handle inside the moved entities rewritten (naga's `compact`
+//! idiom). Its entry function (`main`, else the first) becomes the core function,
+//! named after the module, tagged with the core and carrying `source_module` (the
+//! module's other top-level keys) and `source_function`; its other functions follow
+//! as `<module>/<name>`. `Call`s between the module's functions follow the renames.
+
+use std::collections::HashMap;
+
+use serde_json::{json, Value};
+
+use super::record::{fields, Step};
+use super::{CoreInfo, PASS};
+use crate::arena::{Handle, HandleMap};
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::entity::EntityKind;
+use crate::input::CoreModule;
+use crate::ir::{edit_object_field, str_field, Allocation, Fields, Function, MemLoc, Module, Op, Queue, Src, Store};
+use crate::print;
+use crate::report::{StepRow, Unit};
+
+/// Moves every module into the linked module, in core order.
+pub(super) fn copy_modules(
+    linked: &mut Module,
+    modules: Vec<(u64, CoreModule)>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<CoreInfo>, StepRow) {
+    let mut step = Step::new("copy_functions");
+    let mut cores = Vec::with_capacity(modules.len());
+    for (core, module) in modules {
+        cores.push(copy_module(linked, core, module, &mut step, diags));
+    }
+    (cores, step.finish())
+}
+
+fn copy_module(
+    linked: &mut Module,
+    core: u64,
+    core_module: CoreModule,
+    step: &mut Step,
+    diags: &mut Vec<Diagnostic>,
+) -> CoreInfo {
+    let CoreModule { module, name, .. } = core_module;
+    let Module { fields: module_fields, functions, queues, store, src: _ } = module;
+    let maps = append_store(&mut linked.store, store);
+    let functions: Vec<Handle<Function>> = functions.iter().map(|&f| maps.functions.get(f)).collect();
+    let queues: Vec<Handle<Queue>> = queues.iter().map(|&q| maps.queues.get(q)).collect();
+    let entry = functions
+        .iter()
+        .copied()
+        .find(|&f| linked.store.functions[f].name() == "main")
+        .or_else(|| functions.first().copied());
+    let mut ordered = Vec::with_capacity(functions.len());
+    ordered.extend(entry);
+    ordered.extend(functions.iter().copied().filter(|&f| Some(f) != entry));
+    let mut renames: HashMap<String, String> = HashMap::new();
+    let source_module = Value::Object(module_fields);
+    for &function in &ordered {
+        let old_name = linked.store.functions[function].name().to_owned();
+        let new_name = if Some(function) == entry { name.clone() } else { format!("{name}/{old_name}") };
+        let before = format!("function {}", print::name_text(&old_name));
+        let f = &mut linked.store.functions[function];
+        warn_attributes(&f.fields, EntityKind::Function, &old_name, core, f.src.as_ref(), diags);
+        f.fields.insert("name".to_owned(), Value::from(new_name.clone()));
+        f.fields.insert("source_function".to_owned(), Value::from(old_name.clone()));
+        edit_object_field(&mut f.fields, "attributes", |attributes| {
+            attributes.insert("neuron_core_id".to_owned(), Value::from(core));
+        });
+        if Some(function) == entry {
+            f.fields.insert("source_module".to_owned(), source_module.clone());
+        }
+        linked.functions.push(function);
+        step.edit(&Unit::Function(new_name.clone()), "", before, print::function_line(linked, function));
+        renames.insert(old_name, new_name);
+    }
+    // Calls between the module's functions follow the renames.
+    for &function in &ordered {
+        let mut calls = Vec::new();
+        linked.walk_function(function, &mut |inst| {
+            if linked.store.insts[inst].op == Op::Call {
+                calls.push(inst);
+            }
+        });
+        let unit = Unit::Function(linked.store.functions[function].name().to_owned());
+        for call in calls {
+            let Some(target) = str_field(&linked.store.insts[call].fields(), "target").map(str::to_owned) else {
+                continue;
+            };
+            let Some(new_target) = renames.get(&target) else {
+                continue;
+            };
+            let new_target = Value::from(new_target.clone());
+            step.change(
+                linked,
+                &unit,
+                "",
+                |m| print::inst_line(m, call),
+                |m| m.store.insts[call].fields_mut().insert("target".to_owned(), new_target),
+            );
+        }
+    }
+    let function = match entry {
+        Some(function) => function,
+        // `verify` rejects a module without functions (BL0105); should one get here
+        // anyway, it links as an empty core function rather than vanish.
+        None => {
+            let mut f =
+                Function { fields: fields(json!({"name": name, "source_function": ""})), ..Function::default() };
+            edit_object_field(&mut f.fields, "attributes", |attributes| {
+                attributes.insert("neuron_core_id".to_owned(), Value::from(core));
+            });
+            f.fields.insert("source_module".to_owned(), source_module);
+            let function = linked.store.functions.push(f);
+            linked.functions.push(function);
+            ordered.push(function);
+            function
+        }
+    };
+    CoreInfo { core, name, function, functions: ordered, queues }
+}
+
+/// The per-arena old → new maps of one appended module.
+struct StoreMaps {
+    functions: HandleMap<Function>,
+    queues: HandleMap<Queue>,
+}
+
+/// Appends every arena of `from` to `into`, rewriting every handle inside the moved
+/// entities through the per-kind maps.
+fn append_store(into: &mut Store, from: Store) -> StoreMaps {
+    let Store { functions, blocks, insts, sets, memlocs, queues, instances } = from;
+    let function_map = into.functions.append(functions);
+    let block_map = into.blocks.append(blocks);
+    let inst_map = into.insts.append(insts);
+    let set_map = into.sets.append(sets);
+    let memloc_map: HandleMap<MemLoc> = into.memlocs.append(memlocs);
+    let queue_map = into.queues.append(queues);
+    let instance_map = into.instances.append(instances);
+    for function in function_map.new_handles() {
+        let f = &mut into.functions[function];
+        block_map.adjust_all(&mut f.blocks);
+        for allocation in &mut f.allocations {
+            if let Allocation::Set(set) = allocation {
+                set_map.adjust(set);
+            }
+        }
+    }
+    for set in set_map.new_handles() {
+        memloc_map.adjust_all(&mut into.sets[set].memlocs);
+    }
+    for block in block_map.new_handles() {
+        inst_map.adjust_all(&mut into.blocks[block].insts);
+    }
+    for inst in inst_map.new_handles() {
+        if let Some(body) = &mut into.insts[inst].body {
+            block_map.adjust_all(body);
+        }
+    }
+    for queue in queue_map.new_handles() {
+        instance_map.adjust_all(&mut into.queues[queue].instances);
+    }
+    for instance in instance_map.new_handles() {
+        inst_map.adjust_all(&mut into.instances[instance].insts);
+    }
+    StoreMaps { functions: function_map, queues: queue_map }
+}
+
+/// BL0306: tagging needs `attributes` to be an object; an old list form is moved aside.
+pub(super) fn warn_attributes(
+    fields: &Fields,
+    kind: EntityKind,
+    name: &str,
+    core: u64,
+    src: Option<&Src>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    match fields.get("attributes") {
+        None | Some(Value::Object(_)) => {}
+        Some(other) => diags.push(
+            Diagnostic::new(
+                Code::AttributesReplaced,
+                PASS,
+                format!(
+                    "`attributes` of {kind} `{name}` (core {core}) is {}, not an object; it is kept as `source_attributes`",
+                    crate::json::read::type_name(other)
+                ),
+            )
+            .core(core)
+            .at(src)
+            .entity(kind, name, None),
+        ),
+    }
+}

@@ -1,0 +1,43 @@
+//! Step 2, `dispatcher`: function `main` with one block `dispatcher` holding, in core
+//! order, one `Call call_def_<core>_instance_0` per core whose `target` is that core's
+//! function (spec §3.2; `addFnCall`).
+
+use serde_json::json;
+
+use super::call_name;
+use super::record::{fields, Step};
+use crate::input::CoreModule;
+use crate::ir::{opcode, Block, Function, Inst, Module};
+use crate::print;
+use crate::report::{DispatchRow, StepRow, Unit};
+
+/// Adds `main` and its calls; one `report.dispatcher` row per call.
+pub(super) fn add(linked: &mut Module, modules: &[(u64, CoreModule)], rows: &mut Vec<DispatchRow>) -> StepRow {
+    let mut calls = Vec::new();
+    for (core, module) in modules {
+        let call = linked.store.insts.push(Inst::new(
+            fields(json!({"name": call_name(*core), "opcode": opcode::CALL, "target": module.name})),
+            None,
+            None,
+        ));
+        calls.push(call);
+        rows.push(DispatchRow { call: call_name(*core), core: *core, target: module.name.clone() });
+    }
+    let block =
+        linked.store.blocks.push(Block { fields: fields(json!({"name": "dispatcher"})), insts: calls, src: None });
+    let main = linked.store.functions.push(Function {
+        fields: fields(json!({"name": "main"})),
+        allocations: Vec::new(),
+        blocks: vec![block],
+        src: None,
+    });
+    linked.functions.push(main);
+    let unit = Unit::Function("main".to_owned());
+    let mut step = Step::new("dispatcher");
+    step.added(&unit, "", print::function_line(linked, main));
+    step.added(&unit, "", print::block_line(linked, block));
+    for &call in &linked.store.blocks[block].insts {
+        step.added(&unit, "block dispatcher", print::inst_line(linked, call));
+    }
+    step.finish()
+}

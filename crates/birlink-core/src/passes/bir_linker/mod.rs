@@ -1,0 +1,130 @@
+//! `bir_linker`: N per-core modules → one `<base>/sgLnk` module (spec §3; seed
+//! `000_…` "bir_linker — Multi-LNC Re-Assembly", §2–§7).
+//!
+//! As in `BirLinker::run`, the result is a **new** module; the per-core modules are moved
+//! into it, each core's arenas appended through explicit `HandleMap`s, never edited in
+//! place. [`run`] is the nine steps, one file each, in the order they are reported:
+//!
+//! 1. [`module`] `create_module` — the module `<base>/sgLnk`, `version` and `arch` of
+//!    the base module.
+//! 2. [`dispatcher`] — function `main`, block `dispatcher`, one
+//!    `Call call_def_<c>_instance_0` per core in core order (`addFnCall`).
+//! 3. [`copy`] `copy_functions` — each module's entry function becomes the core
+//!    function, named after the module and tagged with its core, carrying
+//!    `source_module` and `source_function`; its other functions follow as
+//!    `<module>/<name>` (`copyModulesAsFunctions`). `Call` targets inside a module
+//!    follow the renames.
+//! 4. [`queue_switches`] `switch_queue_instances` — one `SwitchQueueInstance` per queue
+//!    the core has instances in, at the front of the core function's first block.
+//! 5. [`returns`] — the completion `CoreBarrier` and the `Return` at the end of the core
+//!    function's last block (`fpassInsertReturns`).
+//! 6. [`aliases`] — symmetric MustAlias edges for each `remote_local_target` and netlist
+//!    alias, kinds OR-merged, DRAM-only; the view's `alloced_func` (`buildMainAliases`).
+//! 7. [`output_kinds`] — cross-core intermediates are no longer external
+//!    (`fixOutputKind`, io2spill).
+//! 8. [`queues`] `merge_queues` — queues merged by name, instances renamed
+//!    `<instance>_defId_<core>` and tagged, semaphores counted (`initQueues`).
+//! 9. [`barriers`] `renumber_barriers` — one monotonic id over the whole module
+//!    (`renumberCoreBarriers`).
+//!
+//! Every step records what it changed as canonical lines before and after
+//! ([`record::Step`]). An error in any step leaves no linked module (the rows computed
+//! so far are kept).
+
+mod aliases;
+mod barriers;
+mod copy;
+mod dispatcher;
+mod module;
+mod output_kinds;
+mod queue_switches;
+mod queues;
+mod record;
+mod returns;
+
+use crate::arena::Handle;
+use crate::diag::{has_errors, Diagnostic};
+use crate::input::CoreModule;
+use crate::ir::{Function, Module, Queue};
+use crate::netlist::Netlist;
+use crate::pass::Pass;
+use crate::report::{AliasRow, BarrierRow, DispatchRow, OutputKindRow, QueueRow, StepRow};
+
+/// The pass.
+pub const PASS: Pass = Pass::BirLinker;
+
+/// Everything `bir_linker` produced.
+#[derive(Debug, Default)]
+pub struct Linked {
+    /// The linked module; `None` when the pass reported an error.
+    pub module: Option<Module>,
+    /// Steps in order.
+    pub steps: Vec<StepRow>,
+    /// `report.dispatcher`.
+    pub dispatcher: Vec<DispatchRow>,
+    /// `report.aliases`.
+    pub aliases: Vec<AliasRow>,
+    /// `report.output_kinds`.
+    pub output_kinds: Vec<OutputKindRow>,
+    /// `report.queues`.
+    pub queues: Vec<QueueRow>,
+    /// `report.barriers`.
+    pub barriers: Vec<BarrierRow>,
+    /// Whether it reported an error.
+    pub failed: bool,
+}
+
+/// The name of core `core`'s call (`call_def_<core>_instance_<idx>`, idx = 0).
+pub fn call_name(core: u64) -> String {
+    format!("call_def_{core}_instance_0")
+}
+
+/// One core being linked, once its module has been copied in (step 3).
+struct CoreInfo {
+    core: u64,
+    /// The module's name: the core function's name.
+    name: String,
+    /// The core function.
+    function: Handle<Function>,
+    /// All of its functions, the core function first.
+    functions: Vec<Handle<Function>>,
+    /// Its queues (moved handles), in module order.
+    queues: Vec<Handle<Queue>>,
+}
+
+/// Links the modules. `modules` pairs each module with its verified core id.
+pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &mut Vec<Diagnostic>) -> Linked {
+    let start = diags.len();
+    let mut modules = modules;
+    modules.sort_by_key(|(core, _)| *core);
+    let n_cores = modules.len() as u64;
+    let mut out = Linked::default();
+
+    let (mut linked, step) = module::create(&base_name(&modules, netlist), &modules);
+    out.steps.push(step);
+    out.steps.push(dispatcher::add(&mut linked, &modules, &mut out.dispatcher));
+    let (cores, step) = copy::copy_modules(&mut linked, modules, diags);
+    out.steps.push(step);
+    let plan = queues::plan(&linked, &cores);
+    out.steps.push(queue_switches::insert(&mut linked, &cores, &plan));
+    out.steps.push(returns::insert(&mut linked, &cores));
+    let handoffs = aliases::plan(&linked, &cores, netlist, diags);
+    out.steps.push(aliases::apply(&mut linked, &handoffs, &mut out.aliases));
+    out.steps.push(output_kinds::fix(&mut linked, &cores, &handoffs, netlist, &mut out.output_kinds));
+    out.steps.push(queues::merge(&mut linked, &cores, &plan, n_cores, &mut out.queues, diags));
+    out.steps.push(barriers::renumber(&mut linked, &mut out.barriers, diags));
+
+    out.failed = has_errors(&diags[start..]);
+    if !out.failed {
+        out.module = Some(linked);
+    }
+    out
+}
+
+/// `<base>`: the netlist's `name`, else the name of the module with the lowest core id.
+pub fn base_name(modules: &[(u64, CoreModule)], netlist: Option<&Netlist>) -> String {
+    if let Some(name) = netlist.and_then(|n| n.name.clone()) {
+        return name;
+    }
+    modules.iter().min_by_key(|(core, _)| *core).map(|(_, m)| m.name.clone()).unwrap_or_else(|| "nc00".to_owned())
+}

@@ -1,0 +1,52 @@
+//! Step 5, `returns`: at the end of each core function's last block, the completion
+//! `CoreBarrier` `cb_return_call_def_<core>_instance_0` over all cores (created with id 0,
+//! renumbered in step 9), then `Return` `return_call_def_<core>_instance_0` (spec §3.5;
+//! `fpassInsertReturns`).
+
+use serde_json::json;
+
+use super::queue_switches::first_block;
+use super::record::{fields, Step};
+use super::{call_name, CoreInfo};
+use crate::arena::Handle;
+use crate::ir::{opcode, Block, Function, Inst, Module};
+use crate::print;
+use crate::report::{StepRow, Unit};
+
+/// Appends the barrier and the return, core by core.
+pub(super) fn insert(linked: &mut Module, cores: &[CoreInfo]) -> StepRow {
+    let mut step = Step::new("returns");
+    let all_cores: Vec<u64> = cores.iter().map(|c| c.core).collect();
+    for info in cores {
+        let barrier = linked.store.insts.push(Inst::new(
+            fields(json!({
+                "name": format!("cb_return_{}", call_name(info.core)),
+                "opcode": opcode::CORE_BARRIER,
+                "id": 0,
+                "cores": all_cores,
+            })),
+            None,
+            None,
+        ));
+        let ret = linked.store.insts.push(Inst::new(
+            fields(json!({"name": format!("return_{}", call_name(info.core)), "opcode": opcode::RETURN})),
+            None,
+            None,
+        ));
+        let block = last_block(linked, info.function);
+        let unit = Unit::Function(info.name.clone());
+        let context = format!("block {}", linked.store.blocks[block].name());
+        step.added(&unit, &context, print::inst_line(linked, barrier));
+        step.added(&unit, &context, print::inst_line(linked, ret));
+        linked.store.blocks[block].insts.extend([barrier, ret]);
+    }
+    step.finish()
+}
+
+/// The core function's last top-level block, created (`entry`) when it has none.
+fn last_block(linked: &mut Module, function: Handle<Function>) -> Handle<Block> {
+    match linked.store.functions[function].blocks.last() {
+        Some(&block) => block,
+        None => first_block(linked, function),
+    }
+}

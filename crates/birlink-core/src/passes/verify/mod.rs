@@ -1,0 +1,68 @@
+//! `verify`: the pre-link checks (spec §2; LncVerifier, `docs/spec/sources.md`).
+//!
+//! Four groups, in order, one file each:
+//!
+//! 1. [`identity`] — every module has a core id when there is more than one (1203),
+//!    ids are distinct (BL0101) and in `0..N-1` (BL0102), module names are distinct and
+//!    not `main` (BL0104), no module is already linked (BL0308), every module has a
+//!    function to clone (BL0105). Errors: linking is impossible without them.
+//! 2. [`names`] — no two functions of a module, blocks/sets/memory locations of a
+//!    function, queues of a module or instances of a queue share a name (BL0103, error:
+//!    references by name would be ambiguous).
+//! 3. [`references`] — queue, queue-instance, block, memory-location, call-target and
+//!    dependency names resolve inside their module (BL0201–BL0206, warnings, as the
+//!    passes do not need them; at most [`MAX_PER_CODE`] per module and code).
+//! 4. [`lnc`] — the LncVerifier invariants 1187–1189 and 1191–1198 across cores, as
+//!    warnings: the compiler asserts them, but the link itself is still possible.
+//!
+//! Nothing is changed; the pass only reports.
+
+mod identity;
+mod lnc;
+mod names;
+mod references;
+
+use crate::diag::{has_errors, Diagnostic};
+use crate::input::LinkSet;
+use crate::pass::Pass;
+use crate::report::StepRow;
+
+/// The pass.
+pub const PASS: Pass = Pass::Verify;
+
+/// At most this many reference warnings of one code per module; the rest are counted.
+pub const MAX_PER_CODE: usize = 20;
+
+/// What `verify` concluded.
+#[derive(Debug)]
+pub struct Verified {
+    /// The core id of each module of the link set (same order), when identity holds.
+    pub cores: Option<Vec<u64>>,
+    /// The pass's steps (all with zero changes).
+    pub steps: Vec<StepRow>,
+    /// Whether it reported an error.
+    pub failed: bool,
+}
+
+/// Runs every check over the link set's modules.
+pub fn run(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Verified {
+    let start = diags.len();
+    let cores = identity::check(set, diags);
+    for module in &set.modules {
+        names::check(module, diags);
+    }
+    for module in &set.modules {
+        references::check(module, diags);
+    }
+    if let Some(cores) = &cores {
+        if set.modules.len() > 1 {
+            lnc::check(set, cores, diags);
+        }
+    }
+    let steps = ["identity", "names", "references", "lnc_verifier"]
+        .iter()
+        .map(|name| StepRow { name: (*name).to_owned(), changes: 0, edits: Vec::new() })
+        .collect();
+    let failed = has_errors(&diags[start..]);
+    Verified { cores: if failed { None } else { cores }, steps, failed }
+}

@@ -1,0 +1,102 @@
+//! The link worker: spawned once, fed from the reducer's outboxes, answering with
+//! actions.
+//!
+//! The reducer decides every request ([`crate::state::Outbox`]); this hook only sends
+//! each new one (a link after its debounce delay, the rest at once) and turns the
+//! worker's responses back into actions.
+
+use std::rc::Rc;
+
+use gloo::timers::callback::Timeout;
+use gloo_worker::{Spawnable, WorkerBridge};
+use yew::prelude::*;
+
+use crate::protocol::{Codec, InputFile, Request, Response};
+use crate::services::download;
+use crate::state::{Action, Ask, Outbox, Query, RunResult, State};
+use crate::worker::LinkWorker;
+
+fn response_action(response: Response) -> Option<Action> {
+    Some(match response {
+        Response::Progress { run, phase, done, total } => Action::Progress { run, phase, done, total },
+        Response::Linked { run, report, linked, stats } => match serde_json::from_str(&report) {
+            Ok(report) => Action::Linked(Box::new(RunResult::new(run, report, linked, stats))),
+            Err(error) => Action::Failed { run, message: format!("the worker's report did not read back: {error}") },
+        },
+        Response::Entity { run, query, view } => Action::EntityLoaded { run, query, view },
+        Response::Original { run, file, pointer, original } => Action::OriginalLoaded { run, file, pointer, original },
+        Response::Unit { run, unit, text } => Action::UnitLoaded { run, unit, text },
+        Response::Search { run, text, hits } => Action::SearchResults { run, text, hits },
+        Response::Export { what, blob, .. } => {
+            download::blob(&blob, what.file_name());
+            return None;
+        }
+        Response::Failed { run, message } => Action::Failed { run, message },
+    })
+}
+
+fn request(ask: &Ask) -> Request {
+    let run = ask.run;
+    match &ask.query {
+        Query::Entity(query) => Request::Entity { run, query: query.clone() },
+        Query::Original { file, pointer } => Request::Original { run, file: file.clone(), pointer: pointer.clone() },
+        Query::Unit(unit) => Request::Unit { run, unit: unit.clone() },
+        Query::Search(text) => Request::Search { run, text: text.clone() },
+        Query::Export(what) => Request::Export { run, what: *what },
+    }
+}
+
+/// Spawns the worker once and sends it what the state's outboxes hold.
+#[hook]
+pub fn use_worker(state: &UseReducerHandle<State>) {
+    let bridge: Rc<WorkerBridge<LinkWorker>> = {
+        let dispatcher = state.dispatcher();
+        use_memo((), move |_| {
+            LinkWorker::spawner()
+                .callback(move |response| {
+                    if let Some(action) = response_action(response) {
+                        dispatcher.dispatch(action);
+                    }
+                })
+                .encoding::<Codec>()
+                .spawn_with_loader("worker_loader.js")
+        })
+    };
+
+    // Links: a new order replaces (and so cancels) the one waiting for its delay.
+    {
+        let bridge = bridge.clone();
+        let pending = use_mut_ref(|| None::<Timeout>);
+        let order = state.link_out.message.clone();
+        use_effect_with(state.link_out.seq, move |_| {
+            let Some(order) = order else {
+                pending.borrow_mut().take();
+                return;
+            };
+            let files: Vec<InputFile> = order
+                .files
+                .iter()
+                .filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob }))
+                .collect();
+            let (run, lnc) = (order.run, order.lnc);
+            let send = move || bridge.send(Request::Link { run, files, lnc });
+            *pending.borrow_mut() = Some(Timeout::new(order.delay_ms, send));
+        });
+    }
+
+    // Questions: sent at once.
+    use_send(bridge.clone(), &state.details_out);
+    use_send(bridge.clone(), &state.search_out);
+    use_send(bridge, &state.export_out);
+}
+
+/// Sends each new question an outbox holds.
+#[hook]
+fn use_send(bridge: Rc<WorkerBridge<LinkWorker>>, outbox: &Outbox<Ask>) {
+    let ask = outbox.message.clone();
+    use_effect_with(outbox.seq, move |_| {
+        if let Some(ask) = ask {
+            bridge.send(request(&ask));
+        }
+    });
+}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test command (README): formatting, lints, every native test, the browser unit
-# tests (wasm-bindgen-test in headless Chromium), the release build and the end-to-end
-# tests (playwright-core driving Chromium). CI runs exactly this. It installs what it
-# needs itself, idempotently.
+# tests (wasm-bindgen-test in headless Chromium), the release and debug builds, and the
+# end-to-end tests (playwright-core driving Chromium, against both builds and against
+# what scripts/serve.sh serves). CI runs exactly this. It installs what it needs
+# itself, idempotently.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +30,9 @@ cargo test -p birlink-web --target wasm32-unknown-unknown --locked --test web
 
 step "release build of the inspector"
 trunk build --release
+
+step "debug build of the inspector (yew checks hook order there; the end-to-end tests walk it)"
+trunk build --dist dist-debug
 
 step "end-to-end tests (playwright-core, Chromium)"
 node --test tests/e2e/

@@ -8,7 +8,20 @@ import { chromium } from 'playwright-core';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const dist = path.join(root, 'dist');
+/** The debug build (`trunk build --dist dist-debug`): yew checks its hooks there. */
+export const distDebug = path.join(root, 'dist-debug');
 export const samples = path.join(root, 'www/samples');
+
+/** The newest build of the CLI: `cargo test` (scripts/test.sh) refreshes the debug one,
+ *  and a release one left from an older checkout must not stand in for it. */
+export function cli() {
+  const found = ['target/release/birlink', 'target/debug/birlink']
+    .map((p) => path.join(root, p))
+    .filter((p) => fs.existsSync(p))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+  if (!found) throw new Error('build the CLI first (cargo build, or cargo test)');
+  return found;
+}
 
 const types = {
   '.html': 'text/html; charset=utf-8',
@@ -50,9 +63,11 @@ export function launch() {
   });
 }
 
-/** A page at `url` that fails the test on any page error or console error. */
-export async function open(browser, url, { viewport = { width: 1280, height: 800 } } = {}) {
+/** A page at `url` that fails the test on any page error or console error. `init`
+ *  runs in the page before any of its scripts. */
+export async function open(browser, url, { viewport = { width: 1280, height: 800 }, init } = {}) {
   const context = await browser.newContext({ viewport, acceptDownloads: true });
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));

@@ -6,19 +6,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, verdict, download, root, samples } from './harness.mjs';
+import { serve, launch, open, verdict, download, samples, cli as newestCli } from './harness.mjs';
 
 let server;
 let browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-// The newest build of the CLI: `cargo test` (scripts/test.sh) refreshes the debug one, a
-// release one left from an older checkout must not stand in for it.
-const cli = ['target/release/birlink', 'target/debug/birlink']
-  .map((p) => path.join(root, p))
-  .filter((p) => fs.existsSync(p))
-  .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+const cli = newestCli();
 const index = JSON.parse(fs.readFileSync(path.join(samples, 'index.json'), 'utf8'));
 
 test('every sample: the browser exports the CLI\'s bytes', async () => {

@@ -123,3 +123,38 @@ test('a pipeline step shows its edits with the changed words marked', async () =
   assert.ok(await page.locator('#step-edits ins').count() > 0, 'new ids marked');
   assert.deepEqual(page.errors, []);
 });
+
+test('the samples menu shows the sample that is open, and nothing once the user\'s own files are', async () => {
+  const page = await open(browser, `${server.url}?sample=error-1512`);
+  await verdict(page);
+  await page.locator('#samples option[value="error-1512.json"]').waitFor({ state: 'attached' });
+  assert.equal(await page.locator('#samples').inputValue(), 'error-1512.json');
+  const before = await page.locator('#verdict').innerText();
+  await page.selectOption('#samples', 'ring-4core.json');
+  await nextVerdict(page, before);
+  assert.equal(await page.locator('#samples').inputValue(), 'ring-4core.json', 'the menu keeps the chosen sample');
+  const ring = await page.locator('#verdict').innerText();
+  await page.setInputFiles('#file-input', path.join(samples, 'matmul-2core.json'));
+  await nextVerdict(page, ring);
+  assert.equal(await page.locator('#samples').inputValue(), '', 'an upload is no sample');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the details panel settles: a diagnostic without a place, a DMA block and its queue', async () => {
+  const page = await open(browser, `${server.url}?sample=error-1512`);
+  await verdict(page);
+  await page.locator('#details .missing').waitFor();
+  assert.match(await page.locator('#details').innerText(), /1512 is about the link set as a whole/);
+  assert.doesNotMatch(await page.locator('#details').innerText(), /loading/);
+  // A DMA block of a queue instance, from the default sample's relocations.
+  await page.goto(server.url);
+  await verdict(page);
+  await page.keyboard.press('4');
+  await page.locator('#relocations button.entity').first().click();
+  await page.locator('#details-linked').waitFor();
+  await page.locator('#details button', { hasText: 'whole text of `queue ' }).click();
+  await page.locator('#details-unit').waitFor();
+  assert.match(await page.locator('#details-unit').innerText(), /^queue /);
+  assert.doesNotMatch(await page.locator('#details').innerText(), /loading/);
+  assert.deepEqual(page.errors, []);
+});

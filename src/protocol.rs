@@ -21,12 +21,12 @@ pub struct InputFile {
     pub blob: web_sys::Blob,
 }
 
-/// What the page asks the worker.
+/// What the page asks the worker. Every request names its `run` (the link it is about);
+/// the worker answers only for the run it holds, and the page drops answers for others.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Request {
     /// Run the pipeline over these files; `run` numbers runs so stale answers are dropped.
     Link {
-        /// The run.
         run: u64,
         /// The inputs, in order.
         files: Vec<InputFile>,
@@ -35,14 +35,12 @@ pub enum Request {
     },
     /// Details of one entity of the linked module.
     Entity {
-        /// The run it belongs to.
         run: u64,
         /// The entity.
         query: EntityQuery,
     },
     /// The original JSON at a place in an input file.
     Original {
-        /// The run.
         run: u64,
         /// The input file.
         file: String,
@@ -51,21 +49,18 @@ pub enum Request {
     },
     /// The canonical text of a unit of the linked module.
     Unit {
-        /// The run.
         run: u64,
         /// The unit.
         unit: Unit,
     },
     /// Names across cores.
     Search {
-        /// The run.
         run: u64,
         /// What to look for.
         text: String,
     },
     /// A file to download.
     Export {
-        /// The run.
         run: u64,
         /// Which.
         what: Export,
@@ -111,7 +106,6 @@ pub struct RunStats {
 pub enum Response {
     /// A run is under way.
     Progress {
-        /// The run.
         run: u64,
         /// What it is doing.
         phase: String,
@@ -122,7 +116,6 @@ pub enum Response {
     },
     /// A run finished: its `report.json`.
     Linked {
-        /// The run.
         run: u64,
         /// `report.json`, exactly as the CLI writes it.
         report: String,
@@ -133,7 +126,6 @@ pub enum Response {
     },
     /// An entity's details.
     Entity {
-        /// The run.
         run: u64,
         /// What was asked.
         query: EntityQuery,
@@ -142,7 +134,6 @@ pub enum Response {
     },
     /// Original JSON at a place.
     Original {
-        /// The run.
         run: u64,
         /// The file.
         file: String,
@@ -153,7 +144,6 @@ pub enum Response {
     },
     /// A unit's canonical text.
     Unit {
-        /// The run.
         run: u64,
         /// The unit.
         unit: Unit,
@@ -162,7 +152,6 @@ pub enum Response {
     },
     /// Search results.
     Search {
-        /// The run.
         run: u64,
         /// What was searched.
         text: String,
@@ -171,7 +160,6 @@ pub enum Response {
     },
     /// A file to download.
     Export {
-        /// The run.
         run: u64,
         /// Which.
         what: Export,
@@ -181,7 +169,6 @@ pub enum Response {
     },
     /// Something went wrong outside the pipeline (a blob that cannot be read).
     Failed {
-        /// The run.
         run: u64,
         /// What happened.
         message: String,

@@ -127,7 +127,6 @@ pub enum Status {
 /// What one finished run produced, with view models derived once.
 #[derive(Debug, PartialEq)]
 pub struct RunResult {
-    /// The run.
     pub run: u64,
     /// `report.json`, parsed.
     pub report: Report,
@@ -352,7 +351,6 @@ pub enum Query {
 /// A question and the run it is about.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ask {
-    /// The run.
     pub run: u64,
     /// The question.
     pub query: Query,
@@ -475,7 +473,6 @@ pub enum Action {
     SetLnc(Option<u64>),
     /// The worker reports progress.
     Progress {
-        /// The run.
         run: u64,
         /// What it is doing.
         phase: String,
@@ -488,7 +485,6 @@ pub enum Action {
     Linked(Box<RunResult>),
     /// A run could not be done.
     Failed {
-        /// The run.
         run: u64,
         /// Why.
         message: String,
@@ -509,7 +505,6 @@ pub enum Action {
     ShowUnit(Unit),
     /// The worker answered about an entity.
     EntityLoaded {
-        /// The run.
         run: u64,
         /// What was asked.
         query: EntityQuery,
@@ -518,7 +513,6 @@ pub enum Action {
     },
     /// The worker answered about a place in a file.
     OriginalLoaded {
-        /// The run.
         run: u64,
         /// The file.
         file: String,
@@ -529,7 +523,6 @@ pub enum Action {
     },
     /// The worker answered with a unit's text.
     UnitLoaded {
-        /// The run.
         run: u64,
         /// The unit.
         unit: Unit,
@@ -540,7 +533,6 @@ pub enum Action {
     SearchText(String),
     /// The worker answered a search.
     SearchResults {
-        /// The run.
         run: u64,
         /// What was searched.
         text: String,

@@ -6,7 +6,12 @@
 //! * Components render names from uploaded files as text, never as markup, and large
 //!   tables are virtualized.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a broken fixture panics: that is the test failing"
+)]
 
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use yew::prelude::*;

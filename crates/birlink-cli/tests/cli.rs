@@ -2,7 +2,12 @@
 //! arguments), the files it writes and removes, and its output on the samples.
 
 // Tests and benchmarks may panic on a broken fixture: that is their failure report.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a broken fixture panics: that is the test failing"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

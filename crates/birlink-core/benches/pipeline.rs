@@ -10,7 +10,7 @@
 //! Timings are the median of several runs (fewer for the big sizes).
 
 // Tests and benchmarks may panic on a broken fixture: that is their failure report.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a benchmark stops on a broken fixture")]
 
 use std::process::Command;
 use std::time::{Duration, Instant};

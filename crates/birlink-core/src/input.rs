@@ -1,4 +1,4 @@
-//! From input files to a link set: classify each file, read modules, name them (contract §1).
+//! From input files to a link set: classify each file, read modules, name them (spec §1).
 //!
 //! An input is a per-core module file (an object with `functions`), a bundle (`modules`
 //! and no `functions`), or a netlist (`hlo_netlist.json`, or a document with only netlist

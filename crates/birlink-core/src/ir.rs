@@ -3,12 +3,12 @@
 //! A BIR module is a tree (module → functions → allocations → memory locations, and
 //! functions → blocks → instructions, `Loop` instructions nesting blocks; module →
 //! queues → queue instances → `DMABlock`s) whose cross-references are name strings
-//! (contract §1). The model keeps that shape:
+//! (spec §1). The model keeps that shape:
 //!
 //! * every entity is a [`Fields`] map holding **all** of its JSON keys except its child
 //!   containers, which become typed lists of [`Handle`]s into the module's [`Store`];
 //! * typed accessors (`name()`, `opcode()`, `addr()`, …) read the fields with the
-//!   contract's defaults; the passes write back through setters on the same fields.
+//!   spec's defaults; the passes write back through setters on the same fields.
 //!
 //! **Invariant:** no key of the input is ever dropped. Lowering removes only child
 //! containers that are arrays; anything with an unexpected shape stays in `fields` and

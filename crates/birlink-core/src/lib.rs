@@ -19,6 +19,7 @@
 //! bytes back.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod arena;
 pub mod diag;

@@ -1,4 +1,4 @@
-//! The optional link metadata, `hlo_netlist.json` (contract §1; birlink's own format,
+//! The optional link metadata, `hlo_netlist.json` (spec §1; birlink's own format,
 //! since the compiler's keys are not public).
 //!
 //! `{"lnc": N, "name": "base", "aliases": [{"producer": {"core", "memloc"}, "consumer":

@@ -1,4 +1,4 @@
-//! Partitions of a linked module: what belongs to each core (contract §2, §3.3).
+//! Partitions of a linked module: what belongs to each core (spec §2, §3.3).
 //!
 //! Core `c`'s partition is its functions (the core function first, then the module's
 //! other functions `<module>/<name>`) plus its queue instances, in linked order. A

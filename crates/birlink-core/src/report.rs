@@ -1,9 +1,9 @@
-//! `report.json`: one document describing a run (contract §7).
+//! `report.json`: one document describing a run (spec §7).
 //!
 //! It is the single source for the CLI's summary and for every view of the UI, so it
 //! carries what each pass did (rows in pipeline order), what each step changed (edits
 //! with the canonical text before and after), and every diagnostic. The field names of
-//! the contract are never renamed; fields may be added. All lists are `Vec`s in pipeline
+//! the spec are never renamed; fields may be added. All lists are `Vec`s in pipeline
 //! order: no hash-map order ever reaches the output.
 
 use std::fmt;

@@ -95,7 +95,7 @@ codes! {
     }
     WrongType = "BL0003", Error, Read {
         title: "a key has the wrong type",
-        explanation: "A key the passes rely on has a JSON type other than the one BIR uses (contract §1), for example `blocks` that is not an array or `name` that is not a string. The value is kept as it is, but linking does not go on, since the result would be wrong.",
+        explanation: "A key the passes rely on has a JSON type other than the one BIR uses (spec §1), for example `blocks` that is not an array or `name` that is not a string. The value is kept as it is, but linking does not go on, since the result would be wrong.",
         example: "{\"name\": \"sg0000\", \"blocks\": {\"name\": \"Block1\"}}",
         fix: "give the key the type BIR uses (see the message); regenerate the dump if it was edited by hand",
     }

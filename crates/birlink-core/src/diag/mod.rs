@@ -1,7 +1,7 @@
 //! Diagnostics are data: severity, code, pass, message, core, location, help.
 //!
 //! Passes push [`Diagnostic`]s into a `Vec`; nothing here renders. The CLI renders them
-//! rustc-style, the UI as cards, `report.json` as JSON (contract §6, §7). A diagnostic
+//! rustc-style, the UI as cards, `report.json` as JSON (spec §6, §7). A diagnostic
 //! built inside a pass points at an entity's [`Src`]; the pipeline turns that into a
 //! [`Location`] (file name, JSON pointer, line, column) once, at the end, for all
 //! diagnostics of a file together.

@@ -275,7 +275,7 @@ impl Scanner<'_> {
 }
 
 #[cfg(test)]
-#[allow(clippy::expect_used)]
+#[allow(clippy::expect_used, reason = "a test that expects a value fails when it is missing")]
 mod tests {
     use super::*;
 

@@ -1,4 +1,4 @@
-//! Lowering BIR JSON into a [`Module`] (contract §1).
+//! Lowering BIR JSON into a [`Module`] (spec §1).
 //!
 //! The reader is tolerant the way the compiler's loader is: a missing key takes its
 //! default (nothing is stored for it), an unknown key is kept in the entity's `fields`.

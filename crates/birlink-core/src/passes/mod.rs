@@ -1,5 +1,5 @@
 //! The pipeline: read → `verify` → `bir_linker` → `vnc_remote_addr_map` → `vnc_link`
-//! (contract §2), and the report of it all (§7).
+//! (spec §2), and the report of it all (§7).
 //!
 //! A pass that reports an error changes nothing in the linked module and stops the
 //! passes after it (they are `skipped`); everything computed before, the failing pass's

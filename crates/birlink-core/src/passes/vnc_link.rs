@@ -1,4 +1,4 @@
-//! `vnc_link`: relink remote semaphore ids from the peer core (contract §5; seed `003_…`
+//! `vnc_link`: relink remote semaphore ids from the peer core (spec §5; seed `003_…`
 //! "vnc_link (L35) — the Semaphore Relocator").
 //!
 //! Precondition: one partition per virtual core, else **1509**. Per core, in partition

@@ -1,5 +1,5 @@
 //! `vnc_remote_addr_map`: copy each owner core's physical tuple onto its remote views
-//! (contract §4; seed `003_…` "vnc_remote_addr_map (L34) — the Address Alias Copy").
+//! (spec §4; seed `003_…` "vnc_remote_addr_map (L34) — the Address Alias Copy").
 //!
 //! Precondition: one partition per virtual core, else **1513**
 //! (`modules.size() == options.vnc_nc_count`). Then, for every memory location with a
@@ -217,7 +217,10 @@ fn plan(
 }
 
 /// The 1514 diagnostic: what was looked for, where, and what exists instead.
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "a 1514 names every one of these facts; a struct for this one call would only rename them"
+)]
 fn missing(
     module: &Module,
     partitions: &Partitions,

@@ -5,7 +5,12 @@
 //! the diff.
 
 // Tests and benchmarks may panic on a broken fixture: that is their failure report.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a broken fixture panics: that is the test failing"
+)]
 
 mod cases;
 mod codes;
@@ -15,4 +20,3 @@ mod pipeline;
 mod properties;
 mod samples;
 mod support;
-mod tidy;

@@ -149,7 +149,7 @@ fn reports_locations_with_lines_and_columns() {
 }
 
 #[test]
-fn report_json_is_the_contract_shape() {
+fn report_json_is_the_spec_shape() {
     let outcome = birlink_core::run(matmul(Layout::Bundle), &LinkOptions::default());
     let report: serde_json::Value = serde_json::from_str(&birlink_core::report_json(&outcome)).expect("json");
     for key in [

@@ -1,7 +1,7 @@
 //! Property tests over generated link sets (any number of cores, instructions,
 //! handoffs, remote DMA blocks, barriers, loop depth, unknown keys, ring or not, either
 //! layout). For every set the link must succeed cleanly and the linked module must show
-//! the invariants of contract §3–§5:
+//! the invariants of spec §3–§5:
 //!
 //! * renumbered barrier ids are unique and dense in walk order;
 //! * every remote update carries its peer's first local id;

@@ -1,0 +1,60 @@
+//! `cargo xtask`: the repository's chores, in Rust so they run wherever cargo does.
+//!
+//! * `cargo xtask codegen` — writes what is generated from the code: `docs/diagnostics.md`
+//!   (from the code registry) and `www/samples/` (from the generator). The tidy tests
+//!   fail until the committed files equal what this writes.
+//!
+//! The tidy tests themselves (`tidy.rs`) are ordinary `#[test]`s: `cargo test
+//! --workspace` runs them with everything else. They police the whole repository, so
+//! they live here rather than in any one crate's tests.
+
+#![forbid(unsafe_code)]
+
+#[cfg(test)]
+mod tidy;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The repository's root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// `docs/diagnostics.md` as the code registry generates it.
+fn diagnostics_reference() -> String {
+    birlink_core::codes::markdown_reference()
+}
+
+fn codegen() -> Result<(), String> {
+    let root = root();
+    let write = |path: &Path, bytes: &[u8]| {
+        std::fs::write(path, bytes).map_err(|e| format!("cannot write `{}`: {e}", path.display()))
+    };
+    write(&root.join("docs/diagnostics.md"), diagnostics_reference().as_bytes())?;
+    let samples = root.join("www/samples");
+    std::fs::create_dir_all(&samples).map_err(|e| format!("cannot create `{}`: {e}", samples.display()))?;
+    let all = birlink_core::samples::all();
+    for (info, bytes) in &all {
+        write(&samples.join(&info.file), bytes)?;
+    }
+    let index: Vec<_> = all.iter().map(|(info, _)| info).collect();
+    write(&samples.join("index.json"), birlink_core::json::write::to_pretty_string(&index).as_bytes())?;
+    println!("wrote docs/diagnostics.md and {} samples with their index", all.len());
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let task = std::env::args().nth(1);
+    let result = match task.as_deref() {
+        Some("codegen") => codegen(),
+        _ => Err("usage: cargo xtask codegen".to_owned()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! Repository hygiene the tests enforce, across every crate and the docs:
+//!
+//! * generated files are current (`docs/diagnostics.md`);
+//! * every Rust file opens with a `//!` comment saying what it is;
+//! * the core crate stays pure (no IO, no printing, no clock, no web or CLI crate);
+//! * the page builds no markup from text;
+//! * docs and code cite the spec in `docs/spec/`, never a path outside the
+//!   repository, and every section they cite exists;
+//! * every `#[allow]` says why.
+
+use std::path::{Path, PathBuf};
+
+use super::root;
+
+/// The repository's files with one of these extensions, in path order, leaving out
+/// what is built, fetched or generated data.
+fn files(extensions: &[&str]) -> Vec<PathBuf> {
+    const SKIP: &[&str] =
+        &["target", "node_modules", "dist", "dist-debug", ".git", "snapshots", "corpus", "artifacts", "samples"];
+    let mut found = Vec::new();
+    let mut stack = vec![root()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if path.is_dir() {
+                if !SKIP.contains(&name) {
+                    stack.push(path);
+                }
+            } else if extensions.iter().any(|e| name.ends_with(&format!(".{e}"))) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+fn relative(path: &Path) -> String {
+    path.strip_prefix(root()).unwrap_or(path).display().to_string()
+}
+
+#[test]
+fn diagnostics_reference_is_current() {
+    let committed = read(&root().join("docs/diagnostics.md"));
+    assert!(committed == super::diagnostics_reference(), "docs/diagnostics.md is stale: run `cargo xtask codegen`");
+}
+
+#[test]
+fn every_rust_file_starts_with_a_module_comment() {
+    let sources = files(&["rs"]);
+    assert!(sources.len() > 40, "found only {} Rust files", sources.len());
+    for file in sources {
+        assert!(read(&file).starts_with("//!"), "{} does not start with a `//!` comment", relative(&file));
+    }
+}
+
+#[test]
+fn the_core_crate_is_pure() {
+    let core = root().join("crates/birlink-core");
+    let manifest = read(&core.join("Cargo.toml"));
+    let dependencies = manifest.split("[dev-dependencies]").next().unwrap_or("");
+    for forbidden in ["wasm-bindgen", "web-sys", "js-sys", "yew", "gloo", "clap", "anyhow"] {
+        assert!(!dependencies.contains(forbidden), "birlink-core depends on `{forbidden}`");
+    }
+    let sources: Vec<PathBuf> = files(&["rs"]).into_iter().filter(|f| f.starts_with(core.join("src"))).collect();
+    assert!(sources.len() > 30, "found only {} core sources", sources.len());
+    for source in sources {
+        let text = read(&source);
+        for forbidden in ["std::fs", "std::net", "std::time", "std::env", "println!", "eprintln!", "print!("] {
+            assert!(!text.contains(forbidden), "{} uses `{forbidden}`", relative(&source));
+        }
+    }
+}
+
+#[test]
+fn the_page_never_builds_markup_from_text() {
+    // Uploaded names reach the DOM as text nodes and attributes only (ARCHITECTURE.md).
+    let page = root().join("src");
+    let sources: Vec<PathBuf> = files(&["rs"]).into_iter().filter(|f| f.starts_with(&page)).collect();
+    assert!(sources.len() > 20, "found only {} web sources", sources.len());
+    for source in sources {
+        let text = read(&source);
+        for forbidden in
+            ["inner_html", "from_html_unchecked", "insert_adjacent_html", "set_outer_html", "document.write"]
+        {
+            assert!(!text.contains(forbidden), "{} uses `{forbidden}`", relative(&source));
+        }
+    }
+}
+
+#[test]
+fn docs_and_code_cite_the_spec_inside_the_repository() {
+    let outside = ["../shared", "shared/spec", "shared/seeds", "shared/reference", "LINK-CONTRACT", "EMBED-CONTRACT"];
+    let checked = files(&["rs", "md", "mjs", "js", "sh", "toml", "html"]);
+    assert!(checked.len() > 60, "found only {} files", checked.len());
+    for file in checked {
+        // This file names what it forbids.
+        if file.ends_with("xtask/src/tidy.rs") {
+            continue;
+        }
+        let text = read(&file);
+        for path in outside {
+            assert!(
+                !text.contains(path),
+                "{} cites `{path}`, outside the repository: cite docs/spec/",
+                relative(&file)
+            );
+        }
+    }
+}
+
+/// The numbered sections (`## 3. …`) of a spec page.
+fn sections(page: &str) -> Vec<u32> {
+    read(&root().join("docs/spec").join(page))
+        .lines()
+        .filter_map(|line| line.strip_prefix("## ")?.split('.').next()?.parse().ok())
+        .collect()
+}
+
+/// The section numbers cited after `marker` (`spec §3.6`, `§2, §7`, `§3–§5`).
+fn cited(text: &str, marker: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices(marker) {
+        let rest = &text[at + marker.len()..];
+        // The citation runs to the end of its parenthesis, sentence or line.
+        let end = rest.find([')', '.', '\n', ';']).unwrap_or(rest.len());
+        for part in rest[..end.max(1)].split('§').skip(1) {
+            let digits: String = part.chars().take_while(char::is_ascii_digit).collect();
+            if let Ok(n) = digits.parse() {
+                found.push(n);
+            }
+        }
+        let own: String = rest.trim_start_matches('§').chars().take_while(char::is_ascii_digit).collect();
+        if let Ok(n) = own.parse() {
+            found.push(n);
+        }
+    }
+    found
+}
+
+#[test]
+fn every_cited_section_of_the_spec_exists() {
+    let link = sections("link.md");
+    let embed = sections("embed.md");
+    assert_eq!(link, (1..=9).collect::<Vec<_>>(), "docs/spec/link.md numbers its sections 1 to 9");
+    assert_eq!(embed, (1..=8).collect::<Vec<_>>(), "docs/spec/embed.md numbers its sections 1 to 8");
+    let mut citations = 0;
+    for file in files(&["rs", "md", "mjs"]) {
+        let text = read(&file);
+        let embed_cited = cited(&text, "embed spec §");
+        let without_embed = text.replace("embed spec §", "");
+        for n in cited(&without_embed, "spec §") {
+            assert!(link.contains(&n), "{} cites spec §{n}, which docs/spec/link.md does not have", relative(&file));
+            citations += 1;
+        }
+        for n in embed_cited {
+            assert!(embed.contains(&n), "{} cites embed spec §{n}, which docs/spec/embed.md lacks", relative(&file));
+            citations += 1;
+        }
+    }
+    assert!(citations > 20, "found only {citations} citations of the spec");
+}
+
+#[test]
+fn every_allow_says_why() {
+    for file in files(&["rs"]) {
+        // This file names what it looks for.
+        if file.ends_with("xtask/src/tidy.rs") {
+            continue;
+        }
+        let text = read(&file);
+        for marker in ["#[allow(", "#![allow("] {
+            for (at, _) in text.match_indices(marker) {
+                // The whole attribute, however rustfmt wrapped it.
+                let attribute = &text[at..text[at..].find(")]").map_or(text.len(), |end| at + end)];
+                let line = text[..at].lines().count() + 1;
+                assert!(
+                    attribute.contains("reason ="),
+                    "{}:{line}: an `allow` without `reason = \"…\"`: {attribute}",
+                    relative(&file)
+                );
+            }
+        }
+    }
+}

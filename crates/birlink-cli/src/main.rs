@@ -43,8 +43,6 @@ enum Command {
     Print(cmd::print::PrintArgs),
     /// Explain a diagnostic code, or list them all.
     Explain(cmd::explain::ExplainArgs),
-    /// Write the sample link sets and their index (`www/samples/`).
-    Samples(cmd::samples::SamplesArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,7 +51,6 @@ fn main() -> ExitCode {
         Command::Gen(args) => args.run(),
         Command::Print(args) => args.run(),
         Command::Explain(args) => args.run(),
-        Command::Samples(args) => args.run(),
     };
     match result {
         Ok(code) => code,

@@ -1,7 +1,7 @@
 //! The sample link sets shipped in `www/samples/`: what the UI opens by default, what
 //! the docs show, and one link set per diagnostic code.
 //!
-//! Samples are generated, never hand-edited: `birlink samples --out www/samples` writes
+//! Samples are generated, never hand-edited: `cargo xtask codegen` writes
 //! them, and a test checks that the committed files are exactly what this module
 //! produces, so a sample can never drift from the code that explains it.
 

@@ -5,7 +5,6 @@ pub mod explain;
 pub mod gen;
 pub mod link;
 pub mod print;
-pub mod samples;
 
 use std::fmt;
 use std::path::Path;

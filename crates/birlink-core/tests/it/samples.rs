@@ -15,11 +15,11 @@ fn committed_samples_are_generated() {
     let dir = samples_dir();
     for (info, bytes) in samples::all() {
         let committed = std::fs::read(dir.join(&info.file)).unwrap_or_default();
-        assert!(committed == bytes, "www/samples/{} differs from the generator: run `birlink samples`", info.file);
+        assert!(committed == bytes, "www/samples/{} differs from the generator: run `cargo xtask codegen`", info.file);
     }
     let index = birlink_core::json::write::to_pretty_string(&samples::index());
     let committed = std::fs::read_to_string(dir.join("index.json")).unwrap_or_default();
-    assert_eq!(committed, index, "www/samples/index.json is stale: run `birlink samples`");
+    assert_eq!(committed, index, "www/samples/index.json is stale: run `cargo xtask codegen`");
 }
 
 #[test]

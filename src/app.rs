@@ -1,23 +1,57 @@
-//! The app: the state, its effects (`hooks`), and the page's layout. Nothing else.
+//! The app: the page's setup from its URL, the state, its effects (`hooks`), and the
+//! layout of the page's mode — the full inspector, or embedded in a host's page (views
+//! and details only, no drop target, never touching its URL).
 
 use yew::prelude::*;
 
-use crate::components::{Details, Header, HelpOverlay, LoadPanel, MainViews, PassList};
+use crate::components::{Details, EmbedBar, Header, HelpOverlay, LoadPanel, MainViews, PassList, ShareOverlay};
 use crate::context::AppContext;
-use crate::hooks::{use_drop, use_page_keys, use_start, use_worker};
-use crate::state::State;
+use crate::hooks::{use_drop, use_history, use_messages, use_page_keys, use_start, use_worker};
+use crate::services::location::Setup;
+use crate::state::{Mode, State};
 
 /// The root component.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(State::default);
+    let setup = use_memo((), |_| {
+        let setup = Setup::from_location();
+        setup.mark_document();
+        setup
+    });
+    let state = use_reducer({
+        let setup = setup.clone();
+        move || State::new(setup.mode(), setup.page.clone())
+    });
     use_worker(&state);
-    use_start(&state);
+    use_start(&state, &setup.params, &setup.fragment);
+    use_history(&state);
+    use_messages(&state, &setup.trust);
     use_page_keys(&state);
     let drop = use_drop(&state);
-    let help = state.help;
+    let (help, share, mode) = (state.help, state.share.is_some(), state.mode);
+    let context = AppContext { state };
+    if mode == Mode::Embed {
+        // Not a drop target: a file dropped here must not make the frame open it.
+        let refuse = Callback::from(|event: DragEvent| event.prevent_default());
+        return html! {
+            <ContextProvider<AppContext> {context}>
+                <div class="app embed" ondragover={refuse.clone()} ondrop={refuse}>
+                    <EmbedBar />
+                    <div class="body">
+                        <main class="main" id="main">
+                            <MainViews />
+                        </main>
+                        <Details />
+                    </div>
+                    if help {
+                        <HelpOverlay />
+                    }
+                </div>
+            </ContextProvider<AppContext>>
+        };
+    }
     html! {
-        <ContextProvider<AppContext> context={AppContext { state }}>
+        <ContextProvider<AppContext> {context}>
             <div class={classes!("app", drop.dragging.then_some("dragging"))}
                  ondragover={drop.ondragover} ondragleave={drop.ondragleave} ondrop={drop.ondrop}>
                 <Header />
@@ -38,6 +72,9 @@ pub fn app() -> Html {
                 }
                 if help {
                     <HelpOverlay />
+                }
+                if share {
+                    <ShareOverlay />
                 }
             </div>
         </ContextProvider<AppContext>>

@@ -8,7 +8,9 @@
 pub mod app;
 pub mod components;
 pub mod context;
+pub mod embed;
 pub mod hooks;
+pub mod params;
 pub mod protocol;
 pub mod services;
 pub mod state;

@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 
+use birlink_core::entity::EntityKey;
 use birlink_core::query::{EntityQuery, EntityView, Original, SearchHit};
 use birlink_core::report::Unit;
 
@@ -39,6 +40,14 @@ pub enum Request {
         /// The entity.
         query: EntityQuery,
     },
+    /// Details of the entity a key names (a link's `select=`).
+    EntityByKey {
+        run: u64,
+        /// The key.
+        key: EntityKey,
+    },
+    /// The link set as a link carries it (`share::data`).
+    Share { run: u64 },
     /// The original JSON at a place in an input file.
     Original {
         run: u64,
@@ -74,6 +83,8 @@ pub enum Export {
     Linked,
     /// The report.
     Report,
+    /// The link set as one bundle document.
+    Bundle,
 }
 
 impl Export {
@@ -82,6 +93,7 @@ impl Export {
         match self {
             Export::Linked => "linked.json",
             Export::Report => "report.json",
+            Export::Bundle => "linkset.json",
         }
     }
 }
@@ -131,6 +143,12 @@ pub enum Response {
         query: EntityQuery,
         /// The answer, `None` when the linked module has no such entity.
         view: Option<Box<EntityView>>,
+    },
+    /// The link set's `data=`, or why it does not go in a link.
+    Share {
+        run: u64,
+        /// The data, or why not.
+        data: Result<String, String>,
     },
     /// Original JSON at a place.
     Original {

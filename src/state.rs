@@ -15,12 +15,17 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
+use serde_json::Value;
+
 use birlink_core::diag::Severity;
 use birlink_core::query::{EntityQuery, EntityView, Original, SearchHit};
 use birlink_core::report::{PassStatus, Report, Unit};
 use birlink_core::samples::SampleInfo;
-use birlink_core::{Code, EntityKind};
+use birlink_core::share::fragment::StepRef;
+use birlink_core::share::{self, ViewState};
+use birlink_core::{Code, EntityKey, EntityKind};
 
+use crate::embed::protocol::{ErrorCode, HostError, PageMessage};
 use crate::protocol::{Export, RunStats};
 
 /// The views of a run.
@@ -54,6 +59,30 @@ impl View {
             View::Semaphores => "Semaphores",
             View::Addresses => "Addresses",
             View::Diagnostics => "Diagnostics",
+        }
+    }
+
+    /// The view as links name it.
+    pub fn link(self) -> share::View {
+        match self {
+            View::Pipeline => share::View::Pipeline,
+            View::CallGraph => share::View::CallGraph,
+            View::Barriers => share::View::Barriers,
+            View::Semaphores => share::View::Semaphores,
+            View::Addresses => share::View::Addresses,
+            View::Diagnostics => share::View::Diagnostics,
+        }
+    }
+
+    /// The view a link names.
+    pub fn from_link(view: share::View) -> View {
+        match view {
+            share::View::Pipeline => View::Pipeline,
+            share::View::CallGraph => View::CallGraph,
+            share::View::Barriers => View::Barriers,
+            share::View::Semaphores => View::Semaphores,
+            share::View::Addresses => View::Addresses,
+            share::View::Diagnostics => View::Diagnostics,
         }
     }
 
@@ -333,6 +362,10 @@ pub struct LinkOrder {
 pub enum Query {
     /// An entity's details.
     Entity(EntityQuery),
+    /// The details of the entity a key names.
+    EntityByKey(EntityKey),
+    /// The link set as a link carries it.
+    Share,
     /// The JSON at a place in an input file.
     Original {
         /// The file.
@@ -354,6 +387,95 @@ pub struct Ask {
     pub run: u64,
     /// The question.
     pub query: Query,
+}
+
+/// How the page is shown (embed spec §3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// The whole inspector; the URL follows the view.
+    #[default]
+    Full,
+    /// Inside a host's page: the views and details only; the URL is never touched.
+    Embed,
+}
+
+/// Where the page is, for the links it makes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Page {
+    /// The page's URL without query or fragment (what share links start with).
+    pub base: String,
+    /// The query of the full page showing the same link set (`embed`, `origin` dropped).
+    pub full_query: String,
+}
+
+/// Messages for a host, in order; each has a number so the hook that posts them sends
+/// each once (several can come from one action: an `ack`, then a `linked`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mailbox {
+    /// The number of the last message.
+    pub seq: u64,
+    /// The latest messages with their numbers (older ones are sent and dropped).
+    pub messages: Vec<(u64, PageMessage)>,
+}
+
+impl Mailbox {
+    fn post(&mut self, message: PageMessage) {
+        self.seq += 1;
+        self.messages.push((self.seq, message));
+        let excess = self.messages.len().saturating_sub(32);
+        self.messages.drain(..excess);
+    }
+}
+
+/// A change the page makes to its own URL (full mode).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryWrite {
+    /// The new fragment.
+    pub fragment: String,
+    /// A new history entry (a user's step), or in place (a link applied, a run).
+    pub push: bool,
+}
+
+/// The Share dialog.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShareDialog {
+    /// The worker is encoding the link set.
+    Loading,
+    /// The link.
+    Link(String),
+    /// Too large for a link: why, and the bundle is offered instead.
+    TooLarge(String),
+}
+
+/// A host's request, checked, with its files in hand.
+#[derive(Clone, Debug)]
+pub enum HostCall {
+    /// Link these files.
+    Load {
+        /// The files.
+        files: Vec<PickedFile>,
+        /// The LNC.
+        lnc: Option<u64>,
+        /// The view and selection once linked.
+        state: ViewState,
+    },
+    /// Change the view.
+    Show(ViewState),
+    /// Answer `state`.
+    GetState,
+    /// Answer `ack`.
+    Ping,
+}
+
+/// What a host waits for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HostWaits {
+    /// The `load` whose `linked` is due.
+    pub load: Option<Value>,
+    /// The request (a `load` or `show`) whose `select` is being looked for.
+    pub select: Option<(Value, EntityKey)>,
+    /// The `load`s already acknowledged (their `select` found needs no answer).
+    pub loads_acked: Vec<Value>,
 }
 
 /// The whole inspector state.
@@ -406,6 +528,35 @@ pub struct State {
     pub export_out: Outbox<Ask>,
     /// The call graph is to be exported as SVG once it is drawn.
     pub svg_export_pending: bool,
+    /// Full page or embedded.
+    pub mode: Mode,
+    /// Where the page is.
+    pub page: Page,
+    /// A link's view state, applied when the next run finishes.
+    pub pending: Option<ViewState>,
+    /// What of that link was dropped already, said then.
+    pub pending_notes: Vec<String>,
+    /// The key of the selected entity, once the worker found it.
+    pub selected_key: Option<EntityKey>,
+    /// Whether the user made the selection (not a link or a host): the page then tells
+    /// its host (`selected`) and adds a history entry.
+    pub selection_by_user: bool,
+    /// The link set as a link carries it, when known (`data=`).
+    pub data: Option<String>,
+    /// Whether `data` belongs in the page's own URL (the link set came from a link).
+    pub data_in_url: bool,
+    /// The page's URL to write.
+    pub history: Outbox<HistoryWrite>,
+    /// The Share dialog, when open.
+    pub share: Option<ShareDialog>,
+    /// Share's question to the worker.
+    pub share_out: Outbox<Ask>,
+    /// Whether the details panel is open (embed mode folds it).
+    pub details_open: bool,
+    /// What a host waits for.
+    pub host: HostWaits,
+    /// Messages for the host.
+    pub host_out: Mailbox,
 }
 
 impl Default for State {
@@ -434,6 +585,20 @@ impl Default for State {
             search_out: Outbox::default(),
             export_out: Outbox::default(),
             svg_export_pending: false,
+            mode: Mode::Full,
+            page: Page::default(),
+            pending: None,
+            pending_notes: Vec::new(),
+            selected_key: None,
+            selection_by_user: false,
+            data: None,
+            data_in_url: false,
+            history: Outbox::default(),
+            share: None,
+            share_out: Outbox::default(),
+            details_open: true,
+            host: HostWaits::default(),
+            host_out: Mailbox::default(),
         }
     }
 }
@@ -451,6 +616,8 @@ pub enum Key {
     Next,
     /// `k`: the previous one.
     Previous,
+    /// `s`: Share (full mode).
+    Share,
 }
 
 /// Everything that changes the state.
@@ -458,13 +625,49 @@ pub enum Key {
 pub enum Action {
     /// Add files (a file with a path already loaded replaces it).
     AddFiles(Vec<PickedFile>),
-    /// Replace the link set (opening a sample or a URL); `sample` names the sample.
+    /// Replace the link set (opening a sample, a URL or a link's data).
     ReplaceFiles {
         /// The new link set.
         files: Vec<PickedFile>,
         /// The sample's file name, when it is one.
         sample: Option<String>,
     },
+    /// Open a link set that came with a link (`data=`): its files, the LNC, the data.
+    OpenData {
+        /// The files.
+        files: Vec<PickedFile>,
+        /// The LNC it carries.
+        lnc: Option<u64>,
+        /// The `data=` text.
+        data: String,
+    },
+    /// A link's view state, to apply once the run it is about has finished (at start,
+    /// after the link set of the link is opened), and what of the link was dropped
+    /// already (said with what does not apply to the run).
+    LinkState(ViewState, Vec<String>),
+    /// The user went Back or Forward: show what the URL now says.
+    Navigate(ViewState),
+    /// Select the entity a key names (a link, a host).
+    SelectKey(EntityKey),
+    /// A host's request, checked (or why it cannot be taken).
+    Host {
+        /// The host's `id`.
+        id: Value,
+        /// The request.
+        call: Result<HostCall, HostError>,
+    },
+    /// Open the Share dialog.
+    OpenShare,
+    /// The worker answered Share.
+    ShareLoaded {
+        run: u64,
+        /// The data, or why it does not go in a link.
+        data: Result<String, String>,
+    },
+    /// Close the Share dialog.
+    CloseShare,
+    /// Fold or unfold the details panel (embed mode).
+    ToggleDetails,
     /// Drop one file.
     RemoveFile(u64),
     /// Drop every file.
@@ -600,6 +803,10 @@ impl State {
     /// Selects something and decides what the details panel shows and asks.
     fn select(&mut self, selection: Selection) {
         self.search.open = false;
+        self.details_open = true;
+        if matches!(selection, Selection::Diagnostic(_)) {
+            self.selected_key = None;
+        }
         match &selection {
             Selection::Entity(query) => {
                 self.details = Details::Entity { query: query.clone(), view: Fetch::Loading };
@@ -643,16 +850,190 @@ impl State {
 
     fn clear_selection(&mut self) {
         self.selection = None;
+        self.selected_key = None;
         self.details = Details::Empty;
+    }
+
+    /// The view state the page's URL shows (embed spec §2): the view, the step (on the
+    /// pipeline), the diagnostic or the entity selected.
+    pub fn view_state(&self) -> ViewState {
+        let step = if self.view == View::Pipeline { self.step_ref() } else { None };
+        let (select, diag) = match &self.selection {
+            Some(Selection::Entity(_)) => (self.selected_key.clone(), None),
+            Some(Selection::Diagnostic(index)) => (None, Some(*index)),
+            None => (None, None),
+        };
+        ViewState { view: Some(self.view.link()), select, step, diag, data: None }
+    }
+
+    /// The fragment of the page's own URL (full mode).
+    pub fn url_fragment(&self) -> String {
+        let mut state = self.view_state();
+        if self.data_in_url {
+            state.data = self.data.clone();
+        }
+        state.to_string()
+    }
+
+    /// The full page's URL showing what this page shows, with the link set's data when
+    /// it is known and fits in a link: "Open in birlink", and `state`'s `url`.
+    pub fn full_url(&self) -> String {
+        let plain = format!("{}{}", self.page.base, self.page.full_query);
+        let mut state = self.view_state();
+        if let Some(data) = &self.data {
+            state.data = Some(data.clone());
+            let with_data = format!("{plain}#{state}");
+            if with_data.len() <= share::LINK_BUDGET {
+                return with_data;
+            }
+            state.data = None;
+        }
+        format!("{plain}#{state}")
+    }
+
+    /// The share link of the current link set, given its data.
+    fn share_link(&self, data: &str) -> ShareDialog {
+        let mut state = self.view_state();
+        state.data = Some(data.to_owned());
+        let link = format!("{}#{}", self.page.base, state);
+        if link.len() <= share::LINK_BUDGET {
+            ShareDialog::Link(link)
+        } else {
+            ShareDialog::TooLarge(format!(
+                "the link would be {} characters, above the budget of {}: browsers and chat tools may cut it",
+                link.len(),
+                share::LINK_BUDGET
+            ))
+        }
+    }
+
+    /// The current step as a link names it.
+    fn step_ref(&self) -> Option<StepRef> {
+        let (p, s) = self.step?;
+        let pass = self.result.as_ref()?.report.passes.get(p)?;
+        Some(StepRef { pass: pass.name, step: pass.steps.get(s)?.name.clone() })
+    }
+
+    /// The `(pass, step)` indices a link's step names in the current report.
+    fn find_step(&self, step: &StepRef) -> Option<(usize, usize)> {
+        let passes = &self.result.as_ref()?.report.passes;
+        let p = passes.iter().position(|p| p.name == step.pass)?;
+        let s = passes[p].steps.iter().position(|s| s.name == step.step)?;
+        Some((p, s))
+    }
+
+    /// The page for a mode and a place.
+    pub fn new(mode: Mode, page: Page) -> State {
+        State { mode, page, details_open: mode == Mode::Full, ..State::default() }
+    }
+
+    /// Tells the host whose `load` this run was what became of it.
+    fn linked_for_host(&mut self) {
+        let (Some(id), Some(result)) = (self.host.load.clone(), self.result.clone()) else { return };
+        let (errors, warnings, _) = result.counts;
+        let ok = errors == 0 && result.report.passes.iter().all(|p| p.status == PassStatus::Ok);
+        self.host_out.post(PageMessage::Linked {
+            id,
+            ok,
+            failed_pass: result.failed_pass.map(|p| result.report.passes[p].name.as_str().to_owned()),
+            errors,
+            warnings,
+            codes: result.report.diagnostics.iter().map(|d| d.code.as_str().to_owned()).collect(),
+        });
+    }
+
+    /// The id of the host's `load` this run answers, if any.
+    fn host_waiting_id(&self) -> Option<Value> {
+        self.host.load.clone()
+    }
+
+    /// Whether `id` is a `load` (acknowledged when it came) rather than a `show`.
+    fn host_load_was_acked(&self, id: &Value) -> bool {
+        self.host.loads_acked.contains(id)
+    }
+
+    /// Selects the entity a key names: what it is named until the worker finds it.
+    fn select_key(&mut self, key: EntityKey) {
+        let query = birlink_core::query::query_of(&key);
+        self.search.open = false;
+        self.details_open = true;
+        self.selection_by_user = false;
+        self.selection = Some(Selection::Entity(query.clone()));
+        if self.result.as_ref().is_some_and(|r| r.linked) {
+            self.details = Details::Entity { query, view: Fetch::Loading };
+            self.ask_details(Query::EntityByKey(key));
+        } else {
+            self.details = Details::Entity {
+                query,
+                view: Fetch::Missing("the link failed before bir_linker made a linked module".to_owned()),
+            };
+        }
+    }
+
+    /// Applies a link's (or a host's) view state to the current run; returns what of it
+    /// does not apply, and why.
+    fn apply_state(&mut self, state: &ViewState) -> Vec<(ErrorCode, String)> {
+        let mut missed = Vec::new();
+        if let Some(view) = state.view {
+            self.view = View::from_link(view);
+        }
+        if let Some(step) = &state.step {
+            match self.find_step(step) {
+                Some(found) => self.step = Some(found),
+                None => missed.push((
+                    ErrorCode::NotFound,
+                    format!("`step={}/{}`: this run has no such step", step.pass, step.step),
+                )),
+            }
+        }
+        if let Some(index) = state.diag {
+            let count = self.result.as_ref().map_or(0, |r| r.report.diagnostics.len());
+            if index < count {
+                self.select(Selection::Diagnostic(index));
+                self.selection_by_user = false;
+            } else {
+                missed.push((
+                    ErrorCode::NotFound,
+                    format!("`diag={index}`: this run has {}", birlink_core::diag::counted(count, "diagnostic")),
+                ));
+            }
+        }
+        if let Some(key) = &state.select {
+            self.select_key(key.clone());
+        }
+        missed
+    }
+
+    /// Says, as a notice, what of a link was dropped.
+    fn notice_dropped(&mut self, dropped: &[String]) {
+        if !dropped.is_empty() {
+            self.add_notice(format!("parts of the link were dropped: {}", dropped.join("; ")));
+        }
+    }
+
+    /// Adds a notice to what the page already says (several can come from one link).
+    fn add_notice(&mut self, notice: String) {
+        self.notice = Some(match self.notice.take() {
+            Some(before) if !before.contains(&notice) => format!("{before} · {notice}"),
+            Some(before) => before,
+            None => notice,
+        });
     }
 
     /// Posts a link of the current files (or goes idle when there are none).
     fn relink(&mut self) {
         if self.files.is_empty() {
+            self.data = None;
+            self.data_in_url = false;
+            self.share = None;
             self.status = Status::Idle;
             self.link_out.message = None;
             return;
         }
+        // Another link set: what was known of the last one is not this one's.
+        self.data = None;
+        self.data_in_url = false;
+        self.share = None;
         // The first link starts at once; later ones wait for the rest of a batch.
         let delay_ms = if self.run == 0 { 0 } else { 120 };
         self.run += 1;
@@ -708,6 +1089,36 @@ impl Reducible for State {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
+        let user = matches!(
+            action,
+            Action::SetView(_)
+                | Action::SelectStep(..)
+                | Action::Select(_)
+                | Action::ClearSelection
+                | Action::Key(_)
+                | Action::ToggleHideUnchanged
+                | Action::EntityLoaded { .. }
+        );
+        let navigating = matches!(action, Action::Navigate(_));
+        if !next.apply(action) {
+            return self;
+        }
+        // The page's own URL follows what it shows (full mode): a user's step is a new
+        // history entry, anything else (a run, a link applied) rewrites the current one;
+        // Back and Forward write nothing (the URL already says it).
+        let fragment = next.url_fragment();
+        if next.mode == Mode::Full && !navigating && fragment != self.url_fragment() {
+            let push = user && (next.selection_by_user || !matches!(next.selection, Some(Selection::Entity(_))));
+            next.history.post(HistoryWrite { fragment, push });
+        }
+        Rc::new(next)
+    }
+}
+
+impl State {
+    /// Applies an action; false when it changes nothing (a stale answer).
+    fn apply(&mut self, action: Action) -> bool {
+        let next = self;
         match action {
             Action::AddFiles(new) => {
                 if next.replace_on_add {
@@ -745,13 +1156,13 @@ impl Reducible for State {
             }
             Action::Progress { run, phase, done, total } => {
                 if run != next.run {
-                    return self;
+                    return false;
                 }
                 next.status = Status::Running { phase, done, total };
             }
             Action::Linked(result) => {
                 if result.run != next.run {
-                    return self;
+                    return false;
                 }
                 let failed = result.failed();
                 let first_error = result.diagnostic_order.first().copied().filter(|_| failed);
@@ -759,11 +1170,13 @@ impl Reducible for State {
                 next.status = Status::Done;
                 next.step = next.default_step();
                 next.search = Search::default();
+                next.selection_by_user = false;
                 // Failure first: open on the diagnostic that explains it.
                 match first_error {
                     Some(index) => {
                         next.view = View::Diagnostics;
                         next.select(Selection::Diagnostic(index));
+                        next.details_open = next.mode == Mode::Full;
                     }
                     None => {
                         if next.view == View::Diagnostics
@@ -774,10 +1187,38 @@ impl Reducible for State {
                         next.clear_selection();
                     }
                 }
+                next.linked_for_host();
+                // A link's view state (or a host's) applies to this run.
+                if let Some(state) = next.pending.take() {
+                    let missed = next.apply_state(&state);
+                    if let Some(id) = next.host_waiting_id() {
+                        if let Some(key) = state.select.clone() {
+                            next.host.select = Some((id.clone(), key));
+                        }
+                        if let Some((code, message)) = missed.first().cloned() {
+                            next.host_out.post(PageMessage::Error { id, error: HostError { code, message } });
+                        }
+                    } else {
+                        let mut notes = std::mem::take(&mut next.pending_notes);
+                        notes.extend(missed.into_iter().map(|(_, why)| why));
+                        next.notice_dropped(&notes);
+                    }
+                }
+                let notes = std::mem::take(&mut next.pending_notes);
+                next.notice_dropped(&notes);
+                next.host.load = None;
+                // Embedded, a link set that came by message needs its data for "Open in
+                // birlink": asked for once, if it is small enough for a link at all.
+                let from_query = next.open_sample.is_some() || next.page.full_query.contains("src=");
+                if next.mode == Mode::Embed && !from_query && next.data.is_none() {
+                    if let Some(run) = next.result_run() {
+                        next.share_out.post(Ask { run, query: Query::Share });
+                    }
+                }
             }
             Action::Failed { run, message } => {
                 if run != next.run {
-                    return self;
+                    return false;
                 }
                 next.status = Status::Failed(message);
             }
@@ -795,7 +1236,10 @@ impl Reducible for State {
                 }
             }
             Action::ToggleAliases => next.show_aliases = !next.show_aliases,
-            Action::Select(selection) => next.select(selection),
+            Action::Select(selection) => {
+                next.select(selection);
+                next.selection_by_user = true;
+            }
             Action::ClearSelection => next.clear_selection(),
             Action::ShowUnit(unit) => {
                 if next.result.as_ref().is_some_and(|r| r.linked) {
@@ -808,16 +1252,47 @@ impl Reducible for State {
             Action::EntityLoaded { run, query, view } => {
                 let current = matches!(&next.details, Details::Entity { query: q, .. } if *q == query);
                 if Some(run) != next.result_run() || !current {
-                    return self;
+                    return false;
                 }
+                let waiting = next.host.select.take();
                 let view = match view {
-                    Some(view) => Fetch::Ready(Rc::new(*view)),
-                    None => Fetch::Missing(format!("{} `{}` is not in the linked module", query.kind, query.name)),
+                    Some(view) => {
+                        next.selected_key = Some(view.key.clone());
+                        match waiting {
+                            // A `show`'s entity was found: the request is done. (A `load`'s
+                            // was acknowledged when it came.)
+                            Some((id, key)) if key == view.key && next.host_load_was_acked(&id) => {}
+                            Some((id, key)) if key == view.key => next.host_out.post(PageMessage::Ack { id }),
+                            other => next.host.select = other,
+                        }
+                        if next.mode == Mode::Embed && next.selection_by_user {
+                            next.host_out.post(PageMessage::Selected { select: view.key.clone() });
+                        }
+                        Fetch::Ready(Rc::new(*view))
+                    }
+                    None => {
+                        let why = format!("{} `{}` is not in the linked module", query.kind, query.name);
+                        match waiting {
+                            Some((id, key)) => next.host_out.post(PageMessage::Error {
+                                id,
+                                error: HostError {
+                                    code: ErrorCode::NotFound,
+                                    message: format!("`select={key}`: {why}"),
+                                },
+                            }),
+                            None if !next.selection_by_user => {
+                                next.add_notice(format!("the link's selection is not in this link set: {why}"));
+                            }
+                            None => {}
+                        }
+                        next.selected_key = None;
+                        Fetch::Missing(why)
+                    }
                 };
                 next.details = Details::Entity { query, view };
             }
             Action::OriginalLoaded { run, file, pointer, original } => {
-                let Details::Original { diagnostic, title, .. } = &next.details else { return self };
+                let Details::Original { diagnostic, title, .. } = &next.details else { return false };
                 let asked = next
                     .result
                     .as_ref()
@@ -825,7 +1300,7 @@ impl Reducible for State {
                     .and_then(|d| d.location.as_ref())
                     .is_some_and(|l| l.file == file && l.pointer == pointer);
                 if Some(run) != next.result_run() || !asked {
-                    return self;
+                    return false;
                 }
                 let original = match original {
                     Some(original) => Fetch::Ready(Rc::new(original)),
@@ -838,7 +1313,7 @@ impl Reducible for State {
             Action::UnitLoaded { run, unit, text } => {
                 let current = matches!(&next.details, Details::Unit { unit: u, .. } if *u == unit);
                 if Some(run) != next.result_run() || !current {
-                    return self;
+                    return false;
                 }
                 let text = match text {
                     Some(text) => Fetch::Ready(Rc::new(text)),
@@ -883,7 +1358,9 @@ impl Reducible for State {
             Action::ToggleHelp => next.help = !next.help,
             Action::Key(key) => match key {
                 Key::Escape => {
-                    if next.help {
+                    if next.share.is_some() {
+                        next.share = None;
+                    } else if next.help {
                         next.help = false;
                     } else if next.search.open {
                         next.search.open = false;
@@ -893,15 +1370,122 @@ impl Reducible for State {
                 }
                 Key::View(index) => match View::ALL.get(index) {
                     Some(&view) => next.view = view,
-                    None => return self,
+                    None => return false,
                 },
                 Key::Help => next.help = !next.help,
                 Key::Next => next.move_by(1),
                 Key::Previous => next.move_by(-1),
+                Key::Share if next.mode == Mode::Full => return next.apply(Action::OpenShare),
+                Key::Share => return false,
             },
-            Action::Notice(notice) => next.notice = notice,
+            Action::Notice(Some(notice)) => next.add_notice(notice),
+            Action::Notice(None) => next.notice = None,
+            Action::OpenData { files, lnc, data } => {
+                next.files.clear();
+                next.add(files);
+                next.replace_on_add = true;
+                next.open_sample = None;
+                next.lnc = lnc;
+                next.relink();
+                next.data = Some(data);
+                next.data_in_url = true;
+            }
+            Action::LinkState(state, notes) => {
+                next.pending = Some(state);
+                next.pending_notes = notes;
+            }
+            Action::Navigate(state) => {
+                if next.result.is_none() {
+                    next.pending = Some(state);
+                } else {
+                    if state.select.is_none() && state.diag.is_none() {
+                        next.clear_selection();
+                    }
+                    let missed = next.apply_state(&state);
+                    let missed: Vec<String> = missed.into_iter().map(|(_, why)| why).collect();
+                    next.notice_dropped(&missed);
+                }
+            }
+            Action::SelectKey(key) => next.select_key(key),
+            Action::Host { id, call } => next.host_call(id, call),
+            Action::OpenShare => {
+                let Some(run) = next.result_run() else { return false };
+                next.share = Some(match next.data.clone() {
+                    Some(data) => next.share_link(&data),
+                    None => {
+                        next.share_out.post(Ask { run, query: Query::Share });
+                        ShareDialog::Loading
+                    }
+                });
+            }
+            Action::ShareLoaded { run, data } => {
+                if Some(run) != next.result_run() {
+                    return false;
+                }
+                match data {
+                    Ok(data) => {
+                        if next.share.is_some() {
+                            next.share = Some(next.share_link(&data));
+                        }
+                        next.data = Some(data);
+                    }
+                    Err(why) => {
+                        if next.share.is_some() {
+                            next.share = Some(ShareDialog::TooLarge(why));
+                        }
+                    }
+                }
+            }
+            Action::CloseShare => next.share = None,
+            Action::ToggleDetails => next.details_open = !next.details_open,
         }
-        Rc::new(next)
+        true
+    }
+
+    /// A host's request: answered now, or once the worker has answered (`linked`, a
+    /// `select` found or not).
+    fn host_call(&mut self, id: Value, call: Result<HostCall, HostError>) {
+        match call {
+            Err(error) => self.host_out.post(PageMessage::Error { id, error }),
+            Ok(HostCall::Ping) => self.host_out.post(PageMessage::Ack { id }),
+            Ok(HostCall::GetState) => {
+                let url = self.full_url();
+                let select = match self.selection {
+                    Some(Selection::Entity(_)) => self.selected_key.clone(),
+                    _ => None,
+                };
+                self.host_out.post(PageMessage::State { id, url, view: self.view.link(), select });
+            }
+            Ok(HostCall::Load { files, lnc, state }) => {
+                self.host_out.post(PageMessage::Ack { id: id.clone() });
+                self.host.loads_acked.push(id.clone());
+                let excess = self.host.loads_acked.len().saturating_sub(16);
+                self.host.loads_acked.drain(..excess);
+                self.files.clear();
+                self.add(files);
+                self.replace_on_add = true;
+                self.open_sample = None;
+                self.lnc = lnc;
+                self.pending = Some(state);
+                self.host.load = Some(id);
+                self.relink();
+            }
+            Ok(HostCall::Show(state)) => {
+                if self.result.is_none() {
+                    self.pending = Some(state);
+                    self.host_out.post(PageMessage::Ack { id });
+                    return;
+                }
+                let missed = self.apply_state(&state);
+                if let Some((code, message)) = missed.into_iter().next() {
+                    self.host_out.post(PageMessage::Error { id, error: HostError { code, message } });
+                } else if let Some(key) = state.select {
+                    self.host.select = Some((id, key));
+                } else {
+                    self.host_out.post(PageMessage::Ack { id });
+                }
+            }
+        }
     }
 }
 

@@ -22,7 +22,14 @@ struct Session {
     run: u64,
     outcome: Outcome,
     report: String,
+    /// The inputs as the page sent them (blob handles), for sharing and bundles.
+    inputs: Vec<InputFile>,
+    lnc: Option<u64>,
 }
+
+/// Above this many input bytes a link set is not even compressed for a link: JSON would
+/// have to shrink more than 64 times to fit the link budget.
+const SHARE_MAX_INPUT: u64 = 64 * birlink_core::share::LINK_BUDGET as u64;
 
 fn now() -> f64 {
     js_sys::global()
@@ -120,6 +127,18 @@ impl Worker for LinkWorker {
                 });
                 scope.respond(id, Response::Entity { run, query, view: view.map(Box::new) });
             }
+            Request::EntityByKey { run, key } => {
+                let view = self.session(run).and_then(|s| {
+                    let module = s.outcome.linked.as_ref()?;
+                    birlink_core::query::entity_view_by_key(module, &s.outcome.files, &key)
+                });
+                let query = birlink_core::query::query_of(&key);
+                scope.respond(id, Response::Entity { run, query, view: view.map(Box::new) });
+            }
+            Request::Share { run } => {
+                let Some(session) = self.session(run) else { return };
+                scope.respond(id, Response::Share { run, data: session.share_data() });
+            }
             Request::Original { run, file, pointer } => {
                 let original = self.session(run).and_then(|s| {
                     let entry = s.outcome.files.iter().find(|f| f.path == file)?;
@@ -146,6 +165,11 @@ impl Worker for LinkWorker {
                 let Some(session) = self.session(run) else { return };
                 let made = match what {
                     Export::Report => blob(session.report.as_bytes()),
+                    Export::Bundle => session
+                        .link_set()
+                        .and_then(|set| birlink_core::share::bundle::to_bundle(&set).map_err(|e| e.0))
+                        .ok()
+                        .and_then(|text| blob(text.as_bytes())),
                     Export::Linked => session.outcome.linked.as_ref().and_then(|module| {
                         let mut parts = BlobParts::default();
                         birlink_core::json::write::write_module(module, &mut parts).ok()?;
@@ -161,6 +185,32 @@ impl Worker for LinkWorker {
                 }
             }
         }
+    }
+}
+
+impl Session {
+    /// The inputs read again, as a link carries them.
+    fn link_set(&self) -> Result<birlink_core::share::LinkSetData, String> {
+        let mut files = Vec::with_capacity(self.inputs.len());
+        for input in &self.inputs {
+            let source = read(input);
+            let bytes = source.content.map_err(|why| format!("cannot read `{}` again: {why}", input.path))?;
+            files.push(birlink_core::share::SharedFile { name: input.path.clone(), bytes });
+        }
+        Ok(birlink_core::share::LinkSetData { files, lnc: self.lnc })
+    }
+
+    /// The link set's `data=`, unless it is plainly too large for a link.
+    fn share_data(&self) -> Result<String, String> {
+        let bytes: u64 = self.inputs.iter().map(|f| f.blob.size() as u64).sum();
+        if bytes > SHARE_MAX_INPUT {
+            return Err(format!(
+                "the link set is {}: too large for a link of at most {} characters",
+                birlink_core::input::human_bytes(bytes),
+                birlink_core::share::LINK_BUDGET
+            ));
+        }
+        Ok(birlink_core::share::data::encode(&self.link_set()?))
     }
 }
 
@@ -221,6 +271,6 @@ impl LinkWorker {
                 stats: RunStats { load_ms, pipeline_ms, report_ms, bytes, memory_bytes: memory_bytes() },
             },
         );
-        self.last = Some(Session { run, outcome, report });
+        self.last = Some(Session { run, outcome, report, inputs: files, lnc });
     }
 }

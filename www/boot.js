@@ -3,5 +3,9 @@
 // inline script.
 import init from './app.js';
 
+// Module scripts run at all: the page is served (not opened from file://), so the note
+// index.html keeps for that case goes. (The import above is hoisted: it ran first.)
+document.getElementById('boot-note')?.remove();
+
 await init({ module_or_path: new URL('./app_bg.wasm', import.meta.url) });
 document.documentElement.dataset.ready = 'true';

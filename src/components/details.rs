@@ -8,7 +8,7 @@ use birlink_core::query::{EntityView, Original};
 use birlink_core::EntityKind;
 
 use crate::context::use_app;
-use crate::state::{Action, Details as Shown, Fetch};
+use crate::state::{Action, Details as Shown, Fetch, Mode};
 
 /// A fetch that is not ready: what it waits for, or why there is nothing.
 fn pending<T>(fetch: &Fetch<T>, what: &str) -> Option<Html> {
@@ -56,15 +56,27 @@ pub fn details() -> Html {
             </>
         },
     };
+    // Embedded, the panel folds (it opens on a selection); in full, it is always open.
+    let foldable = state.mode == Mode::Embed;
+    let open = !foldable || state.details_open;
     html! {
-        <aside class="details" aria-label="Details" id="details">
+        <aside class={classes!("details", (!open).then_some("folded"))} aria-label="Details" id="details">
             <div class="details-head">
-                <h2>{ "Details" }</h2>
-                if state.details != Shown::Empty {
+                if foldable {
+                    <button type="button" class="fold" aria-expanded={open.to_string()} aria-controls="details-body"
+                            onclick={context.on(|| Action::ToggleDetails)} id="details-toggle">
+                        { if open { "▾ Details" } else { "▸ Details" } }
+                    </button>
+                } else {
+                    <h2>{ "Details" }</h2>
+                }
+                if state.details != Shown::Empty && open {
                     <button type="button" class="link" onclick={context.on(|| Action::ClearSelection)} aria-label="Close details">{ "clear (Esc)" }</button>
                 }
             </div>
-            { body }
+            if open {
+                <div id="details-body">{ body }</div>
+            }
         </aside>
     }
 }

@@ -123,6 +123,8 @@ pub fn header() -> Html {
                 <button type="button" onclick={context.on(|| Action::Export(Export::Linked))} disabled={!linked} id="export-linked">{ "linked.json" }</button>
                 <button type="button" onclick={context.on(|| Action::Export(Export::Report))} disabled={run.is_none()} id="export-report">{ "report.json" }</button>
                 <button type="button" onclick={context.on(|| Action::ExportSvg)} disabled={!drawn} id="export-svg">{ "SVG" }</button>
+                <button type="button" onclick={context.on(|| Action::OpenShare)} disabled={run.is_none()} id="share-button"
+                        title="A link that carries this link set (s)">{ "Share" }</button>
             </div>
             <button type="button" class="help-button" aria-label="Keyboard shortcuts" id="help-button"
                     onclick={context.on(|| Action::ToggleHelp)}>{ "?" }</button>

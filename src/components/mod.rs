@@ -9,21 +9,26 @@ mod barriers;
 mod call_graph;
 mod details;
 mod diagnostics;
+mod embed_bar;
 mod header;
 mod help;
 mod load_panel;
+mod modal;
 mod pass_list;
 mod pipeline;
 mod semaphores;
+mod share;
 pub mod table;
 mod views;
 
 pub use call_graph::layout;
 pub use details::Details;
+pub use embed_bar::EmbedBar;
 pub use header::{Header, RunStatus};
 pub use help::HelpOverlay;
 pub use load_panel::LoadPanel;
 pub use pass_list::PassList;
+pub use share::ShareOverlay;
 pub use views::MainViews;
 
 use yew::prelude::*;

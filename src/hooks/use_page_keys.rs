@@ -17,6 +17,7 @@ fn key_of(event: &KeyboardEvent) -> Option<Key> {
         "?" => Some(Key::Help),
         "j" => Some(Key::Next),
         "k" => Some(Key::Previous),
+        "s" => Some(Key::Share),
         _ => None,
     }
 }

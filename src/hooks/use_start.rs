@@ -1,16 +1,31 @@
-//! Start-up: the samples index and the first link set (`?src=`, `?sample=`, or the
-//! default sample), fetched side by side so the link does not wait for the menu.
+//! Start-up: the samples index, and the first link set — a link's `data=`, else its
+//! `src=` URLs, else `sample=`, else the default sample — with the LNC the link sets,
+//! and the link's view state, applied once that link set has linked. The samples index
+//! is fetched beside it, so the link does not wait for the menu.
 
 use yew::prelude::*;
 
-use crate::services::fetch;
+use birlink_core::share::{data, ViewState};
+
+use crate::params::PageParams;
+use crate::services::{fetch, files};
 use crate::state::{Action, State};
 
 /// Fetches what the page opens with, once.
 #[hook]
-pub fn use_start(state: &UseReducerHandle<State>) {
+pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment: &str) {
     let dispatcher = state.dispatcher();
+    let params = params.clone();
+    let fragment = fragment.to_owned();
     use_effect_with((), move |_| {
+        let (link, dropped) = ViewState::parse(&fragment);
+        let mut notes: Vec<String> = params.dropped.clone();
+        notes.extend(dropped.into_iter().map(|d| format!("`{}`: {}", d.part, d.why)));
+        // Applied, and what was dropped said, once the link set has linked.
+        let opened = ViewState { data: None, ..link.clone() };
+        if !opened.is_empty() || !notes.is_empty() {
+            dispatcher.dispatch(Action::LinkState(opened, notes));
+        }
         let menu = dispatcher.clone();
         wasm_bindgen_futures::spawn_local(async move {
             match fetch::samples_index().await {
@@ -18,19 +33,40 @@ pub fn use_start(state: &UseReducerHandle<State>) {
                 Err(error) => menu.dispatch(Action::Notice(Some(error))),
             }
         });
+        if let Some(text) = link.data {
+            match data::decode(&text) {
+                Ok(set) => {
+                    let lnc = params.lnc.or(set.lnc);
+                    let picked = set.files.iter().map(|f| files::from_bytes(&f.name, &f.bytes)).collect();
+                    dispatcher.dispatch(Action::OpenData { files: picked, lnc, data: text });
+                }
+                Err(error) => dispatcher.dispatch(Action::Notice(Some(format!("{error}; nothing was opened")))),
+            }
+            return;
+        }
+        if params.lnc.is_some() {
+            dispatcher.dispatch(Action::SetLnc(params.lnc));
+        }
         wasm_bindgen_futures::spawn_local(async move {
-            let (url, sample) = match (fetch::src_param(), fetch::sample_param()) {
-                (Some(src), _) => (src, None),
-                (None, Some(sample)) => (format!("samples/{sample}"), Some(sample)),
-                (None, None) => {
+            let (urls, sample) = match (params.src.is_empty(), &params.sample) {
+                (false, _) => (params.src.clone(), None),
+                (true, Some(sample)) => (vec![format!("samples/{sample}")], Some(sample.clone())),
+                (true, None) => {
                     let sample = birlink_core::samples::DEFAULT_SAMPLE.to_owned();
-                    (format!("samples/{sample}"), Some(sample))
+                    (vec![format!("samples/{sample}")], Some(sample))
                 }
             };
-            match fetch::blob(&url).await {
-                Ok(file) => dispatcher.dispatch(Action::ReplaceFiles { files: vec![file], sample }),
-                Err(error) => dispatcher.dispatch(Action::Notice(Some(error))),
+            let mut picked = Vec::with_capacity(urls.len());
+            for url in &urls {
+                match fetch::blob(url).await {
+                    Ok(file) => picked.push(file),
+                    Err(error) => {
+                        dispatcher.dispatch(Action::Notice(Some(error)));
+                        return;
+                    }
+                }
             }
+            dispatcher.dispatch(Action::ReplaceFiles { files: picked, sample });
         });
     });
 }

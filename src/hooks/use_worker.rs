@@ -27,6 +27,7 @@ fn response_action(response: Response) -> Option<Action> {
         Response::Original { run, file, pointer, original } => Action::OriginalLoaded { run, file, pointer, original },
         Response::Unit { run, unit, text } => Action::UnitLoaded { run, unit, text },
         Response::Search { run, text, hits } => Action::SearchResults { run, text, hits },
+        Response::Share { run, data } => Action::ShareLoaded { run, data },
         Response::Export { what, blob, .. } => {
             download::blob(&blob, what.file_name());
             return None;
@@ -39,6 +40,8 @@ fn request(ask: &Ask) -> Request {
     let run = ask.run;
     match &ask.query {
         Query::Entity(query) => Request::Entity { run, query: query.clone() },
+        Query::EntityByKey(key) => Request::EntityByKey { run, key: key.clone() },
+        Query::Share => Request::Share { run },
         Query::Original { file, pointer } => Request::Original { run, file: file.clone(), pointer: pointer.clone() },
         Query::Unit(unit) => Request::Unit { run, unit: unit.clone() },
         Query::Search(text) => Request::Search { run, text: text.clone() },
@@ -87,6 +90,7 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
     // Questions: sent at once.
     use_send(bridge.clone(), &state.details_out);
     use_send(bridge.clone(), &state.search_out);
+    use_send(bridge.clone(), &state.share_out);
     use_send(bridge, &state.export_out);
 }
 

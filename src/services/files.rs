@@ -126,3 +126,37 @@ async fn read_all(reader: &web_sys::FileSystemDirectoryReader) -> Vec<web_sys::F
     }
     all
 }
+
+/// Bytes the page was handed (a link's data, a host's message) as a file of the link set.
+pub fn from_bytes(name: &str, bytes: &[u8]) -> PickedFile {
+    let array = js_sys::Uint8Array::from(bytes);
+    let parts = js_sys::Array::of1(&array);
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).ok();
+    PickedFile { path: name.to_owned(), size: bytes.len() as u64, blob: FileBlob(blob) }
+}
+
+/// A value a host sent as a file's data (a `Blob`, `ArrayBuffer` or typed array), as a
+/// file of the link set.
+pub fn from_host_data(name: &str, value: &JsValue) -> Option<PickedFile> {
+    let blob: web_sys::Blob = if let Some(blob) = value.dyn_ref::<web_sys::Blob>() {
+        blob.clone()
+    } else {
+        let array = if let Some(buffer) = value.dyn_ref::<js_sys::ArrayBuffer>() {
+            js_sys::Uint8Array::new(buffer)
+        } else {
+            let view = value.dyn_ref::<js_sys::Object>()?;
+            let buffer = js_sys::Reflect::get(view, &JsValue::from_str("buffer"))
+                .ok()?
+                .dyn_into::<js_sys::ArrayBuffer>()
+                .ok()?;
+            let offset = js_sys::Reflect::get(view, &JsValue::from_str("byteOffset")).ok()?.as_f64()? as u32;
+            let length = js_sys::Reflect::get(view, &JsValue::from_str("byteLength")).ok()?.as_f64()? as u32;
+            js_sys::Uint8Array::new_with_byte_offset_and_length(&buffer, offset, length)
+        };
+        // A copy: the host keeps its buffer, the page its own.
+        let copy = js_sys::Uint8Array::new_with_length(array.length());
+        copy.set(&array, 0);
+        web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(&copy)).ok()?
+    };
+    Some(PickedFile { path: name.to_owned(), size: blob.size() as u64, blob: FileBlob(Some(blob)) })
+}

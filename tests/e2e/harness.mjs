@@ -32,23 +32,38 @@ const types = {
   '.svg': 'image/svg+xml',
 };
 
-/** Serves `dir` on a free port of 127.0.0.1; resolves to { url, close }. */
-export function serve(dir = dist) {
+/** Serves `dir` on a free port of 127.0.0.1 under `prefix` (a sub-path such as
+ *  `/a/b/birlink/`; anything outside it is 404), plus `pages` (path → HTML or
+ *  `{ body, type, headers }`) for host pages. Every request is logged in `requests`
+ *  as `{ path, status }`. Resolves to { url, origin, requests, close }. */
+export function serve(dir = dist, { prefix = '/', pages = {} } = {}) {
+  const requests = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
-    let file = path.join(dir, decodeURIComponent(url.pathname));
-    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
+    const reply = (status, body, headers = {}) => {
+      requests.push({ path: url.pathname, status });
+      res.writeHead(status, headers).end(body);
+    };
+    const page = pages[url.pathname];
+    if (page !== undefined) {
+      const { body, type = 'text/html; charset=utf-8', headers = {} } = typeof page === 'string' ? { body: page } : page;
+      reply(200, body, { 'content-type': type, ...headers });
+      return;
+    }
+    if (!url.pathname.startsWith(prefix)) { reply(404, 'not found'); return; }
+    let file = path.join(dir, decodeURIComponent(url.pathname.slice(prefix.length - 1)));
+    if (!file.startsWith(dir)) { reply(403, 'forbidden'); return; }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     fs.readFile(file, (err, data) => {
-      if (err) { res.writeHead(404).end('not found'); return; }
-      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
-      res.end(data);
+      if (err) { reply(404, 'not found'); return; }
+      reply(200, data, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
     });
   });
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address();
-      resolve({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) });
+      const origin = `http://127.0.0.1:${port}`;
+      resolve({ url: `${origin}${prefix}`, origin, requests, close: () => new Promise((r) => server.close(r)) });
     });
   });
 }

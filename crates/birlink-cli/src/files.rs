@@ -31,6 +31,39 @@ pub fn gather(inputs: &[PathBuf]) -> Vec<SourceFile> {
     sources
 }
 
+/// Every input file's bytes under the name the browser gives it: a file its file name,
+/// a folder's files their path from the folder, the folder's own name first
+/// (`webkitRelativePath`), in sorted order. `birlink share` names files this way so its
+/// link is the page's, byte for byte.
+pub fn gather_as_browser(inputs: &[PathBuf]) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let mut files = Vec::new();
+    for input in inputs {
+        let read =
+            |path: &Path| std::fs::read(path).map_err(|e| format!("cannot read `{}`: {}", display(path), describe(&e)));
+        if input.is_dir() {
+            let mut found = Vec::new();
+            walk(input, &mut found).map_err(|e| format!("cannot read `{}`: {}", display(input), describe(&e)))?;
+            let parent = input.canonicalize().ok().and_then(|p| p.parent().map(Path::to_path_buf));
+            let mut named = Vec::new();
+            for path in found {
+                let full = path.canonicalize().unwrap_or_else(|_| path.clone());
+                let name = parent
+                    .as_ref()
+                    .and_then(|p| full.strip_prefix(p).ok())
+                    .map(display)
+                    .unwrap_or_else(|| display(&path));
+                named.push((name, read(&path)?));
+            }
+            named.sort_by(|a, b| a.0.cmp(&b.0));
+            files.extend(named);
+        } else {
+            let name = input.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| display(input));
+            files.push((name, read(input)?));
+        }
+    }
+    Ok(files)
+}
+
 /// The `--netlist` file.
 pub fn read_netlist(path: &Path) -> SourceFile {
     read(path, Role::Netlist)

@@ -41,6 +41,11 @@ enum Command {
     Gen(cmd::gen::GenArgs),
     /// Print the canonical text of modules (per-core files, bundles, linked.json).
     Print(cmd::print::PrintArgs),
+    /// Print a link that carries the link set (the page's Share, byte for byte).
+    #[command(
+        after_help = "Examples:\n  birlink share nc00.json nc01.json\n  birlink share dump/ --view diagnostics --base https://example.org/birlink/\n  birlink share big/ --bundle big-linkset.json    # too big for a link\n\nExit status: 0 the link is printed, 1 it would be over the budget, 2 bad arguments."
+    )]
+    Share(cmd::share::ShareArgs),
     /// Explain a diagnostic code, or list them all.
     Explain(cmd::explain::ExplainArgs),
 }
@@ -50,6 +55,7 @@ fn main() -> ExitCode {
         Command::Link(args) => args.run(),
         Command::Gen(args) => args.run(),
         Command::Print(args) => args.run(),
+        Command::Share(args) => args.run(),
         Command::Explain(args) => args.run(),
     };
     match result {

@@ -38,6 +38,7 @@ pub mod query;
 pub mod report;
 pub mod samples;
 pub mod selfcheck;
+pub mod share;
 pub mod uses;
 
 pub use diag::codes;

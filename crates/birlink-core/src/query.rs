@@ -370,6 +370,12 @@ pub fn key_for(module: &Module, query: &EntityQuery) -> Option<EntityKey> {
     find(module, query).map(|(found, _)| key_of(module, found))
 }
 
+/// The query that names what a key names, the way views name it (kind, name, parent):
+/// what a selection made from a link shows until the entity is found.
+pub fn query_of(key: &EntityKey) -> EntityQuery {
+    EntityQuery { kind: key.kind(), name: key.name().to_owned(), parent: key.parent().map(str::to_owned) }
+}
+
 /// The key of every entity of the module, in module order (for tests and checks).
 pub fn all_keys(module: &Module) -> Vec<(EntityQuery, EntityKey)> {
     let mut keys = Vec::new();

@@ -1,0 +1,186 @@
+//! The page's query (embed spec §2): where the link set comes from and how the page is
+//! shown. Set by whoever writes the link; the page never rewrites it. Pure, so it is
+//! tested natively: the page hands it the raw `location.search`.
+
+/// The colour theme asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    /// Follow `prefers-color-scheme`.
+    #[default]
+    Auto,
+    /// Light.
+    Light,
+    /// Dark.
+    Dark,
+}
+
+impl Theme {
+    /// The `data-theme` the page's root gets (`None` for auto).
+    pub fn attribute(self) -> Option<&'static str> {
+        match self {
+            Theme::Auto => None,
+            Theme::Light => Some("light"),
+            Theme::Dark => Some("dark"),
+        }
+    }
+}
+
+/// What the query says.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PageParams {
+    /// `sample=`: a shipped sample's file name (`.json` added when missing).
+    pub sample: Option<String>,
+    /// `src=`, in order: URLs to fetch.
+    pub src: Vec<String>,
+    /// `lnc=`.
+    pub lnc: Option<u64>,
+    /// `embed=1`.
+    pub embed: bool,
+    /// `theme=`.
+    pub theme: Theme,
+    /// `origin=`: origins allowed to drive the page by message, normalized.
+    pub origins: Vec<String>,
+    /// Parts that could not be used, with why.
+    pub dropped: Vec<String>,
+}
+
+fn decode(text: &str) -> String {
+    let bytes = text.replace('+', " ").into_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = (bytes[i] == b'%')
+            .then(|| std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok().and_then(|h| u8::from_str_radix(h, 16).ok()))
+            .flatten();
+        match hex {
+            Some(byte) => {
+                out.push(byte);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The `(key, value)` pairs of a query (`?a=1&b=2`), decoded.
+pub fn pairs(search: &str) -> Vec<(String, String)> {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let (key, value) = part.split_once('=').unwrap_or((part, ""));
+            (decode(key), decode(value))
+        })
+        .collect()
+}
+
+/// An origin as browsers write `MessageEvent.origin`: `scheme://host[:port]`, lowercase.
+pub fn normalize_origin(text: &str) -> Option<String> {
+    let (scheme, rest) = text.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    if !matches!(scheme.as_str(), "http" | "https") {
+        return None;
+    }
+    let host = rest.trim_end_matches('/');
+    if host.is_empty() || host.contains(['/', '?', '#', '@', ' ']) {
+        return None;
+    }
+    let host = host.to_ascii_lowercase();
+    let host = match (scheme.as_str(), host.strip_suffix(":80"), host.strip_suffix(":443")) {
+        ("http", Some(bare), _) | ("https", _, Some(bare)) => bare.to_owned(),
+        _ => host,
+    };
+    Some(format!("{scheme}://{host}"))
+}
+
+/// Reads a query.
+pub fn parse(search: &str) -> PageParams {
+    let mut params = PageParams::default();
+    for (key, value) in pairs(search) {
+        match key.as_str() {
+            "sample" => {
+                if value.is_empty() || value.contains('/') || value.contains("..") || value.contains('\\') {
+                    params.dropped.push(format!("`sample={value}` is not a sample's name"));
+                } else if value.ends_with(".json") {
+                    params.sample = Some(value);
+                } else {
+                    params.sample = Some(format!("{value}.json"));
+                }
+            }
+            "src" if !value.is_empty() => params.src.push(value),
+            "lnc" => match value.parse::<u64>() {
+                Ok(n) if n > 0 => params.lnc = Some(n),
+                _ => params.dropped.push(format!("`lnc={value}` is not a positive integer")),
+            },
+            "embed" => params.embed = matches!(value.as_str(), "1" | "true" | ""),
+            "theme" => match value.as_str() {
+                "light" => params.theme = Theme::Light,
+                "dark" => params.theme = Theme::Dark,
+                "auto" => params.theme = Theme::Auto,
+                other => params.dropped.push(format!("`theme={other}` is not light, dark or auto")),
+            },
+            "origin" => match normalize_origin(&value) {
+                Some(origin) => params.origins.push(origin),
+                None => params.dropped.push(format!("`origin={value}` is not an origin (`https://docs.example.org`)")),
+            },
+            // Anything else belongs to whoever wrote the link.
+            _ => {}
+        }
+    }
+    params
+}
+
+/// The query of the full page showing the same link set: `embed` and `origin` dropped,
+/// everything else kept exactly as written.
+pub fn full_query(search: &str) -> String {
+    let kept: Vec<&str> = search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|part| !part.is_empty())
+        .filter(|part| {
+            let key = part.split('=').next().unwrap_or("");
+            key != "embed" && key != "origin"
+        })
+        .collect();
+    if kept.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", kept.join("&"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_query_is_read_and_what_does_not_fit_is_dropped() {
+        let params = parse("?sample=error-1514&src=a.json&src=https%3A%2F%2Fx.org%2Fb.json&lnc=2&embed=1&theme=dark&origin=https://Docs.Example.org:443/&origin=nope&lnc=x&zoom=2");
+        assert_eq!(params.sample.as_deref(), Some("error-1514.json"));
+        assert_eq!(params.src, vec!["a.json", "https://x.org/b.json"]);
+        assert_eq!((params.lnc, params.embed, params.theme), (Some(2), true, Theme::Dark));
+        assert_eq!(params.origins, vec!["https://docs.example.org"]);
+        assert_eq!(params.dropped.len(), 2, "{:?}", params.dropped);
+        assert!(parse("?sample=../x").sample.is_none());
+    }
+
+    #[test]
+    fn origins_are_written_as_browsers_write_them() {
+        assert_eq!(normalize_origin("http://127.0.0.1:8080").as_deref(), Some("http://127.0.0.1:8080"));
+        assert_eq!(normalize_origin("HTTP://Localhost:80").as_deref(), Some("http://localhost"));
+        assert_eq!(normalize_origin("https://a.org/path"), None);
+        assert_eq!(normalize_origin("javascript://x"), None);
+        assert_eq!(normalize_origin("*"), None);
+    }
+
+    #[test]
+    fn the_full_page_keeps_the_source_and_drops_the_embedding() {
+        assert_eq!(full_query("?embed=1&sample=x&origin=https://a.org&theme=dark"), "?sample=x&theme=dark");
+        assert_eq!(full_query("?embed=1"), "");
+    }
+}

@@ -1,0 +1,173 @@
+// <birlink-view>: birlink in any page, as one element (embed spec §6).
+//
+//   <script type="module" src="…/birlink-element.js"></script>
+//   <birlink-view sample="error-1514" view="diagnostics"></birlink-view>
+//   <birlink-view src="ring/nc00.json ring/nc01.json" lnc="2"></birlink-view>
+//
+// Each element holds an iframe of birlink's page in embed mode (in its shadow root),
+// found from this script's own URL, so it works wherever the host serves birlink. The
+// page is told to trust the host's origin (`origin=`); `src` files are fetched here, in
+// the host's page (so they need no CORS), and handed over by message (`load`).
+// Attributes: sample, src, lnc, view, select, theme, height. Events: birlink-ready,
+// birlink-linked, birlink-selected, birlink-error (each `detail` is the message).
+// Instances are independent; removing one removes its frame and leaves nothing running.
+
+const PAGE = new URL('./index.html', import.meta.url);
+const PAGE_ORIGIN = PAGE.origin;
+const EVENTS = { ready: 'birlink-ready', linked: 'birlink-linked', selected: 'birlink-selected', error: 'birlink-error' };
+let nextId = 1;
+
+class BirlinkView extends HTMLElement {
+  static get observedAttributes() { return ['sample', 'src', 'lnc', 'view', 'select', 'theme', 'height']; }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this._onMessage = (event) => this._message(event);
+    this._ready = false;
+    this._queue = [];
+  }
+
+  connectedCallback() {
+    window.addEventListener('message', this._onMessage);
+    this._render();
+  }
+
+  disconnectedCallback() {
+    window.removeEventListener('message', this._onMessage);
+    clearInterval(this._pinging);
+    this.shadowRoot.replaceChildren();
+    this._frame = null;
+    this._ready = false;
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (!this._frame || before === after) return;
+    if (name === 'view' || name === 'select') {
+      const request = { birlink: 'show', view: this.getAttribute('view') || 'pipeline' };
+      if (this.getAttribute('select')) request.select = this.getAttribute('select');
+      this._send(request);
+    } else if (name === 'height') {
+      this._size();
+    } else {
+      this._render();
+    }
+  }
+
+  /** The frame's URL: embed mode, this page's origin trusted, the sample, LNC, theme
+   *  and view state in the query and fragment. */
+  _url() {
+    const url = new URL(PAGE);
+    url.searchParams.set('embed', '1');
+    url.searchParams.append('origin', window.location.origin);
+    for (const key of ['sample', 'lnc', 'theme']) {
+      const value = this.getAttribute(key);
+      if (value) url.searchParams.set(key, value);
+    }
+    const state = new URLSearchParams();
+    if (this.getAttribute('view')) state.set('view', this.getAttribute('view'));
+    if (this.getAttribute('select')) state.set('select', this.getAttribute('select'));
+    url.hash = state.toString();
+    return url.toString();
+  }
+
+  _render() {
+    clearInterval(this._pinging);
+    this._ready = false;
+    this._queue = [];
+    const style = document.createElement('style');
+    style.textContent = ':host{display:block}iframe{display:block;width:100%;border:1px solid #d0d7de;border-radius:6px;min-height:120px}';
+    const frame = document.createElement('iframe');
+    frame.title = this.getAttribute('title') || 'birlink';
+    frame.loading = 'lazy';
+    frame.src = this._url();
+    this._frame = frame;
+    this._size(480);
+    this.shadowRoot.replaceChildren(style, frame);
+    const src = (this.getAttribute('src') || '').split(/\s+/).filter(Boolean);
+    if (src.length) this._load(src);
+    // Until the page says `ready`, ask: a page that started before this listener did
+    // answers a ping.
+    this._pinging = setInterval(() => {
+      if (this._ready || !this._frame?.contentWindow) return clearInterval(this._pinging);
+      this._frame.contentWindow.postMessage({ birlink: 'ping', id: `hello-${nextId++}` }, PAGE_ORIGIN);
+    }, 500);
+  }
+
+  _size(height) {
+    if (!this._frame) return;
+    const fixed = this.getAttribute('height');
+    this._frame.style.height = fixed ? (/^\d+$/.test(fixed) ? `${fixed}px` : fixed) : `${height ?? this._height ?? 480}px`;
+  }
+
+  async _load(urls) {
+    const base = document.baseURI;
+    try {
+      const files = await Promise.all(urls.map(async (src) => {
+        const url = new URL(src, base);
+        const response = await fetch(url);
+        if (!response.ok) throw new Error(`could not fetch ${url}: HTTP ${response.status}`);
+        const name = url.pathname.split('/').filter(Boolean).pop() || 'module.json';
+        return { name, data: await response.arrayBuffer() };
+      }));
+      const request = { birlink: 'load', files };
+      const lnc = Number(this.getAttribute('lnc'));
+      if (lnc > 0) request.lnc = lnc;
+      if (this.getAttribute('view')) request.view = this.getAttribute('view');
+      if (this.getAttribute('select')) request.select = this.getAttribute('select');
+      this._send(request);
+    } catch (error) {
+      this._emit('error', { birlink: 'error', id: null, code: 'bad-request', message: String(error.message || error) });
+    }
+  }
+
+  /** Sends a request once the page is ready; returns its id. */
+  _send(request) {
+    request.id = request.id ?? `birlink-view-${nextId++}`;
+    if (this._ready) this._frame.contentWindow.postMessage(request, PAGE_ORIGIN);
+    else this._queue.push(request);
+    return request.id;
+  }
+
+  _message(event) {
+    if (!this._frame || event.source !== this._frame.contentWindow || event.origin !== PAGE_ORIGIN) return;
+    const message = event.data;
+    if (!message || typeof message.birlink !== 'string') return;
+    if (!this._ready && (message.birlink === 'ready' || message.birlink === 'ack')) {
+      this._ready = true;
+      clearInterval(this._pinging);
+      for (const request of this._queue.splice(0)) this._frame.contentWindow.postMessage(request, PAGE_ORIGIN);
+      if (message.birlink === 'ack' && String(message.id).startsWith('hello-')) {
+        this._emit('ready', { birlink: 'ready', version: 1 });
+        return;
+      }
+    }
+    if (message.birlink === 'ack' && String(message.id).startsWith('hello-')) return;
+    if (message.birlink === 'resize') {
+      this._height = message.height;
+      this._size(message.height);
+      return;
+    }
+    if (EVENTS[message.birlink]) this._emit(message.birlink, message);
+  }
+
+  _emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(EVENTS[type], { detail, bubbles: true, composed: true }));
+  }
+
+  /** Asks the page for its state (`{url, view, select}`). */
+  state() {
+    return new Promise((resolve) => {
+      const id = this._send({ birlink: 'getState' });
+      const listen = (event) => {
+        if (event.source === this._frame?.contentWindow && event.data?.id === id) {
+          window.removeEventListener('message', listen);
+          resolve(event.data);
+        }
+      };
+      window.addEventListener('message', listen);
+    });
+  }
+}
+
+if (!customElements.get('birlink-view')) customElements.define('birlink-view', BirlinkView);

@@ -50,6 +50,10 @@ fn to_tree(value: &JsValue, binaries: &mut Vec<JsValue>, depth: usize) -> Value 
         return Value::Bool(flag);
     }
     if let Some(number) = value.as_f64() {
+        // JavaScript has one number type: a whole number is an integer here.
+        if number.fract() == 0.0 && number.abs() < 9_007_199_254_740_992.0 {
+            return Value::from(number as i64);
+        }
         return serde_json::Number::from_f64(number).map(Value::Number).unwrap_or(Value::Null);
     }
     let size = if let Some(blob) = value.dyn_ref::<web_sys::Blob>() {
@@ -210,8 +214,9 @@ pub fn use_messages(state: &UseReducerHandle<State>, trust: &Trust) {
             if embed {
                 let last = Rc::new(RefCell::new(0u32));
                 let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
-                    let Some(root) = gloo::utils::document().document_element() else { return };
-                    let height = root.scroll_height().max(0) as u32;
+                    // The body's own height: the root's is never less than the frame's.
+                    let Some(body) = gloo::utils::document().body() else { return };
+                    let height = body.get_bounding_client_rect().height().ceil().max(0.0) as u32;
                     if height != *last.borrow() {
                         *last.borrow_mut() = height;
                         if let Some(origin) = host_origin.borrow().clone() {

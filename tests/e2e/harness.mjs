@@ -56,7 +56,9 @@ export function serve(dir = dist, { prefix = '/', pages = {} } = {}) {
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
     fs.readFile(file, (err, data) => {
       if (err) { reply(404, 'not found'); return; }
-      reply(200, data, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+      // As GitHub Pages does: any origin may load the files (a host page's
+      // `<script type="module" src=…/birlink-element.js>` is a CORS request).
+      reply(200, data, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', 'access-control-allow-origin': '*' });
     });
   });
   return new Promise((resolve) => {

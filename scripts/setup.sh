@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing birlink needs; every step is skipped when done.
 #   scripts/setup.sh            the wasm target, Trunk 0.21.14, wasm-bindgen-cli 0.2.130,
-#                               npm tools (wasm-opt, playwright-core), crates fetched
+#                               mdbook 0.5.4, npm tools (wasm-opt, playwright-core),
+#                               crates fetched
 #   scripts/setup.sh --browser  … and Debian's chromium + chromedriver for the browser tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,10 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q '0\.2\.130'; then
   say "installing wasm-bindgen-cli 0.2.130 (about 3 minutes)"
   # Not --locked: its lockfile pins a crate the registry here lacks.
   cargo install wasm-bindgen-cli --version 0.2.130
+fi
+if ! mdbook --version 2>/dev/null | grep -q '0\.5\.4'; then
+  say "installing mdbook 0.5.4 (about 2 minutes; the example docs site, examples/mdbook)"
+  cargo install mdbook --version 0.5.4 --locked --no-default-features
 fi
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
   say "installing npm tools (binaryen's wasm-opt, playwright-core)"

@@ -632,6 +632,15 @@ pub enum Action {
         /// The sample's file name, when it is one.
         sample: Option<String>,
     },
+    /// The link set the page opens at start (its query's `src=` or `sample=`, or the
+    /// default sample): ignored when another one came first (a host's `load`, the
+    /// user's files), which must not be replaced by a fetch that was slower.
+    StartFiles {
+        /// The files.
+        files: Vec<PickedFile>,
+        /// The sample's file name, when it is one.
+        sample: Option<String>,
+    },
     /// Open a link set that came with a link (`data=`): its files, the LNC, the data.
     OpenData {
         /// The files.
@@ -1380,6 +1389,12 @@ impl State {
             },
             Action::Notice(Some(notice)) => next.add_notice(notice),
             Action::Notice(None) => next.notice = None,
+            Action::StartFiles { files, sample } => {
+                if next.run > 0 {
+                    return false;
+                }
+                return next.apply(Action::ReplaceFiles { files, sample });
+            }
             Action::OpenData { files, lnc, data } => {
                 next.files.clear();
                 next.add(files);
@@ -1721,5 +1736,117 @@ mod tests {
         assert!(!state.search.open && state.selection.is_some());
         let state = reduce(state, Action::Key(Key::Escape));
         assert_eq!((state.selection, state.details), (None, Details::Empty));
+    }
+
+    fn host_messages(state: &State) -> Vec<serde_json::Value> {
+        state.host_out.messages.iter().map(|(_, m)| m.to_value()).collect()
+    }
+
+    #[test]
+    fn a_hosts_load_is_acknowledged_then_answered_when_linked() {
+        let state = State::new(Mode::Embed, Page::default());
+        let load = HostCall::Load {
+            files: vec![picked("error-1514.json", 1)],
+            lnc: None,
+            state: ViewState { view: Some(share::View::CallGraph), ..ViewState::default() },
+        };
+        let state = reduce(state, Action::Host { id: serde_json::json!(7), call: Ok(load) });
+        assert_eq!(host_messages(&state), vec![serde_json::json!({"birlink": "ack", "id": 7})]);
+        // The start-up fetch, slower than the host, does not replace its files.
+        let late =
+            reduce(state.clone(), Action::StartFiles { files: vec![picked("matmul-2core.json", 1)], sample: None });
+        assert_eq!(late.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["error-1514.json"]);
+        let state = reduce(state, Action::Linked(Box::new(sample_result(1, "error-1514.json"))));
+        let linked = host_messages(&state).pop().expect("linked");
+        assert_eq!(linked["birlink"], "linked");
+        assert_eq!(linked["id"], 7);
+        assert_eq!(linked["ok"], false);
+        assert_eq!(linked["failed_pass"], "vnc_remote_addr_map");
+        assert_eq!(state.view, View::CallGraph, "the load's view wins over opening on the failure");
+        assert_eq!(state.history.seq, 0, "embedded, the page never writes its URL");
+    }
+
+    #[test]
+    fn a_show_with_a_selection_is_acknowledged_once_found_or_refused() {
+        let state = reduce(linked("matmul-2core.json"), Action::Notice(None));
+        let key: EntityKey = "function:1:nc01".parse().expect("key");
+        let show = ViewState { view: Some(share::View::Barriers), select: Some(key.clone()), ..ViewState::default() };
+        let state = reduce(state, Action::Host { id: serde_json::json!("s"), call: Ok(HostCall::Show(show)) });
+        assert!(host_messages(&state).is_empty(), "not before the entity is found");
+        assert_eq!(state.details_out.message.as_ref().map(|a| &a.query), Some(&Query::EntityByKey(key.clone())));
+        let query = birlink_core::query::query_of(&key);
+        let found = reduce(state.clone(), Action::EntityLoaded { run: 1, query: query.clone(), view: None });
+        assert_eq!(host_messages(&found).pop().expect("error")["code"], "not-found");
+        let bad = ViewState { view: Some(share::View::Pipeline), diag: Some(99), ..ViewState::default() };
+        let refused = reduce(found, Action::Host { id: serde_json::json!("d"), call: Ok(HostCall::Show(bad)) });
+        let error = host_messages(&refused).pop().expect("error");
+        assert_eq!(
+            (error["id"].clone(), error["code"].clone()),
+            (serde_json::json!("d"), serde_json::json!("not-found"))
+        );
+    }
+
+    #[test]
+    fn a_links_state_applies_to_the_run_and_what_does_not_apply_is_said() {
+        let link = ViewState::parse("view=barriers&step=bir_linker/aliases&diag=0").0;
+        let state = reduce(State::default(), Action::LinkState(link, vec!["`zoom=2`: not a part".into()]));
+        let state = reduce(state, Action::ReplaceFiles { files: vec![picked("m.json", 1)], sample: None });
+        let state = reduce(state, Action::Linked(Box::new(sample_result(1, "matmul-2core.json"))));
+        assert_eq!(state.view, View::Barriers);
+        assert!(
+            state.notice.as_deref().is_some_and(|n| n.contains("zoom=2") && n.contains("diag=0")),
+            "{:?}",
+            state.notice
+        );
+        let (p, s) = state.step.expect("the step");
+        assert_eq!(state.result.as_ref().expect("r").report.passes[p].steps[s].name, "aliases");
+        let write = state.history.message.clone().expect("the URL follows");
+        assert!(!write.push, "a link applied replaces the entry, it does not add one");
+        assert_eq!(write.fragment, "view=barriers");
+    }
+
+    #[test]
+    fn a_users_steps_push_history_and_navigation_writes_nothing() {
+        let state = linked("matmul-2core.json");
+        let state = reduce(state, Action::SetView(View::Addresses));
+        assert_eq!(
+            state.history.message.as_ref().map(|w| (w.fragment.as_str(), w.push)),
+            Some(("view=addresses", true))
+        );
+        let seq = state.history.seq;
+        let state = reduce(state, Action::Navigate(ViewState::parse("view=semaphores").0));
+        assert_eq!((state.view, state.history.seq), (View::Semaphores, seq));
+        // An entity selection is written once its key is known.
+        let query = query(EntityKind::Function, "nc00", None);
+        let state = reduce(state, Action::Select(Selection::Entity(query.clone())));
+        assert_eq!(state.history.seq, seq, "not before the key is known");
+        let (_, outcome) = sample_run(1, "matmul-2core.json");
+        let view = birlink_core::query::entity_view(outcome.linked.as_ref().expect("linked"), &outcome.files, &query);
+        let state = reduce(state, Action::EntityLoaded { run: 1, query, view: view.map(Box::new) });
+        assert_eq!(
+            state.history.message.as_ref().map(|w| (w.fragment.as_str(), w.push)),
+            Some(("view=semaphores&select=function:0:nc00", true))
+        );
+    }
+
+    #[test]
+    fn share_shows_a_link_or_says_why_not() {
+        let state = State {
+            page: Page { base: "http://h/b/".into(), full_query: String::new() },
+            ..linked("matmul-2core.json")
+        };
+        let state = reduce(state, Action::Key(Key::Share));
+        assert_eq!(state.share, Some(ShareDialog::Loading));
+        assert_eq!(state.share_out.message.as_ref().map(|a| &a.query), Some(&Query::Share));
+        let ready = reduce(state.clone(), Action::ShareLoaded { run: 1, data: Ok("v1.abc".into()) });
+        let Some(ShareDialog::Link(link)) = &ready.share else { panic!("{:?}", ready.share) };
+        assert!(link.starts_with("http://h/b/#view=pipeline") && link.ends_with("&data=v1.abc"), "{link}");
+        let huge = "v1.".to_owned() + &"a".repeat(share::LINK_BUDGET);
+        let too_large = reduce(state.clone(), Action::ShareLoaded { run: 1, data: Ok(huge) });
+        assert!(matches!(&too_large.share, Some(ShareDialog::TooLarge(why)) if why.contains("above the budget")));
+        let refused = reduce(state, Action::ShareLoaded { run: 1, data: Err("the link set is 300 MB".into()) });
+        assert!(matches!(&refused.share, Some(ShareDialog::TooLarge(why)) if why.contains("300 MB")));
+        let embedded = State { mode: Mode::Embed, ..linked("matmul-2core.json") };
+        assert_eq!(reduce(embedded, Action::Key(Key::Share)).share, None, "no Share embedded");
     }
 }

@@ -10,7 +10,7 @@ use super::pipeline::Pipeline;
 use super::semaphores::Semaphores;
 use super::RunStatus;
 use crate::context::use_app;
-use crate::state::{Action, Status, View};
+use crate::state::{Action, Mode, Status, View};
 
 /// Tabs and the open view.
 #[function_component(MainViews)]
@@ -21,6 +21,9 @@ pub fn main_views() -> Html {
         let text = match &state.status {
             Status::Running { phase, .. } => format!("Linking… {phase}"),
             Status::Failed(message) => message.clone(),
+            _ if state.mode == Mode::Embed => {
+                "Waiting for the host page's files (or give this page `sample=` or `src=`).".to_owned()
+            }
             _ => "Open per-core module JSON (files, a folder or a bundle), drop it anywhere, or pick a sample."
                 .to_owned(),
         };

@@ -1,5 +1,6 @@
 //! Start-up: the samples index, and the first link set — a link's `data=`, else its
-//! `src=` URLs, else `sample=`, else the default sample — with the LNC the link sets,
+//! `src=` URLs, else `sample=`, else the default sample (embedded, none: the host sends
+//! the files) — with the LNC the link sets,
 //! and the link's view state, applied once that link set has linked. The samples index
 //! is fetched beside it, so the link does not wait for the menu.
 
@@ -51,6 +52,8 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
             let (urls, sample) = match (params.src.is_empty(), &params.sample) {
                 (false, _) => (params.src.clone(), None),
                 (true, Some(sample)) => (vec![format!("samples/{sample}")], Some(sample.clone())),
+                // Embedded without a source: the host sends the files (`load`).
+                (true, None) if params.embed => return,
                 (true, None) => {
                     let sample = birlink_core::samples::DEFAULT_SAMPLE.to_owned();
                     (vec![format!("samples/{sample}")], Some(sample))
@@ -66,7 +69,7 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
                     }
                 }
             }
-            dispatcher.dispatch(Action::ReplaceFiles { files: picked, sample });
+            dispatcher.dispatch(Action::StartFiles { files: picked, sample });
         });
     });
 }

@@ -280,3 +280,25 @@ fn a_bad_pass_selection_has_its_own_code() {
     assert_eq!(run.status.code(), Some(1));
     assert!(text(&run.stderr).contains("error[BL0012]: pass selection [verify, vnc_link]"), "{}", text(&run.stderr));
 }
+
+#[test]
+fn share_names_files_as_the_browser_does_and_the_link_reads_back() {
+    let out = temp("share");
+    let dump = out.join("dump");
+    let run = birlink(&["gen", "--out", dump.join("nc01-stuff").to_str().expect("path")]);
+    assert_eq!(run.status.code(), Some(0));
+    let link =
+        birlink(&["share", dump.to_str().expect("path"), "--base", "https://example.org/b/", "--view", "barriers"]);
+    assert_eq!(link.status.code(), Some(0), "{}", text(&link.stderr));
+    let link = text(&link.stdout).trim().to_owned();
+    assert!(link.starts_with("https://example.org/b/#view=barriers&data=v1."), "{link}");
+    let data = link.split("data=").nth(1).expect("data");
+    let set = birlink_core::share::data::decode(data).expect("reads back");
+    let names: Vec<&str> = set.files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["dump/nc01-stuff/nc00.json", "dump/nc01-stuff/nc01.json"], "the folder's name first");
+    // A file is named by its file name; a bad view is a bad argument.
+    let one = birlink(&["share", &sample("matmul-2core.json")]);
+    let data = text(&one.stdout).trim().split("data=").nth(1).expect("data").to_owned();
+    assert_eq!(birlink_core::share::data::decode(&data).expect("reads").files[0].name, "matmul-2core.json");
+    assert_eq!(birlink(&["share", &sample("matmul-2core.json"), "--view", "graph"]).status.code(), Some(2));
+}

@@ -39,7 +39,10 @@ pub fn details() -> Html {
         },
         Shown::Original { title, original, .. } => html! {
             <>
-                <h3 class="details-title"><span class="kind">{ "input" }</span><span class="name">{ "where the diagnostic points" }</span></h3>
+                <h3 class="details-title">
+                    <span class="kind">{ "input" }</span>
+                    <span class="name">{ if title.is_empty() { "no place in a file" } else { "where the diagnostic points" } }</span>
+                </h3>
                 { match original {
                     Fetch::Ready(original) => original_text(original),
                     other => pending(other, &format!("the place in {title}")).unwrap_or_default(),

@@ -41,6 +41,11 @@ enum Command {
     Gen(cmd::gen::GenArgs),
     /// Print the canonical text of modules (per-core files, bundles, linked.json).
     Print(cmd::print::PrintArgs),
+    /// Shrink a failing link set to a small bundle that fails the same way.
+    #[command(
+        after_help = "Examples:\n  birlink reduce dump/ --out repro.json\n  birlink reduce nc00.json nc01.json --code NCC_ILLC059 --out repro.json\n  birlink reduce big/ --keep-names --out repro.json\n\nExit status: 0 reduced, 1 the input does not fail (or does not report --code), 2 bad arguments."
+    )]
+    Reduce(cmd::reduce::ReduceArgs),
     /// Print a link that carries the link set (the page's Share, byte for byte).
     #[command(
         after_help = "Examples:\n  birlink share nc00.json nc01.json\n  birlink share dump/ --view diagnostics --base https://example.org/birlink/\n  birlink share big/ --bundle big-linkset.json    # too big for a link\n\nExit status: 0 the link is printed, 1 it would be over the budget, 2 bad arguments."
@@ -56,6 +61,7 @@ fn main() -> ExitCode {
         Command::Gen(args) => args.run(),
         Command::Print(args) => args.run(),
         Command::Share(args) => args.run(),
+        Command::Reduce(args) => args.run(),
         Command::Explain(args) => args.run(),
     };
     match result {

@@ -143,7 +143,11 @@ pub fn diagnostics(diagnostics: &[Diagnostic], files: &[FileEntry], color: bool)
 }
 
 fn render_one(out: &mut String, files: &[FileEntry], d: &Diagnostic, color: bool) {
-    let head = format!("{}[{}]", d.severity.as_str(), d.code);
+    // The compiler's code beside birlink's, where one is public: what the user's log says.
+    let head = match d.code.ncc() {
+        Some(ncc) => format!("{}[{}] ({ncc})", d.severity.as_str(), d.code),
+        None => format!("{}[{}]", d.severity.as_str(), d.code),
+    };
     let _ =
         writeln!(out, "{}: {}", paint(&head, severity_style(d.severity), color), paint(&d.message, Style::Bold, color));
     let gutter = d.location.as_ref().and_then(|l| l.line).map(|l| l.to_string().len()).unwrap_or(1);

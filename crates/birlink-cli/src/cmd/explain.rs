@@ -1,22 +1,45 @@
-//! `birlink explain`: what a diagnostic code means and what to do, or the list of all
-//! codes, or the Markdown reference (`docs/diagnostics.md`).
+//! `birlink explain`: what a diagnostic code means and what to do — birlink's codes, and
+//! the compiler's (`NCC_ILLC059`, any case, with or without `NCC_`) through birlink's;
+//! a compiler log read line by line (`--log`), its names found in a link set when one is
+//! given; or the list of all codes, or the Markdown reference (`docs/diagnostics.md`).
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 
-use birlink_core::Code;
+use birlink_core::diag::ncc;
+use birlink_core::log;
+use birlink_core::{Code, LinkOptions};
 
 use super::{Error, Outcome};
+use crate::files;
 
 /// `birlink explain`'s arguments.
 #[derive(Args)]
 pub struct ExplainArgs {
-    /// The code (`1514`, `BL0002`); all codes when omitted.
-    code: Option<String>,
+    /// The code (`1514`, `BL0002`, `NCC_ILLC059`; all codes when omitted), or with
+    /// `--log` the link set the log is about (files or folders), to find its names in.
+    #[arg(value_name = "CODE | INPUT...")]
+    args: Vec<String>,
+    /// Read a compiler log: each line birlink knows, explained.
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// The LNC of that link set.
+    #[arg(long, requires = "log")]
+    lnc: Option<u64>,
     /// Print the Markdown reference (`docs/diagnostics.md`).
     #[arg(long)]
     markdown: bool,
+}
+
+fn explain_code(code: Code) {
+    let info = code.info();
+    let ncc = code.ncc().map(|n| format!(", the compiler's {n}")).unwrap_or_default();
+    println!("{} — {} ({} in `{}`{ncc})\n", info.code, info.title, info.severity.as_str(), info.pass);
+    println!("{}\n", info.explanation);
+    println!("Example:\n    {}\n", info.example.replace('\n', "\n    "));
+    println!("Fix: {}.", info.fix);
 }
 
 impl ExplainArgs {
@@ -26,20 +49,103 @@ impl ExplainArgs {
             print!("{}", birlink_core::codes::markdown_reference());
             return Ok(ExitCode::SUCCESS);
         }
-        let Some(text) = self.code else {
+        if let Some(path) = &self.log {
+            let inputs: Vec<PathBuf> = self.args.iter().map(PathBuf::from).collect();
+            return self.explain_log(path, &inputs);
+        }
+        if self.args.len() > 1 {
+            return Err(Error("give one code to explain (or `--log FILE` and the link set's files)".to_owned()));
+        }
+        let Some(text) = self.args.first().cloned() else {
             for code in Code::ALL {
                 let info = code.info();
                 println!("{:<7} {:<8} {:<20} {}", info.code, info.severity.as_str(), info.pass, info.title);
             }
             return Ok(ExitCode::SUCCESS);
         };
-        let code =
-            Code::parse(&text).ok_or_else(|| Error(format!("unknown code `{text}`; `birlink explain` lists them")))?;
-        let info = code.info();
-        println!("{} — {} ({} in `{}`)\n", info.code, info.title, info.severity.as_str(), info.pass);
-        println!("{}\n", info.explanation);
-        println!("Example:\n    {}\n", info.example.replace('\n', "\n    "));
-        println!("Fix: {}.", info.fix);
+        if let Some(code) = Code::parse(&text) {
+            explain_code(code);
+            return Ok(ExitCode::SUCCESS);
+        }
+        let entry = ncc::find(&text).ok_or_else(|| {
+            Error(format!(
+                "unknown code `{text}`; `birlink explain` lists birlink's, docs/diagnostics.md the compiler's"
+            ))
+        })?;
+        println!("{}\n\n{}.\n", entry.shape, capitalized(entry.note));
+        match entry.birlink {
+            Some(code) => {
+                println!("birlink reports it as {}:\n", code.as_str());
+                explain_code(code);
+            }
+            None => println!(
+                "birlink does not reproduce this failure: it is outside bir_linker, vnc_remote_addr_map and vnc_link."
+            ),
+        }
         Ok(ExitCode::SUCCESS)
     }
+
+    fn explain_log(&self, path: &PathBuf, inputs: &[PathBuf]) -> Outcome {
+        let text = std::fs::read(path).map_err(|e| Error(format!("cannot read `{}`: {e}", path.display())))?;
+        let findings = log::read(&String::from_utf8_lossy(&text));
+        if findings.is_empty() {
+            println!(
+                "no line of `{}` is a link failure birlink knows (docs/diagnostics.md lists them)",
+                path.display()
+            );
+            return Ok(ExitCode::from(1));
+        }
+        let outcome = (!inputs.is_empty()).then(|| {
+            let options = LinkOptions { lnc: self.lnc, ..LinkOptions::default() };
+            birlink_core::run(files::gather(inputs), &options)
+        });
+        for finding in &findings {
+            println!("line {}: {}", finding.line, finding.text);
+            match (finding.known, finding.birlink()) {
+                (Some(entry), Some(code)) => {
+                    let info = code.info();
+                    println!("  {} is birlink's {}: {} ({}).", finding.code, info.code, info.title, entry.note);
+                    println!("  fix: {}", info.fix);
+                }
+                (Some(entry), None) => println!("  {}: {}; birlink does not reproduce it.", finding.code, entry.note),
+                (None, _) => println!("  {} is not a code birlink knows.", finding.code),
+            }
+            let located = outcome.as_ref().map(|o| log::locate(finding, o));
+            for (i, mention) in finding.mentions.iter().enumerate() {
+                let core = mention.core.map(|c| format!(", core {c}")).unwrap_or_default();
+                print!("  `{}` ({}{core})", mention.name, mention.kind);
+                match located.as_ref().map(|l| &l[i]) {
+                    None => println!(),
+                    Some(place) => {
+                        if place.keys.is_empty() {
+                            print!(": in no module of the link set");
+                            if !place.nearest.is_empty() {
+                                let names: Vec<String> = place.nearest.iter().map(|n| format!("`{n}`")).collect();
+                                print!("; nearest: {}", names.join(", "));
+                            }
+                            println!();
+                        } else {
+                            let keys: Vec<String> = place.keys.iter().map(ToString::to_string).collect();
+                            println!(": {}", keys.join(", "));
+                        }
+                        if let (Some(index), Some(outcome)) = (place.diagnostic, &outcome) {
+                            let d = &outcome.report.diagnostics[index];
+                            println!("    the link reports it: {}[{}] {}", d.severity.as_str(), d.code, d.message);
+                        }
+                    }
+                }
+            }
+            println!();
+        }
+        if outcome.is_none() && findings.iter().any(|f| f.birlink().is_some()) {
+            println!("{}", log::HOW_TO_DUMP);
+            println!("Then `birlink explain --log {} DUMPS...` finds these names in them.", path.display());
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }

@@ -5,6 +5,7 @@ pub mod explain;
 pub mod gen;
 pub mod link;
 pub mod print;
+pub mod reduce;
 pub mod share;
 
 use std::fmt;

@@ -460,10 +460,17 @@ pub fn markdown_reference() -> String {
             info.title
         ));
     }
+    out.push_str("\n## The compiler's codes\n\n");
+    out.push_str("neuronx-cc's log names a failure by its own code (`NCC_…`) or an assertion's text. Where birlink reproduces the failure, the table gives birlink's code, and birlink prints the compiler's beside its own; `birlink explain NCC_ILLC059` (any case, with or without `NCC_`) explains one, and `birlink explain --log FILE` reads a whole log.\n\n");
+    out.push_str(&super::ncc::markdown_table());
     for code in Code::ALL {
         let info = code.info();
         out.push_str(&format!("\n## {}\n\n", info.code));
-        out.push_str(&format!("**{}** — {} in `{}`.\n\n", info.title, info.severity.as_str(), info.pass));
+        out.push_str(&format!("**{}** — {} in `{}`.", info.title, info.severity.as_str(), info.pass));
+        if let Some(ncc) = code.ncc() {
+            out.push_str(&format!(" The compiler's code: `{ncc}`."));
+        }
+        out.push_str("\n\n");
         out.push_str(info.explanation);
         out.push_str("\n\nExample:\n\n```text\n");
         out.push_str(info.example);

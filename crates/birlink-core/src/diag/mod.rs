@@ -10,6 +10,7 @@
 //! `help` says what to do.
 
 pub mod codes;
+pub mod ncc;
 
 use serde::{Deserialize, Serialize};
 

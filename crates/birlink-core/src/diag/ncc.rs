@@ -1,0 +1,133 @@
+//! The compiler's own error codes (`NCC_…`) and assertion texts, tied to birlink's.
+//!
+//! A compiler engineer arrives with a line of neuronx-cc's log, not a link set. Each
+//! entry here is a public error shape (quoted in `docs/spec/sources.md`, "Public
+//! failures") with the birlink code that reports the same failure, or none when the
+//! failure is outside the three passes birlink reimplements (then the entry says where
+//! it is). `birlink explain NCC_ILLC059` and the log reader (`crate::log`) use it;
+//! `docs/diagnostics.md` prints it as a table.
+
+use super::codes::Code;
+
+/// One public error shape of the compiler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ncc {
+    /// The compiler's code without `NCC_` (`ILLC059`), or the assertion it prints.
+    pub code: &'static str,
+    /// The message, verbatim, with `{…}` for what varies.
+    pub shape: &'static str,
+    /// birlink's code for the same failure, if birlink reproduces it.
+    pub birlink: Option<Code>,
+    /// How the two relate (one sentence).
+    pub note: &'static str,
+}
+
+/// Every shape birlink knows, in documentation order.
+pub const TABLE: &[Ncc] = &[
+    Ncc {
+        code: "ILLC059",
+        shape: "[NCC_ILLC059] Could not find MemoryLocation named {name} on core {core}",
+        birlink: Some(Code::RemoteMemlocMissing),
+        note: "the peer core has no memory location of the name a remote view targets: the look-up of the lower-local-collectives pass, which `vnc_remote_addr_map` repeats; usually an NKI kernel launched without its LNC grid",
+    },
+    Ncc {
+        code: "IXLV002",
+        shape: "[NCC_IXLV002] Expected core barriers to have name {name}, but core barrier {index} in subgraph {subgraph} on core {core} has name {other}",
+        birlink: Some(Code::BarrierNameMismatch),
+        note: "the LncVerifier's barrier-name check: the i-th CoreBarrier of a core is not named as core 0's; the compiler stops, birlink warns and links (spec §2), and the Barriers view aligns them",
+    },
+    Ncc {
+        code: "remote_mloc != nullptr",
+        shape: "Assertion `remote_mloc != nullptr` failed",
+        birlink: Some(Code::RemoteMemlocMissing),
+        note: "the assertion of `vnc_remote_addr_map` behind 1514",
+    },
+    Ncc {
+        code: "allEqual",
+        shape: "Assertion `allEqual` failed",
+        birlink: Some(Code::RemoteBlockCountMismatch),
+        note: "`vnc_link`'s check that every core collects as many remote-notifying DMA blocks",
+    },
+    Ncc {
+        code: "modules.size() == options.vnc_nc_count",
+        shape: "Assertion `modules.size() == options.vnc_nc_count` failed",
+        birlink: Some(Code::VncAddrMapCoreCount),
+        note: "the VNC passes' core count check: 1513 in `vnc_remote_addr_map` (1509 when `vnc_link` runs alone)",
+    },
+    Ncc {
+        code: "ILNK020",
+        shape: "[NCC_ILNK020] tensor_map verification failed after linking",
+        birlink: None,
+        note: "the linker's tensor-map check, outside what birlink reimplements: the link itself succeeded",
+    },
+    Ncc {
+        code: "INLA001",
+        shape: "[NCC_INLA001] BIR verification failed: {what}",
+        birlink: None,
+        note: "BIR verification of one core's module, before any link: not a link failure",
+    },
+    Ncc {
+        code: "IBIR440",
+        shape: "[NCC_IBIR440] DRAM allocation failure",
+        birlink: None,
+        note: "DRAM allocation of one core's module (often a collective buffer without a name), before any link",
+    },
+];
+
+/// Looks a compiler code up, in any case, with or without `NCC_` (`ncc_illc059`,
+/// `ILLC059`), or by its assertion text.
+pub fn find(code: &str) -> Option<&'static Ncc> {
+    let trimmed = code.trim().trim_matches(['[', ']']);
+    let bare = trimmed.get(..4).filter(|p| p.eq_ignore_ascii_case("NCC_")).map_or(trimmed, |_| &trimmed[4..]);
+    TABLE.iter().find(|n| n.code.eq_ignore_ascii_case(bare))
+}
+
+impl Code {
+    /// The compiler's `NCC_` code for the same failure, where one is public
+    /// (`NCC_ILLC059` for 1514): printed beside birlink's.
+    pub fn ncc(self) -> Option<&'static str> {
+        match self {
+            Code::RemoteMemlocMissing => Some("NCC_ILLC059"),
+            Code::BarrierNameMismatch => Some("NCC_IXLV002"),
+            _ => None,
+        }
+    }
+}
+
+/// The Markdown table of the mapping (part of `docs/diagnostics.md`).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| the compiler says | birlink | how they relate |\n|---|---|---|\n");
+    for entry in TABLE {
+        let ours = match entry.birlink {
+            Some(code) => format!("[{}](#{})", code.as_str(), code.as_str().to_ascii_lowercase()),
+            None => "—".to_owned(),
+        };
+        out.push_str(&format!("| `{}` | {ours} | {} |\n", entry.shape.replace('|', "\\|"), entry.note));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_found_in_any_spelling() {
+        for spelling in ["NCC_ILLC059", "ncc_illc059", "ILLC059", "illc059", "[NCC_ILLC059]"] {
+            assert_eq!(find(spelling).and_then(|n| n.birlink), Some(Code::RemoteMemlocMissing), "{spelling}");
+        }
+        assert_eq!(find("IXLV002").and_then(|n| n.birlink), Some(Code::BarrierNameMismatch));
+        assert_eq!(find("allEqual").and_then(|n| n.birlink), Some(Code::RemoteBlockCountMismatch));
+        assert!(find("ILNK020").is_some_and(|n| n.birlink.is_none()));
+        assert_eq!(find("NCC_NOPE1"), None);
+    }
+
+    #[test]
+    fn every_ncc_code_of_a_birlink_code_is_in_the_table() {
+        for &code in Code::ALL {
+            if let Some(ncc) = code.ncc() {
+                assert_eq!(find(ncc).and_then(|n| n.birlink), Some(code), "{ncc}");
+            }
+        }
+    }
+}

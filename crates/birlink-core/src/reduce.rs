@@ -1,0 +1,721 @@
+//! Reduction: a failing link set shrunk to a small bundle that fails the same way —
+//! the same error code in the same pass — as llvm-reduce and C-Reduce do for programs.
+//!
+//! The link set becomes one bundle (`share::bundle`), with the LNC of the original run
+//! recorded in `options.lnc`. Then delta debugging (ddmin, removing complements only:
+//! the goal is to remove) runs level by level, largest pieces first: cores (modules),
+//! functions, queues, blocks, queue instances, allocations, memory locations,
+//! instructions, DMA blocks, then every object key, then — unless names are kept —
+//! names, each shortened (`m3`) everywhere it appears at once, so a repro leaks less of
+//! a model. Each level first tries removing everything, then halves, quarters, … Every
+//! test runs the real pipeline in-process on the candidate. Rounds repeat until one
+//! removes nothing, so the result is a fixed point: reducing it again changes nothing.
+//!
+//! A [`Reduction`] runs one test per [`Reduction::step`], so a caller can show
+//! progress and stop between tests (the page's worker does, for Cancel); [`reduce`]
+//! runs one to the end. Deterministic: no clock, no randomness, the same steps in the
+//! same order.
+//!
+//! A single file that is not JSON (so cannot be a bundle) is reduced by its lines
+//! instead.
+
+use serde_json::Value;
+
+use crate::diag::codes::Code;
+use crate::diag::Severity;
+use crate::input::SourceFile;
+use crate::pass::Pass;
+use crate::passes::{run, LinkOptions};
+use crate::share::bundle::to_bundle;
+use crate::share::{LinkSetData, SharedFile};
+
+/// What to reduce toward.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReduceOptions {
+    /// The LNC, as `--lnc` (else the link set's own).
+    pub lnc: Option<u64>,
+    /// Keep this code (in its pass) rather than the first error; any severity.
+    pub code: Option<Code>,
+    /// Keep every name as it is.
+    pub keep_names: bool,
+}
+
+/// Why a link set cannot be reduced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReduceError {
+    /// It does not fail (or does not report the code asked for): nothing to keep.
+    NotFailing(String),
+    /// It cannot be made into something to reduce.
+    Input(String),
+}
+
+impl std::fmt::Display for ReduceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReduceError::NotFailing(why) | ReduceError::Input(why) => f.write_str(why),
+        }
+    }
+}
+
+/// What the reduction keeps: a diagnostic of this code from this pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The code.
+    pub code: Code,
+    /// The pass that reports it.
+    pub pass: Pass,
+    /// Whether it must be the run's first error (the default), or only be reported.
+    pub first_error: bool,
+}
+
+/// How far a reduction is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReduceProgress {
+    /// The level being reduced (`instructions`).
+    pub level: &'static str,
+    /// Tests run so far.
+    pub tests: usize,
+    /// The current candidate's size in bytes (compact JSON).
+    pub bytes: usize,
+    /// Its instructions.
+    pub instructions: usize,
+    /// The round (every level once per round).
+    pub round: usize,
+}
+
+/// The result of a reduction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reduced {
+    /// The reduced link set, as a file: a bundle (pretty JSON), or the reduced bytes of
+    /// a single file that is not JSON (kept byte for byte: its failure may be in them).
+    pub contents: Vec<u8>,
+    /// Whether `text` is a bundle.
+    pub bundle: bool,
+    /// What was kept.
+    pub target: Target,
+    /// Tests run.
+    pub tests: usize,
+    /// Sizes before and after, in bytes.
+    pub bytes: (usize, usize),
+    /// Instructions before and after.
+    pub instructions: (usize, usize),
+}
+
+/// One step of a path into the bundle.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Seg {
+    Index(usize),
+    Key(String),
+}
+
+/// Something a reduction can take away.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Edit {
+    /// The element or key at this path.
+    Remove(Vec<Seg>),
+    /// A name, everywhere it appears, for a short one.
+    Rename { from: String, to: String },
+}
+
+/// The levels, in order: largest pieces first.
+const LEVELS: [&str; 11] = [
+    "cores",
+    "functions",
+    "queues",
+    "blocks",
+    "instances",
+    "allocations",
+    "memory locations",
+    "instructions",
+    "DMA blocks",
+    "keys",
+    "names",
+];
+
+/// What is being reduced.
+enum Subject {
+    /// A bundle.
+    Bundle(Value),
+    /// One file's lines, as bytes (a file that is not UTF-8 keeps its bad bytes).
+    Lines { name: String, lines: Vec<Vec<u8>> },
+}
+
+/// A reduction under way, one test per step.
+pub struct Reduction {
+    subject: Subject,
+    target: Target,
+    keep_names: bool,
+    lnc: Option<u64>,
+    /// The level, the round, and whether this round removed anything.
+    level: usize,
+    round: usize,
+    changed: bool,
+    /// The level's candidates; `alive` those still present; `n` the granularity;
+    /// `chunk` the next chunk to try removing (`None`: try removing all first).
+    edits: Vec<Edit>,
+    alive: Vec<usize>,
+    n: usize,
+    chunk: Option<usize>,
+    started: bool,
+    tests: usize,
+    done: bool,
+    before: (usize, usize),
+}
+
+fn instructions_in(value: &Value) -> usize {
+    let mut count = 0;
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::Array(items)) = map.get("instructions") {
+                    count += items.len();
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    count
+}
+
+/// The first error of a run of these files, or `code`'s diagnostic.
+fn target_of(
+    sources: Vec<SourceFile>,
+    options: &LinkOptions,
+    code: Option<Code>,
+) -> Result<(Target, u64), ReduceError> {
+    let outcome = run(sources, options);
+    let diagnostics = &outcome.report.diagnostics;
+    let lnc = outcome.report.options.lnc;
+    match code {
+        Some(code) => diagnostics
+            .iter()
+            .find(|d| d.code == code)
+            .map(|d| (Target { code, pass: d.pass, first_error: false }, lnc))
+            .ok_or_else(|| ReduceError::NotFailing(format!("the link set does not report {code}: nothing to keep"))),
+        None => diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .map(|d| (Target { code: d.code, pass: d.pass, first_error: true }, lnc))
+            .ok_or_else(|| {
+                ReduceError::NotFailing(
+                    "the link set does not fail (no error diagnostic): nothing to reduce; `--code` keeps a warning"
+                        .to_owned(),
+                )
+            }),
+    }
+}
+
+impl Reduction {
+    /// Starts reducing a link set's files.
+    pub fn new(set: &LinkSetData, options: &ReduceOptions) -> Result<Reduction, ReduceError> {
+        let sources: Vec<SourceFile> = set
+            .files
+            .iter()
+            .map(|f| SourceFile { path: f.name.clone(), content: Ok(f.bytes.clone()), role: crate::input::Role::Auto })
+            .collect();
+        let lnc = options.lnc.or(set.lnc);
+        let link_options = LinkOptions { lnc, ..LinkOptions::default() };
+        let (target, run_lnc) = target_of(sources, &link_options, options.code)?;
+        let subject = match to_bundle(&LinkSetData { files: set.files.clone(), lnc: Some(run_lnc) }) {
+            Ok(text) => Subject::Bundle(
+                serde_json::from_str(&text)
+                    .map_err(|e| ReduceError::Input(format!("the bundle does not read back: {e}")))?,
+            ),
+            Err(why) => match set.files.as_slice() {
+                [file] => Subject::Lines { name: file.name.clone(), lines: split_lines(&file.bytes) },
+                _ => return Err(ReduceError::Input(format!("{why}; a file that is not JSON is reduced alone"))),
+            },
+        };
+        let mut reduction = Reduction {
+            subject,
+            target,
+            keep_names: options.keep_names,
+            lnc: if matches!(set.files.as_slice(), [_]) { lnc } else { None },
+            level: 0,
+            round: 1,
+            changed: false,
+            edits: Vec::new(),
+            alive: Vec::new(),
+            n: 2,
+            chunk: None,
+            started: false,
+            tests: 0,
+            done: false,
+            before: (0, 0),
+        };
+        // The bundle (or the lines) must fail as the files did; if not (a read error
+        // that a bundle does not have), reduce the lines of the one file instead.
+        if !reduction.interesting(&reduction.materialize(&[])) {
+            match set.files.as_slice() {
+                [file] if matches!(reduction.subject, Subject::Bundle(_)) => {
+                    reduction.subject = Subject::Lines { name: file.name.clone(), lines: split_lines(&file.bytes) };
+                }
+                _ => {
+                    return Err(ReduceError::Input(format!(
+                        "as one bundle the link set no longer fails with {} in `{}`: reduce its files one by one",
+                        target.code, target.pass
+                    )))
+                }
+            }
+            if !reduction.interesting(&reduction.materialize(&[])) {
+                return Err(ReduceError::Input(format!(
+                    "the file no longer fails with {} in `{}` when read again",
+                    target.code, target.pass
+                )));
+            }
+        }
+        let text = reduction.materialize(&[]);
+        reduction.before = (text.len(), reduction.current_instructions());
+        reduction.start_level();
+        Ok(reduction)
+    }
+
+    /// What is kept.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    fn current_instructions(&self) -> usize {
+        match &self.subject {
+            Subject::Bundle(bundle) => instructions_in(bundle),
+            Subject::Lines { lines, .. } => lines.iter().filter(|l| l.windows(8).any(|w| w == b"\"opcode\"")).count(),
+        }
+    }
+
+    /// How far it is.
+    pub fn progress(&self) -> ReduceProgress {
+        let text_len = match &self.subject {
+            Subject::Bundle(bundle) => bundle.to_string().len(),
+            Subject::Lines { lines, .. } => lines.iter().map(|l| l.len() + 1).sum(),
+        };
+        ReduceProgress {
+            level: LEVELS.get(self.level).copied().unwrap_or("done"),
+            tests: self.tests,
+            bytes: text_len,
+            instructions: self.current_instructions(),
+            round: self.round,
+        }
+    }
+
+    /// Whether it is finished.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// The candidate with `removed` edits applied, as the bytes a run reads.
+    fn materialize(&self, removed: &[usize]) -> Vec<u8> {
+        match &self.subject {
+            Subject::Bundle(bundle) => {
+                let mut bundle = bundle.clone();
+                apply(&mut bundle, removed.iter().map(|&i| &self.edits[i]));
+                bundle.to_string().into_bytes()
+            }
+            Subject::Lines { lines, .. } => {
+                let gone: std::collections::BTreeSet<usize> = removed
+                    .iter()
+                    .filter_map(|&i| match &self.edits[i] {
+                        Edit::Remove(path) => match path.as_slice() {
+                            [Seg::Index(line)] => Some(*line),
+                            _ => None,
+                        },
+                        Edit::Rename { .. } => None,
+                    })
+                    .collect();
+                let mut bytes = Vec::new();
+                for (_, line) in lines.iter().enumerate().filter(|(i, _)| !gone.contains(i)) {
+                    bytes.extend_from_slice(line);
+                    bytes.push(b'\n');
+                }
+                bytes
+            }
+        }
+    }
+
+    /// Whether a candidate fails the same way.
+    fn interesting(&self, bytes: &[u8]) -> bool {
+        let name = match &self.subject {
+            Subject::Bundle(_) => "linkset.json".to_owned(),
+            Subject::Lines { name, .. } => name.clone(),
+        };
+        let options = LinkOptions { lnc: self.lnc, ..LinkOptions::default() };
+        let source = SourceFile { path: name, content: Ok(bytes.to_vec()), role: crate::input::Role::Auto };
+        let outcome = run(vec![source], &options);
+        let diagnostics = &outcome.report.diagnostics;
+        if self.target.first_error {
+            diagnostics
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+                .is_some_and(|d| d.code == self.target.code && d.pass == self.target.pass)
+        } else {
+            diagnostics.iter().any(|d| d.code == self.target.code && d.pass == self.target.pass)
+        }
+    }
+
+    /// Collects the current level's candidates.
+    fn start_level(&mut self) {
+        self.edits = match &self.subject {
+            Subject::Bundle(bundle) => candidates(bundle, LEVELS[self.level], self.keep_names),
+            Subject::Lines { lines, .. } if self.level == 0 => {
+                (0..lines.len()).map(|i| Edit::Remove(vec![Seg::Index(i)])).collect()
+            }
+            Subject::Lines { .. } => Vec::new(),
+        };
+        self.alive = (0..self.edits.len()).collect();
+        self.n = 2;
+        self.chunk = None;
+        self.started = false;
+    }
+
+    /// Commits what the level removed and moves on (a new round, or done).
+    fn finish_level(&mut self) {
+        let removed: Vec<usize> = {
+            let alive: std::collections::BTreeSet<usize> = self.alive.iter().copied().collect();
+            (0..self.edits.len()).filter(|i| !alive.contains(i)).collect()
+        };
+        if !removed.is_empty() {
+            self.changed = true;
+            match &mut self.subject {
+                Subject::Bundle(bundle) => apply(bundle, removed.iter().map(|&i| &self.edits[i])),
+                Subject::Lines { lines, .. } => {
+                    let gone: std::collections::BTreeSet<usize> = removed
+                        .iter()
+                        .filter_map(|&i| match &self.edits[i] {
+                            Edit::Remove(path) => match path.as_slice() {
+                                [Seg::Index(line)] => Some(*line),
+                                _ => None,
+                            },
+                            Edit::Rename { .. } => None,
+                        })
+                        .collect();
+                    let kept: Vec<Vec<u8>> =
+                        lines.iter().enumerate().filter(|(i, _)| !gone.contains(i)).map(|(_, l)| l.clone()).collect();
+                    *lines = kept;
+                }
+            }
+        }
+        let levels = match self.subject {
+            Subject::Bundle(_) => LEVELS.len(),
+            Subject::Lines { .. } => 1,
+        };
+        self.level += 1;
+        if self.level >= levels {
+            if self.changed {
+                self.level = 0;
+                self.round += 1;
+                self.changed = false;
+            } else {
+                self.done = true;
+                self.level = LEVELS.len();
+                return;
+            }
+        }
+        self.start_level();
+    }
+
+    /// Runs one test (or finishes a level that has nothing to test). Returns false once
+    /// the reduction is done.
+    pub fn step(&mut self) -> bool {
+        if self.done {
+            return false;
+        }
+        if self.alive.is_empty() {
+            self.finish_level();
+            return !self.done;
+        }
+        // First, everything at once.
+        if !self.started {
+            self.started = true;
+            let all: Vec<usize> = self.removed_with(&self.alive);
+            self.tests += 1;
+            if self.interesting(&self.materialize(&all)) {
+                self.alive.clear();
+            }
+            return true;
+        }
+        let len = self.alive.len();
+        let n = self.n.min(len);
+        let chunk = self.chunk.unwrap_or(0);
+        let (from, to) = (chunk * len / n, (chunk + 1) * len / n);
+        let trial: Vec<usize> = self.alive[from..to].to_vec();
+        let removed = self.removed_with(&trial);
+        self.tests += 1;
+        if self.interesting(&self.materialize(&removed)) {
+            self.alive.drain(from..to);
+            self.n = (n - 1).max(2);
+            self.chunk = None;
+            return true;
+        }
+        if chunk + 1 < n {
+            self.chunk = Some(chunk + 1);
+        } else if n >= len {
+            self.finish_level();
+        } else {
+            self.n = (2 * n).min(len);
+            self.chunk = None;
+        }
+        !self.done
+    }
+
+    /// The edits removed so far at this level, plus `more`.
+    fn removed_with(&self, more: &[usize]) -> Vec<usize> {
+        let alive: std::collections::BTreeSet<usize> = self.alive.iter().copied().collect();
+        let more: std::collections::BTreeSet<usize> = more.iter().copied().collect();
+        (0..self.edits.len()).filter(|i| !alive.contains(i) || more.contains(i)).collect()
+    }
+
+    /// The result (of a reduction that is done, or as far as it got).
+    pub fn result(&self) -> Reduced {
+        let (contents, bundle) = match &self.subject {
+            Subject::Bundle(bundle) => (crate::json::write::to_pretty_string(bundle).into_bytes(), true),
+            Subject::Lines { .. } => (self.materialize(&[]), false),
+        };
+        let after = (contents.len(), self.current_instructions());
+        Reduced {
+            contents,
+            bundle,
+            target: self.target,
+            tests: self.tests,
+            bytes: (self.before.0, after.0),
+            instructions: (self.before.1, after.1),
+        }
+    }
+}
+
+/// Reduces a link set to the end, telling `progress` after each test.
+pub fn reduce(
+    set: &LinkSetData,
+    options: &ReduceOptions,
+    progress: &mut dyn FnMut(&ReduceProgress),
+) -> Result<Reduced, ReduceError> {
+    let mut reduction = Reduction::new(set, options)?;
+    while reduction.step() {
+        progress(&reduction.progress());
+    }
+    Ok(reduction.result())
+}
+
+/// Reduces one file as a link set of its own (for a bundle or a single module).
+pub fn reduce_file(name: &str, bytes: &[u8], options: &ReduceOptions) -> Result<Reduced, ReduceError> {
+    let set = LinkSetData { files: vec![SharedFile { name: name.to_owned(), bytes: bytes.to_vec() }], lnc: None };
+    reduce(&set, options, &mut |_| {})
+}
+
+/// A file's lines, without their `\n`.
+fn split_lines(bytes: &[u8]) -> Vec<Vec<u8>> {
+    let mut lines: Vec<Vec<u8>> = bytes.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+    if lines.last().is_some_and(Vec::is_empty) {
+        lines.pop();
+    }
+    lines
+}
+
+/// The paths of the elements of `key` arrays under each object at `parents`.
+fn children(bundle: &Value, parents: &[Vec<Seg>], key: &str) -> Vec<Vec<Seg>> {
+    let mut out = Vec::new();
+    for parent in parents {
+        if let Some(Value::Array(items)) = get(bundle, parent).and_then(|v| v.get(key)) {
+            for i in 0..items.len() {
+                let mut path = parent.clone();
+                path.push(Seg::Key(key.to_owned()));
+                path.push(Seg::Index(i));
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+fn get<'v>(value: &'v Value, path: &[Seg]) -> Option<&'v Value> {
+    path.iter().try_fold(value, |value, seg| match seg {
+        Seg::Index(i) => value.get(*i),
+        Seg::Key(key) => value.get(key),
+    })
+}
+
+/// Every block (nested `Loop` bodies included) under `functions`, and every
+/// instruction of them.
+fn blocks_and_instructions(bundle: &Value, functions: &[Vec<Seg>]) -> (Vec<Vec<Seg>>, Vec<Vec<Seg>>) {
+    let mut blocks = Vec::new();
+    let mut instructions = Vec::new();
+    let mut pending = children(bundle, functions, "blocks");
+    while let Some(block) = pending.pop() {
+        let insts = children(bundle, std::slice::from_ref(&block), "instructions");
+        for inst in &insts {
+            pending.extend(children(bundle, std::slice::from_ref(inst), "blocks"));
+        }
+        instructions.extend(insts);
+        blocks.push(block);
+    }
+    blocks.sort();
+    instructions.sort();
+    (blocks, instructions)
+}
+
+/// The candidates of one level in the current bundle, in document order.
+fn candidates(bundle: &Value, level: &str, keep_names: bool) -> Vec<Edit> {
+    let modules = children(bundle, &[Vec::new()], "modules");
+    let functions = children(bundle, &modules, "functions");
+    let queues = children(bundle, &modules, "queues");
+    let instances = children(bundle, &queues, "blocks");
+    let removals = |paths: Vec<Vec<Seg>>| paths.into_iter().map(Edit::Remove).collect();
+    match level {
+        "cores" => removals(modules),
+        "functions" => removals(functions),
+        "queues" => removals(queues),
+        "blocks" => removals(blocks_and_instructions(bundle, &functions).0),
+        "instances" => removals(instances),
+        "allocations" => removals(children(bundle, &functions, "allocations")),
+        "memory locations" => {
+            let allocations = children(bundle, &functions, "allocations");
+            removals(children(bundle, &allocations, "memorylocations"))
+        }
+        "instructions" => removals(blocks_and_instructions(bundle, &functions).1),
+        "DMA blocks" => removals(children(bundle, &instances, "instructions")),
+        "keys" => {
+            let mut keys = Vec::new();
+            collect_keys(bundle, &mut Vec::new(), &mut keys);
+            removals(keys)
+        }
+        "names" if !keep_names => renames(bundle),
+        _ => Vec::new(),
+    }
+}
+
+/// Every key of every object, children before their parents' keys are tried only by
+/// document order (a removed parent takes its children with it).
+fn collect_keys(value: &Value, at: &mut Vec<Seg>, out: &mut Vec<Vec<Seg>>) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                at.push(Seg::Key(key.clone()));
+                out.push(at.clone());
+                collect_keys(child, at, out);
+                at.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                at.push(Seg::Index(i));
+                collect_keys(child, at, out);
+                at.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every entity name (the `name` of modules, functions, blocks, instructions, sets,
+/// memory locations, queues and instances), each to a short name no string of the
+/// bundle already is: `f0`, `b1`, `i2`, `s3`, `m4`, `q5`, `n6`.
+fn renames(bundle: &Value) -> Vec<Edit> {
+    let mut strings = std::collections::BTreeSet::new();
+    let mut names: Vec<(String, char)> = Vec::new();
+    fn walk(
+        value: &Value,
+        container: &str,
+        strings: &mut std::collections::BTreeSet<String>,
+        names: &mut Vec<(String, char)>,
+    ) {
+        match value {
+            Value::String(text) => {
+                strings.insert(text.clone());
+            }
+            Value::Object(map) => {
+                if let Some(Value::String(name)) = map.get("name") {
+                    let letter = match container {
+                        "functions" => 'f',
+                        "blocks" if map.contains_key("instructions") => 'b',
+                        "instructions" => 'i',
+                        "allocations" => 's',
+                        "memorylocations" => 'm',
+                        "queues" => 'q',
+                        _ => 'n',
+                    };
+                    if !names.iter().any(|(n, _)| n == name) {
+                        names.push((name.clone(), letter));
+                    }
+                }
+                for (key, child) in map {
+                    walk(child, key, strings, names);
+                }
+            }
+            Value::Array(items) => {
+                for child in items {
+                    walk(child, container, strings, names);
+                }
+            }
+            _ => {}
+        }
+    }
+    walk(bundle, "", &mut strings, &mut names);
+    let mut edits = Vec::new();
+    let mut counter = 0usize;
+    for (name, letter) in names {
+        let to = loop {
+            let candidate = format!("{letter}{counter}");
+            counter += 1;
+            if !strings.contains(&candidate) {
+                break candidate;
+            }
+        };
+        if to.len() < name.len() {
+            edits.push(Edit::Rename { from: name, to });
+        }
+    }
+    edits
+}
+
+/// Applies edits: renames everywhere, then removals deepest first and, within one
+/// array, from the back, so that no removal moves what another names.
+fn apply<'e>(bundle: &mut Value, edits: impl Iterator<Item = &'e Edit>) {
+    let mut removals: Vec<&Vec<Seg>> = Vec::new();
+    let mut renames: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for edit in edits {
+        match edit {
+            Edit::Remove(path) => removals.push(path),
+            Edit::Rename { from, to } => {
+                renames.insert(from, to);
+            }
+        }
+    }
+    if !renames.is_empty() {
+        rename_all(bundle, &renames);
+    }
+    removals.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| b.cmp(a)));
+    for path in removals {
+        let Some((last, parent)) = path.split_last() else { continue };
+        let Some(parent) = get_mut(bundle, parent) else { continue };
+        match (parent, last) {
+            (Value::Array(items), Seg::Index(i)) if *i < items.len() => {
+                items.remove(*i);
+            }
+            (Value::Object(map), Seg::Key(key)) => {
+                map.remove(key);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn get_mut<'v>(value: &'v mut Value, path: &[Seg]) -> Option<&'v mut Value> {
+    path.iter().try_fold(value, |value, seg| match seg {
+        Seg::Index(i) => value.get_mut(*i),
+        Seg::Key(key) => value.get_mut(key),
+    })
+}
+
+fn rename_all(value: &mut Value, renames: &std::collections::HashMap<&str, &str>) {
+    match value {
+        Value::String(text) => {
+            if let Some(to) = renames.get(text.as_str()) {
+                *text = (*to).to_owned();
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| rename_all(v, renames)),
+        Value::Object(map) => map.values_mut().for_each(|v| rename_all(v, renames)),
+        _ => {}
+    }
+}

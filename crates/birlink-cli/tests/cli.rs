@@ -69,7 +69,7 @@ fn a_vnc_failure_exits_1_and_keeps_the_linked_module() {
     assert_eq!(run.status.code(), Some(1));
     let stderr = text(&run.stderr);
     assert!(
-        stderr.contains("error[1514]: could not find memory location `c_partial_0_remote_1` on core 0"),
+        stderr.contains("error[1514] (NCC_ILLC059): could not find memory location `c_partial_0_remote_1` on core 0"),
         "{stderr}"
     );
     assert!(stderr.contains("closest names on core 0: `c_partial_0`"), "{stderr}");

@@ -1,23 +1,31 @@
 //! Reduction: a failing link set shrunk to a small bundle that fails the same way —
-//! the same error code in the same pass — as llvm-reduce and C-Reduce do for programs.
+//! the same error code in the same pass, about the same things — as llvm-reduce and
+//! C-Reduce do for programs.
 //!
 //! The link set becomes one bundle (`share::bundle`), with the LNC of the original run
-//! recorded in `options.lnc`. Then delta debugging (ddmin, removing complements only:
-//! the goal is to remove) runs level by level, largest pieces first: cores (modules),
-//! functions, queues, blocks, queue instances, allocations, memory locations,
-//! instructions, DMA blocks, then every object key, then — unless names are kept —
-//! names, each shortened (`m3`) everywhere it appears at once, so a repro leaks less of
-//! a model. Each level first tries removing everything, then halves, quarters, … Every
-//! test runs the real pipeline in-process on the candidate. Rounds repeat until one
-//! removes nothing, so the result is a fixed point: reducing it again changes nothing.
+//! recorded in `options.lnc`. Then delta debugging runs level by level, largest pieces
+//! first: cores (modules), functions, queues, blocks, queue instances, allocations,
+//! memory locations, instructions, DMA blocks, then every object key, then — unless
+//! names are kept — names, each shortened (`m3`) everywhere it appears at once, so a
+//! repro leaks less of a model. Each level first tries removing everything, then sweeps
+//! chunks of half, a quarter, … down to single pieces (a removed chunk does not restart
+//! the sweep, which keeps a level near one test per chunk, as llvm-reduce does).
+//!
+//! A candidate is kept when it reports the target's code in its pass (as its first
+//! error, when the first error is what is kept) and the message still names what the
+//! original's named (`c_partial_0`, or its short name): a repro of one missing buffer
+//! does not turn into a repro of another. Every test runs the real pipeline
+//! in-process. Rounds repeat until one removes nothing and a new reduction of the
+//! result would keep the same diagnostic, so the result is a fixed point: reducing it
+//! again changes nothing.
 //!
 //! A [`Reduction`] runs one test per [`Reduction::step`], so a caller can show
 //! progress and stop between tests (the page's worker does, for Cancel); [`reduce`]
 //! runs one to the end. Deterministic: no clock, no randomness, the same steps in the
 //! same order.
 //!
-//! A single file that is not JSON (so cannot be a bundle) is reduced by its lines
-//! instead.
+//! A single file that cannot become a bundle is reduced as the JSON document it is,
+//! or, when it is not JSON, by its lines ([`Form`]).
 
 use serde_json::Value;
 
@@ -86,19 +94,41 @@ pub struct ReduceProgress {
 /// The result of a reduction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reduced {
-    /// The reduced link set, as a file: a bundle (pretty JSON), or the reduced bytes of
-    /// a single file that is not JSON (kept byte for byte: its failure may be in them).
+    /// The reduced link set, as one file (see `form`).
     pub contents: Vec<u8>,
-    /// Whether `text` is a bundle.
-    pub bundle: bool,
+    /// What `contents` is.
+    pub form: Form,
     /// What was kept.
     pub target: Target,
     /// Tests run.
     pub tests: usize,
-    /// Sizes before and after, in bytes.
+    /// Sizes in bytes: the input files together, then `contents`.
     pub bytes: (usize, usize),
     /// Instructions before and after.
     pub instructions: (usize, usize),
+}
+
+/// What a reduced link set is, as a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// A bundle (pretty JSON) with the LNC in `options.lnc`: the usual result.
+    Bundle,
+    /// A single JSON file that is no bundle and cannot become one (its failure is that
+    /// it is not a module), reduced as a JSON document.
+    Document,
+    /// A single file that is not JSON, reduced by lines and kept byte for byte: its
+    /// failure may be in those bytes.
+    Lines,
+}
+
+impl Form {
+    /// The file name a reduced link set of this form gets.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Form::Bundle | Form::Document => "reduced.json",
+            Form::Lines => "reduced.txt",
+        }
+    }
 }
 
 /// One step of a path into the bundle.
@@ -143,19 +173,24 @@ enum Subject {
 /// A reduction under way, one test per step.
 pub struct Reduction {
     subject: Subject,
+    form: Form,
     target: Target,
+    /// The names (in backticks) of the kept diagnostic's message that are strings of
+    /// the subject, as they are now: the reduced set must report the same things, so
+    /// a repro of `x` is not turned into one of `y`.
+    names: Vec<String>,
     keep_names: bool,
     lnc: Option<u64>,
     /// The level, the round, and whether this round removed anything.
     level: usize,
     round: usize,
     changed: bool,
-    /// The level's candidates; `alive` those still present; `n` the granularity;
-    /// `chunk` the next chunk to try removing (`None`: try removing all first).
+    /// The level's candidates and those still present; the chunk size of the sweep
+    /// and where in `alive` it is; whether removing all at once was tried.
     edits: Vec<Edit>,
     alive: Vec<usize>,
-    n: usize,
-    chunk: Option<usize>,
+    size: usize,
+    pos: usize,
     started: bool,
     tests: usize,
     done: bool,
@@ -180,12 +215,13 @@ fn instructions_in(value: &Value) -> usize {
     count
 }
 
-/// The first error of a run of these files, or `code`'s diagnostic.
+/// The first error of a run of these files, or `code`'s diagnostic, with its message
+/// and the LNC the run used.
 fn target_of(
     sources: Vec<SourceFile>,
     options: &LinkOptions,
     code: Option<Code>,
-) -> Result<(Target, u64), ReduceError> {
+) -> Result<(Target, String, u64), ReduceError> {
     let outcome = run(sources, options);
     let diagnostics = &outcome.report.diagnostics;
     let lnc = outcome.report.options.lnc;
@@ -193,12 +229,12 @@ fn target_of(
         Some(code) => diagnostics
             .iter()
             .find(|d| d.code == code)
-            .map(|d| (Target { code, pass: d.pass, first_error: false }, lnc))
+            .map(|d| (Target { code, pass: d.pass, first_error: false }, d.message.clone(), lnc))
             .ok_or_else(|| ReduceError::NotFailing(format!("the link set does not report {code}: nothing to keep"))),
         None => diagnostics
             .iter()
             .find(|d| d.severity == Severity::Error)
-            .map(|d| (Target { code: d.code, pass: d.pass, first_error: true }, lnc))
+            .map(|d| (Target { code: d.code, pass: d.pass, first_error: true }, d.message.clone(), lnc))
             .ok_or_else(|| {
                 ReduceError::NotFailing(
                     "the link set does not fail (no error diagnostic): nothing to reduce; `--code` keeps a warning"
@@ -218,20 +254,30 @@ impl Reduction {
             .collect();
         let lnc = options.lnc.or(set.lnc);
         let link_options = LinkOptions { lnc, ..LinkOptions::default() };
-        let (target, run_lnc) = target_of(sources, &link_options, options.code)?;
-        let subject = match to_bundle(&LinkSetData { files: set.files.clone(), lnc: Some(run_lnc) }) {
-            Ok(text) => Subject::Bundle(
-                serde_json::from_str(&text)
-                    .map_err(|e| ReduceError::Input(format!("the bundle does not read back: {e}")))?,
+        let (target, message, run_lnc) = target_of(sources, &link_options, options.code)?;
+        let (subject, form) = match to_bundle(&LinkSetData { files: set.files.clone(), lnc: Some(run_lnc) }) {
+            Ok(text) => (
+                Subject::Bundle(
+                    serde_json::from_str(&text)
+                        .map_err(|e| ReduceError::Input(format!("the bundle does not read back: {e}")))?,
+                ),
+                Form::Bundle,
             ),
             Err(why) => match set.files.as_slice() {
-                [file] => Subject::Lines { name: file.name.clone(), lines: split_lines(&file.bytes) },
-                _ => return Err(ReduceError::Input(format!("{why}; a file that is not JSON is reduced alone"))),
+                [file] => match serde_json::from_slice::<Value>(&file.bytes) {
+                    Ok(value) => (Subject::Bundle(value), Form::Document),
+                    Err(_) => {
+                        (Subject::Lines { name: file.name.clone(), lines: split_lines(&file.bytes) }, Form::Lines)
+                    }
+                },
+                _ => return Err(ReduceError::Input(format!("{why}; a file that is not a module is reduced alone"))),
             },
         };
         let mut reduction = Reduction {
             subject,
+            form,
             target,
+            names: Vec::new(),
             keep_names: options.keep_names,
             lnc: if matches!(set.files.as_slice(), [_]) { lnc } else { None },
             level: 0,
@@ -239,36 +285,44 @@ impl Reduction {
             changed: false,
             edits: Vec::new(),
             alive: Vec::new(),
-            n: 2,
-            chunk: None,
+            size: 1,
+            pos: 0,
             started: false,
             tests: 0,
             done: false,
             before: (0, 0),
         };
-        // The bundle (or the lines) must fail as the files did; if not (a read error
-        // that a bundle does not have), reduce the lines of the one file instead.
-        if !reduction.interesting(&reduction.materialize(&[])) {
-            match set.files.as_slice() {
-                [file] if matches!(reduction.subject, Subject::Bundle(_)) => {
-                    reduction.subject = Subject::Lines { name: file.name.clone(), lines: split_lines(&file.bytes) };
-                }
-                _ => {
-                    return Err(ReduceError::Input(format!(
-                        "as one bundle the link set no longer fails with {} in `{}`: reduce its files one by one",
-                        target.code, target.pass
-                    )))
+        reduction.names = names_in(&message, &reduction.subject);
+        // The bundle must fail as the files did; if not (a read error that a bundle
+        // does not have), reduce the one file as the JSON it is, else by its lines.
+        if !reduction.test(&[]) {
+            let [file] = set.files.as_slice() else {
+                return Err(ReduceError::Input(format!(
+                    "as one bundle the link set no longer fails with {} in `{}`: reduce its files one by one",
+                    target.code, target.pass
+                )));
+            };
+            if reduction.form == Form::Bundle {
+                if let Ok(value) = serde_json::from_slice::<Value>(&file.bytes) {
+                    reduction.subject = Subject::Bundle(value);
+                    reduction.form = Form::Document;
+                    reduction.names = names_in(&message, &reduction.subject);
                 }
             }
-            if !reduction.interesting(&reduction.materialize(&[])) {
+            if !reduction.test(&[]) {
+                reduction.subject = Subject::Lines { name: file.name.clone(), lines: split_lines(&file.bytes) };
+                reduction.form = Form::Lines;
+                reduction.names = Vec::new();
+            }
+            if !reduction.test(&[]) {
                 return Err(ReduceError::Input(format!(
                     "the file no longer fails with {} in `{}` when read again",
                     target.code, target.pass
                 )));
             }
         }
-        let text = reduction.materialize(&[]);
-        reduction.before = (text.len(), reduction.current_instructions());
+        let input_bytes = set.files.iter().map(|f| f.bytes.len()).sum();
+        reduction.before = (input_bytes, reduction.current_instructions());
         reduction.start_level();
         Ok(reduction)
     }
@@ -334,8 +388,27 @@ impl Reduction {
         }
     }
 
-    /// Whether a candidate fails the same way.
-    fn interesting(&self, bytes: &[u8]) -> bool {
+    /// Whether the candidate with `removed` edits applied fails the same way, about the
+    /// same names (renamed as the candidate renames them).
+    fn test(&self, removed: &[usize]) -> bool {
+        let renames: std::collections::HashMap<&str, &str> = removed
+            .iter()
+            .filter_map(|&i| match &self.edits[i] {
+                Edit::Rename { from, to } => Some((from.as_str(), to.as_str())),
+                Edit::Remove(_) => None,
+            })
+            .collect();
+        let names: Vec<String> = self
+            .names
+            .iter()
+            .map(|name| format!("`{}`", renames.get(name.as_str()).copied().unwrap_or(name)))
+            .collect();
+        self.interesting(&self.materialize(removed), &names)
+    }
+
+    /// Whether a candidate fails the same way: the target's code in its pass (the first
+    /// error, when that is what is kept) with a message naming `names`.
+    fn interesting(&self, bytes: &[u8], names: &[String]) -> bool {
         let name = match &self.subject {
             Subject::Bundle(_) => "linkset.json".to_owned(),
             Subject::Lines { name, .. } => name.clone(),
@@ -344,14 +417,32 @@ impl Reduction {
         let source = SourceFile { path: name, content: Ok(bytes.to_vec()), role: crate::input::Role::Auto };
         let outcome = run(vec![source], &options);
         let diagnostics = &outcome.report.diagnostics;
+        let same = |d: &&crate::diag::Diagnostic| {
+            d.code == self.target.code && d.pass == self.target.pass && names.iter().all(|n| d.message.contains(n))
+        };
         if self.target.first_error {
-            diagnostics
-                .iter()
-                .find(|d| d.severity == Severity::Error)
-                .is_some_and(|d| d.code == self.target.code && d.pass == self.target.pass)
+            diagnostics.iter().find(|d| d.severity == Severity::Error).is_some_and(|d| same(&d))
         } else {
-            diagnostics.iter().any(|d| d.code == self.target.code && d.pass == self.target.pass)
+            diagnostics.iter().any(|d| same(&d))
         }
+    }
+
+    /// The names of the diagnostic a new reduction of the current set would keep (the
+    /// first error, or the first of the code): `None` when it is not there at all.
+    fn chosen_names(&self) -> Option<Vec<String>> {
+        let (name, lnc) = match &self.subject {
+            Subject::Bundle(_) => ("linkset.json".to_owned(), self.lnc),
+            Subject::Lines { name, .. } => (name.clone(), self.lnc),
+        };
+        let source = SourceFile { path: name, content: Ok(self.materialize(&[])), role: crate::input::Role::Auto };
+        let outcome = run(vec![source], &LinkOptions { lnc, ..LinkOptions::default() });
+        let diagnostics = &outcome.report.diagnostics;
+        let chosen = if self.target.first_error {
+            diagnostics.iter().find(|d| d.severity == Severity::Error)
+        } else {
+            diagnostics.iter().find(|d| d.code == self.target.code)
+        };
+        chosen.map(|d| names_in(&d.message, &self.subject))
     }
 
     /// Collects the current level's candidates.
@@ -364,8 +455,8 @@ impl Reduction {
             Subject::Lines { .. } => Vec::new(),
         };
         self.alive = (0..self.edits.len()).collect();
-        self.n = 2;
-        self.chunk = None;
+        self.size = self.alive.len().div_ceil(2);
+        self.pos = 0;
         self.started = false;
     }
 
@@ -377,6 +468,13 @@ impl Reduction {
         };
         if !removed.is_empty() {
             self.changed = true;
+            for &i in &removed {
+                if let Edit::Rename { from, to } = &self.edits[i] {
+                    for name in self.names.iter_mut().filter(|n| *n == from) {
+                        name.clone_from(to);
+                    }
+                }
+            }
             match &mut self.subject {
                 Subject::Bundle(bundle) => apply(bundle, removed.iter().map(|&i| &self.edits[i])),
                 Subject::Lines { lines, .. } => {
@@ -407,9 +505,21 @@ impl Reduction {
                 self.round += 1;
                 self.changed = false;
             } else {
-                self.done = true;
-                self.level = LEVELS.len();
-                return;
+                // Stable only if reducing the result again would keep the same
+                // diagnostic (the first of its code may now be another one): if not,
+                // go on toward that one, so the result is a fixed point.
+                match self.chosen_names() {
+                    Some(names) if names != self.names => {
+                        self.names = names;
+                        self.level = 0;
+                        self.round += 1;
+                    }
+                    _ => {
+                        self.done = true;
+                        self.level = LEVELS.len();
+                        return;
+                    }
+                }
             }
         }
         self.start_level();
@@ -430,31 +540,30 @@ impl Reduction {
             self.started = true;
             let all: Vec<usize> = self.removed_with(&self.alive);
             self.tests += 1;
-            if self.interesting(&self.materialize(&all)) {
+            if self.test(&all) {
                 self.alive.clear();
             }
             return true;
         }
-        let len = self.alive.len();
-        let n = self.n.min(len);
-        let chunk = self.chunk.unwrap_or(0);
-        let (from, to) = (chunk * len / n, (chunk + 1) * len / n);
-        let trial: Vec<usize> = self.alive[from..to].to_vec();
-        let removed = self.removed_with(&trial);
-        self.tests += 1;
-        if self.interesting(&self.materialize(&removed)) {
-            self.alive.drain(from..to);
-            self.n = (n - 1).max(2);
-            self.chunk = None;
-            return true;
+        // Then sweeps of chunks of `size`, halving the size after each sweep; a chunk
+        // that goes leaves the sweep where it is (the next chunk slides into place), so
+        // a sweep costs one test per chunk however much it removes.
+        if self.pos >= self.alive.len() {
+            if self.size <= 1 {
+                self.finish_level();
+            } else {
+                self.size = self.size.div_ceil(2);
+                self.pos = 0;
+            }
+            return !self.done;
         }
-        if chunk + 1 < n {
-            self.chunk = Some(chunk + 1);
-        } else if n >= len {
-            self.finish_level();
+        let (from, to) = (self.pos, (self.pos + self.size).min(self.alive.len()));
+        let removed = self.removed_with(&self.alive[from..to]);
+        self.tests += 1;
+        if self.test(&removed) {
+            self.alive.drain(from..to);
         } else {
-            self.n = (2 * n).min(len);
-            self.chunk = None;
+            self.pos = to;
         }
         !self.done
     }
@@ -468,14 +577,14 @@ impl Reduction {
 
     /// The result (of a reduction that is done, or as far as it got).
     pub fn result(&self) -> Reduced {
-        let (contents, bundle) = match &self.subject {
-            Subject::Bundle(bundle) => (crate::json::write::to_pretty_string(bundle).into_bytes(), true),
-            Subject::Lines { .. } => (self.materialize(&[]), false),
+        let contents = match &self.subject {
+            Subject::Bundle(bundle) => crate::json::write::to_pretty_string(bundle).into_bytes(),
+            Subject::Lines { .. } => self.materialize(&[]),
         };
         let after = (contents.len(), self.current_instructions());
         Reduced {
             contents,
-            bundle,
+            form: self.form,
             target: self.target,
             tests: self.tests,
             bytes: (self.before.0, after.0),
@@ -501,6 +610,33 @@ pub fn reduce(
 pub fn reduce_file(name: &str, bytes: &[u8], options: &ReduceOptions) -> Result<Reduced, ReduceError> {
     let set = LinkSetData { files: vec![SharedFile { name: name.to_owned(), bytes: bytes.to_vec() }], lnc: None };
     reduce(&set, options, &mut |_| {})
+}
+
+/// The names in backticks in `message` that are strings of the subject (a file name
+/// or a count is not: only what the reduction could rename or remove).
+fn names_in(message: &str, subject: &Subject) -> Vec<String> {
+    let Subject::Bundle(value) = subject else {
+        return Vec::new();
+    };
+    let mut strings = std::collections::BTreeSet::new();
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::String(text) => {
+                strings.insert(text.as_str());
+            }
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    let mut names: Vec<String> = Vec::new();
+    for name in message.split('`').skip(1).step_by(2) {
+        if strings.contains(name) && !names.iter().any(|n| n == name) {
+            names.push(name.to_owned());
+        }
+    }
+    names
 }
 
 /// A file's lines, without their `\n`.
@@ -577,6 +713,13 @@ fn candidates(bundle: &Value, level: &str, keep_names: bool) -> Vec<Edit> {
         "keys" => {
             let mut keys = Vec::new();
             collect_keys(bundle, &mut Vec::new(), &mut keys);
+            // The bundle keeps the LNC it was reduced under (`options.lnc`).
+            let kept = |path: &Vec<Seg>| match path.as_slice() {
+                [Seg::Key(options)] => options == "options",
+                [Seg::Key(options), Seg::Key(lnc)] => options == "options" && lnc == "lnc",
+                _ => false,
+            };
+            keys.retain(|path| !kept(path));
             removals(keys)
         }
         "names" if !keep_names => renames(bundle),

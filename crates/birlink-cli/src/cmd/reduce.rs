@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use birlink_core::reduce::{self, ReduceError, ReduceOptions};
+use birlink_core::reduce::{self, Form, ReduceError, ReduceOptions};
 use birlink_core::share::{LinkSetData, SharedFile};
 use birlink_core::Code;
 
@@ -101,7 +101,11 @@ impl ReduceArgs {
             reduced.tests,
             started.elapsed().as_secs_f64(),
             self.out.display(),
-            if reduced.bundle { "" } else { " (the file's own text: it is not JSON, so not a bundle)" }
+            match reduced.form {
+                Form::Bundle => "",
+                Form::Document => " (a JSON document: it is no module, so cannot be a bundle)",
+                Form::Lines => " (the file's own lines: it is not JSON, so cannot be a bundle)",
+            }
         );
         Ok(ExitCode::SUCCESS)
     }

@@ -18,5 +18,6 @@ mod entities;
 mod fuzz;
 mod pipeline;
 mod properties;
+mod reduce;
 mod samples;
 mod support;

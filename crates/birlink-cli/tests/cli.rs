@@ -302,3 +302,82 @@ fn share_names_files_as_the_browser_does_and_the_link_reads_back() {
     assert_eq!(birlink_core::share::data::decode(&data).expect("reads").files[0].name, "matmul-2core.json");
     assert_eq!(birlink(&["share", &sample("matmul-2core.json"), "--view", "graph"]).status.code(), Some(2));
 }
+
+#[test]
+fn explain_takes_the_compilers_codes_in_any_case() {
+    for (asked, ours) in [
+        ("NCC_ILLC059", "1514"),
+        ("illc059", "1514"),
+        ("ncc_ixlv002", "1189"),
+        ("IXLV002", "1189"),
+        ("allEqual", "1512"),
+        ("modules.size() == options.vnc_nc_count", "1513"),
+    ] {
+        let run = birlink(&["explain", asked]);
+        assert_eq!(run.status.code(), Some(0), "{asked}: {}", text(&run.stderr));
+        let stdout = text(&run.stdout);
+        assert!(stdout.contains(&format!("birlink reports it as {ours}")), "{asked}: {stdout}");
+        assert!(stdout.contains("Fix: "), "{asked} explains the fix: {stdout}");
+    }
+    let outside = birlink(&["explain", "NCC_IBIR440"]);
+    assert_eq!(outside.status.code(), Some(0));
+    assert!(text(&outside.stdout).contains("birlink does not reproduce this failure"));
+    let unknown = birlink(&["explain", "NCC_XYZ999"]);
+    assert_eq!(unknown.status.code(), Some(2), "an unknown code is a bad argument");
+    assert!(text(&unknown.stderr).contains("unknown code `NCC_XYZ999`"), "{}", text(&unknown.stderr));
+}
+
+#[test]
+fn explain_log_names_the_entity_in_the_link_set() {
+    let out = temp("explain-log");
+    let log = out.join("neuronx-cc.log");
+    std::fs::write(
+        &log,
+        "2026-01-01 INFO starting\n\
+         [INTERNAL_ERROR] [NCC_ILLC059] Could not find MemoryLocation named c_partial_0_remote_1 on core 0\n",
+    )
+    .expect("write");
+    // Without a link set: the explanation and how to dump the per-core modules.
+    let alone = birlink(&["explain", "--log", log.to_str().expect("path")]);
+    assert_eq!(alone.status.code(), Some(0), "{}", text(&alone.stderr));
+    let stdout = text(&alone.stdout);
+    assert!(stdout.contains("line 2: "), "{stdout}");
+    assert!(stdout.contains("ILLC059 is birlink's 1514"), "{stdout}");
+    assert!(stdout.contains("`c_partial_0_remote_1`"), "{stdout}");
+    assert!(stdout.contains("finds these names in them"), "says how to go on: {stdout}");
+    // With the link set: the name is found nowhere, its nearest is named, and the link's
+    // own 1514 is quoted.
+    let with = birlink(&["explain", "--log", log.to_str().expect("path"), &sample("error-1514.json")]);
+    assert_eq!(with.status.code(), Some(0), "{}", text(&with.stderr));
+    let stdout = text(&with.stdout);
+    assert!(stdout.contains("in no module of the link set; nearest: `c_partial_0`"), "{stdout}");
+    assert!(stdout.contains("the link reports it: error[1514]"), "{stdout}");
+    // A log with no line birlink knows exits 1.
+    std::fs::write(&log, "all good\n").expect("write");
+    let none = birlink(&["explain", "--log", log.to_str().expect("path")]);
+    assert_eq!(none.status.code(), Some(1));
+}
+
+#[test]
+fn reduce_exits_by_outcome() {
+    let out = temp("reduce");
+    let bundle = out.join("reduced.json");
+    let bundle_path = bundle.to_str().expect("path");
+    let run = birlink(&["reduce", &sample("error-1514.json"), "--out", bundle_path]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert!(text(&run.stdout).starts_with("kept 1514 in `vnc_remote_addr_map`"), "{}", text(&run.stdout));
+    // The bundle fails the same way when linked.
+    let linked = birlink(&["link", bundle_path, "--out", out.join("linked").to_str().expect("path")]);
+    assert_eq!(linked.status.code(), Some(1));
+    assert!(text(&linked.stderr).contains("error[1514]"), "{}", text(&linked.stderr));
+    // A link set that links is not reduced: exit 1 with a clear message.
+    let clean = birlink(&["reduce", &sample("matmul-2core.json"), "--out", bundle_path]);
+    assert_eq!(clean.status.code(), Some(1));
+    assert!(text(&clean.stderr).contains("does not fail"), "{}", text(&clean.stderr));
+    // Bad arguments exit 2.
+    let no_out = birlink(&["reduce", &sample("error-1514.json")]);
+    assert_eq!(no_out.status.code(), Some(2));
+    let bad_code = birlink(&["reduce", &sample("error-1514.json"), "--out", bundle_path, "--code", "NCC_NOPE"]);
+    assert_eq!(bad_code.status.code(), Some(2));
+    assert!(text(&bad_code.stderr).contains("is not a code birlink reports"), "{}", text(&bad_code.stderr));
+}

@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 
+use birlink_core::align::Alignment;
 use birlink_core::entity::EntityKey;
 use birlink_core::query::{EntityQuery, EntityView, Original, SearchHit};
 use birlink_core::report::Unit;
@@ -135,6 +136,8 @@ pub enum Response {
         linked: bool,
         /// Timings.
         stats: RunStats,
+        /// Barriers and remote DMA blocks aligned across cores.
+        alignment: Alignment,
     },
     /// An entity's details.
     Entity {

@@ -17,6 +17,7 @@ use yew::Reducible;
 
 use serde_json::Value;
 
+use birlink_core::align::Alignment;
 use birlink_core::diag::Severity;
 use birlink_core::query::{EntityQuery, EntityView, Original, SearchHit};
 use birlink_core::report::{PassStatus, Report, Unit};
@@ -169,6 +170,8 @@ pub struct RunResult {
     pub failed_pass: Option<usize>,
     /// `(errors, warnings, notes)`.
     pub counts: (usize, usize, usize),
+    /// Barriers and remote DMA blocks aligned across cores (the worker's).
+    pub alignment: Rc<Alignment>,
 }
 
 impl RunResult {
@@ -179,7 +182,13 @@ impl RunResult {
         let failed_pass = report.passes.iter().position(|p| p.status == PassStatus::Error);
         let count = |s: Severity| report.diagnostics.iter().filter(|d| d.severity == s).count();
         let counts = (count(Severity::Error), count(Severity::Warning), count(Severity::Note));
-        RunResult { run, report, linked, stats, diagnostic_order, failed_pass, counts }
+        let alignment = Rc::new(Alignment::default());
+        RunResult { run, report, linked, stats, diagnostic_order, failed_pass, counts, alignment }
+    }
+
+    /// With the worker's alignment of the run.
+    pub fn aligned(self, alignment: Alignment) -> Self {
+        RunResult { alignment: Rc::new(alignment), ..self }
     }
 
     /// Whether the run failed (an error diagnostic).
@@ -1524,7 +1533,7 @@ mod tests {
             &birlink_core::LinkOptions::default(),
         );
         let linked = outcome.linked.is_some();
-        (RunResult::new(run, outcome.report.clone(), linked, RunStats::default()), outcome)
+        (RunResult::new(run, outcome.report.clone(), linked, RunStats::default()).aligned(birlink_core::align::of(&outcome)), outcome)
     }
 
     fn sample_result(run: u64, file: &str) -> RunResult {

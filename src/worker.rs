@@ -262,6 +262,7 @@ impl LinkWorker {
         let report = birlink_core::report_json(&outcome);
         let report_ms = now() - started;
         let linked = outcome.linked.is_some();
+        let alignment = birlink_core::align::of(&outcome);
         scope.respond(
             id,
             Response::Linked {
@@ -269,6 +270,7 @@ impl LinkWorker {
                 report: report.clone(),
                 linked,
                 stats: RunStats { load_ms, pipeline_ms, report_ms, bytes, memory_bytes: memory_bytes() },
+                alignment,
             },
         );
         self.last = Some(Session { run, outcome, report, inputs: files, lnc });

@@ -8,7 +8,7 @@ use birlink_core::{EntityKind, Pass};
 
 use birlink_core::ir::PhysTuple;
 
-use super::table::DataTable;
+use super::table::{columns, DataTable};
 use super::EntityLink;
 use crate::context::use_app;
 
@@ -64,7 +64,7 @@ pub fn addresses() -> Html {
                 <p class="muted">{ "No memory location has a remote_local_target: nothing to copy." }</p>
             } else {
                 <DataTable caption="Each remote view and the owner's physical tuple copied onto it"
-                           columns={vec!["core", "view", "function / set", "owner", "before", "after"]}
+                           columns={columns(&["core", "view", "function / set", "owner", "before", "after"])}
                            rows={rows.len()} {row} id="address-map" />
             }
         </div>

@@ -1,4 +1,5 @@
-//! CoreBarrier renumbering as a remap: per core, every barrier's old id and its new
+//! CoreBarriers: the i-th of every core side by side (names that differ are what the
+//! compiler's `NCC_IXLV002` stops on), then the renumbering as a remap: per core, every barrier's old id and its new
 //! global id, changed ones marked; the barriers left alone (no integer id); the check
 //! that no two renumbered barriers share an id; and the old ids that clashed across
 //! cores — the reason the renumbering exists.
@@ -9,7 +10,8 @@ use yew::prelude::*;
 use birlink_core::report::PassStatus;
 use birlink_core::{EntityKind, Pass};
 
-use super::table::DataTable;
+use super::table::{columns, DataTable};
+use super::aligned::AlignedBarriers;
 use super::EntityLink;
 use crate::context::use_app;
 use crate::state::{query, Action, Selection};
@@ -54,6 +56,8 @@ pub fn barriers() -> Html {
                     </p>
                 }
             </div>
+            <AlignedBarriers alignment={result.alignment.clone()} />
+            <h3 class="section-title">{ "Renumbering, per core" }</h3>
             { for groups.iter().map(|(core, rows)| {
                 let rows = rows.clone();
                 let report_rows = report.barriers.clone();
@@ -95,7 +99,7 @@ pub fn barriers() -> Html {
                     <section class="core-group">
                         <h3>{ format!("{title} — {}, {changed} renumbered", counted(rows.len(), "barrier")) }</h3>
                         <DataTable caption={format!("CoreBarriers of {title}: old id and new global id")}
-                                   columns={vec!["instruction", "function", "old id", "", "new id"]}
+                                   columns={columns(&["instruction", "function", "old id", "", "new id"])}
                                    rows={rows.len()} {row} row_class={Some(row_class)} on_select={Some(on_select)} {selected} />
                     </section>
                 }

@@ -5,6 +5,7 @@
 //! holds the hooks.
 
 mod addresses;
+mod aligned;
 mod barriers;
 mod call_graph;
 mod details;

@@ -7,7 +7,7 @@ use birlink_core::report::{PassStatus, Unit};
 use similar::{ChangeTag, TextDiff};
 use yew::prelude::*;
 
-use super::table::DataTable;
+use super::table::{columns, DataTable};
 use crate::context::use_app;
 use crate::state::{Action, View};
 
@@ -107,7 +107,7 @@ pub fn pipeline() -> Html {
             if edits.is_empty() {
                 <p class="muted">{ if pass.status == PassStatus::Skipped { "This pass did not run." } else { "This step changed nothing." } }</p>
             } else {
-                <DataTable caption={format!("What {} changed, before and after", step.name)} columns={vec!["where", "before", "after"]}
+                <DataTable caption={format!("What {} changed, before and after", step.name)} columns={columns(&["where", "before", "after"])}
                            rows={edits.len()} {row} row_class={Some(row_class)} id="step-edits" />
             }
             if !units.is_empty() {

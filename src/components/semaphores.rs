@@ -1,5 +1,6 @@
 //! vnc_link: the per-core count of remote-notifying DMA blocks (the 1512 lockstep
-//! check), and every relocation — block, target core, peer block, old id → new id —
+//! check), the blocks paired k-th to k-th across cores (unpaired ones highlighted), and
+//! every relocation — block, target core, peer block, old id → new id —
 //! with both blocks one click away.
 
 use yew::prelude::*;
@@ -7,7 +8,8 @@ use yew::prelude::*;
 use birlink_core::report::PassStatus;
 use birlink_core::{EntityKind, Pass};
 
-use super::table::DataTable;
+use super::table::{columns, DataTable};
+use super::aligned::PairedBlocks;
 use super::{value_text, EntityLink};
 use crate::context::use_app;
 
@@ -73,13 +75,14 @@ pub fn semaphores() -> Html {
                     </tbody>
                 </table>
             </section>
+            <PairedBlocks alignment={result.alignment.clone()} />
             <section>
                 <h3>{ format!("Relocations ({})", relocations.len()) }</h3>
                 if relocations.is_empty() {
                     <p class="muted">{ "No remote semaphore update was relinked." }</p>
                 } else {
                     <DataTable caption="Each remote update and the peer's local id it now carries"
-                               columns={vec!["core", "block", "k", "update", "target", "peer block", "old id", "new id"]}
+                               columns={columns(&["core", "block", "k", "update", "target", "peer block", "old id", "new id"])}
                                rows={relocations.len()} {row} row_class={Some(row_class)} id="relocations" />
                 }
             </section>

@@ -14,7 +14,7 @@ pub struct DataTableProps {
     /// What the table lists (its caption).
     pub caption: AttrValue,
     /// Column titles.
-    pub columns: Vec<&'static str>,
+    pub columns: Vec<AttrValue>,
     /// Number of rows.
     pub rows: usize,
     /// The cells of row `i`.
@@ -31,6 +31,11 @@ pub struct DataTableProps {
     /// Test id.
     #[prop_or_default]
     pub id: Option<AttrValue>,
+}
+
+/// Column titles from fixed names.
+pub fn columns(names: &[&'static str]) -> Vec<AttrValue> {
+    names.iter().map(|&name| AttrValue::Static(name)).collect()
 }
 
 /// A fresh id for a grid's caption (several grids share a page).
@@ -103,7 +108,7 @@ pub fn data_table(props: &DataTableProps) -> Html {
             <div class="table-wrap" tabindex="0" {onkeydown} id={props.id.clone()}>
                 <table>
                     <caption>{ props.caption.clone() }</caption>
-                    <thead><tr>{ for props.columns.iter().map(|c| html! { <th scope="col">{ *c }</th> }) }</tr></thead>
+                    <thead><tr>{ for props.columns.iter().map(|c| html! { <th scope="col">{ c.clone() }</th> }) }</tr></thead>
                     <tbody>
                         { for (0..props.rows).map(|i| html! {
                             <tr class={class_of(i)} onclick={onclick_row(i)}>
@@ -134,7 +139,7 @@ pub fn data_table(props: &DataTableProps) -> Html {
             <div role="grid" aria-rowcount={(props.rows + 1).to_string()} aria-colcount={columns.to_string()}
                  aria-labelledby={(*caption_id).clone()} class="grid" tabindex="0" {onkeydown}>
                 <div role="row" aria-rowindex="1" class="grid-head">
-                    { for props.columns.iter().map(|c| html! { <div role="columnheader" class="cell">{ *c }</div> }) }
+                    { for props.columns.iter().map(|c| html! { <div role="columnheader" class="cell">{ c.clone() }</div> }) }
                 </div>
                 <div class="grid-viewport" ref={viewport} {onscroll}>
                     <div class="grid-spacer" style={format!("height:{}px", props.rows as f64 * ROW_HEIGHT)}>

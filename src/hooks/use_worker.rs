@@ -19,8 +19,8 @@ use crate::worker::LinkWorker;
 fn response_action(response: Response) -> Option<Action> {
     Some(match response {
         Response::Progress { run, phase, done, total } => Action::Progress { run, phase, done, total },
-        Response::Linked { run, report, linked, stats } => match serde_json::from_str(&report) {
-            Ok(report) => Action::Linked(Box::new(RunResult::new(run, report, linked, stats))),
+        Response::Linked { run, report, linked, stats, alignment } => match serde_json::from_str(&report) {
+            Ok(report) => Action::Linked(Box::new(RunResult::new(run, report, linked, stats).aligned(alignment))),
             Err(error) => Action::Failed { run, message: format!("the worker's report did not read back: {error}") },
         },
         Response::Entity { run, query, view } => Action::EntityLoaded { run, query, view },

@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod align;
 pub mod arena;
 pub mod diag;
 pub mod entity;

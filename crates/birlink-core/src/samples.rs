@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::codes::Code;
-use crate::gen::{self, GenConfig, Layout};
+use crate::gen::{self, GenConfig, Layout, Scenario};
 
 /// One entry of `www/samples/index.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -100,6 +100,25 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
         "Every object carries a key the passes do not know; all of them survive into linked.json.",
         None,
         GenConfig { unknown_keys: true, netlist: true, ..matmul_config() },
+    );
+    push(
+        "ring-attention-send-k-buf.json",
+        "NCC_ILLC059: send_k_buf not on core 1",
+        "A ring-attention kernel launched without its LNC grid: core 0 holds a remote view of `inst__I-5-0:send_k_buf` on core 1, but core 1 never materialised the kernel's buffers, so vnc_remote_addr_map cannot find it (1514, the compiler's NCC_ILLC059).",
+        Some(Code::RemoteMemlocMissing),
+        GenConfig {
+            handoffs: 1,
+            ring: true,
+            scenario: Some(Scenario::RingAttentionWithoutGrid),
+            ..fault_config()
+        },
+    );
+    push(
+        "sendrecv-called-twice.json",
+        "NCC_IXLV002: barrier names differ",
+        "A sendrecv called twice: core 1 names its sixth CoreBarrier `CoreBarrier-0_180` after the first call, where core 0 has `CoreBarrier-0_480`. The compiler stops (NCC_IXLV002); birlink warns (1189), links, and the Barriers view aligns them.",
+        Some(Code::BarrierNameMismatch),
+        GenConfig { barriers: 6, scenario: Some(Scenario::SendrecvCalledTwice), ..fault_config() },
     );
     // BL0011 needs two netlist files, which one bundle cannot hold; its test uses files.
     for code in gen::fault_codes().into_iter().filter(|c| *c != Code::ExtraNetlist) {

@@ -92,6 +92,7 @@ impl GenArgs {
             compact: self.compact,
             seed: self.seed,
             fault,
+            scenario: None,
         };
         let layout = match self.layout {
             LayoutArg::Bundle => Layout::Bundle,

@@ -1,6 +1,7 @@
 //! What to generate (`GenConfig`, with the defaults `birlink gen` shows) and how to lay
 //! it out (`Layout`).
 
+use super::Scenario;
 use crate::codes::Code;
 
 /// What to generate.
@@ -32,6 +33,8 @@ pub struct GenConfig {
     pub seed: u64,
     /// A fault to inject, by code.
     pub fault: Option<Code>,
+    /// A failure shaped like a public report, applied before any fault.
+    pub scenario: Option<Scenario>,
 }
 
 impl Default for GenConfig {
@@ -49,6 +52,7 @@ impl Default for GenConfig {
             compact: false,
             seed: 1,
             fault: None,
+            scenario: None,
         }
     }
 }

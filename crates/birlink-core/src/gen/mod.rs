@@ -11,15 +11,17 @@
 //!
 //! Deterministic: the same config gives the same bytes (a splitmix64 stream, no clock).
 //!
-//! Three parts: [`config`] (what to generate, how to lay it out), [`module`] (one
+//! Four parts: [`config`] (what to generate, how to lay it out), [`module`] (one
 //! core's module), [`faults`] (one injected fault per diagnostic code, an exhaustive
-//! `match` over [`Code`], so a new code cannot go without one). This file lays the
+//! `match` over [`Code`], so a new code cannot go without one), [`scenarios`] (failures
+//! shaped like the public reports). This file lays the
 //! documents out as files, and applies the faults that live in the bytes (truncated or
 //! non-UTF-8 files, extra files).
 
 mod config;
 mod faults;
 mod module;
+mod scenarios;
 
 use serde_json::{json, Map, Value};
 
@@ -28,6 +30,7 @@ use crate::input::SourceFile;
 
 pub use config::{GenConfig, Layout};
 pub use module::{shared_name, SHARED_BASE, SHARED_STRIDE};
+pub use scenarios::Scenario;
 
 /// One generated file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,6 +188,9 @@ pub fn generate_set(config: &GenConfig) -> GenSet {
     let mut set = GenSet { modules, netlist: None, options: Map::new() };
     if config.netlist {
         set.netlist = Some(json!({"lnc": cores, "name": "nc00", "outputs": ["output"]}));
+    }
+    if let Some(scenario) = config.scenario {
+        scenarios::apply(&mut set, scenario);
     }
     if let Some(fault) = config.fault {
         faults::inject(&mut set, config, fault);

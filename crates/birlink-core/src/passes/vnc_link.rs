@@ -42,10 +42,10 @@ pub struct Relinked {
 
 /// A collected remote DMA block and where it lives.
 #[derive(Clone)]
-struct Collected {
-    inst: Handle<Inst>,
+pub(crate) struct Collected {
+    pub(crate) inst: Handle<Inst>,
     /// The function or queue instance that holds it, for messages and rows.
-    parent: String,
+    pub(crate) parent: String,
     /// Its unit and context in the canonical text (`function f` / `queue q`, `instance i`).
     unit: Unit,
     context: String,
@@ -211,7 +211,10 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
 }
 
 /// Collects a partition's remote DMA blocks; warns about remote updates elsewhere.
-fn collect(module: &Module, partition: &Partition, diags: &mut Vec<Diagnostic>) -> Vec<Collected> {
+/// Core `partition`'s remote-notifying DMA blocks in collection order (its functions'
+/// blocks depth-first, then its queue instances in linked queue order); a remote update
+/// anywhere else is reported (BL0402). `crate::align` pairs them for the page.
+pub(crate) fn collect(module: &Module, partition: &Partition, diags: &mut Vec<Diagnostic>) -> Vec<Collected> {
     let store = &module.store;
     let mut out = Vec::new();
     let mut stray = |inst: Handle<Inst>, parent: &str, unit: &Unit, context: &str, diags: &mut Vec<Diagnostic>| {

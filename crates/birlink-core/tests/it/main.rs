@@ -12,6 +12,7 @@
     reason = "a broken fixture panics: that is the test failing"
 )]
 
+mod align;
 mod cases;
 mod codes;
 mod entities;

@@ -50,6 +50,7 @@ fn config_strategy() -> impl Strategy<Value = (GenConfig, bool)> {
                 compact: seed % 2 == 0,
                 seed,
                 fault: None,
+                scenario: None,
             };
             (config, files)
         })

@@ -1,12 +1,16 @@
 //! The app: the page's setup from its URL, the state, its effects (`hooks`), and the
-//! layout of the page's mode — the full inspector, or embedded in a host's page (views
-//! and details only, no drop target, never touching its URL).
+//! layout of the page's mode — the full inspector (with the pasted log and the reduce
+//! bar above the views), or embedded in a host's page (views and details only, no drop
+//! target, no paste, never touching its URL).
 
 use yew::prelude::*;
 
-use crate::components::{Details, EmbedBar, Header, HelpOverlay, LoadPanel, MainViews, PassList, ShareOverlay};
+use crate::components::{
+    Details, EmbedBar, Header, HelpOverlay, LoadPanel, LogFindings, MainViews, PassList, PasteLogDialog, ReproBar,
+    ShareOverlay,
+};
 use crate::context::AppContext;
-use crate::hooks::{use_drop, use_history, use_messages, use_page_keys, use_start, use_worker};
+use crate::hooks::{use_drop, use_history, use_messages, use_page_keys, use_paste, use_start, use_worker};
 use crate::services::location::Setup;
 use crate::state::{Mode, State};
 
@@ -27,8 +31,9 @@ pub fn app() -> Html {
     use_history(&state);
     use_messages(&state, &setup.trust);
     use_page_keys(&state);
+    use_paste(&state);
     let drop = use_drop(&state);
-    let (help, share, mode) = (state.help, state.share.is_some(), state.mode);
+    let (help, share, mode, pasting) = (state.help, state.share.is_some(), state.mode, state.log.editing);
     let context = AppContext { state };
     if mode == Mode::Embed {
         // Not a drop target: a file dropped here must not make the frame open it.
@@ -61,6 +66,8 @@ pub fn app() -> Html {
                         <PassList />
                     </aside>
                     <main class="main" id="main">
+                        <LogFindings />
+                        <ReproBar />
                         <MainViews />
                     </main>
                     <Details />
@@ -75,6 +82,9 @@ pub fn app() -> Html {
                 }
                 if share {
                     <ShareOverlay />
+                }
+                if pasting {
+                    <PasteLogDialog />
                 }
             </div>
         </ContextProvider<AppContext>>

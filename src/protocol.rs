@@ -10,6 +10,7 @@ use wasm_bindgen::JsValue;
 
 use birlink_core::align::Alignment;
 use birlink_core::entity::EntityKey;
+use birlink_core::log::Located;
 use birlink_core::query::{EntityQuery, EntityView, Original, SearchHit};
 use birlink_core::report::Unit;
 
@@ -75,6 +76,50 @@ pub enum Request {
         /// Which.
         what: Export,
     },
+    /// Find the names a compiler log mentions (`birlink_core::log`).
+    Locate {
+        run: u64,
+        /// The log.
+        text: String,
+    },
+    /// Reduce the link set to a minimal repro (first error kept), step by step.
+    Reduce { run: u64 },
+    /// Stop that reduction.
+    CancelReduce { run: u64 },
+}
+
+/// How far a reduction in the worker is.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReduceStep {
+    /// The round (every level once per round).
+    pub round: u32,
+    /// The level being reduced (`instructions`).
+    pub level: String,
+    /// Tests run.
+    pub tests: u32,
+    /// Instructions left.
+    pub instructions: u64,
+    /// Bytes left (compact JSON).
+    pub bytes: u64,
+}
+
+/// What a finished reduction kept.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReducedSummary {
+    /// The file's name (`reduced.json`).
+    pub file_name: String,
+    /// The code kept (`1514`).
+    pub code: String,
+    /// Its pass.
+    pub pass: String,
+    /// Tests run.
+    pub tests: u32,
+    /// Bytes before and after.
+    pub bytes: (u64, u64),
+    /// Instructions before and after.
+    pub instructions: (u64, u64),
+    /// Milliseconds it took.
+    pub ms: f64,
 }
 
 /// What can be exported from the worker.
@@ -187,6 +232,35 @@ pub enum Response {
         /// Its bytes.
         #[serde(with = "serde_wasm_bindgen::preserve")]
         blob: web_sys::Blob,
+    },
+    /// Where the names of a log are (one list per finding, one entry per mention).
+    Located {
+        run: u64,
+        /// The log asked about.
+        text: String,
+        /// Per finding, per mention.
+        located: Vec<Vec<Located>>,
+    },
+    /// A reduction is under way.
+    Reducing {
+        run: u64,
+        /// How far.
+        step: ReduceStep,
+    },
+    /// A reduction finished: the reduced link set as one file.
+    Reduced {
+        run: u64,
+        /// What it kept.
+        summary: ReducedSummary,
+        /// The file.
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        blob: web_sys::Blob,
+    },
+    /// A reduction could not start or run (the link set does not fail, cannot be read).
+    ReduceFailed {
+        run: u64,
+        /// Why.
+        message: String,
     },
     /// Something went wrong outside the pipeline (a blob that cannot be read).
     Failed {

@@ -29,6 +29,9 @@ use birlink_core::{Code, EntityKey, EntityKind};
 use crate::embed::protocol::{ErrorCode, HostError, PageMessage};
 use crate::protocol::{Export, RunStats};
 
+mod repro;
+pub use repro::{LogState, Reducing, ReproAction, MAX_LOG_BYTES};
+
 /// The views of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
@@ -388,6 +391,12 @@ pub enum Query {
     Search(String),
     /// A file to download.
     Export(Export),
+    /// Where a log's names are.
+    Locate(String),
+    /// Reduce the run's link set.
+    Reduce,
+    /// Stop reducing it.
+    CancelReduce,
 }
 
 /// A question and the run it is about.
@@ -566,6 +575,18 @@ pub struct State {
     pub host: HostWaits,
     /// Messages for the host.
     pub host_out: Mailbox,
+    /// The compiler log pasted.
+    pub log: LogState,
+    /// The log's question to the worker.
+    pub log_out: Outbox<Ask>,
+    /// A reduction the user started.
+    pub reducing: Option<Reducing>,
+    /// The reduction's requests (start, cancel).
+    pub reduce_out: Outbox<Ask>,
+    /// The link set before the reduction that replaced it.
+    pub original: Option<Rc<repro::SavedSet>>,
+    /// What that reduction kept (shown while its result is the link set).
+    pub reduced: Option<crate::protocol::ReducedSummary>,
 }
 
 impl Default for State {
@@ -608,6 +629,12 @@ impl Default for State {
             details_open: true,
             host: HostWaits::default(),
             host_out: Mailbox::default(),
+            log: LogState::default(),
+            log_out: Outbox::default(),
+            reducing: None,
+            reduce_out: Outbox::default(),
+            original: None,
+            reduced: None,
         }
     }
 }
@@ -674,6 +701,8 @@ pub enum Action {
         /// The request.
         call: Result<HostCall, HostError>,
     },
+    /// The paste-a-log and reduce actions.
+    Repro(ReproAction),
     /// Open the Share dialog.
     OpenShare,
     /// The worker answered Share.
@@ -1137,7 +1166,20 @@ impl State {
     /// Applies an action; false when it changes nothing (a stale answer).
     fn apply(&mut self, action: Action) -> bool {
         let next = self;
+        // The user's own change of link set ends what a reduction left.
+        if matches!(
+            action,
+            Action::AddFiles(_)
+                | Action::ReplaceFiles { .. }
+                | Action::RemoveFile(_)
+                | Action::ClearFiles
+                | Action::SetLnc(_)
+                | Action::OpenData { .. }
+        ) {
+            next.forget_repro();
+        }
         match action {
+            Action::Repro(action) => return next.apply_repro(action),
             Action::AddFiles(new) => {
                 if next.replace_on_add {
                     next.files.clear();
@@ -1206,6 +1248,7 @@ impl State {
                     }
                 }
                 next.linked_for_host();
+                next.relocate_log();
                 // A link's view state (or a host's) applies to this run.
                 if let Some(state) = next.pending.take() {
                     let missed = next.apply_state(&state);
@@ -1378,6 +1421,8 @@ impl State {
                 Key::Escape => {
                     if next.share.is_some() {
                         next.share = None;
+                    } else if next.log.editing {
+                        next.log.editing = false;
                     } else if next.help {
                         next.help = false;
                     } else if next.search.open {
@@ -1533,7 +1578,11 @@ mod tests {
             &birlink_core::LinkOptions::default(),
         );
         let linked = outcome.linked.is_some();
-        (RunResult::new(run, outcome.report.clone(), linked, RunStats::default()).aligned(birlink_core::align::of(&outcome)), outcome)
+        (
+            RunResult::new(run, outcome.report.clone(), linked, RunStats::default())
+                .aligned(birlink_core::align::of(&outcome)),
+            outcome,
+        )
     }
 
     fn sample_result(run: u64, file: &str) -> RunResult {
@@ -1857,5 +1906,120 @@ mod tests {
         assert!(matches!(&refused.share, Some(ShareDialog::TooLarge(why)) if why.contains("300 MB")));
         let embedded = State { mode: Mode::Embed, ..linked("matmul-2core.json") };
         assert_eq!(reduce(embedded, Action::Key(Key::Share)).share, None, "no Share embedded");
+    }
+
+    fn repro(state: State, action: ReproAction) -> State {
+        reduce(state, Action::Repro(action))
+    }
+
+    #[test]
+    fn a_pasted_log_is_read_and_its_names_located_in_the_run() {
+        let state = linked("error-1514.json");
+        // A paste that is no log changes nothing.
+        let before = Rc::new(state.clone());
+        let after = before.clone().reduce(Action::Repro(ReproAction::Pasted("hello".to_owned())));
+        assert!(Rc::ptr_eq(&before, &after));
+        let line = "[INTERNAL_ERROR] [NCC_ILLC059] Could not find MemoryLocation named c_partial_0_remote_1 on core 0";
+        let state = repro(state, ReproAction::Pasted(format!("INFO start\n{line}\n")));
+        assert!(state.log.read && !state.log.editing);
+        assert_eq!(state.log.findings.len(), 1);
+        assert_eq!(state.log.findings[0].line, 2);
+        let ask = state.log_out.message.clone().expect("asks the worker");
+        assert_eq!(ask.run, 1);
+        assert!(matches!(&ask.query, Query::Locate(text) if text.contains(line)));
+        // The worker's answer for the run jumps to the run's diagnostic about the name.
+        let (_, outcome) = sample_run(1, "error-1514.json");
+        let located: Vec<Vec<birlink_core::log::Located>> =
+            state.log.findings.iter().map(|f| birlink_core::log::locate(f, &outcome)).collect();
+        let diagnostic = located[0][0].diagnostic.expect("the 1514 about it");
+        let stale = repro(
+            state.clone(),
+            ReproAction::Located { run: 7, text: state.log.text.clone(), located: located.clone() },
+        );
+        assert!(stale.log.located.is_none(), "another run's answer is dropped");
+        let state = repro(state.clone(), ReproAction::Located { run: 1, text: state.log.text.clone(), located });
+        assert_eq!(state.view, View::Diagnostics);
+        assert_eq!(state.selection, Some(Selection::Diagnostic(diagnostic)));
+        assert_eq!(state.result.as_ref().unwrap().report.diagnostics[diagnostic].code, Code::RemoteMemlocMissing);
+        // Closing forgets it.
+        let closed = repro(state, ReproAction::CloseLog);
+        assert_eq!(closed.log, LogState::default());
+    }
+
+    #[test]
+    fn a_log_read_without_a_link_set_asks_nothing() {
+        let state = repro(State::default(), ReproAction::OpenLog);
+        assert!(state.log.editing);
+        let state = repro(state, ReproAction::LogText("[NCC_IXLV002] Expected core barriers to have name A, but core barrier 5 in subgraph 0 on core 1 has name B".to_owned()));
+        let state = repro(state, ReproAction::ReadLog);
+        assert!(!state.log.editing && state.log.read);
+        assert_eq!(state.log.findings[0].mentions.len(), 2);
+        assert_eq!(state.log_out.seq, 0, "no run to look in");
+        // Escape closes the box before anything else.
+        let state = repro(state, ReproAction::OpenLog);
+        let state = reduce(state, Action::Key(Key::Escape));
+        assert!(!state.log.editing && state.log.read);
+    }
+
+    #[test]
+    fn reduce_runs_in_the_worker_and_opens_its_result_with_the_original_one_step_away() {
+        let state = linked("error-1514.json");
+        let state = repro(state, ReproAction::StartReduce);
+        assert!(matches!(state.reducing, Some(Reducing::Running { run: 1, step: None })));
+        assert!(matches!(state.reduce_out.message, Some(Ask { run: 1, query: Query::Reduce })));
+        // A second start while running asks nothing more.
+        let seq = state.reduce_out.seq;
+        assert_eq!(repro(state.clone(), ReproAction::StartReduce).reduce_out.seq, seq);
+        let step = crate::protocol::ReduceStep {
+            round: 1,
+            level: "instructions".to_owned(),
+            tests: 9,
+            instructions: 4,
+            bytes: 900,
+        };
+        let state = repro(state, ReproAction::Progress { run: 1, step: step.clone() });
+        assert!(matches!(&state.reducing, Some(Reducing::Running { step: Some(s), .. }) if *s == step));
+        // Cancel stops it in the worker too.
+        let cancelled = repro(state.clone(), ReproAction::CancelReduce);
+        assert_eq!(cancelled.reducing, None);
+        assert!(matches!(cancelled.reduce_out.message, Some(Ask { run: 1, query: Query::CancelReduce })));
+        // A late result after Cancel is dropped.
+        let summary = crate::protocol::ReducedSummary {
+            file_name: "reduced.json".to_owned(),
+            code: "1514".to_owned(),
+            pass: "vnc_remote_addr_map".to_owned(),
+            tests: 40,
+            bytes: (30_000, 700),
+            instructions: (60, 0),
+            ms: 120.0,
+        };
+        let late = repro(
+            cancelled,
+            ReproAction::Reduced { run: 1, file: picked("reduced.json", 700), summary: summary.clone() },
+        );
+        assert_eq!(late.files[0].path, "error-1514.json");
+        // The result becomes the link set, linked at once; the original is one step away.
+        let state = repro(state, ReproAction::Reduced { run: 1, file: picked("reduced.json", 700), summary });
+        assert_eq!(state.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), vec!["reduced.json"]);
+        assert_eq!(state.run, 2);
+        assert_eq!(state.link_out.message.as_ref().map(|o| o.run), Some(2));
+        assert!(state.original.is_some() && state.reduced.is_some());
+        let back = repro(state.clone(), ReproAction::BackToOriginal);
+        assert_eq!(back.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), vec!["error-1514.json"]);
+        assert_eq!(back.run, 3);
+        assert!(back.original.is_none() && back.reduced.is_none());
+        // The user's own files end it: no way back to a set they replaced themselves.
+        let replaced = reduce(state, Action::AddFiles(vec![picked("nc00.json", 5)]));
+        assert!(replaced.original.is_none() && replaced.reduced.is_none());
+    }
+
+    #[test]
+    fn a_reduction_that_cannot_run_says_why() {
+        let state = repro(linked("error-1514.json"), ReproAction::StartReduce);
+        let state = repro(state, ReproAction::Failed { run: 1, message: "the link set does not fail".to_owned() });
+        assert_eq!(state.reducing, Some(Reducing::Failed("the link set does not fail".to_owned())));
+        // It can be tried again.
+        let again = repro(state, ReproAction::StartReduce);
+        assert!(matches!(again.reducing, Some(Reducing::Running { .. })));
     }
 }

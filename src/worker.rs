@@ -11,12 +11,29 @@ use wasm_bindgen::JsCast;
 use birlink_core::passes::{LinkOptions, Progress};
 use birlink_core::{Outcome, SourceFile};
 
-use crate::protocol::{Export, InputFile, Request, Response, RunStats};
+use crate::protocol::{Export, InputFile, ReduceStep, ReducedSummary, Request, Response, RunStats};
 
-/// The worker's state: the last run.
+/// The worker's state: the last run, and a reduction of it under way.
 pub struct LinkWorker {
     last: Option<Session>,
+    reducing: Option<Job>,
 }
+
+/// A reduction in slices: each runs tests for [`SLICE_MS`], answers its progress, and
+/// schedules the next with a timer, so a `CancelReduce` (or a new link) gets in between.
+struct Job {
+    run: u64,
+    /// Who asked (the answers go there).
+    id: HandlerId,
+    reduction: birlink_core::reduce::Reduction,
+    started: f64,
+}
+
+/// How long one slice of a reduction runs before the worker reads its messages.
+const SLICE_MS: f64 = 40.0;
+
+/// The worker's own message: run the next slice of the reduction of `run`.
+pub struct NextSlice(u64);
 
 struct Session {
     run: u64,
@@ -107,19 +124,40 @@ impl std::io::Write for BlobParts {
 }
 
 impl Worker for LinkWorker {
-    type Message = ();
+    type Message = NextSlice;
     type Input = Request;
     type Output = Response;
 
     fn create(_scope: &WorkerScope<Self>) -> Self {
-        LinkWorker { last: None }
+        LinkWorker { last: None, reducing: None }
     }
 
-    fn update(&mut self, _scope: &WorkerScope<Self>, _msg: Self::Message) {}
+    fn update(&mut self, scope: &WorkerScope<Self>, NextSlice(run): Self::Message) {
+        if self.reducing.as_ref().is_some_and(|job| job.run == run) {
+            self.slice(scope);
+        }
+    }
 
     fn received(&mut self, scope: &WorkerScope<Self>, msg: Self::Input, id: HandlerId) {
         match msg {
-            Request::Link { run, files, lnc } => self.link(scope, id, run, files, lnc),
+            Request::Link { run, files, lnc } => {
+                self.reducing = None;
+                self.link(scope, id, run, files, lnc)
+            }
+            Request::Locate { run, text } => {
+                let Some(session) = self.session(run) else { return };
+                let located = birlink_core::log::read(&text)
+                    .iter()
+                    .map(|finding| birlink_core::log::locate(finding, &session.outcome))
+                    .collect();
+                scope.respond(id, Response::Located { run, text, located });
+            }
+            Request::Reduce { run } => self.start_reduce(scope, id, run),
+            Request::CancelReduce { run } => {
+                if self.reducing.as_ref().is_some_and(|job| job.run == run) {
+                    self.reducing = None;
+                }
+            }
             Request::Entity { run, query } => {
                 let view = self.session(run).and_then(|s| {
                     let module = s.outcome.linked.as_ref()?;
@@ -217,6 +255,64 @@ impl Session {
 impl LinkWorker {
     fn session(&self, run: u64) -> Option<&Session> {
         self.last.as_ref().filter(|s| s.run == run)
+    }
+
+    fn start_reduce(&mut self, scope: &WorkerScope<Self>, id: HandlerId, run: u64) {
+        let Some(session) = self.session(run) else { return };
+        let options = birlink_core::reduce::ReduceOptions { lnc: session.lnc, ..Default::default() };
+        let reduction = session
+            .link_set()
+            .and_then(|set| birlink_core::reduce::Reduction::new(&set, &options).map_err(|error| error.to_string()));
+        match reduction {
+            Ok(reduction) => {
+                self.reducing = Some(Job { run, id, reduction, started: now() });
+                self.slice(scope);
+            }
+            Err(message) => scope.respond(id, Response::ReduceFailed { run, message }),
+        }
+    }
+
+    /// Runs tests for a slice, then answers the progress and schedules the next slice,
+    /// or the result.
+    fn slice(&mut self, scope: &WorkerScope<Self>) {
+        let Some(job) = self.reducing.as_mut() else { return };
+        let until = now() + SLICE_MS;
+        while job.reduction.step() && now() < until {}
+        let (run, id) = (job.run, job.id);
+        if !job.reduction.is_done() {
+            let p = job.reduction.progress();
+            let step = ReduceStep {
+                round: p.round as u32,
+                level: p.level.to_owned(),
+                tests: p.tests as u32,
+                instructions: p.instructions as u64,
+                bytes: p.bytes as u64,
+            };
+            scope.respond(id, Response::Reducing { run, step });
+            // A timer, not a microtask: the page's messages are read before the next slice.
+            let scope = scope.clone();
+            gloo::timers::callback::Timeout::new(0, move || scope.send_message(NextSlice(run))).forget();
+            return;
+        }
+        let reduced = job.reduction.result();
+        let ms = now() - job.started;
+        self.reducing = None;
+        let summary = ReducedSummary {
+            file_name: reduced.form.file_name().to_owned(),
+            code: reduced.target.code.as_str().to_owned(),
+            pass: reduced.target.pass.to_string(),
+            tests: reduced.tests as u32,
+            bytes: (reduced.bytes.0 as u64, reduced.bytes.1 as u64),
+            instructions: (reduced.instructions.0 as u64, reduced.instructions.1 as u64),
+            ms,
+        };
+        match blob(&reduced.contents) {
+            Some(blob) => scope.respond(id, Response::Reduced { run, summary, blob }),
+            None => scope.respond(
+                id,
+                Response::ReduceFailed { run, message: "the browser could not hold the reduced file".to_owned() },
+            ),
+        }
     }
 
     fn link(&mut self, scope: &WorkerScope<Self>, id: HandlerId, run: u64, files: Vec<InputFile>, lnc: Option<u64>) {

@@ -21,7 +21,9 @@ pub struct AlignedProps {
 }
 
 fn core_columns(first: &'static str, cores: &[u64]) -> Vec<AttrValue> {
-    std::iter::once(AttrValue::Static(first)).chain(cores.iter().map(|c| AttrValue::from(format!("core {c}")))).collect()
+    std::iter::once(AttrValue::Static(first))
+        .chain(cores.iter().map(|c| AttrValue::from(format!("core {c}"))))
+        .collect()
 }
 
 fn row_class<T: 'static>(rows: Rc<Vec<Row<T>>>) -> Callback<usize, Classes> {
@@ -120,8 +122,7 @@ pub fn aligned_barriers(props: &AlignedProps) -> Html {
 
 fn block_cell(cell: &BlockCell) -> Html {
     let targets = cell.targets.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
-    let relinked =
-        cell.relinked.iter().map(|(old, new)| format!("{old} → {new}")).collect::<Vec<_>>().join(", ");
+    let relinked = cell.relinked.iter().map(|(old, new)| format!("{old} → {new}")).collect::<Vec<_>>().join(", ");
     html! {
         <span class="aligned-cell">
             <EntityLink kind={EntityKind::Instruction} name={cell.name.clone()} parent={Some(AttrValue::from(cell.parent.clone()))} />

@@ -10,8 +10,8 @@ use yew::prelude::*;
 use birlink_core::report::PassStatus;
 use birlink_core::{EntityKind, Pass};
 
-use super::table::{columns, DataTable};
 use super::aligned::AlignedBarriers;
+use super::table::{columns, DataTable};
 use super::EntityLink;
 use crate::context::use_app;
 use crate::state::{query, Action, Selection};

@@ -11,7 +11,7 @@ use super::bytes;
 use crate::context::{use_app, AppContext};
 use crate::protocol::Export;
 use crate::services::{fetch, files};
-use crate::state::{Action, Selection, Status};
+use crate::state::{Action, ReproAction, Selection, Status};
 
 /// The top bar.
 #[function_component(Header)]
@@ -126,6 +126,10 @@ pub fn header() -> Html {
                 <button type="button" onclick={context.on(|| Action::OpenShare)} disabled={run.is_none()} id="share-button"
                         title="A link that carries this link set (s)">{ "Share" }</button>
             </div>
+            <button type="button" id="paste-error" onclick={context.on(|| Action::Repro(ReproAction::OpenLog))}
+                    title="Paste a line of the compiler's log (NCC_ILLC059, NCC_IXLV002, …) to find what it names; or paste it anywhere on the page">
+                { "Paste error" }
+            </button>
             <button type="button" class="help-button" aria-label="Keyboard shortcuts" id="help-button"
                     onclick={context.on(|| Action::ToggleHelp)}>{ "?" }</button>
             if let Some(notice) = &state.notice {

@@ -17,6 +17,7 @@ mod load_panel;
 mod modal;
 mod pass_list;
 mod pipeline;
+mod repro;
 mod semaphores;
 mod share;
 pub mod table;
@@ -29,6 +30,7 @@ pub use header::{Header, RunStatus};
 pub use help::HelpOverlay;
 pub use load_panel::LoadPanel;
 pub use pass_list::PassList;
+pub use repro::{LogFindings, PasteLogDialog, ReproBar};
 pub use share::ShareOverlay;
 pub use views::MainViews;
 

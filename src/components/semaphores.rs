@@ -8,8 +8,8 @@ use yew::prelude::*;
 use birlink_core::report::PassStatus;
 use birlink_core::{EntityKind, Pass};
 
-use super::table::{columns, DataTable};
 use super::aligned::PairedBlocks;
+use super::table::{columns, DataTable};
 use super::{value_text, EntityLink};
 use crate::context::use_app;
 

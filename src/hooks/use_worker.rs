@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use crate::protocol::{Codec, InputFile, Request, Response};
 use crate::services::download;
-use crate::state::{Action, Ask, Outbox, Query, RunResult, State};
+use crate::state::{Action, Ask, FileBlob, Outbox, PickedFile, Query, ReproAction, RunResult, State};
 use crate::worker::LinkWorker;
 
 fn response_action(response: Response) -> Option<Action> {
@@ -33,6 +33,14 @@ fn response_action(response: Response) -> Option<Action> {
             return None;
         }
         Response::Failed { run, message } => Action::Failed { run, message },
+        Response::Located { run, text, located } => Action::Repro(ReproAction::Located { run, text, located }),
+        Response::Reducing { run, step } => Action::Repro(ReproAction::Progress { run, step }),
+        Response::Reduced { run, summary, blob } => {
+            let file =
+                PickedFile { path: summary.file_name.clone(), size: blob.size() as u64, blob: FileBlob(Some(blob)) };
+            Action::Repro(ReproAction::Reduced { run, file, summary })
+        }
+        Response::ReduceFailed { run, message } => Action::Repro(ReproAction::Failed { run, message }),
     })
 }
 
@@ -46,6 +54,9 @@ fn request(ask: &Ask) -> Request {
         Query::Unit(unit) => Request::Unit { run, unit: unit.clone() },
         Query::Search(text) => Request::Search { run, text: text.clone() },
         Query::Export(what) => Request::Export { run, what: *what },
+        Query::Locate(text) => Request::Locate { run, text: text.clone() },
+        Query::Reduce => Request::Reduce { run },
+        Query::CancelReduce => Request::CancelReduce { run },
     }
 }
 
@@ -91,6 +102,8 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
     use_send(bridge.clone(), &state.details_out);
     use_send(bridge.clone(), &state.search_out);
     use_send(bridge.clone(), &state.share_out);
+    use_send(bridge.clone(), &state.log_out);
+    use_send(bridge.clone(), &state.reduce_out);
     use_send(bridge, &state.export_out);
 }
 

@@ -154,11 +154,8 @@ fn block_columns(module: &Module, partitions: &Partitions, report: &Report) -> V
                 .enumerate()
                 .map(|(ordinal, collected)| {
                     let inst = &store.insts[collected.inst];
-                    let targets = inst
-                        .updates()
-                        .iter()
-                        .filter_map(|u| u.get("target_core").and_then(Value::as_u64))
-                        .collect();
+                    let targets =
+                        inst.updates().iter().filter_map(|u| u.get("target_core").and_then(Value::as_u64)).collect();
                     let relinked = report
                         .semaphores
                         .relocations

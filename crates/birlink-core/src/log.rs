@@ -111,7 +111,7 @@ fn recognise(line: usize, text: String) -> Option<Finding> {
 }
 
 /// Where a mentioned name is in a run.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Located {
     /// The entities of the linked module so named (on the core the line says, first).
     pub keys: Vec<EntityKey>,

@@ -1,0 +1,239 @@
+//! From the compiler's error line to a minimal repro: the "Paste error" box, what the
+//! log's lines are and where their names are in the open link set, and "Reduce to a
+//! minimal repro" with its progress, Cancel, and the result one step from the original.
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use birlink_core::log::{Finding, Located, HOW_TO_DUMP};
+
+use super::bytes;
+use super::modal::Modal;
+use crate::context::use_app;
+use crate::protocol::Export;
+use crate::state::{Action, Reducing, ReproAction};
+
+/// The box a compiler log is pasted into.
+#[function_component(PasteLogDialog)]
+pub fn paste_log_dialog() -> Html {
+    let context = use_app();
+    let on_input = {
+        let context = context.clone();
+        Callback::from(move |event: InputEvent| {
+            if let Some(area) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok()) {
+                context.dispatch(Action::Repro(ReproAction::LogText(area.value())));
+            }
+        })
+    };
+    let close = {
+        let context = context.clone();
+        Callback::from(move |()| context.dispatch(Action::Repro(ReproAction::CloseLog)))
+    };
+    let read = context.on(|| Action::Repro(ReproAction::ReadLog));
+    let on_key = {
+        let context = context.clone();
+        Callback::from(move |event: KeyboardEvent| {
+            if event.key() == "Enter" && (event.ctrl_key() || event.meta_key()) {
+                event.prevent_default();
+                context.dispatch(Action::Repro(ReproAction::ReadLog));
+            }
+        })
+    };
+    html! {
+        <Modal id="paste-log" labelledby="paste-log-title" on_close={close.clone()}>
+            <h2 id="paste-log-title">{ "Paste the compiler's error" }</h2>
+            <p class="muted">
+                { "A line of neuronx-cc's log, such as " }
+                <code>{ "[NCC_ILLC059] Could not find MemoryLocation named … on core 1" }</code>
+                { ", or the whole log. It stays in this page." }
+            </p>
+            <label for="log-text" class="visually-hidden">{ "Compiler log" }</label>
+            <textarea id="log-text" rows="8" spellcheck="false" value={context.state.log.text.clone()}
+                      oninput={on_input} onkeydown={on_key}
+                      placeholder="[INTERNAL_ERROR] [NCC_ILLC059] Could not find MemoryLocation named inst__I-5-0:send_k_buf on core 1" />
+            <div class="dialog-actions">
+                <button type="button" class="primary" id="log-read" onclick={read}>{ "Find it (Ctrl+Enter)" }</button>
+                <button type="button" onclick={close.reform(|_: MouseEvent| ())}>{ "Cancel" }</button>
+            </div>
+        </Modal>
+    }
+}
+
+/// Where one mentioned name is.
+fn place(
+    context: &crate::context::AppContext,
+    mention: &birlink_core::log::Mention,
+    located: Option<&Located>,
+) -> Html {
+    let core = mention.core.map(|c| format!(" on core {c}")).unwrap_or_default();
+    let name = html! { <code class="name">{ mention.name.clone() }</code> };
+    let Some(located) = located else {
+        return html! { <li>{ format!("{} ", mention.kind) }{ name }{ core }</li> };
+    };
+    // One button per entity so named; a core holding several numbers them (real dumps
+    // repeat names across loop bodies).
+    let mut seen: std::collections::BTreeMap<Option<u64>, usize> = std::collections::BTreeMap::new();
+    let jumps: Vec<Html> = located
+        .keys
+        .iter()
+        .map(|key| {
+            let onclick = {
+                let key = key.clone();
+                context.on(move || Action::Repro(ReproAction::Jump { key: Some(key.clone()), diagnostic: None }))
+            };
+            let nth = seen.entry(key.core).or_default();
+            *nth += 1;
+            let core = key.core.map(|c| format!("core {c}")).unwrap_or_else(|| "main".to_owned());
+            let label = if *nth == 1 { core } else { format!("{core} ({})", nth) };
+            html! { <button type="button" class="link" {onclick} title={key.to_string()}>{ label }</button> }
+        })
+        .collect();
+    let diagnostic = located.diagnostic.map(|index| {
+        let onclick = context.on(move || Action::Repro(ReproAction::Jump { key: None, diagnostic: Some(index) }));
+        html! { <button type="button" class="link" {onclick}>{ "the link's diagnostic" }</button> }
+    });
+    html! {
+        <li class={classes!(located.keys.is_empty().then_some("missing"))}>
+            { format!("{} ", mention.kind) }{ name }{ core }
+            if located.keys.is_empty() {
+                { ": in no module of this link set" }
+                if !located.nearest.is_empty() {
+                    { "; nearest: " }
+                    { for located.nearest.iter().map(|n| html! { <><code class="name">{ n.clone() }</code>{ " " }</> }) }
+                }
+            } else {
+                { ": " }{ for jumps }
+            }
+            if let Some(button) = diagnostic { { " · " }{ button } }
+        </li>
+    }
+}
+
+fn finding_row(context: &crate::context::AppContext, finding: &Finding, located: Option<&Vec<Located>>) -> Html {
+    let explained = match (finding.known, finding.birlink()) {
+        (Some(entry), Some(code)) => {
+            html! { <>{ format!("birlink's {}: {}. ", code.as_str(), code.info().title) }<span class="muted">{ entry.note }</span></> }
+        }
+        (Some(entry), None) => {
+            html! { <>{ "birlink does not reproduce it: " }<span class="muted">{ entry.note }</span></> }
+        }
+        (None, _) => html! { { "not a code birlink knows" } },
+    };
+    html! {
+        <li class="finding">
+            <div><span class="pill">{ format!("line {}", finding.line) }</span><strong>{ finding.code.clone() }</strong>{ " — " }{ explained }</div>
+            <div class="log-line"><code>{ finding.text.clone() }</code></div>
+            if !finding.mentions.is_empty() {
+                <ul class="mentions">
+                    { for finding.mentions.iter().enumerate().map(|(i, m)| place(context, m, located.and_then(|l| l.get(i)))) }
+                </ul>
+            }
+        </li>
+    }
+}
+
+/// What the pasted log says, and where its names are.
+#[function_component(LogFindings)]
+pub fn log_findings() -> Html {
+    let context = use_app();
+    let state = &context.state;
+    let log = &state.log;
+    if !log.read {
+        return html! {};
+    }
+    let close = context.on(|| Action::Repro(ReproAction::CloseLog));
+    let edit = context.on(|| Action::Repro(ReproAction::OpenLog));
+    let located = log.located.clone();
+    let needs_files = state.result.is_none() && log.findings.iter().any(|f| f.birlink().is_some());
+    html! {
+        <section class="log-findings" id="log-findings" aria-label="The pasted compiler log">
+            <header>
+                <h3>{ format!("The pasted log: {} line(s) birlink knows", log.findings.len()) }</h3>
+                <button type="button" onclick={edit}>{ "Edit" }</button>
+                <button type="button" aria-label="Close the log" onclick={close}>{ "×" }</button>
+            </header>
+            if log.findings.is_empty() {
+                <p class="muted">{ "No line of it is a link failure birlink knows; the Diagnostics reference lists them." }</p>
+            }
+            <ul>
+                { for log.findings.iter().enumerate().map(|(i, f)| finding_row(&context, f, located.as_ref().and_then(|l| l.get(i)))) }
+            </ul>
+            if needs_files {
+                <p class="how-to-dump" id="how-to-dump">{ HOW_TO_DUMP }</p>
+            }
+        </section>
+    }
+}
+
+fn duration(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.1} s", ms / 1000.0)
+    }
+}
+
+/// "Reduce to a minimal repro" on a failing link, its progress and Cancel, and the
+/// reduced link set with the original one step away.
+#[function_component(ReproBar)]
+pub fn repro_bar() -> Html {
+    let context = use_app();
+    let state = &context.state;
+    let failed = state.result.as_ref().is_some_and(|r| r.failed());
+    if let Some(Reducing::Running { step, .. }) = &state.reducing {
+        let text = match step {
+            None => "reducing: linking the whole set once…".to_owned(),
+            Some(s) => format!(
+                "reducing: round {} · {} · {} tests · {} instructions · {} left",
+                s.round,
+                s.level,
+                s.tests,
+                s.instructions,
+                bytes(s.bytes)
+            ),
+        };
+        return html! {
+            <div class="repro-bar running" id="repro-bar" role="status" aria-live="polite">
+                <progress></progress>
+                <span id="reduce-progress">{ text }</span>
+                <button type="button" id="reduce-cancel" onclick={context.on(|| Action::Repro(ReproAction::CancelReduce))}>{ "Cancel" }</button>
+            </div>
+        };
+    }
+    let failure = match &state.reducing {
+        Some(Reducing::Failed(why)) => {
+            Some(html! { <span class="failed" role="alert">{ format!("could not reduce: {why}") }</span> })
+        }
+        _ => None,
+    };
+    if let (Some(summary), true) = (&state.reduced, state.original.is_some()) {
+        return html! {
+            <div class="repro-bar done" id="repro-bar">
+                <span id="reduce-result">
+                    <strong>{ format!("Reduced: still {} in {}", summary.code, summary.pass) }</strong>
+                    { format!(
+                        " · {} → {} instructions · {} → {} · {} tests in {}",
+                        summary.instructions.0, summary.instructions.1, bytes(summary.bytes.0), bytes(summary.bytes.1),
+                        summary.tests, duration(summary.ms)
+                    ) }
+                </span>
+                <button type="button" id="reduce-download" onclick={context.on(|| Action::Export(Export::Bundle))}>{ "Download bundle" }</button>
+                <button type="button" id="reduce-share" onclick={context.on(|| Action::OpenShare)}>{ "Share" }</button>
+                <button type="button" id="reduce-back" onclick={context.on(|| Action::Repro(ReproAction::BackToOriginal))}>{ "Back to the original" }</button>
+            </div>
+        };
+    }
+    if !failed {
+        return html! {};
+    }
+    html! {
+        <div class="repro-bar" id="repro-bar">
+            <button type="button" id="reduce-button" class="primary" onclick={context.on(|| Action::Repro(ReproAction::StartReduce))}
+                    title="Shrink the link set to the smallest one that still fails with the same first error (like birlink reduce)">
+                { "Reduce to a minimal repro" }
+            </button>
+            <span class="muted">{ "the smallest link set that still fails the same way, to attach to a bug report" }</span>
+            { for failure }
+        </div>
+    }
+}

@@ -1,0 +1,255 @@
+//! From the compiler's error line to a minimal repro: the pasted log (its findings read
+//! here with `birlink_core::log`, their names located by the worker) and the reduction
+//! (run by the worker in slices, opened as the current link set with the original one
+//! step away). The reducer decides every request; the components only dispatch.
+
+use std::rc::Rc;
+
+use birlink_core::log::{self, Finding, Located};
+use birlink_core::EntityKey;
+
+use super::{Ask, LoadedFile, PickedFile, Query, Selection, State, View};
+use crate::protocol::{ReduceStep, ReducedSummary};
+
+/// A pasted log larger than this is not read (a log line is short; a paste of a whole
+/// dump is not a log).
+pub const MAX_LOG_BYTES: usize = 1 << 20;
+
+/// The compiler log the user pasted, read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LogState {
+    /// The text in the box.
+    pub text: String,
+    /// Whether the paste box is open.
+    pub editing: bool,
+    /// The lines birlink recognised in the last text read.
+    pub findings: Rc<Vec<Finding>>,
+    /// Whether a text was read (so "nothing recognised" can be said).
+    pub read: bool,
+    /// Where the findings' names are in the current run: per finding, per mention
+    /// (`None` until the worker answers, or when no link set is open).
+    pub located: Option<Rc<Vec<Vec<Located>>>>,
+}
+
+/// A reduction the user started.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reducing {
+    /// The worker is reducing the run; its last progress.
+    Running {
+        /// The run being reduced.
+        run: u64,
+        /// How far, once it said.
+        step: Option<ReduceStep>,
+    },
+    /// It could not.
+    Failed(String),
+}
+
+/// The link set before a reduction replaced it, to go back to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SavedSet {
+    files: Vec<LoadedFile>,
+    lnc: Option<u64>,
+    open_sample: Option<String>,
+    replace_on_add: bool,
+}
+
+/// The repro actions.
+#[derive(Debug)]
+pub enum ReproAction {
+    /// Open the "Paste error" box.
+    OpenLog,
+    /// Close the box and the findings.
+    CloseLog,
+    /// The text in the box changed.
+    LogText(String),
+    /// Read the box's text.
+    ReadLog,
+    /// A paste on the page (outside any field): read it if it is a log.
+    Pasted(String),
+    /// The worker located the log's names.
+    Located {
+        /// The run.
+        run: u64,
+        /// The log it was about.
+        text: String,
+        /// Per finding, per mention.
+        located: Vec<Vec<Located>>,
+    },
+    /// Show a finding's entity and the run's diagnostic about it.
+    Jump {
+        /// The entity.
+        key: Option<EntityKey>,
+        /// The diagnostic, by index.
+        diagnostic: Option<usize>,
+    },
+    /// Reduce the current link set.
+    StartReduce,
+    /// Stop reducing.
+    CancelReduce,
+    /// The worker's progress.
+    Progress {
+        /// The run.
+        run: u64,
+        /// How far.
+        step: ReduceStep,
+    },
+    /// The reduction finished: its file.
+    Reduced {
+        /// The run.
+        run: u64,
+        /// The reduced link set.
+        file: PickedFile,
+        /// What it kept.
+        summary: ReducedSummary,
+    },
+    /// The reduction could not be done.
+    Failed {
+        /// The run.
+        run: u64,
+        /// Why.
+        message: String,
+    },
+    /// Go back to the link set before the reduction.
+    BackToOriginal,
+}
+
+impl State {
+    /// Applies a repro action; false when it changes nothing.
+    pub(super) fn apply_repro(&mut self, action: ReproAction) -> bool {
+        match action {
+            ReproAction::OpenLog => {
+                self.log.editing = true;
+            }
+            ReproAction::CloseLog => self.log = LogState::default(),
+            ReproAction::LogText(text) => self.log.text = text,
+            ReproAction::ReadLog => {
+                self.log.editing = false;
+                self.read_log();
+            }
+            ReproAction::Pasted(text) => {
+                if text.len() > MAX_LOG_BYTES || log::read(&text).is_empty() {
+                    return false;
+                }
+                self.log.text = text;
+                self.log.editing = false;
+                self.read_log();
+            }
+            ReproAction::Located { run, text, located } => {
+                if Some(run) != self.result_run() || text != self.log.text {
+                    return false;
+                }
+                let located = Rc::new(located);
+                self.log.located = Some(located.clone());
+                // Jump to the first place found: the run's diagnostic about it, else
+                // the entity.
+                let first = located.iter().flatten().find(|l| l.diagnostic.is_some() || !l.keys.is_empty());
+                if let Some(place) = first {
+                    self.jump(place.keys.first().cloned(), place.diagnostic);
+                }
+            }
+            ReproAction::Jump { key, diagnostic } => self.jump(key, diagnostic),
+            ReproAction::StartReduce => {
+                let Some(run) = self.result_run() else { return false };
+                if matches!(self.reducing, Some(Reducing::Running { .. })) {
+                    return false;
+                }
+                self.reducing = Some(Reducing::Running { run, step: None });
+                self.reduce_out.post(Ask { run, query: Query::Reduce });
+            }
+            ReproAction::CancelReduce => {
+                let Some(Reducing::Running { run, .. }) = self.reducing else { return false };
+                self.reducing = None;
+                self.reduce_out.post(Ask { run, query: Query::CancelReduce });
+            }
+            ReproAction::Progress { run, step } => match &mut self.reducing {
+                Some(Reducing::Running { run: running, step: last }) if *running == run => *last = Some(step),
+                _ => return false,
+            },
+            ReproAction::Reduced { run, file, summary } => {
+                if !matches!(self.reducing, Some(Reducing::Running { run: running, .. }) if running == run) {
+                    return false;
+                }
+                self.reducing = None;
+                let saved = SavedSet {
+                    files: self.files.clone(),
+                    lnc: self.lnc,
+                    open_sample: self.open_sample.clone(),
+                    replace_on_add: self.replace_on_add,
+                };
+                self.files.clear();
+                self.add(vec![file]);
+                // The bundle records the LNC.
+                self.lnc = None;
+                self.open_sample = None;
+                self.replace_on_add = false;
+                self.notice = None;
+                self.relink();
+                self.original = Some(Rc::new(saved));
+                self.reduced = Some(summary);
+            }
+            ReproAction::Failed { run, message } => {
+                if !matches!(self.reducing, Some(Reducing::Running { run: running, .. }) if running == run) {
+                    return false;
+                }
+                self.reducing = Some(Reducing::Failed(message));
+            }
+            ReproAction::BackToOriginal => {
+                let Some(saved) = self.original.take() else { return false };
+                let saved = Rc::unwrap_or_clone(saved);
+                self.reduced = None;
+                self.files = saved.files;
+                self.lnc = saved.lnc;
+                self.open_sample = saved.open_sample;
+                self.replace_on_add = saved.replace_on_add;
+                self.notice = None;
+                self.relink();
+            }
+        }
+        true
+    }
+
+    /// A new run: the log's names are looked for in it.
+    pub(super) fn relocate_log(&mut self) {
+        if self.log.read && !self.log.findings.is_empty() {
+            self.log.located = None;
+            if let Some(run) = self.result_run() {
+                self.log_out.post(Ask { run, query: Query::Locate(self.log.text.clone()) });
+            }
+        }
+    }
+
+    /// Reads the log's text and, with a run open, asks where its names are.
+    fn read_log(&mut self) {
+        let findings = log::read(&self.log.text);
+        self.log.read = true;
+        self.log.located = None;
+        if let (false, Some(run)) = (findings.is_empty(), self.result_run()) {
+            self.log_out.post(Ask { run, query: Query::Locate(self.log.text.clone()) });
+        }
+        self.log.findings = Rc::new(findings);
+    }
+
+    fn jump(&mut self, key: Option<EntityKey>, diagnostic: Option<usize>) {
+        match (diagnostic, key) {
+            (Some(index), _) => {
+                self.view = View::Diagnostics;
+                self.select(Selection::Diagnostic(index));
+                self.selection_by_user = true;
+            }
+            (None, Some(key)) => self.select_key(key),
+            (None, None) => {}
+        }
+    }
+
+    /// A change of link set by the user: a reduction under way stops, and the original
+    /// is no longer one step away.
+    pub(super) fn forget_repro(&mut self) {
+        if let Some(Reducing::Running { run, .. }) = self.reducing.take() {
+            self.reduce_out.post(Ask { run, query: Query::CancelReduce });
+        }
+        self.reducing = None;
+        self.original = None;
+        self.reduced = None;
+    }
+}

@@ -169,6 +169,9 @@ pub struct RunResult {
     pub stats: RunStats,
     /// Diagnostic indices, errors first, then warnings, then notes (stable).
     pub diagnostic_order: Vec<usize>,
+    /// `diagnostic_order` grouped by code, codes in the order of their first diagnostic
+    /// (the view shows a few of each and counts the rest).
+    pub diagnostic_groups: Vec<(Code, Vec<usize>)>,
     /// The first pass that failed.
     pub failed_pass: Option<usize>,
     /// `(errors, warnings, notes)`.
@@ -186,7 +189,17 @@ impl RunResult {
         let count = |s: Severity| report.diagnostics.iter().filter(|d| d.severity == s).count();
         let counts = (count(Severity::Error), count(Severity::Warning), count(Severity::Note));
         let alignment = Rc::new(Alignment::default());
-        RunResult { run, report, linked, stats, diagnostic_order, failed_pass, counts, alignment }
+        let mut diagnostic_groups: Vec<(Code, Vec<usize>)> = Vec::new();
+        let mut group_of: BTreeMap<Code, usize> = BTreeMap::new();
+        for &i in &diagnostic_order {
+            let code = report.diagnostics[i].code;
+            let group = *group_of.entry(code).or_insert_with(|| {
+                diagnostic_groups.push((code, Vec::new()));
+                diagnostic_groups.len() - 1
+            });
+            diagnostic_groups[group].1.push(i);
+        }
+        RunResult { run, report, linked, stats, diagnostic_order, diagnostic_groups, failed_pass, counts, alignment }
     }
 
     /// With the worker's alignment of the run.

@@ -341,7 +341,8 @@ impl LinkWorker {
             sources.push(read(file));
         }
         let load_ms = now() - started;
-        let options = LinkOptions { lnc, passes: None, max_input_bytes: Some(max), input_bytes: Some(bytes) };
+        let options =
+            LinkOptions { lnc, passes: None, max_input_bytes: Some(max), input_bytes: Some(bytes), threads: 1 };
         let started = now();
         let outcome = birlink_core::passes::run_with_progress(sources, &options, &mut |step| {
             let (phase, done) = match step {

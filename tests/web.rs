@@ -16,7 +16,7 @@
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use yew::prelude::*;
 
-use birlink_web::components::table::DataTable;
+use birlink_web::components::table::{columns, DataTable};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -83,7 +83,7 @@ fn table(props: &TableProps) -> Html {
     let row = Callback::from(|i: usize| {
         vec![html! { { format!("<img src=x onerror=\"window.__xss=1\"> row {i}") } }, html! { { i } }]
     });
-    html! { <DataTable caption="test" columns={vec!["name", "n"]} rows={props.rows} {row} /> }
+    html! { <DataTable caption="test" columns={columns(&["name", "n"])} rows={props.rows} {row} /> }
 }
 
 async fn render(rows: usize) -> web_sys::Element {

@@ -1,23 +1,29 @@
 //! Every diagnostic, errors first: code, message, where (file, line, column, pointer),
 //! what to do, the names that do exist, the per-core table — and the code's full
-//! explanation one click away. Selecting one shows its place in the input.
+//! explanation one click away. Selecting one shows its place in the input. A code
+//! repeated many times shows its first few and counts the rest, which open a hundred at
+//! a time (the selected one is always drawn): 10,000 findings are not 10,000 cards.
 
 use yew::prelude::*;
 
 use birlink_core::diag::Diagnostic;
 use birlink_core::query::EntityQuery;
-use birlink_core::EntityKind;
+use birlink_core::{Code, EntityKind};
 
 use crate::context::use_app;
 use crate::state::{Action, Selection};
 
-/// At most this many cards are drawn (the report keeps them all).
-const MAX_SHOWN: usize = 500;
+/// Cards drawn of each code before the rest are counted.
+const SHOWN_PER_CODE: usize = 10;
+/// Cards one "show more" adds.
+const MORE: usize = 100;
 
 /// The diagnostics view.
 #[function_component(Diagnostics)]
 pub fn diagnostics() -> Html {
     let context = use_app();
+    // Extra cards opened per code, for the run they were opened in.
+    let opened = use_state(|| (0u64, std::collections::BTreeMap::<Code, usize>::new()));
     let state = &context.state;
     let Some(result) = &state.result else { return html! {} };
     let report = &result.report;
@@ -33,13 +39,36 @@ pub fn diagnostics() -> Html {
         <div class="diagnostics" id="diagnostics-view">
             <p class="muted">{ format!("{} · j / k to move", birlink_core::diag::tally(errors, warnings, notes)) }</p>
             <ol class="diag-list">
-                { for result.diagnostic_order.iter().take(MAX_SHOWN).map(|&i| html! {
-                    <DiagnosticCard index={i} diagnostic={report.diagnostics[i].clone()} selected={selected == Some(i)} linked={result.linked} />
+                { for result.diagnostic_groups.iter().map(|(code, group)| {
+                    let extra = if opened.0 == result.run { opened.1.get(code).copied().unwrap_or(0) } else { 0 };
+                    let rank = selected.and_then(|s| group.iter().position(|&i| i == s)).map_or(0, |r| r + 1);
+                    let shown = (SHOWN_PER_CODE + extra).max(rank).min(group.len());
+                    let rest = group.len() - shown;
+                    let more = {
+                        let opened = opened.clone();
+                        let (run, code) = (result.run, *code);
+                        Callback::from(move |_: MouseEvent| {
+                            let mut map = if opened.0 == run { opened.1.clone() } else { Default::default() };
+                            *map.entry(code).or_default() = shown + MORE - SHOWN_PER_CODE;
+                            opened.set((run, map));
+                        })
+                    };
+                    let first = &report.diagnostics[group[0]];
+                    html! {
+                        <>
+                            { for group[..shown].iter().map(|&i| html! {
+                                <DiagnosticCard index={i} diagnostic={report.diagnostics[i].clone()} selected={selected == Some(i)} linked={result.linked} />
+                            }) }
+                            if rest > 0 {
+                                <li class="diag-more" data-code={code.as_str()}>
+                                    { format!("{rest} more {}[{code}] like these — {}", first.severity.as_str(), code.info().title) }
+                                    <button type="button" class="link" onclick={more}>{ format!("show {}", rest.min(MORE)) }</button>
+                                </li>
+                            }
+                        </>
+                    }
                 }) }
             </ol>
-            if report.diagnostics.len() > MAX_SHOWN {
-                <p class="muted">{ format!("{} more in report.json", report.diagnostics.len() - MAX_SHOWN) }</p>
-            }
         </div>
     }
 }

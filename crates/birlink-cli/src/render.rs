@@ -133,13 +133,52 @@ fn shorten(text: &str, width: usize) -> String {
     }
 }
 
-/// Diagnostics, rustc-style, with the source line when the file text is known.
+/// Past this many diagnostics of one code, the rest are counted, not shown: a link set
+/// with one fault repeated 10,000 times reads as ten examples and a count.
+pub const SHOWN_PER_CODE: usize = 10;
+
+/// Diagnostics, rustc-style, with the source line when the file text is known; the
+/// first [`SHOWN_PER_CODE`] of each code in full, then one line per code for the rest.
 pub fn diagnostics(diagnostics: &[Diagnostic], files: &[FileEntry], color: bool) -> String {
     let mut out = String::new();
+    let mut seen: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    // Codes in order of their first diagnostic, with how many were not shown.
+    let mut hidden: Vec<(&Diagnostic, usize)> = Vec::new();
     for diagnostic in diagnostics {
-        render_one(&mut out, files, diagnostic, color);
+        let count = seen.entry(diagnostic.code.as_str()).or_default();
+        *count += 1;
+        if *count <= SHOWN_PER_CODE {
+            render_one(&mut out, files, diagnostic, color);
+        } else if *count == SHOWN_PER_CODE + 1 {
+            hidden.push((diagnostic, 1));
+        } else if let Some(entry) = hidden.iter_mut().find(|(d, _)| d.code == diagnostic.code) {
+            entry.1 += 1;
+        }
+    }
+    for (first, more) in hidden {
+        let head = format!("{}[{}]", first.severity.as_str(), first.code);
+        let _ = writeln!(
+            out,
+            "{} {more} more {} like these ({}); `birlink link --format json` lists every one\n",
+            paint("...", Style::Accent, color),
+            paint(&head, severity_style(first.severity), color),
+            first.code.info().title,
+        );
     }
     out
+}
+
+/// At most `width` characters of `line` around character `column` (1-based), and the
+/// caret's place in them: a one-line dump of 40 MB shows the part the column is in.
+fn window(line: &str, column: usize, width: usize) -> (String, usize) {
+    let skip = column.saturating_sub(1).saturating_sub(width / 2);
+    let shown: String = line.chars().skip(skip).take(width).collect();
+    let caret = column.saturating_sub(1) - skip;
+    if skip == 0 {
+        (shown, caret)
+    } else {
+        (format!("…{shown}"), caret + 1)
+    }
 }
 
 fn render_one(out: &mut String, files: &[FileEntry], d: &Diagnostic, color: bool) {
@@ -167,11 +206,11 @@ fn render_one(out: &mut String, files: &[FileEntry], d: &Diagnostic, color: bool
         let text = files.iter().find(|f| f.path == location.file).and_then(|f| f.text.as_deref());
         if let (Some(text), Some(line), Some(column)) = (text, location.line, location.column) {
             if let Some(source) = text.lines().nth(line.saturating_sub(1) as usize) {
-                let shown: String = source.chars().take(160).collect();
+                let (shown, caret_at) = window(source, column as usize, 160);
                 let bar = paint("|", Style::Accent, color);
                 let _ = writeln!(out, "{pad} {bar}");
                 let _ = writeln!(out, "{} {bar} {shown}", paint(&line.to_string(), Style::Accent, color));
-                let caret_at = (column.saturating_sub(1) as usize).min(shown.chars().count());
+                let caret_at = caret_at.min(shown.chars().count());
                 let caret_pad: String =
                     shown.chars().take(caret_at).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
                 let _ = writeln!(out, "{pad} {bar} {caret_pad}{}", paint("^", severity_style(d.severity), color));

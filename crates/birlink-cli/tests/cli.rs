@@ -381,3 +381,21 @@ fn reduce_exits_by_outcome() {
     assert_eq!(bad_code.status.code(), Some(2));
     assert!(text(&bad_code.stderr).contains("is not a code birlink reports"), "{}", text(&bad_code.stderr));
 }
+
+#[test]
+fn repeated_findings_are_counted_past_ten_of_a_code() {
+    let out = temp("repeated");
+    let bad = out.join("nc00.json");
+    // One line, as real dumps are, with the same fault 30 times.
+    let functions: Vec<String> = (0..30).map(|_| "{\"name\": 5}".to_owned()).collect();
+    std::fs::write(&bad, format!("{{\"functions\": [{}]}}", functions.join(", "))).expect("write");
+    let run = birlink(&["print", bad.to_str().expect("path")]);
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = text(&run.stderr);
+    assert_eq!(stderr.matches("error[BL0003]:").count(), 10, "{stderr}");
+    assert!(stderr.contains("... 20 more error[BL0003] like these"), "{stderr}");
+    // The source line is shown around the column, not from the line's start.
+    assert!(stderr.contains("/functions/9/name"), "{stderr}");
+    let caret_lines: Vec<&str> = stderr.lines().filter(|l| l.trim_start().starts_with("1 | …")).collect();
+    assert!(!caret_lines.is_empty(), "a long line is shown as a window: {stderr}");
+}

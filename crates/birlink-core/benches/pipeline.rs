@@ -1,13 +1,23 @@
-//! Pipeline benchmark: generated link sets from 2 × 1k to 8 × 100k instructions.
+//! Pipeline benchmark: generated link sets from 2 × 1k to 8 × 300k instructions.
 //!
-//! For each size it times, on the same in-memory files: the floor (a bare `serde_json`
-//! parse of every file into a `Value` and a pretty write of it), reading (parse and
-//! lower), each pass, writing (`linked.json` + `report.json`), and the whole pipeline end
-//! to end. Each size runs in its own child process so its peak memory (VmHWM) is its own.
+//! For each size it times, on the same in-memory files:
+//! - the **tight floor**: check every file is JSON (`serde_json` into `IgnoredAny`, which
+//!   builds nothing) and copy its bytes out, as writing them would; what reading the
+//!   bytes costs;
+//! - the **naive floor**: a `serde_json::Value` tree of every file and a pretty write of
+//!   it, what a tool that builds trees pays;
+//! - reading (parse and lower), each pass, writing (`linked.json` + `report.json`);
+//! - the whole pipeline end to end on one thread (as the browser's worker runs it) and
+//!   reading on every core (as `birlink link` does), with their ratios to the tight floor.
+//!
+//! The floors and both end-to-end runs are measured alternately, round after round, so a
+//! noisy machine slows them alike; each figure is the median of its rounds. Peak memory
+//! is the process's high-water mark (VmHWM) over one end-to-end run, reset just before it
+//! (`/proc/self/clear_refs`), with the input files held as the CLI holds them; its ratio
+//! is to the input's bytes. Each size runs in its own child process.
 //!
 //! `cargo bench -p birlink-core --bench pipeline` runs every size;
 //! `… -- 8x100000` runs one; `… -- --quick` stops at 8 × 10k.
-//! Timings are the median of several runs (fewer for the big sizes).
 
 // Tests and benchmarks may panic on a broken fixture: that is their failure report.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a benchmark stops on a broken fixture")]
@@ -20,10 +30,15 @@ use birlink_core::input::{self, SourceFile};
 use birlink_core::passes::{bir_linker, verify, vnc_link, vnc_remote_addr_map};
 use birlink_core::{json, LinkOptions};
 
-const SIZES: [(u64, usize); 6] = [(2, 1_000), (2, 10_000), (8, 10_000), (2, 100_000), (8, 50_000), (8, 100_000)];
+const SIZES: [(u64, usize); 7] =
+    [(2, 1_000), (2, 10_000), (8, 10_000), (2, 100_000), (8, 50_000), (8, 100_000), (8, 300_000)];
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    if let Some(at) = args.iter().position(|a| a == "--peak") {
+        peak_child(std::path::Path::new(&args[at + 1]));
+        return;
+    }
     if let Some(size) = args.iter().find(|a| a.contains('x')) {
         let (cores, insts) = parse_size(size);
         child(cores, insts);
@@ -31,21 +46,24 @@ fn main() {
     }
     let quick = args.iter().any(|a| a == "--quick");
     println!(
-        "{:>10} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>7}",
+        "{:>10} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8} {:>6} {:>6} {:>7} {:>8} {:>5}",
         "size",
         "input",
-        "floor",
-        "(write)",
+        "tight",
+        "naive",
         "read",
         "verify",
         "link",
         "addrmap",
         "vnclink",
         "write",
-        "e2e",
-        "ratio",
+        "e2e 1t",
+        format!("e2e {}t", threads()),
+        "1t/fl",
+        "Nt/fl",
         "ns/inst",
-        "peak"
+        "peak",
+        "×in"
     );
     let exe = std::env::current_exe().expect("current exe");
     for (cores, insts) in SIZES {
@@ -107,7 +125,9 @@ fn child(cores: u64, insts: usize) {
     let sources = files(cores, insts);
     let bytes: usize = sources.iter().map(|s| s.content.as_ref().map(Vec::len).unwrap_or(0)).sum();
     let total_insts = cores as f64 * insts as f64;
-    let repeat = if cores as usize * insts >= 400_000 {
+    let repeat = if cores as usize * insts >= 2_000_000 {
+        1
+    } else if cores as usize * insts >= 400_000 {
         3
     } else if cores as usize * insts >= 40_000 {
         5
@@ -115,7 +135,17 @@ fn child(cores: u64, insts: usize) {
         15
     };
 
-    let floor = time(repeat, || {
+    let tight = || {
+        let mut written = 0usize;
+        for source in &sources {
+            let bytes = source.content.as_ref().expect("bytes");
+            let _: serde::de::IgnoredAny = serde_json::from_slice(bytes).expect("json");
+            let out = std::hint::black_box(bytes.to_vec());
+            written += out.len();
+        }
+        written
+    };
+    let naive = || {
         let mut written = 0usize;
         for source in &sources {
             let value: serde_json::Value =
@@ -125,29 +155,38 @@ fn child(cores: u64, insts: usize) {
             written += out.len();
         }
         written
-    });
-
-    let values: Vec<serde_json::Value> =
-        sources.iter().map(|s| serde_json::from_slice(s.content.as_ref().expect("bytes")).expect("json")).collect();
-    let floor_write = time(repeat, || {
-        values
-            .iter()
-            .map(|value| {
-                let mut out = Vec::new();
-                serde_json::to_writer_pretty(&mut out, value).expect("write");
-                out.len()
-            })
-            .sum::<usize>()
-    });
-    drop(values);
+    };
+    let end_to_end = |threads: usize| {
+        let sources = sources.clone();
+        let start = Instant::now();
+        // Everything is dropped inside the timed run, as the floors drop theirs.
+        let outcome = birlink_core::run(sources, &LinkOptions { threads, ..LinkOptions::default() });
+        let linked = birlink_core::linked_json(&outcome).map(|t| t.len());
+        let report = birlink_core::report_json(&outcome).len();
+        drop(std::hint::black_box((linked, report, outcome)));
+        start.elapsed()
+    };
+    // Alternately: tight, naive, one thread, every core; then the next round.
+    let mut rounds: [Vec<Duration>; 4] = Default::default();
+    for _ in 0..repeat {
+        let start = Instant::now();
+        std::hint::black_box(tight());
+        rounds[0].push(start.elapsed());
+        let start = Instant::now();
+        std::hint::black_box(naive());
+        rounds[1].push(start.elapsed());
+        rounds[2].push(end_to_end(1));
+        rounds[3].push(end_to_end(threads()));
+    }
+    let [tight_floor, naive_floor, e2e_one, e2e_all] = rounds.map(median);
 
     let read = time_with(
         repeat,
         || sources.clone(),
-        |sources| input::load(sources, None, None, &mut Vec::new(), &mut |_, _| {}),
+        |sources| input::load(sources, None, None, 1, &mut Vec::new(), &mut |_, _| {}),
     );
     let mut diags = Vec::new();
-    let set = input::load(sources.clone(), None, None, &mut diags, &mut |_, _| {});
+    let set = input::load(sources.clone(), None, None, 1, &mut diags, &mut |_, _| {});
     let verify_time = time(repeat, || verify::run(&set, &mut Vec::new()));
 
     let link_time = time_with(
@@ -183,45 +222,81 @@ fn child(cores: u64, insts: usize) {
         (out.len(), birlink_core::report_json(&outcome).len())
     });
 
-    let e2e = time_with(
-        repeat,
-        || sources.clone(),
-        |sources| {
-            // Everything is dropped inside the timed run, as the floor drops its values.
-            let outcome = birlink_core::run(sources, &LinkOptions::default());
-            let linked = birlink_core::linked_json(&outcome).map(|t| t.len());
-            (linked, birlink_core::report_json(&outcome).len())
-        },
-    );
+    drop(outcome);
+    drop(linked);
+    drop(set);
 
-    let ms = |d: Duration| format!("{:.1}", d.as_secs_f64() * 1000.0);
+    // Peak memory as `birlink link` has it: a fresh process that reads the files from
+    // disk and runs the pipeline on every core, nothing else in its heap.
+    let dir = std::env::temp_dir().join(format!("birlink-bench-{}-{cores}x{insts}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for source in &sources {
+        std::fs::write(dir.join(&source.path), source.content.as_ref().expect("bytes")).expect("write");
+    }
+    drop(sources);
+    let exe = std::env::current_exe().expect("current exe");
+    let out = Command::new(&exe).arg("--peak").arg(&dir).output().expect("run the peak child");
+    let _ = std::fs::remove_dir_all(&dir);
+    let peak: u64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap_or(0);
+
+    let ms = |d: Duration| format!("{:.0}", d.as_secs_f64() * 1000.0);
     println!(
-        "{:>10} {:>9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6.2} {:>8.0} {:>7}",
+        "{:>10} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8} {:>6.2} {:>6.2} {:>7.0} {:>8} {:>5.2}",
         format!("{cores}x{insts}"),
         input::human_bytes(bytes as u64),
-        ms(floor),
-        ms(floor_write),
+        ms(tight_floor),
+        ms(naive_floor),
         ms(read),
         ms(verify_time),
         ms(link_time),
         ms(addrmap),
         ms(vnclink),
         ms(write),
-        ms(e2e),
-        e2e.as_secs_f64() / floor.as_secs_f64(),
-        e2e.as_secs_f64() * 1e9 / total_insts,
-        peak_rss(),
+        ms(e2e_one),
+        ms(e2e_all),
+        e2e_one.as_secs_f64() / tight_floor.as_secs_f64(),
+        e2e_all.as_secs_f64() / tight_floor.as_secs_f64(),
+        e2e_one.as_secs_f64() * 1e9 / total_insts,
+        input::human_bytes(peak),
+        peak as f64 / bytes as f64,
     );
 }
 
-/// Peak resident memory of this process (Linux), for the memory ratio.
-fn peak_rss() -> String {
+/// Reads the files of `dir` and links them as `birlink link` does, then prints the
+/// process's peak resident memory in bytes.
+fn peak_child(dir: &std::path::Path) {
+    let mut paths: Vec<_> = std::fs::read_dir(dir).expect("dir").map(|e| e.expect("entry").path()).collect();
+    paths.sort();
+    let sources: Vec<SourceFile> = paths
+        .iter()
+        .map(|p| SourceFile {
+            path: p.to_string_lossy().into_owned(),
+            content: Ok(std::fs::read(p).expect("read")),
+            role: birlink_core::Role::Auto,
+        })
+        .collect();
+    let outcome = birlink_core::run(sources, &LinkOptions { threads: threads(), ..LinkOptions::default() });
+    // Written as the CLI writes it: streamed out, never one string.
+    if let Some(linked) = outcome.linked.as_ref() {
+        json::write::write_module(linked, &mut std::io::sink()).expect("write");
+    }
+    drop(std::hint::black_box((birlink_core::report_json(&outcome).len(), outcome)));
+    println!("{}", peak_rss_bytes());
+}
+
+/// Threads `birlink link` reads on: one per core.
+fn threads() -> usize {
+    std::thread::available_parallelism().map(usize::from).unwrap_or(1)
+}
+
+/// Peak resident memory of this process since the last reset (Linux `VmHWM`), in bytes.
+fn peak_rss_bytes() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
         .lines()
         .find(|l| l.starts_with("VmHWM:"))
         .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|kb| kb.parse::<u64>().ok())
-        .map(|kb| input::human_bytes(kb * 1024))
-        .unwrap_or_else(|| "?".to_owned())
+        .map(|kb| kb * 1024)
+        .unwrap_or(0)
 }

@@ -117,11 +117,14 @@ impl LinkSet {
 
 /// Reads every source, telling `on_file` which one it starts. `max_input_bytes` bounds the
 /// total size (the browser build sets it); `input_bytes` is that total when the caller
-/// knows it without reading.
+/// knows it without reading. With `threads` above 1 (never in the browser), files are
+/// decoded and parsed on that many threads; the link set and its diagnostics are the same
+/// as a single thread's, in the same order.
 pub fn load(
     sources: Vec<SourceFile>,
     max_input_bytes: Option<u64>,
     input_bytes: Option<u64>,
+    threads: usize,
     diags: &mut Vec<Diagnostic>,
     on_file: &mut dyn FnMut(usize, &str),
 ) -> LinkSet {
@@ -141,73 +144,13 @@ pub fn load(
         );
     }
     let mut netlists: Vec<(Netlist, bool)> = Vec::new();
-    for source in sources {
-        let file = FileId(set.files.len() as u32);
-        let path = source.path.clone();
-        on_file(set.files.len(), &path);
-        let mut entry = FileEntry { path: source.path, text: None, kind: FileKind::Invalid };
-        if too_large {
+    let decoded = decode_all(sources, too_large, threads, on_file);
+    for Decoded { file, mut entry, document, diags: own, role, is_netlist_name } in decoded {
+        diags.extend(own);
+        let path = entry.path.clone();
+        let Some(document) = document else {
             set.files.push(entry);
             continue;
-        }
-        let bytes = match source.content {
-            Ok(bytes) => bytes,
-            Err(reason) => {
-                diags.push(
-                    Diagnostic::new(Code::UnreadableFile, Pass::Read, format!("cannot read `{path}`: {reason}"))
-                        .entity(EntityKind::File, &path, None)
-                        .at_pointer(file, ""),
-                );
-                set.files.push(entry);
-                continue;
-            }
-        };
-        let text = match String::from_utf8(bytes) {
-            Ok(text) => text,
-            Err(error) => {
-                let offset = error.utf8_error().valid_up_to();
-                let valid = std::str::from_utf8(&error.as_bytes()[..offset]).unwrap_or("");
-                let (line, column) = json::locate::line_column(valid, offset);
-                let mut diagnostic = Diagnostic::new(
-                    Code::UnreadableFile,
-                    Pass::Read,
-                    format!("`{path}` is not UTF-8 text (invalid byte at offset {offset})"),
-                )
-                .entity(EntityKind::File, &path, None);
-                diagnostic.location = Some(crate::diag::Location {
-                    file: path.clone(),
-                    pointer: String::new(),
-                    line: Some(line),
-                    column: Some(column),
-                });
-                diags.push(diagnostic);
-                set.files.push(entry);
-                continue;
-            }
-        };
-        let is_netlist_name = file_name(&path) == "hlo_netlist.json";
-        let document = if source.role == Role::Netlist || is_netlist_name {
-            json::parse(&text).map(Document::Other)
-        } else {
-            json::stream::read_document(&text, file, diags)
-        };
-        entry.text = Some(text);
-        let document = match document {
-            Ok(document) => document,
-            Err(error) => {
-                let mut diagnostic = Diagnostic::new(error.code, Pass::Read, format!("`{path}`: {}", error.message))
-                    .entity(EntityKind::File, &path, None)
-                    .at_pointer(file, "");
-                diagnostic.location = Some(crate::diag::Location {
-                    file: path.clone(),
-                    pointer: String::new(),
-                    line: Some(error.line),
-                    column: Some(error.column),
-                });
-                diags.push(diagnostic);
-                set.files.push(entry);
-                continue;
-            }
         };
         match document {
             Document::Module(module, uses) => {
@@ -225,10 +168,10 @@ pub fn load(
                     set.modules.push(CoreModule { module, name, core, file, uses });
                 }
             }
-            Document::Other(value) => match classify(&value, source.role, is_netlist_name) {
+            Document::Other(value) => match classify(&value, role, is_netlist_name) {
                 Classified::Netlist => {
                     entry.kind = FileKind::Netlist;
-                    netlists.push((netlist::parse(&value, file, "", diags), source.role == Role::Netlist));
+                    netlists.push((netlist::parse(&value, file, "", diags), role == Role::Netlist));
                 }
                 Classified::Other(what) => {
                     diags.push(
@@ -262,6 +205,161 @@ pub fn load(
         diags.push(Diagnostic::new(Code::EmptyLinkSet, Pass::Read, "no per-core module was given: nothing to link"));
     }
     set
+}
+
+/// One source decoded and parsed, with the diagnostics of doing so.
+struct Decoded {
+    file: FileId,
+    entry: FileEntry,
+    /// The document, unless the file could not be read, decoded or parsed.
+    document: Option<Document>,
+    diags: Vec<Diagnostic>,
+    role: Role,
+    is_netlist_name: bool,
+}
+
+/// Decodes every source, in order; on `threads` threads where there are several files
+/// and threads may be spawned (not in wasm).
+fn decode_all(
+    sources: Vec<SourceFile>,
+    too_large: bool,
+    threads: usize,
+    on_file: &mut dyn FnMut(usize, &str),
+) -> Vec<Decoded> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if threads > 1 && sources.len() > 1 && !too_large {
+        let decoded = decode_parallel(sources, threads);
+        for (i, d) in decoded.iter().enumerate() {
+            on_file(i, &d.entry.path);
+        }
+        return decoded;
+    }
+    let _ = threads;
+    sources
+        .into_iter()
+        .enumerate()
+        .map(|(i, source)| {
+            on_file(i, &source.path);
+            decode(FileId(i as u32), source, too_large)
+        })
+        .collect()
+}
+
+/// Files are independent until they are assembled: each thread takes the next file not
+/// yet taken, and the results are put back in input order.
+#[cfg(not(target_arch = "wasm32"))]
+fn decode_parallel(sources: Vec<SourceFile>, threads: usize) -> Vec<Decoded> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let count = sources.len();
+    let slots: Vec<Mutex<Option<SourceFile>>> = sources.into_iter().map(|s| Mutex::new(Some(s))).collect();
+    let results: Vec<Mutex<Option<Decoded>>> = (0..count).map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(count) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= count {
+                    break;
+                }
+                let source = slots[i].lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+                if let Some(source) = source {
+                    let decoded = decode(FileId(i as u32), source, false);
+                    *results[i].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(decoded);
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(i, slot)| {
+            slot.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner).unwrap_or_else(|| Decoded {
+                file: FileId(i as u32),
+                entry: FileEntry { path: String::new(), text: None, kind: FileKind::Invalid },
+                document: None,
+                diags: Vec::new(),
+                role: Role::Auto,
+                is_netlist_name: false,
+            })
+        })
+        .collect()
+}
+
+/// Checks a source's bytes are UTF-8 and parses them (streaming for modules and
+/// bundles): everything about one file that needs no other file.
+fn decode(file: FileId, source: SourceFile, too_large: bool) -> Decoded {
+    let path = source.path.clone();
+    let role = source.role;
+    let is_netlist_name = file_name(&path) == "hlo_netlist.json";
+    let mut diags = Vec::new();
+    let mut entry = FileEntry { path: source.path, text: None, kind: FileKind::Invalid };
+    let failed = |entry: FileEntry, diags: Vec<Diagnostic>| Decoded {
+        file,
+        entry,
+        document: None,
+        diags,
+        role,
+        is_netlist_name,
+    };
+    if too_large {
+        return failed(entry, diags);
+    }
+    let bytes = match source.content {
+        Ok(bytes) => bytes,
+        Err(reason) => {
+            diags.push(
+                Diagnostic::new(Code::UnreadableFile, Pass::Read, format!("cannot read `{path}`: {reason}"))
+                    .entity(EntityKind::File, &path, None)
+                    .at_pointer(file, ""),
+            );
+            return failed(entry, diags);
+        }
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            let offset = error.utf8_error().valid_up_to();
+            let valid = std::str::from_utf8(&error.as_bytes()[..offset]).unwrap_or("");
+            let (line, column) = json::locate::line_column(valid, offset);
+            let mut diagnostic = Diagnostic::new(
+                Code::UnreadableFile,
+                Pass::Read,
+                format!("`{path}` is not UTF-8 text (invalid byte at offset {offset})"),
+            )
+            .entity(EntityKind::File, &path, None);
+            diagnostic.location = Some(crate::diag::Location {
+                file: path.clone(),
+                pointer: String::new(),
+                line: Some(line),
+                column: Some(column),
+            });
+            diags.push(diagnostic);
+            return failed(entry, diags);
+        }
+    };
+    let document = if role == Role::Netlist || is_netlist_name {
+        json::parse(&text).map(Document::Other)
+    } else {
+        json::stream::read_document(&text, file, &mut diags)
+    };
+    entry.text = Some(text);
+    match document {
+        Ok(document) => Decoded { file, entry, document: Some(document), diags, role, is_netlist_name },
+        Err(error) => {
+            let mut diagnostic = Diagnostic::new(error.code, Pass::Read, format!("`{path}`: {}", error.message))
+                .entity(EntityKind::File, &path, None)
+                .at_pointer(file, "");
+            diagnostic.location = Some(crate::diag::Location {
+                file: path.clone(),
+                pointer: String::new(),
+                line: Some(error.line),
+                column: Some(error.column),
+            });
+            diags.push(diagnostic);
+            failed(entry, diags)
+        }
+    }
 }
 
 /// What a document that is neither a module nor a bundle is.

@@ -7,9 +7,10 @@
 //! first: cores (modules), functions, queues, blocks, queue instances, allocations,
 //! memory locations, instructions, DMA blocks, then every object key, then — unless
 //! names are kept — names, each shortened (`m3`) everywhere it appears at once, so a
-//! repro leaks less of a model. Each level first tries removing everything, then sweeps
-//! chunks of half, a quarter, … down to single pieces (a removed chunk does not restart
-//! the sweep, which keeps a level near one test per chunk, as llvm-reduce does).
+//! repro leaks less of a model (never a name the kept diagnostic quotes). Each level
+//! first tries removing everything, then sweeps chunks of half, a quarter, … down to
+//! single pieces (a removed chunk does not restart the sweep, which keeps a level near
+//! one test per chunk, as llvm-reduce does).
 //!
 //! A candidate is kept when it reports the target's code in its pass (as its first
 //! error, when the first error is what is kept) and the message still names what the
@@ -454,6 +455,10 @@ impl Reduction {
             }
             Subject::Lines { .. } => Vec::new(),
         };
+        // The names the kept diagnostic quotes stay as the compiler's log has them: the
+        // repro reads as the failure the user has, and they are in that line already.
+        let quoted = &self.names;
+        self.edits.retain(|edit| !matches!(edit, Edit::Rename { from, .. } if quoted.contains(from)));
         self.alive = (0..self.edits.len()).collect();
         self.size = self.alive.len().div_ceil(2);
         self.pos = 0;

@@ -34,6 +34,9 @@ pub struct LinkArgs {
     /// Refuse inputs larger than this many bytes in total (BL0010).
     #[arg(long)]
     max_input_bytes: Option<u64>,
+    /// Threads to read the files on (default: one per core). The output does not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
     /// What to print: a readable summary, or report.json.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -62,6 +65,10 @@ impl LinkArgs {
             passes: self.passes.clone(),
             max_input_bytes: self.max_input_bytes,
             input_bytes: None,
+            threads: self
+                .threads
+                .map(|n| n as usize)
+                .unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1)),
         };
         let outcome = birlink_core::run(sources, &options);
         let report_path = self.out.join("report.json");

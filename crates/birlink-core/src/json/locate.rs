@@ -52,12 +52,15 @@ pub fn line_column(text: &str, offset: usize) -> (u64, u64) {
     }
 }
 
-/// Fills line and column for every found span in one pass.
+/// Fills line and column for every found span in one pass: spans in offset order, the
+/// line and the column (in characters) carried along, so a one-line file with thousands
+/// of diagnostics is still read once.
 fn fill_lines(text: &str, found: &mut [Option<(usize, usize, u64, u64)>]) {
     let mut order: Vec<usize> = (0..found.len()).filter(|&i| found[i].is_some()).collect();
     order.sort_by_key(|&i| found[i].map(|f| f.0).unwrap_or(0));
     let mut line = 1u64;
-    let mut line_start = 0usize;
+    // Characters between the line's start and `pos`.
+    let mut chars = 0u64;
     let mut pos = 0usize;
     let bytes = text.as_bytes();
     for i in order {
@@ -66,14 +69,17 @@ fn fill_lines(text: &str, found: &mut [Option<(usize, usize, u64, u64)>]) {
         };
         let start = start.min(bytes.len());
         while pos < start {
-            if bytes[pos] == b'\n' {
+            let byte = bytes[pos];
+            if byte == b'\n' {
                 line += 1;
-                line_start = pos + 1;
+                chars = 0;
+            } else if byte & 0xC0 != 0x80 {
+                // Not a UTF-8 continuation byte: a character starts here.
+                chars += 1;
             }
             pos += 1;
         }
-        let column = text.get(line_start..start).map(|s| s.chars().count() as u64).unwrap_or(0) + 1;
-        found[i] = Some((start, end, line, column));
+        found[i] = Some((start, end, line, chars + 1));
     }
 }
 
@@ -295,6 +301,23 @@ mod tests {
         assert_eq!((x.line, x.column), (5, 8));
         assert_eq!(spans[3], None);
         assert_eq!(spans[4].map(|s| (s.start, s.end)), Some((0, TEXT.len())));
+    }
+
+    #[test]
+    fn columns_on_one_long_line_count_characters() {
+        // One line, as real dumps are: every column counted in characters, carried
+        // from one span to the next.
+        let items: Vec<String> = (0..2000).map(|i| format!("{{\"n\": \"é{i}\"}}")).collect();
+        let text = format!("[{}]", items.join(","));
+        let pointers: Vec<String> = (0..2000).rev().map(|i| format!("/{i}/n")).collect();
+        let refs: Vec<&str> = pointers.iter().map(String::as_str).collect();
+        for (pointer, span) in pointers.iter().zip(locate(&text, &refs)) {
+            let span = span.expect(pointer);
+            assert_eq!(span.line, 1);
+            let naive = text[..span.start].chars().count() as u64 + 1;
+            assert_eq!(span.column, naive, "{pointer}");
+        }
+        assert_eq!(line_column("ab\néx", 5), (2, 2));
     }
 
     #[test]

@@ -39,6 +39,9 @@ pub struct LinkOptions {
     /// browser's worker checks it against `max_input_bytes` before reading a byte, and
     /// passes empty contents when it is over). `None`: the sum of the contents.
     pub input_bytes: Option<u64>,
+    /// Threads to read the files on (0 or 1: the caller's thread only, as in the
+    /// browser). The outcome does not depend on it.
+    pub threads: usize,
 }
 
 /// What the pipeline reports as it goes (for progress bars).
@@ -109,9 +112,14 @@ pub fn run_with_progress(
     let mut diags = Vec::new();
     let mut report = Report::default();
     let count = sources.len();
-    let mut set = input::load(sources, options.max_input_bytes, options.input_bytes, &mut diags, &mut |index, file| {
-        progress(Progress::Reading { file: file.to_owned(), index, count })
-    });
+    let mut set = input::load(
+        sources,
+        options.max_input_bytes,
+        options.input_bytes,
+        options.threads,
+        &mut diags,
+        &mut |index, file| progress(Progress::Reading { file: file.to_owned(), index, count }),
+    );
     report.inputs = input_rows(&set);
 
     let asked = match (&options.passes, &set.options.passes) {

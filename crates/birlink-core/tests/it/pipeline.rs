@@ -226,3 +226,40 @@ fn addresses_are_copied_in_partition_order_along_a_chain_of_views() {
     let d = outcome.report.diagnostics.iter().find(|d| d.code.as_str() == "BL0404").expect("BL0404");
     assert!(d.notes.iter().any(|n| n.contains("a second run changes it")), "{:?}", d.notes);
 }
+
+#[test]
+fn reading_on_several_threads_gives_the_same_bytes() {
+    // Eight files, some of them broken (truncated, not UTF-8, not a module), a netlist.
+    let mut sources: Vec<SourceFile> =
+        gen::generate(&GenConfig { cores: 8, insts: 400, netlist: true, ..GenConfig::default() }, Layout::Files)
+            .iter()
+            .map(gen::GenFile::source)
+            .collect();
+    sources.push(SourceFile::text("truncated.json", "{\"functions\": [{\"name\": \"f\""));
+    sources.push(SourceFile {
+        path: "binary.json".to_owned(),
+        content: Ok(vec![b'{', 0xFF, b'}']),
+        role: birlink_core::Role::Auto,
+    });
+    sources.push(SourceFile::text("notes.json", "[1, 2]"));
+    sources.push(SourceFile {
+        path: "gone.json".to_owned(),
+        content: Err("no such file".to_owned()),
+        role: birlink_core::Role::Auto,
+    });
+    let one = birlink_core::run(sources.clone(), &LinkOptions { threads: 1, ..LinkOptions::default() });
+    assert!(codes(&one).contains(&"BL0001".to_owned()), "{:?}", codes(&one));
+    for threads in [2, 3, 8] {
+        let many = birlink_core::run(sources.clone(), &LinkOptions { threads, ..LinkOptions::default() });
+        assert_eq!(birlink_core::report_json(&many), birlink_core::report_json(&one), "{threads} threads");
+    }
+    // A clean set: the linked module too.
+    let clean = matmul(Layout::Files);
+    let linked = |threads| {
+        let outcome = birlink_core::run(clean.clone(), &LinkOptions { threads, ..LinkOptions::default() });
+        let mut bytes = Vec::new();
+        birlink_core::json::write::write_module(outcome.linked.as_ref().expect("linked"), &mut bytes).expect("write");
+        (birlink_core::report_json(&outcome), bytes)
+    };
+    assert_eq!(linked(1), linked(4));
+}

@@ -160,6 +160,32 @@ fn bundle_value(reduced: &Reduced) -> serde_json::Value {
 }
 
 #[test]
+fn the_names_the_kept_diagnostic_quotes_are_never_shortened() {
+    // The sendrecv sample's 1189 (the compiler's NCC_IXLV002), kept by --code: the repro
+    // names the two barriers as the user's log does.
+    let (_, bytes) =
+        birlink_core::samples::all().into_iter().find(|(info, _)| info.file == "sendrecv-called-twice.json").unwrap();
+    let set = set_of(vec![("sendrecv-called-twice.json".to_owned(), bytes)]);
+    let options = ReduceOptions { code: Some(Code::BarrierNameMismatch), ..ReduceOptions::default() };
+    let reduced = reduce::reduce(&set, &options, &mut |_| {}).unwrap();
+    let outcome = birlink_core::run(
+        vec![SourceFile {
+            path: "r.json".into(),
+            content: Ok(reduced.contents.clone()),
+            role: birlink_core::Role::Auto,
+        }],
+        &LinkOptions::default(),
+    );
+    let kept = outcome.report.diagnostics.iter().find(|d| d.code == Code::BarrierNameMismatch).unwrap();
+    assert!(
+        kept.message.contains("`CoreBarrier-0_480`") && kept.message.contains("`CoreBarrier-0_180`"),
+        "{}",
+        kept.message
+    );
+    assert!(reduced.instructions.1 < reduced.instructions.0);
+}
+
+#[test]
 fn the_bundle_records_the_lnc_and_names_are_shortened_unless_kept() {
     let set = generated(Code::RemoteMemlocMissing);
     let short = reduce::reduce(&set, &ReduceOptions::default(), &mut |_| {}).unwrap();

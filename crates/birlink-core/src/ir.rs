@@ -459,6 +459,23 @@ impl Inst {
         }
     }
 
+    /// An instruction no pass acts on, kept as `text`, which is already its compact form
+    /// (`json::fast` checked): what [`Inst::new`] would make of its fields, without them.
+    pub(crate) fn kept(text: &str, name: &str, remote_update: bool, src: Option<Src>) -> Inst {
+        match serde_json::value::RawValue::from_string(text.to_owned()) {
+            Ok(raw) => Inst {
+                fields: Fields::new(),
+                raw: Some(raw),
+                body: None,
+                src,
+                op: Op::Other,
+                remote_update,
+                name: name.into(),
+            },
+            Err(_) => Inst::new(serde_json::from_str(text).unwrap_or_default(), None, src),
+        }
+    }
+
     /// The instruction's fields: borrowed when parsed, parsed again from the text otherwise.
     pub fn fields(&self) -> Cow<'_, Fields> {
         match &self.raw {

@@ -1,6 +1,7 @@
 //! BIR JSON in and out: parsing with coded errors, lowering (`read`), writing (`write`),
 //! and pointer → position resolution (`locate`).
 
+mod fast;
 pub mod locate;
 pub mod read;
 pub mod stream;

@@ -34,7 +34,7 @@ use crate::uses::{FunctionUses, Use, UseKind, Uses};
 /// Lowers a module object (one with `functions`). `pointer` is the module's own pointer
 /// in its file (empty, or `/modules/<i>` inside a bundle).
 pub fn lower_module(map: Fields, file: FileId, pointer: &str, diags: &mut Vec<Diagnostic>) -> (Module, Uses) {
-    let mut reader = Reader::new(file, diags);
+    let mut reader = Reader::new(file, diags, false);
     let module = reader.module(map, pointer, None, None);
     (module, reader.into_uses())
 }
@@ -66,6 +66,8 @@ pub(crate) struct Reader<'d> {
     uses: Uses,
     /// The function being read, if any (queue instances are read outside one).
     function: Option<FunctionState>,
+    /// Instructions are lowered from their text (`json::fast`): the document is compact.
+    compact: bool,
 }
 
 /// What the reader tracks while a function's instructions stream by.
@@ -122,8 +124,13 @@ fn name_hash(name: &str) -> u64 {
 }
 
 impl<'d> Reader<'d> {
-    pub(crate) fn new(file: FileId, diags: &'d mut Vec<Diagnostic>) -> Self {
-        Reader { file, store: Store::default(), diags, uses: Uses::default(), function: None }
+    pub(crate) fn new(file: FileId, diags: &'d mut Vec<Diagnostic>, compact: bool) -> Self {
+        Reader { file, store: Store::default(), diags, uses: Uses::default(), function: None, compact }
+    }
+
+    /// Whether instructions are lowered from their text.
+    pub(crate) fn compact(&self) -> bool {
+        self.compact
     }
 
     /// The uses recorded so far.
@@ -466,6 +473,96 @@ impl<'d> Reader<'d> {
         self.record_uses(handle, &fields);
         let src = self.src(pointer);
         self.store.insts.push(Inst::new(fields, body, src))
+    }
+
+    /// Lowers an instruction from its text: the common shape by [`super::fast`] (no
+    /// map, the text kept as it is when it is canonical), anything else as [`Self::inst`]
+    /// does; `None` for an element that is not an object (reported).
+    pub(crate) fn inst_text(&mut self, text: &str, pointer: &str, depth: usize) -> Option<Handle<Inst>> {
+        // Pretty or escaped text is seen at its first byte out of place, and goes the
+        // general way at once.
+        let shape = super::fast::shape(text);
+        if shape != super::fast::Shape::Other {
+            if let Some(fast) = super::fast::parse(text) {
+                if crate::ir::Op::of(fast.opcode) == crate::ir::Op::Other {
+                    let kept = match shape {
+                        super::fast::Shape::Canonical => Some(std::borrow::Cow::Borrowed(text)),
+                        _ => super::fast::sorted_object(text).map(std::borrow::Cow::Owned),
+                    };
+                    if let Some(kept) = kept {
+                        return Some(self.fast_inst(&fast, &kept, pointer));
+                    }
+                }
+            }
+        }
+        // Valid JSON (the document parser checked it), so this cannot fail.
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(fields)) => Some(self.inst(fields, pointer, depth)),
+            Ok(other) => {
+                self.not_an_object(&other, "an instruction", pointer);
+                None
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// [`Self::inst`] for an instruction of the common shape: nothing to report, the same
+    /// uses recorded in the same order (the map's key order), `text` (its canonical
+    /// compact form) kept.
+    fn fast_inst(&mut self, fast: &super::fast::FastInst<'_>, text: &str, pointer: &str) -> Handle<Inst> {
+        let handle = self.store.insts.next_handle();
+        if let Some(state) = self.function.as_mut() {
+            let uses = &mut self.uses;
+            state.inst_names.insert(name_hash(fast.name));
+            let mut push = |kind: UseKind, name: &str| {
+                let name = uses.intern(name);
+                state.uses.push(Use { inst: handle, kind, name });
+            };
+            // As `record_uses` walks the map: keys in order.
+            let mut pending = Vec::new();
+            for dep in fast.dependencies.iter().flatten() {
+                if let Some(name) = dep.first() {
+                    pending.push(*name);
+                }
+            }
+            let memrefs = |operands: &Option<Vec<super::fast::Operand<'_>>>, push: &mut dyn FnMut(UseKind, &str)| {
+                for operand in operands.iter().flatten() {
+                    if let Some(memref) = operand.memref {
+                        push(UseKind::Memref, memref);
+                    }
+                }
+            };
+            let state_pending: Vec<(u64, String)> =
+                pending.into_iter().map(|name| (name_hash(name), name.to_owned())).collect();
+            memrefs(&fast.ins, &mut push);
+            if fast.opcode == "CompareAndBranch" {
+                if let Some(target) = fast.on_false {
+                    push(UseKind::Block, target);
+                }
+                if let Some(target) = fast.on_true {
+                    push(UseKind::Block, target);
+                }
+            }
+            memrefs(&fast.outs, &mut push);
+            if let Some(queue) = fast.queue {
+                push(UseKind::Queue, queue);
+            }
+            if let (Some(target), "UnconditionalBranch") = (fast.target, fast.opcode) {
+                push(UseKind::Block, target);
+            }
+            for (hash, name) in state_pending {
+                if !state.inst_names.contains(&hash) {
+                    state.pending.push((handle, hash, name));
+                }
+            }
+        }
+        let remote_update = fast
+            .sync_info
+            .as_ref()
+            .and_then(|s| s.on_update.as_ref())
+            .is_some_and(|updates| updates.iter().any(|u| u.target_core.is_some()));
+        let src = self.src(pointer);
+        self.store.insts.push(Inst::kept(text, fast.name, remote_update, src))
     }
 
     /// Records the names an instruction of the current function refers to.

@@ -48,7 +48,10 @@ pub enum Document {
 pub fn read_document(text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
     let mut local = Vec::new();
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let document = Root { file, diags: &mut local }
+    // A dump on one line takes the instructions' fast path (`json::fast`); a pretty one
+    // would only be scanned twice for nothing.
+    let compact = !text.as_bytes()[..text.len().min(4096)].contains(&b'\n');
+    let document = Root { file, diags: &mut local, compact }
         .deserialize(&mut deserializer)
         .and_then(|document| deserializer.end().map(|()| document))
         .map_err(|error| super::classify(&error, text))?;
@@ -99,6 +102,8 @@ fn raw_map<'de, A: MapAccess<'de>>(map: A) -> Result<Value, A::Error> {
 struct Root<'d> {
     file: FileId,
     diags: &'d mut Vec<Diagnostic>,
+    /// Whether the text is compact (see [`read_document`]).
+    compact: bool,
 }
 
 impl<'de> DeserializeSeed<'de> for Root<'_> {
@@ -123,7 +128,7 @@ impl<'de> Visitor<'de> for Root<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Document, A::Error> {
         let mut bundle_diags = Vec::new();
-        let mut reader = Reader::new(self.file, self.diags);
+        let mut reader = Reader::new(self.file, self.diags, self.compact);
         let mut fields = Fields::new();
         let (mut functions, mut queues, mut modules) = (None, None, None);
         while let Some(key) = map.next_key::<String>()? {
@@ -140,7 +145,11 @@ impl<'de> Visitor<'de> for Root<'_> {
                         other => keep(&mut fields, key, other),
                     }
                 }
-                "modules" => match map.next_value_seed(Modules { file: self.file, diags: &mut bundle_diags })? {
+                "modules" => match map.next_value_seed(Modules {
+                    file: self.file,
+                    diags: &mut bundle_diags,
+                    compact: self.compact,
+                })? {
                     Ok(list) => modules = Some(list),
                     Err(value) => {
                         fields.insert(key, value);
@@ -196,6 +205,7 @@ impl Reader<'_> {
 struct Modules<'d> {
     file: FileId,
     diags: &'d mut Vec<Diagnostic>,
+    compact: bool,
 }
 
 impl<'de> DeserializeSeed<'de> for Modules<'_> {
@@ -221,9 +231,12 @@ impl<'de> Visitor<'de> for Modules<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut modules = Vec::new();
         let mut index = 0;
-        while let Some(module) =
-            seq.next_element_seed(BundleModule { file: self.file, diags: &mut *self.diags, index })?
-        {
+        while let Some(module) = seq.next_element_seed(BundleModule {
+            file: self.file,
+            diags: &mut *self.diags,
+            index,
+            compact: self.compact,
+        })? {
             modules.extend(module);
             index += 1;
         }
@@ -236,6 +249,7 @@ struct BundleModule<'d> {
     file: FileId,
     diags: &'d mut Vec<Diagnostic>,
     index: usize,
+    compact: bool,
 }
 
 impl BundleModule<'_> {
@@ -276,7 +290,7 @@ impl<'de> Visitor<'de> for BundleModule<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let pointer = format!("/modules/{}", self.index);
-        let mut reader = Reader::new(self.file, &mut *self.diags);
+        let mut reader = Reader::new(self.file, &mut *self.diags, self.compact);
         let mut fields = Fields::new();
         let (mut functions, mut queues) = (None, None);
         while let Some(key) = map.next_key::<String>()? {
@@ -386,6 +400,18 @@ impl<'de> Visitor<'de> for Items<'_, '_> {
         let key = kind.key();
         let mut lowered = Lowered::default();
         let mut index = 0usize;
+        if let (Kind::Insts { depth }, true) = (kind, reader.compact()) {
+            // Instructions are leaves: each is taken as its text (borrowed from the file)
+            // and lowered from it, by the fast path when it has the common shape.
+            while let Some(raw) = seq.next_element::<&'de serde_json::value::RawValue>()? {
+                let at = format!("{pointer}/{key}/{index}");
+                if let Some(inst) = reader.inst_text(raw.get(), &at, depth) {
+                    lowered.insts.push(inst);
+                }
+                index += 1;
+            }
+            return Ok(Streamed::Insts(lowered.insts));
+        }
         loop {
             let at = format!("{pointer}/{key}/{index}");
             let Some(element) = seq.next_element_seed(Element { reader: &mut *reader, pointer: &at, kind })? else {

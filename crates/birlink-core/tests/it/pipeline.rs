@@ -263,3 +263,36 @@ fn reading_on_several_threads_gives_the_same_bytes() {
     };
     assert_eq!(linked(1), linked(4));
 }
+
+#[test]
+fn compact_and_pretty_dumps_link_to_the_same_bytes() {
+    // Compact dumps take the instructions' fast path (`json::fast`), pretty ones the
+    // general one: the same link set either way gives the same linked module and the
+    // same diagnostics (only positions differ).
+    for fault in [None, Some(birlink_core::Code::RemoteMemlocMissing), Some(birlink_core::Code::StrayRemoteUpdate)] {
+        let run = |compact: bool| {
+            let config = GenConfig {
+                insts: 600,
+                unknown_keys: true,
+                ring: true,
+                cores: 3,
+                compact,
+                fault,
+                ..GenConfig::default()
+            };
+            let sources: Vec<SourceFile> =
+                gen::generate(&config, Layout::Files).iter().map(gen::GenFile::source).collect();
+            let outcome = birlink_core::run(sources, &LinkOptions::default());
+            let mut bytes = Vec::new();
+            if let Some(linked) = outcome.linked.as_ref() {
+                birlink_core::json::write::write_module(linked, &mut bytes).expect("write");
+            }
+            let diagnostics: Vec<(String, String)> =
+                outcome.report.diagnostics.iter().map(|d| (d.code.to_string(), d.message.clone())).collect();
+            (bytes, diagnostics)
+        };
+        let (pretty, compact) = (run(false), run(true));
+        assert!(!pretty.0.is_empty(), "{fault:?}");
+        assert_eq!(pretty, compact, "{fault:?}");
+    }
+}

@@ -120,6 +120,9 @@ fn diagnostic_card(props: &CardProps) -> Html {
         <li ref={node} class={classes!("diag", severity, props.selected.then_some("selected"))} data-code={d.code.as_str()}>
             <button type="button" class="diag-main" {onclick} aria-pressed={props.selected.to_string()}>
                 <span class={classes!("badge", severity)}>{ format!("{severity}[{}]", d.code) }</span>
+                if let Some(ncc) = d.code.ncc() {
+                    <span class="ncc" title="the compiler's code for the same failure">{ ncc }</span>
+                }
                 <span class="message">{ d.message.clone() }</span>
             </button>
             <div class="diag-meta">

@@ -50,7 +50,7 @@ test('a pasted NCC_ILLC059 line jumps to the 1514 about it and names the nearest
   // The view jumped to the diagnostic, whose details name the missing buffer.
   await page.waitForFunction(() => document.querySelector('#tab-diagnostics')?.getAttribute('aria-selected') === 'true');
   await page.waitForFunction(() => document.querySelector('.details')?.innerText.includes('inst__I-5-0:send_k_buf'));
-  assert.match(await page.locator('#view-diagnostics .selected').first().innerText(), /1514/);
+  assert.match(await page.locator('#view-diagnostics .selected').first().innerText(), /1514[\s\S]*NCC_ILLC059/);
   // The buffer exists on core 0 only: one jump, to core 0's.
   await findings.getByRole('button', { name: 'core 0' }).click();
   await page.waitForFunction(() => document.querySelector('.details')?.innerText.includes('memloc'));

@@ -112,6 +112,16 @@ impl<T> Arena<T> {
         self.items.iter().enumerate().map(|(i, item)| (Handle::new(i), item))
     }
 
+    /// Makes room for exactly `additional` more entities.
+    pub fn reserve_exact(&mut self, additional: usize) {
+        self.items.reserve_exact(additional);
+    }
+
+    /// Gives back spare capacity.
+    pub fn shrink_to_fit(&mut self) {
+        self.items.shrink_to_fit();
+    }
+
     /// Moves every entity of `other` into `self` and returns the old → new map.
     pub fn append(&mut self, other: Arena<T>) -> HandleMap<T> {
         let offset = self.items.len();
@@ -141,6 +151,11 @@ pub struct HandleMap<T> {
 }
 
 impl<T> HandleMap<T> {
+    /// The map of `len` entities that stay where they are.
+    pub fn identity(len: usize) -> HandleMap<T> {
+        HandleMap { new: (0..len).map(Handle::new).collect() }
+    }
+
     /// The new handle of an old one.
     pub fn get(&self, old: Handle<T>) -> Handle<T> {
         self.new[old.index()]

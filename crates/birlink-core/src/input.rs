@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::entity::EntityKind;
-use crate::ir::{FileId, Module, Src};
+use crate::ir::{FileId, FileText, Module, Src};
 use crate::json;
 use crate::json::stream::Document;
 use crate::netlist::{self, Netlist, NETLIST_KEYS};
@@ -63,8 +63,9 @@ pub enum FileKind {
 pub struct FileEntry {
     /// As given.
     pub path: String,
-    /// The text, when it was readable UTF-8.
-    pub text: Option<String>,
+    /// The text, when it was readable UTF-8 (shared with the instructions kept as spans
+    /// of it).
+    pub text: Option<FileText>,
     /// What it was.
     pub kind: FileKind,
 }
@@ -317,7 +318,7 @@ fn decode(file: FileId, source: SourceFile, too_large: bool) -> Decoded {
         }
     };
     let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
+        Ok(text) => FileText::new(text),
         Err(error) => {
             let offset = error.utf8_error().valid_up_to();
             let valid = std::str::from_utf8(&error.as_bytes()[..offset]).unwrap_or("");
@@ -421,7 +422,7 @@ fn read_bundle(
                     match names {
                         Some(names) => {
                             set.options.passes = Some(names);
-                            set.options.passes_at = Some(Src { file, pointer: "/options/passes".into() });
+                            set.options.passes_at = Some(Src::new(file, "/options/passes"));
                         }
                         None => diags.push(
                             Diagnostic::new(

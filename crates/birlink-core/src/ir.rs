@@ -19,6 +19,7 @@
 //! diagnostics raised after linking still point into the user's file.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -28,18 +29,62 @@ use crate::arena::{Arena, Handle};
 /// which is also how neuronx-cc writes them.
 pub type Fields = Map<String, Value>;
 
+/// A file's text, shared by its `input::FileEntry` and the instructions kept as spans
+/// of it (see [`Inst`]).
+pub type FileText = Arc<String>;
+
 /// Index of an input file in a link set (see `input::LinkSet::files`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FileId(pub u32);
 
 /// Where an input entity came from: its file and the JSON pointer of its object there.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Src {
     /// The input file.
     pub file: FileId,
     /// RFC 6901 pointer of the entity's object inside that file.
-    pub pointer: Box<str>,
+    pointer: Pointer,
 }
+
+/// A JSON pointer: its text, or the `index`-th element of a container whose pointer all
+/// its elements share. An instruction of a compact dump is the latter, so a million of
+/// them hold no pointer text of their own.
+#[derive(Clone, Debug)]
+enum Pointer {
+    Text(Box<str>),
+    Element(Arc<str>, u32),
+}
+
+impl Src {
+    /// A source at `pointer` in `file`.
+    pub fn new(file: FileId, pointer: impl Into<Box<str>>) -> Src {
+        Src { file, pointer: Pointer::Text(pointer.into()) }
+    }
+
+    /// The `index`-th element of the container at `container` in `file`.
+    pub fn element(file: FileId, container: &Arc<str>, index: usize) -> Src {
+        match u32::try_from(index) {
+            Ok(index) => Src { file, pointer: Pointer::Element(Arc::clone(container), index) },
+            Err(_) => Src::new(file, format!("{container}/{index}")),
+        }
+    }
+
+    /// The RFC 6901 pointer.
+    pub fn pointer(&self) -> Cow<'_, str> {
+        match &self.pointer {
+            Pointer::Text(text) => Cow::Borrowed(text),
+            Pointer::Element(container, index) => Cow::Owned(format!("{container}/{index}")),
+        }
+    }
+}
+
+impl PartialEq for Src {
+    fn eq(&self, other: &Src) -> bool {
+        self.file == other.file && self.pointer() == other.pointer()
+    }
+}
+
+impl Eq for Src {}
 
 /// All entities of one module, by kind.
 #[derive(Clone, Debug, Default)]
@@ -58,6 +103,32 @@ pub struct Store {
     pub queues: Arena<Queue>,
     /// Queue instances (a queue's `blocks`).
     pub instances: Arena<QueueInstance>,
+}
+
+impl Store {
+    /// Gives back the arenas' spare capacity.
+    pub fn shrink_to_fit(&mut self) {
+        let Store { functions, blocks, insts, sets, memlocs, queues, instances } = self;
+        functions.shrink_to_fit();
+        blocks.shrink_to_fit();
+        insts.shrink_to_fit();
+        sets.shrink_to_fit();
+        memlocs.shrink_to_fit();
+        queues.shrink_to_fit();
+        instances.shrink_to_fit();
+    }
+
+    /// Makes exactly enough room for the entities of `stores` (before appending them).
+    pub fn reserve_for<'a>(&mut self, stores: impl Iterator<Item = &'a Store> + Clone) {
+        let total = |len: fn(&Store) -> usize| stores.clone().map(len).sum::<usize>();
+        self.functions.reserve_exact(total(|s| s.functions.len()));
+        self.blocks.reserve_exact(total(|s| s.blocks.len()));
+        self.insts.reserve_exact(total(|s| s.insts.len()));
+        self.sets.reserve_exact(total(|s| s.sets.len()));
+        self.memlocs.reserve_exact(total(|s| s.memlocs.len()));
+        self.queues.reserve_exact(total(|s| s.queues.len()));
+        self.instances.reserve_exact(total(|s| s.instances.len()));
+    }
 }
 
 /// One BIR module: a per-core input, or the linked `<base>/sgLnk` module.
@@ -134,28 +205,77 @@ pub struct Block {
 ///
 /// Most instructions of a real program (matmuls, copies, activations) are never changed
 /// by the passes, so once read and checked they are kept as compact JSON text
-/// (`raw`): a few hundred bytes instead of a tree of maps, written back as it
-/// is, parsed again only to be printed. The instructions the passes act on (calls,
-/// barriers, queue switches, DMA blocks, loops) keep their parsed fields.
+/// ([`Kept`]): no tree of maps, written back as it is, parsed again only to be printed.
+/// When the file already holds that text (a compact dump), it is a span of the file's
+/// shared text, so the instruction costs no copy of its bytes. The instructions the
+/// passes act on (calls, barriers, queue switches, DMA blocks, loops) keep their parsed
+/// fields.
 ///
 /// `name`, `op` and `remote_update` are facts read once, when the instruction is made
 /// ([`Inst::new`]); no pass renames an instruction, changes an opcode or adds a
 /// `target_core`, so they stay true.
 #[derive(Clone, Debug)]
 pub struct Inst {
-    /// Its parsed JSON, minus a `Loop`'s `blocks`; empty while `raw` holds it.
-    fields: Fields,
+    /// Its parsed JSON, minus a `Loop`'s `blocks`; `None` while `kept` holds it (boxed:
+    /// most instructions are kept, and a million of them are 16 bytes each lighter).
+    fields: Option<Box<Fields>>,
     /// Its JSON as compact text, for an instruction no pass changes.
-    raw: Option<Box<serde_json::value::RawValue>>,
+    kept: Option<Kept>,
     /// A `Loop`'s nested blocks, walked depth-first by the passes.
-    pub body: Option<Vec<Handle<Block>>>,
+    pub body: Option<Box<[Handle<Block>]>>,
     /// Where it came from.
     pub src: Option<Src>,
     /// The opcode, as far as the passes care.
     pub op: Op,
     /// Whether some `sync_info.on_update` entry has a `target_core`.
     pub remote_update: bool,
-    name: Box<str>,
+    name: InstName,
+}
+
+/// An instruction's name: its own text, or where it is in the kept text (a kept
+/// instruction's name has no escape, so the JSON string's bytes are the name).
+#[derive(Clone, Debug)]
+enum InstName {
+    Own(Box<str>),
+    InKept { start: u32, len: u32 },
+}
+
+/// An instruction's compact JSON text: valid JSON, exactly what `serde_json` prints for
+/// its fields, so it is written back byte for byte.
+#[derive(Clone, Debug)]
+enum Kept {
+    /// A span of its file's text (`start..start + len`), which already was that text.
+    Span { file: FileText, start: u32, len: u32 },
+    /// Text the reader printed (from a pretty dump, or with its keys sorted).
+    Owned(Box<str>),
+}
+
+impl Kept {
+    /// `text`, as a span of `file` when it lies inside it (and offsets fit 32 bits),
+    /// else as a copy.
+    fn of(text: &str, file: Option<&FileText>) -> Kept {
+        let span = file.and_then(|file| {
+            let start = (text.as_ptr() as usize).checked_sub(file.as_ptr() as usize)?;
+            let end = start.checked_add(text.len())?;
+            (end <= file.len()).then_some(())?;
+            Some(Kept::Span {
+                file: Arc::clone(file),
+                start: u32::try_from(start).ok()?,
+                len: u32::try_from(text.len()).ok()?,
+            })
+        });
+        span.unwrap_or_else(|| Kept::Owned(text.into()))
+    }
+
+    fn get(&self) -> &str {
+        match self {
+            Kept::Span { file, start, len } => {
+                let start = *start as usize;
+                file.get(start..start + *len as usize).unwrap_or("{}")
+            }
+            Kept::Owned(text) => text,
+        }
+    }
 }
 
 /// The opcodes the passes act on; every other opcode is `Other`.
@@ -446,6 +566,7 @@ impl Inst {
     /// An instruction from its fields (and a `Loop`'s body), with its facts read. An
     /// instruction no pass acts on is kept as compact text.
     pub fn new(fields: Fields, body: Option<Vec<Handle<Block>>>, src: Option<Src>) -> Inst {
+        let body = body.map(Vec::into_boxed_slice);
         let op = Op::of(str_field(&fields, "opcode").unwrap_or(""));
         let remote_update = match fields.get("sync_info").and_then(|s| s.get("on_update")) {
             Some(Value::Array(updates)) => updates.iter().any(|u| u.get("target_core").is_some()),
@@ -453,53 +574,73 @@ impl Inst {
         };
         let name = str_field(&fields, "name").unwrap_or("").into();
         let keep_as_text = op == Op::Other && body.is_none();
-        match keep_as_text.then(|| serde_json::value::to_raw_value(&fields).ok()).flatten() {
-            Some(raw) => Inst { fields: Fields::new(), raw: Some(raw), body, src, op, remote_update, name },
-            None => Inst { fields, raw: None, body, src, op, remote_update, name },
+        let name = InstName::Own(name);
+        match keep_as_text.then(|| serde_json::to_string(&fields).ok()).flatten() {
+            Some(text) => {
+                Inst { fields: None, kept: Some(Kept::Owned(text.into())), body, src, op, remote_update, name }
+            }
+            None => Inst { fields: Some(Box::new(fields)), kept: None, body, src, op, remote_update, name },
         }
     }
 
     /// An instruction no pass acts on, kept as `text`, which is already its compact form
-    /// (`json::fast` checked): what [`Inst::new`] would make of its fields, without them.
-    pub(crate) fn kept(text: &str, name: &str, remote_update: bool, src: Option<Src>) -> Inst {
-        match serde_json::value::RawValue::from_string(text.to_owned()) {
-            Ok(raw) => Inst {
-                fields: Fields::new(),
-                raw: Some(raw),
-                body: None,
-                src,
-                op: Op::Other,
-                remote_update,
-                name: name.into(),
-            },
-            Err(_) => Inst::new(serde_json::from_str(text).unwrap_or_default(), None, src),
+    /// (`json::fast` parsed and checked it): what [`Inst::new`] would make of its fields,
+    /// without them. When `text` is a slice of `file`, the instruction keeps a span of it;
+    /// when `name` is a slice of `text`, the name is where it is.
+    pub(crate) fn kept(text: &str, file: Option<&FileText>, name: &str, remote_update: bool, src: Option<Src>) -> Inst {
+        let in_text = (name.as_ptr() as usize)
+            .checked_sub(text.as_ptr() as usize)
+            .filter(|start| start + name.len() <= text.len())
+            .and_then(|start| {
+                Some(InstName::InKept { start: u32::try_from(start).ok()?, len: u32::try_from(name.len()).ok()? })
+            });
+        Inst {
+            fields: None,
+            kept: Some(Kept::of(text, file)),
+            body: None,
+            src,
+            op: Op::Other,
+            remote_update,
+            name: in_text.unwrap_or_else(|| InstName::Own(name.into())),
         }
     }
 
     /// The instruction's fields: borrowed when parsed, parsed again from the text otherwise.
     pub fn fields(&self) -> Cow<'_, Fields> {
-        match &self.raw {
-            Some(raw) => Cow::Owned(serde_json::from_str(raw.get()).unwrap_or_default()),
-            None => Cow::Borrowed(&self.fields),
+        match (&self.kept, &self.fields) {
+            (Some(kept), _) => Cow::Owned(serde_json::from_str(kept.get()).unwrap_or_default()),
+            (None, Some(fields)) => Cow::Borrowed(fields),
+            (None, None) => Cow::Owned(Fields::new()),
         }
     }
 
     /// The fields, to change them (kept text is parsed first).
     pub fn fields_mut(&mut self) -> &mut Fields {
-        if let Some(raw) = self.raw.take() {
-            self.fields = serde_json::from_str(raw.get()).unwrap_or_default();
+        if self.kept.is_some() {
+            // The name leaves the text with it.
+            self.name = InstName::Own(self.name().into());
         }
-        &mut self.fields
+        if let Some(kept) = self.kept.take() {
+            self.fields = Some(Box::new(serde_json::from_str(kept.get()).unwrap_or_default()));
+        }
+        self.fields.get_or_insert_with(Box::default)
     }
 
     /// The compact JSON text, when the instruction is kept as text.
-    pub fn raw(&self) -> Option<&serde_json::value::RawValue> {
-        self.raw.as_deref()
+    pub fn kept_text(&self) -> Option<&str> {
+        self.kept.as_ref().map(Kept::get)
     }
 
     /// The instruction's name.
     pub fn name(&self) -> &str {
-        &self.name
+        match (&self.name, &self.kept) {
+            (InstName::Own(name), _) => name,
+            (InstName::InKept { start, len }, Some(kept)) => {
+                let start = *start as usize;
+                kept.get().get(start..start + *len as usize).unwrap_or("")
+            }
+            (InstName::InKept { .. }, None) => "",
+        }
     }
 
     /// The opcode name (empty when missing).

@@ -55,7 +55,7 @@ pub const NETLIST_KEYS: &[&str] = &["lnc", "name", "aliases", "outputs"];
 
 /// Reads a netlist object; shape problems are `BL0003`/`BL0008` errors.
 pub fn parse(value: &Value, file: FileId, pointer: &str, diags: &mut Vec<Diagnostic>) -> Netlist {
-    let mut netlist = Netlist { src: Some(Src { file, pointer: pointer.into() }), ..Netlist::default() };
+    let mut netlist = Netlist { src: Some(Src::new(file, pointer)), ..Netlist::default() };
     let Some(map) = value.as_object() else {
         diags.push(
             Diagnostic::new(
@@ -120,7 +120,7 @@ pub fn parse(value: &Value, file: FileId, pointer: &str, diags: &mut Vec<Diagnos
                             producer,
                             consumer,
                             kind,
-                            src: Src { file, pointer: at.into() },
+                            src: Src::new(file, at),
                         }),
                         _ => bad(
                             "aliases",

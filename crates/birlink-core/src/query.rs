@@ -427,7 +427,7 @@ fn view_of(module: &Module, files: &[FileEntry], found: Found) -> EntityView {
     };
     let original = src.and_then(|src| {
         let file = files.get(src.file.0 as usize)?;
-        original(file, &src.pointer)
+        original(file, &src.pointer())
     });
     EntityView {
         entity: EntityQuery {

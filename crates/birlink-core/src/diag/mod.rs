@@ -160,16 +160,15 @@ impl Diagnostic {
 
     /// Points at one key of an input entity (`<entity pointer>/<key>`).
     pub fn at_key(mut self, src: Option<&Src>, key: &str) -> Self {
-        self.src = Unresolved(src.map(|s| Src {
-            file: s.file,
-            pointer: format!("{}/{}", s.pointer, crate::json::read::escape_segment(key)).into_boxed_str(),
-        }));
+        self.src = Unresolved(
+            src.map(|s| Src::new(s.file, format!("{}/{}", s.pointer(), crate::json::read::escape_segment(key)))),
+        );
         self
     }
 
     /// Points at a file and pointer directly.
     pub fn at_pointer(mut self, file: FileId, pointer: impl Into<String>) -> Self {
-        self.src = Unresolved(Some(Src { file, pointer: pointer.into().into_boxed_str() }));
+        self.src = Unresolved(Some(Src::new(file, pointer.into())));
         self
     }
 

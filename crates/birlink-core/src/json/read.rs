@@ -16,6 +16,7 @@
 //! names it refers to (`uses`), for `verify`.
 
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use rustc_hash::{FxHashSet, FxHasher};
 use serde_json::Value;
@@ -24,8 +25,8 @@ use crate::arena::Handle;
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::ir::{
-    opcode, Allocation, Block, Fields, FileId, Function, Inst, MemLoc, MemLocSet, Module, Queue, QueueInstance, Src,
-    Store,
+    opcode, Allocation, Block, Fields, FileId, FileText, Function, Inst, MemLoc, MemLocSet, Module, Queue,
+    QueueInstance, Src, Store,
 };
 use crate::limits::MAX_LOOP_DEPTH;
 use crate::pass::Pass;
@@ -34,7 +35,7 @@ use crate::uses::{FunctionUses, Use, UseKind, Uses};
 /// Lowers a module object (one with `functions`). `pointer` is the module's own pointer
 /// in its file (empty, or `/modules/<i>` inside a bundle).
 pub fn lower_module(map: Fields, file: FileId, pointer: &str, diags: &mut Vec<Diagnostic>) -> (Module, Uses) {
-    let mut reader = Reader::new(file, diags, false);
+    let mut reader = Reader::new(file, diags, None);
     let module = reader.module(map, pointer, None, None);
     (module, reader.into_uses())
 }
@@ -66,8 +67,9 @@ pub(crate) struct Reader<'d> {
     uses: Uses,
     /// The function being read, if any (queue instances are read outside one).
     function: Option<FunctionState>,
-    /// Instructions are lowered from their text (`json::fast`): the document is compact.
-    compact: bool,
+    /// When the document is compact, its text: instructions are then lowered from their
+    /// text (`json::fast`), and those kept as they are hold a span of it.
+    compact: Option<FileText>,
 }
 
 /// What the reader tracks while a function's instructions stream by.
@@ -124,13 +126,13 @@ fn name_hash(name: &str) -> u64 {
 }
 
 impl<'d> Reader<'d> {
-    pub(crate) fn new(file: FileId, diags: &'d mut Vec<Diagnostic>, compact: bool) -> Self {
+    pub(crate) fn new(file: FileId, diags: &'d mut Vec<Diagnostic>, compact: Option<FileText>) -> Self {
         Reader { file, store: Store::default(), diags, uses: Uses::default(), function: None, compact }
     }
 
     /// Whether instructions are lowered from their text.
     pub(crate) fn compact(&self) -> bool {
-        self.compact
+        self.compact.is_some()
     }
 
     /// The uses recorded so far.
@@ -139,7 +141,7 @@ impl<'d> Reader<'d> {
     }
 
     fn src(&self, pointer: &str) -> Option<Src> {
-        Some(Src { file: self.file, pointer: pointer.into() })
+        Some(Src::new(self.file, pointer))
     }
 
     pub(crate) fn report(&mut self, diagnostic: Diagnostic) {
@@ -264,7 +266,10 @@ impl<'d> Reader<'d> {
                 );
             }
         }
-        Module { fields, functions, queues, store: std::mem::take(&mut self.store), src: self.src(pointer) }
+        let mut store = std::mem::take(&mut self.store);
+        // The arenas grew by doubling; a module is held until it is linked.
+        store.shrink_to_fit();
+        Module { fields, functions, queues, store, src: self.src(pointer) }
     }
 
     /// Starts a function: its instructions' uses are recorded from here on.
@@ -324,7 +329,9 @@ impl<'d> Reader<'d> {
                     state.uses.push(Use { inst, kind: UseKind::MissingDependency, name });
                 }
             }
-            self.uses.functions.push(FunctionUses { function: Some(handle), uses: state.uses });
+            let mut uses = state.uses;
+            uses.shrink_to_fit();
+            self.uses.functions.push(FunctionUses { function: Some(handle), uses });
         }
         handle
     }
@@ -478,7 +485,13 @@ impl<'d> Reader<'d> {
     /// Lowers an instruction from its text: the common shape by [`super::fast`] (no
     /// map, the text kept as it is when it is canonical), anything else as [`Self::inst`]
     /// does; `None` for an element that is not an object (reported).
-    pub(crate) fn inst_text(&mut self, text: &str, pointer: &str, depth: usize) -> Option<Handle<Inst>> {
+    pub(crate) fn inst_text(
+        &mut self,
+        text: &str,
+        container: &Arc<str>,
+        index: usize,
+        depth: usize,
+    ) -> Option<Handle<Inst>> {
         // Pretty or escaped text is seen at its first byte out of place, and goes the
         // general way at once.
         let shape = super::fast::shape(text);
@@ -490,16 +503,17 @@ impl<'d> Reader<'d> {
                         _ => super::fast::sorted_object(text).map(std::borrow::Cow::Owned),
                     };
                     if let Some(kept) = kept {
-                        return Some(self.fast_inst(&fast, &kept, pointer));
+                        return Some(self.fast_inst(&fast, &kept, Src::element(self.file, container, index)));
                     }
                 }
             }
         }
         // Valid JSON (the document parser checked it), so this cannot fail.
+        let pointer = format!("{container}/{index}");
         match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(fields)) => Some(self.inst(fields, pointer, depth)),
+            Ok(Value::Object(fields)) => Some(self.inst(fields, &pointer, depth)),
             Ok(other) => {
-                self.not_an_object(&other, "an instruction", pointer);
+                self.not_an_object(&other, "an instruction", &pointer);
                 None
             }
             Err(_) => None,
@@ -509,7 +523,7 @@ impl<'d> Reader<'d> {
     /// [`Self::inst`] for an instruction of the common shape: nothing to report, the same
     /// uses recorded in the same order (the map's key order), `text` (its canonical
     /// compact form) kept.
-    fn fast_inst(&mut self, fast: &super::fast::FastInst<'_>, text: &str, pointer: &str) -> Handle<Inst> {
+    fn fast_inst(&mut self, fast: &super::fast::FastInst<'_>, text: &str, src: Src) -> Handle<Inst> {
         let handle = self.store.insts.next_handle();
         if let Some(state) = self.function.as_mut() {
             let uses = &mut self.uses;
@@ -561,8 +575,7 @@ impl<'d> Reader<'d> {
             .as_ref()
             .and_then(|s| s.on_update.as_ref())
             .is_some_and(|updates| updates.iter().any(|u| u.target_core.is_some()));
-        let src = self.src(pointer);
-        self.store.insts.push(Inst::kept(text, fast.name, remote_update, src))
+        self.store.insts.push(Inst::kept(text, self.compact.as_ref(), fast.name, remote_update, Some(src)))
     }
 
     /// Records the names an instruction of the current function refers to.

@@ -21,7 +21,7 @@ use serde_json::Value;
 use crate::arena::Handle;
 use crate::codes::Code;
 use crate::diag::Diagnostic;
-use crate::ir::{Block, Fields, FileId, Function, Inst, Module, Queue, QueueInstance};
+use crate::ir::{Block, Fields, FileId, FileText, Function, Inst, Module, Queue, QueueInstance};
 use crate::json::read::{describe_value, Reader};
 use crate::json::ParseError;
 use crate::pass::Pass;
@@ -45,12 +45,13 @@ pub enum Document {
 
 /// Parses and lowers one document. Diagnostics about its shape are added only when the
 /// text is well-formed JSON; otherwise the parse error says it all.
-pub fn read_document(text: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
+pub fn read_document(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
     let mut local = Vec::new();
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    // A dump on one line takes the instructions' fast path (`json::fast`); a pretty one
-    // would only be scanned twice for nothing.
-    let compact = !text.as_bytes()[..text.len().min(4096)].contains(&b'\n');
+    // A dump on one line takes the instructions' fast path (`json::fast`), and keeps its
+    // common instructions as spans of `text`; a pretty one would only be scanned twice
+    // for nothing.
+    let compact = (!text.as_bytes()[..text.len().min(4096)].contains(&b'\n')).then(|| FileText::clone(text));
     let document = Root { file, diags: &mut local, compact }
         .deserialize(&mut deserializer)
         .and_then(|document| deserializer.end().map(|()| document))
@@ -102,8 +103,8 @@ fn raw_map<'de, A: MapAccess<'de>>(map: A) -> Result<Value, A::Error> {
 struct Root<'d> {
     file: FileId,
     diags: &'d mut Vec<Diagnostic>,
-    /// Whether the text is compact (see [`read_document`]).
-    compact: bool,
+    /// The text, when it is compact (see [`read_document`]).
+    compact: Option<FileText>,
 }
 
 impl<'de> DeserializeSeed<'de> for Root<'_> {
@@ -128,7 +129,7 @@ impl<'de> Visitor<'de> for Root<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Document, A::Error> {
         let mut bundle_diags = Vec::new();
-        let mut reader = Reader::new(self.file, self.diags, self.compact);
+        let mut reader = Reader::new(self.file, self.diags, self.compact.clone());
         let mut fields = Fields::new();
         let (mut functions, mut queues, mut modules) = (None, None, None);
         while let Some(key) = map.next_key::<String>()? {
@@ -148,7 +149,7 @@ impl<'de> Visitor<'de> for Root<'_> {
                 "modules" => match map.next_value_seed(Modules {
                     file: self.file,
                     diags: &mut bundle_diags,
-                    compact: self.compact,
+                    compact: self.compact.clone(),
                 })? {
                     Ok(list) => modules = Some(list),
                     Err(value) => {
@@ -205,7 +206,7 @@ impl Reader<'_> {
 struct Modules<'d> {
     file: FileId,
     diags: &'d mut Vec<Diagnostic>,
-    compact: bool,
+    compact: Option<FileText>,
 }
 
 impl<'de> DeserializeSeed<'de> for Modules<'_> {
@@ -235,7 +236,7 @@ impl<'de> Visitor<'de> for Modules<'_> {
             file: self.file,
             diags: &mut *self.diags,
             index,
-            compact: self.compact,
+            compact: self.compact.clone(),
         })? {
             modules.extend(module);
             index += 1;
@@ -249,7 +250,7 @@ struct BundleModule<'d> {
     file: FileId,
     diags: &'d mut Vec<Diagnostic>,
     index: usize,
-    compact: bool,
+    compact: Option<FileText>,
 }
 
 impl BundleModule<'_> {
@@ -290,7 +291,7 @@ impl<'de> Visitor<'de> for BundleModule<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let pointer = format!("/modules/{}", self.index);
-        let mut reader = Reader::new(self.file, &mut *self.diags, self.compact);
+        let mut reader = Reader::new(self.file, &mut *self.diags, self.compact.clone());
         let mut fields = Fields::new();
         let (mut functions, mut queues) = (None, None);
         while let Some(key) = map.next_key::<String>()? {
@@ -403,9 +404,10 @@ impl<'de> Visitor<'de> for Items<'_, '_> {
         if let (Kind::Insts { depth }, true) = (kind, reader.compact()) {
             // Instructions are leaves: each is taken as its text (borrowed from the file)
             // and lowered from it, by the fast path when it has the common shape.
+            // Their pointers share the container's.
+            let container: std::sync::Arc<str> = format!("{pointer}/{key}").into();
             while let Some(raw) = seq.next_element::<&'de serde_json::value::RawValue>()? {
-                let at = format!("{pointer}/{key}/{index}");
-                if let Some(inst) = reader.inst_text(raw.get(), &at, depth) {
+                if let Some(inst) = reader.inst_text(raw.get(), &container, index, depth) {
                     lowered.insts.push(inst);
                 }
                 index += 1;
@@ -551,5 +553,80 @@ impl<'de> Visitor<'de> for Element<'_, '_> {
             (Kind::Instances, _) => One::Instance(reader.instance(fields, pointer, None)),
             (Kind::Insts { .. }, _) => return Ok(None),
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::FileText;
+
+    fn module(text: &FileText) -> Module {
+        let mut diags = Vec::new();
+        match read_document(text, FileId(0), &mut diags) {
+            Ok(Document::Module(module, _)) => *module,
+            other => panic!("not a module: {other:?} {diags:?}"),
+        }
+    }
+
+    const INSTS: &str = r#"[{"name":"a","opcode":"Matmult"},{"opcode":"Activation","name":"b"},{"name":"c","opcode":"Call","target":"f"}]"#;
+
+    #[test]
+    fn a_compact_dump_keeps_its_common_instructions_as_spans_of_its_text() {
+        let text = FileText::new(format!(
+            r#"{{"functions":[{{"name":"f","blocks":[{{"name":"b0","instructions":{INSTS}}}]}}]}}"#
+        ));
+        let module = module(&text);
+        let range = text.as_ptr() as usize..text.as_ptr() as usize + text.len();
+        let insts: Vec<&Inst> = module.store.insts.iter().map(|(_, inst)| inst).collect();
+        // `a` is canonical: a span, its name inside it, no byte copied.
+        let a = insts[0].kept_text().unwrap();
+        assert_eq!(a, r#"{"name":"a","opcode":"Matmult"}"#);
+        assert!(range.contains(&(a.as_ptr() as usize)));
+        assert!(range.contains(&(insts[0].name().as_ptr() as usize)));
+        // `b`'s keys are out of order: kept as the writer prints it, a copy.
+        let b = insts[1].kept_text().unwrap();
+        assert_eq!(b, r#"{"name":"b","opcode":"Activation"}"#);
+        assert!(!range.contains(&(b.as_ptr() as usize)));
+        assert_eq!(insts[1].name(), "b");
+        // A `Call` is parsed: the passes change it.
+        assert_eq!(insts[2].kept_text(), None);
+        // Pointers share their container's text, and read as before.
+        let src = insts[1].src.as_ref().unwrap();
+        assert_eq!(src.pointer(), "/functions/0/blocks/0/instructions/1");
+        assert_eq!(*src, crate::ir::Src::new(FileId(0), "/functions/0/blocks/0/instructions/1"));
+    }
+
+    #[test]
+    fn a_kept_instruction_changed_by_a_pass_keeps_its_name() {
+        let text = FileText::new(format!(
+            r#"{{"functions":[{{"name":"f","blocks":[{{"name":"b0","instructions":{INSTS}}}]}}]}}"#
+        ));
+        let mut module = module(&text);
+        let handle = module.store.insts.iter().next().map(|(h, _)| h).unwrap();
+        let inst = &mut module.store.insts[handle];
+        inst.fields_mut().insert("added".to_owned(), Value::from(1));
+        assert_eq!(inst.kept_text(), None);
+        assert_eq!(inst.name(), "a");
+        assert_eq!(inst.fields().get("added"), Some(&Value::from(1)));
+    }
+
+    #[test]
+    fn a_pretty_dump_keeps_copies() {
+        let text = FileText::new(format!(
+            "{{\n  \"functions\": [{{\"name\":\"f\",\"blocks\":[{{\"name\":\"b0\",\"instructions\":{INSTS}}}]}}]}}"
+        ));
+        let module = module(&text);
+        let range = text.as_ptr() as usize..text.as_ptr() as usize + text.len();
+        let (_, a) = module.store.insts.iter().next().unwrap();
+        assert_eq!(a.kept_text(), Some(r#"{"name":"a","opcode":"Matmult"}"#));
+        assert!(!range.contains(&(a.kept_text().unwrap().as_ptr() as usize)));
+    }
+
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn an_instruction_stays_small() {
+        // A million instructions: every 8 bytes here is 8 MB of a link set's memory.
+        assert!(std::mem::size_of::<Inst>() <= 104, "{}", std::mem::size_of::<Inst>());
     }
 }

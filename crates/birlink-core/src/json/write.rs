@@ -5,7 +5,7 @@
 //! the module. A container whose key is also in `fields` (the reader left a value of the
 //! wrong shape there) is not written: the verbatim value wins and nothing is duplicated.
 
-use serde::ser::{SerializeMap, SerializeSeq};
+use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
@@ -35,6 +35,27 @@ pub fn to_pretty_string<T: Serialize>(value: &T) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// Text that is already one JSON value, written as it is.
+///
+/// This is how `serde_json::value::RawValue` serializes itself: a struct named by
+/// `serde_json`'s raw-value token, which its serializers (text and `Value`) write out
+/// verbatim. A `RawValue` can only be made from borrowed text by parsing it again, and
+/// an instruction kept as a span of its file ([`Inst::kept_text`]) was parsed once
+/// already; so the token is used directly. `verbatim_is_written_as_it_is` fails if a
+/// `serde_json` upgrade ever changes it.
+struct Verbatim<'a>(&'a str);
+
+/// `serde_json`'s raw-value token (`serde_json::raw::TOKEN`, not exported).
+const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+
+impl Serialize for Verbatim<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut raw = serializer.serialize_struct(RAW_VALUE_TOKEN, 1)?;
+        raw.serialize_field(RAW_VALUE_TOKEN, self.0)?;
+        raw.end()
+    }
 }
 
 /// One child container of an entity: its key and its contents.
@@ -207,8 +228,8 @@ impl Serialize for EntityJson<'_, Inst> {
                     &[Container { key: "blocks", value: Contents::Blocks(blocks) }],
                 )
             }
-            None => match inst.raw() {
-                Some(raw) => raw.serialize(serializer),
+            None => match inst.kept_text() {
+                Some(text) => Verbatim(text).serialize(serializer),
                 None => inst.fields().serialize(serializer),
             },
         }
@@ -264,4 +285,21 @@ pub fn queue_to_value(module: &Module, handle: Handle<Queue>) -> Value {
 /// A queue instance's JSON value.
 pub fn instance_to_value(module: &Module, handle: Handle<QueueInstance>) -> Value {
     serde_json::to_value(EntityJson { module, handle }).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Verbatim;
+
+    #[test]
+    fn verbatim_is_written_as_it_is() {
+        // Key order and spacing are the text's own: a re-serialized value would sort
+        // `b` after `a` and drop nothing else.
+        let text = r#"{"b":[1,2],"a":"x"}"#;
+        assert_eq!(serde_json::to_string(&Verbatim(text)).unwrap(), text);
+        let pretty = serde_json::to_string_pretty(&vec![Verbatim(text)]).unwrap();
+        assert_eq!(pretty, format!("[\n  {text}\n]"));
+        let value = serde_json::to_value(Verbatim(text)).unwrap();
+        assert_eq!(value, serde_json::json!({"a": "x", "b": [1, 2]}));
+    }
 }

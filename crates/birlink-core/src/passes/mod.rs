@@ -282,7 +282,7 @@ fn input_rows(set: &LinkSet) -> Vec<InputRow> {
             rows.push(InputRow {
                 file: file.path.clone(),
                 kind: if file.kind == FileKind::Bundle { FileKind::Bundle } else { FileKind::Module },
-                pointer: m.src.as_ref().map(|s| s.pointer.to_string()).unwrap_or_default(),
+                pointer: m.src.as_ref().map(|s| s.pointer().into_owned()).unwrap_or_default(),
                 module: Some(module.name.clone()),
                 core: module.core,
                 functions: m.functions.len() as u64,
@@ -332,7 +332,7 @@ pub fn resolve_locations(files: &[FileEntry], diags: &mut [Diagnostic]) {
         let path = files.get(file as usize).map(|f| f.path.clone()).unwrap_or_default();
         let text = files.get(file as usize).and_then(|f| f.text.as_deref());
         let pointers: Vec<String> =
-            indices.iter().filter_map(|&i| diags[i].src().map(|s| s.pointer.to_string())).collect();
+            indices.iter().filter_map(|&i| diags[i].src().map(|s| s.pointer().into_owned())).collect();
         let spans = match text {
             Some(text) => {
                 let refs: Vec<&str> = pointers.iter().map(String::as_str).collect();

@@ -157,6 +157,8 @@ pub struct RunStats {
     pub bytes: u64,
     /// The worker's wasm memory after the run (it only grows).
     pub memory_bytes: u64,
+    /// The worker's wasm memory once the blobs were read, before the pipeline.
+    pub memory_read_bytes: u64,
 }
 
 /// What the worker answers.
@@ -175,8 +177,11 @@ pub enum Response {
     /// A run finished: its `report.json`.
     Linked {
         run: u64,
-        /// `report.json`, exactly as the CLI writes it.
-        report: String,
+        /// `report.json`, exactly as the CLI writes it, as UTF-8 bytes: a string would
+        /// cross between the threads as UTF-16 and be converted back, which for the
+        /// report of a large link is most of the page's work on receiving it.
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        report: js_sys::Uint8Array,
         /// Whether there is a linked module.
         linked: bool,
         /// Timings.

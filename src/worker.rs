@@ -341,6 +341,7 @@ impl LinkWorker {
             sources.push(read(file));
         }
         let load_ms = now() - started;
+        let memory_read_bytes = memory_bytes();
         let options =
             LinkOptions { lnc, passes: None, max_input_bytes: Some(max), input_bytes: Some(bytes), threads: 1 };
         let started = now();
@@ -364,9 +365,16 @@ impl LinkWorker {
             id,
             Response::Linked {
                 run,
-                report: report.clone(),
+                report: js_sys::Uint8Array::from(report.as_bytes()),
                 linked,
-                stats: RunStats { load_ms, pipeline_ms, report_ms, bytes, memory_bytes: memory_bytes() },
+                stats: RunStats {
+                    load_ms,
+                    pipeline_ms,
+                    report_ms,
+                    bytes,
+                    memory_bytes: memory_bytes(),
+                    memory_read_bytes,
+                },
                 alignment,
             },
         );

@@ -26,8 +26,10 @@ fn core_columns(first: &'static str, cores: &[u64]) -> Vec<AttrValue> {
         .collect()
 }
 
-fn row_class<T: 'static>(rows: Rc<Vec<Row<T>>>) -> Callback<usize, Classes> {
-    Callback::from(move |i: usize| if rows[i].mismatch { classes!("mismatch") } else { classes!() })
+/// `mismatch` on the rows that differ; `rows` picks the table's rows out of the shared
+/// alignment (no copy of them).
+fn row_class<T: 'static>(alignment: Rc<Alignment>, rows: fn(&Alignment) -> &[Row<T>]) -> Callback<usize, Classes> {
+    Callback::from(move |i: usize| if rows(&alignment)[i].mismatch { classes!("mismatch") } else { classes!() })
 }
 
 fn absent(what: &str) -> Html {
@@ -58,7 +60,7 @@ fn barrier_cell(cell: &BarrierCell, expected: Option<&str>) -> Html {
 #[function_component(AlignedBarriers)]
 pub fn aligned_barriers(props: &AlignedProps) -> Html {
     let alignment = &props.alignment;
-    let rows = Rc::new(alignment.barriers.clone());
+    let rows = &alignment.barriers;
     let first = rows.iter().find(|r| r.mismatch);
     let check = match first {
         None => html! {
@@ -93,9 +95,9 @@ pub fn aligned_barriers(props: &AlignedProps) -> Html {
         }
     };
     let row = {
-        let rows = rows.clone();
+        let alignment = alignment.clone();
         Callback::from(move |i: usize| -> Vec<Html> {
-            let r = &rows[i];
+            let r = &alignment.barriers[i];
             let expected = r.cells.first().and_then(Option::as_ref).filter(|c| !c.added).map(|c| c.name.as_str());
             std::iter::once(html! { <span class="num">{ r.index }</span> })
                 .chain(r.cells.iter().map(|cell| match cell {
@@ -114,7 +116,7 @@ pub fn aligned_barriers(props: &AlignedProps) -> Html {
             } else {
                 <DataTable caption="The i-th CoreBarrier of every core: name, block, id before → after renumbering"
                            columns={core_columns("#", &alignment.cores)} rows={rows.len()} {row}
-                           row_class={Some(row_class(rows.clone()))} id="aligned-barriers-table" />
+                           row_class={Some(row_class(alignment.clone(), |a| &a.barriers))} id="aligned-barriers-table" />
             }
         </section>
     }
@@ -138,7 +140,7 @@ fn block_cell(cell: &BlockCell) -> Html {
 #[function_component(PairedBlocks)]
 pub fn paired_blocks(props: &AlignedProps) -> Html {
     let alignment = &props.alignment;
-    let rows = Rc::new(alignment.blocks.clone());
+    let rows = &alignment.blocks;
     let unpaired = rows.iter().filter(|r| r.mismatch).count();
     let check = if unpaired == 0 {
         html! {
@@ -155,9 +157,9 @@ pub fn paired_blocks(props: &AlignedProps) -> Html {
         }
     };
     let row = {
-        let rows = rows.clone();
+        let alignment = alignment.clone();
         Callback::from(move |i: usize| -> Vec<Html> {
-            let r = &rows[i];
+            let r = &alignment.blocks[i];
             std::iter::once(html! { <span class="num">{ r.index }</span> })
                 .chain(r.cells.iter().map(|cell| match cell {
                     Some(cell) => block_cell(cell),
@@ -175,7 +177,7 @@ pub fn paired_blocks(props: &AlignedProps) -> Html {
             } else {
                 <DataTable caption="The k-th remote-notifying DMA block of every core: block, holder, target cores, relinked ids"
                            columns={core_columns("k", &alignment.cores)} rows={rows.len()} {row}
-                           row_class={Some(row_class(rows.clone()))} id="paired-blocks-table" />
+                           row_class={Some(row_class(alignment.clone(), |a| &a.blocks))} id="paired-blocks-table" />
             }
         </section>
     }

@@ -11,6 +11,7 @@ use birlink_core::report::PassStatus;
 use birlink_core::{EntityKind, Pass};
 
 use super::aligned::AlignedBarriers;
+use super::later::Later;
 use super::table::{columns, DataTable};
 use super::EntityLink;
 use crate::context::use_app;
@@ -59,15 +60,16 @@ pub fn barriers() -> Html {
             <AlignedBarriers alignment={result.alignment.clone()} />
             <h3 class="section-title">{ "Renumbering, per core" }</h3>
             { for groups.iter().map(|(core, rows)| {
-                let rows = rows.clone();
-                let report_rows = report.barriers.clone();
+                let rows = std::rc::Rc::new(rows.clone());
+                // The run's result is shared: the rows' closures hold it, not a copy.
+                let shared = result.clone();
                 let title = match core { Some(core) => format!("core {core}"), None => "main".to_owned() };
-                let selected = rows.iter().position(|&i| context.is_selected(EntityKind::Instruction, &report_rows[i].instruction, Some(&report_rows[i].function)));
+                let selected = rows.iter().position(|&i| context.is_selected(EntityKind::Instruction, &report.barriers[i].instruction, Some(&report.barriers[i].function)));
                 let row = {
                     let rows = rows.clone();
-                    let report_rows = report_rows.clone();
+                    let shared = shared.clone();
                     Callback::from(move |i: usize| -> Vec<Html> {
-                        let b = &report_rows[rows[i]];
+                        let b = &shared.report.barriers[rows[i]];
                         vec![
                             html! { <EntityLink kind={EntityKind::Instruction} name={b.instruction.clone()} parent={Some(AttrValue::from(b.function.clone()))} /> },
                             html! { { b.function.clone() } },
@@ -79,9 +81,9 @@ pub fn barriers() -> Html {
                 };
                 let row_class = {
                     let rows = rows.clone();
-                    let report_rows = report_rows.clone();
+                    let shared = shared.clone();
                     Callback::from(move |i: usize| -> Classes {
-                        let b = &report_rows[rows[i]];
+                        let b = &shared.report.barriers[rows[i]];
                         if b.old_id != b.new_id { classes!("changed") } else { classes!() }
                     })
                 };
@@ -89,7 +91,7 @@ pub fn barriers() -> Html {
                     let context = context.clone();
                     let rows = rows.clone();
                     Callback::from(move |i: usize| {
-                        let b = &report_rows[rows[i]];
+                        let b = &shared.report.barriers[rows[i]];
                         let query = query(EntityKind::Instruction, &b.instruction, Some(&b.function));
                         context.dispatch(Action::Select(Selection::Entity(query)));
                     })
@@ -98,9 +100,11 @@ pub fn barriers() -> Html {
                 html! {
                     <section class="core-group">
                         <h3>{ format!("{title} — {}, {changed} renumbered", counted(rows.len(), "barrier")) }</h3>
-                        <DataTable caption={format!("CoreBarriers of {title}: old id and new global id")}
-                                   columns={columns(&["instruction", "function", "old id", "", "new id"])}
-                                   rows={rows.len()} {row} row_class={Some(row_class)} on_select={Some(on_select)} {selected} />
+                        <Later what={format!("the barriers of {title}")}>
+                            <DataTable caption={format!("CoreBarriers of {title}: old id and new global id")}
+                                       columns={columns(&["instruction", "function", "old id", "", "new id"])}
+                                       rows={rows.len()} {row} row_class={Some(row_class)} on_select={Some(on_select)} {selected} />
+                        </Later>
                     </section>
                 }
             }) }

@@ -243,7 +243,8 @@ pub fn run_status() -> Html {
             html! {
                 <div class={classes!("status", if result.failed() { "failed" } else { "ok" })} role="status" aria-live="polite" id="verdict"
                      data-load-ms={format!("{:.1}", result.stats.load_ms)} data-pipeline-ms={format!("{:.1}", result.stats.pipeline_ms)}
-                     data-memory-bytes={result.stats.memory_bytes.to_string()}>
+                     data-memory-bytes={result.stats.memory_bytes.to_string()}
+                     data-memory-read-bytes={result.stats.memory_read_bytes.to_string()}>
                     <strong>{ text }</strong>
                     <span class="counts">{ birlink_core::diag::tally(errors, warnings, notes) }</span>
                     <span class="timing" title={format!("time in the worker: reading the files, then the pipeline; the worker's memory is {}", bytes(result.stats.memory_bytes))}>

@@ -13,6 +13,7 @@ mod diagnostics;
 mod embed_bar;
 mod header;
 mod help;
+mod later;
 mod load_panel;
 mod modal;
 mod pass_list;

@@ -27,11 +27,12 @@ pub fn semaphores() -> Html {
     }
     let counts = &report.semaphores.counts;
     let lockstep = counts.windows(2).all(|w| w[0].remote_dma_blocks == w[1].remote_dma_blocks);
-    let relocations = report.semaphores.relocations.clone();
+    let relocations = &report.semaphores.relocations;
     let row = {
-        let relocations = relocations.clone();
+        // The run's result is shared: the rows' closures hold it, not a copy.
+        let shared = result.clone();
         Callback::from(move |i: usize| -> Vec<Html> {
-            let r = &relocations[i];
+            let r = &shared.report.semaphores.relocations[i];
             vec![
                 html! { { r.core } },
                 html! { <EntityLink kind={EntityKind::Instruction} name={r.block.clone()} parent={Some(AttrValue::from(r.block_parent.clone()))} /> },
@@ -44,17 +45,17 @@ pub fn semaphores() -> Html {
             ]
         })
     };
-    let row_class =
-        {
-            let relocations = relocations.clone();
-            Callback::from(move |i: usize| {
-                if relocations[i].old_id != relocations[i].new_id {
-                    classes!("changed")
-                } else {
-                    classes!()
-                }
-            })
-        };
+    let row_class = {
+        let shared = result.clone();
+        Callback::from(move |i: usize| {
+            let r = &shared.report.semaphores.relocations[i];
+            if r.old_id != r.new_id {
+                classes!("changed")
+            } else {
+                classes!()
+            }
+        })
+    };
     html! {
         <div class="semaphores" id="semaphores-view">
             <section>

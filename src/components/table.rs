@@ -5,8 +5,13 @@ use yew::prelude::*;
 
 /// Above this many rows the table is virtualized.
 pub const VIRTUALIZE_ABOVE: usize = 150;
+/// …or above this many cells (a table one column per core grows wide as fast as long).
+pub const VIRTUALIZE_CELLS_ABOVE: usize = 400;
 const ROW_HEIGHT: f64 = 28.0;
-const OVERSCAN: usize = 12;
+/// Rows drawn beyond each edge of the viewport.
+const OVERSCAN: usize = 6;
+/// The viewport's height before it is measured: `.grid-viewport` is `60vh`.
+const VIEWPORT_SHARE: f64 = 0.6;
 
 /// Props of [`DataTable`].
 #[derive(Properties, PartialEq)]
@@ -103,7 +108,7 @@ pub fn data_table(props: &DataTableProps) -> Html {
             }
         });
     }
-    if props.rows <= VIRTUALIZE_ABOVE {
+    if props.rows <= VIRTUALIZE_ABOVE && props.rows * props.columns.len() <= VIRTUALIZE_CELLS_ABOVE {
         return html! {
             <div class="table-wrap" tabindex="0" {onkeydown} id={props.id.clone()}>
                 <table>
@@ -129,8 +134,14 @@ pub fn data_table(props: &DataTableProps) -> Html {
             }
         })
     };
+    // Only the rows in view exist (plus a few each side): the viewport's own height once
+    // drawn, the share of the window it takes before.
+    let height =
+        viewport.cast::<web_sys::Element>().map(|e| e.client_height() as f64).filter(|&h| h > 0.0).unwrap_or_else(
+            || gloo::utils::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(800.0) * VIEWPORT_SHARE,
+        );
     let first = ((*scroll / ROW_HEIGHT) as usize).saturating_sub(OVERSCAN);
-    let visible = 60 + 2 * OVERSCAN;
+    let visible = (height / ROW_HEIGHT).ceil() as usize + 2 * OVERSCAN;
     let last = (first + visible).min(props.rows);
     let columns = props.columns.len();
     html! {

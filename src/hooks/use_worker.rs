@@ -5,6 +5,8 @@
 //! each new one (a link after its debounce delay, the rest at once) and turns the
 //! worker's responses back into actions.
 
+use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
@@ -19,7 +21,7 @@ use crate::worker::LinkWorker;
 fn response_action(response: Response) -> Option<Action> {
     Some(match response {
         Response::Progress { run, phase, done, total } => Action::Progress { run, phase, done, total },
-        Response::Linked { run, report, linked, stats, alignment } => match serde_json::from_str(&report) {
+        Response::Linked { run, report, linked, stats, alignment } => match serde_json::from_slice(&report.to_vec()) {
             Ok(report) => Action::Linked(Box::new(RunResult::new(run, report, linked, stats).aligned(alignment))),
             Err(error) => Action::Failed { run, message: format!("the worker's report did not read back: {error}") },
         },
@@ -60,16 +62,43 @@ fn request(ask: &Ask) -> Request {
     }
 }
 
+/// The worker's answers, turned into actions in the task that receives them and
+/// dispatched in the next one, in order: reading a large report back and drawing the
+/// views it opens are two tasks, neither long enough to freeze the page.
+struct Inbox {
+    dispatcher: UseReducerDispatcher<State>,
+    queue: RefCell<VecDeque<Action>>,
+}
+
+impl Inbox {
+    fn receive(self: &Rc<Self>, action: Action) {
+        let mut queue = self.queue.borrow_mut();
+        queue.push_back(action);
+        if queue.len() == 1 {
+            let inbox = self.clone();
+            Timeout::new(0, move || inbox.deliver()).forget();
+        }
+    }
+
+    fn deliver(&self) {
+        let actions: Vec<Action> = self.queue.borrow_mut().drain(..).collect();
+        for action in actions {
+            self.dispatcher.dispatch(action);
+        }
+    }
+}
+
 /// Spawns the worker once and sends it what the state's outboxes hold.
 #[hook]
 pub fn use_worker(state: &UseReducerHandle<State>) {
     let bridge: Rc<WorkerBridge<LinkWorker>> = {
         let dispatcher = state.dispatcher();
         use_memo((), move |_| {
+            let inbox = Rc::new(Inbox { dispatcher, queue: RefCell::new(VecDeque::new()) });
             LinkWorker::spawner()
                 .callback(move |response| {
                     if let Some(action) = response_action(response) {
-                        dispatcher.dispatch(action);
+                        inbox.receive(action);
                     }
                 })
                 .encoding::<Codec>()

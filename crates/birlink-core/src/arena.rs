@@ -68,14 +68,27 @@ impl<T> fmt::Debug for Handle<T> {
 ///
 /// Entities are never removed; order of insertion is storage order, not program
 /// order (program order lives in the containers that hold handles).
+///
+/// The entities are kept in chunks of [`CHUNK`] (each grown like a `Vec` until full),
+/// not in one vector: a million instructions never need one contiguous block that
+/// doubles (and is briefly held twice) as it grows, and appending one arena to another
+/// (`bir_linker` moving N modules into one) frees each chunk as soon as it is moved, so
+/// no entity is ever held twice. In wasm, where memory never shrinks, that is the
+/// difference between holding the instructions once and holding them three times.
 #[derive(Clone, Debug)]
 pub struct Arena<T> {
-    items: Vec<T>,
+    chunks: Vec<Vec<T>>,
+    len: usize,
 }
+
+/// log2 of the entities per chunk.
+const CHUNK_BITS: u32 = 12;
+/// Entities per chunk.
+pub const CHUNK: usize = 1 << CHUNK_BITS;
 
 impl<T> Default for Arena<T> {
     fn default() -> Self {
-        Arena { items: Vec::new() }
+        Arena { chunks: Vec::new(), len: 0 }
     }
 }
 
@@ -87,60 +100,73 @@ impl<T> Arena<T> {
 
     /// Adds an entity and returns its handle.
     pub fn push(&mut self, item: T) -> Handle<T> {
-        let handle = Handle::new(self.items.len());
-        self.items.push(item);
+        let handle = Handle::new(self.len);
+        match self.chunks.last_mut() {
+            Some(chunk) if chunk.len() < CHUNK => chunk.push(item),
+            _ => self.chunks.push(vec![item]),
+        }
+        self.len += 1;
         handle
     }
 
     /// The handle the next `push` will return.
     pub fn next_handle(&self) -> Handle<T> {
-        Handle::new(self.items.len())
+        Handle::new(self.len)
     }
 
     /// Number of entities.
     pub fn len(&self) -> usize {
-        self.items.len()
+        self.len
     }
 
     /// Whether the arena holds nothing.
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
+        self.len == 0
     }
 
     /// Iterates `(handle, entity)` in storage order.
     pub fn iter(&self) -> impl Iterator<Item = (Handle<T>, &T)> {
-        self.items.iter().enumerate().map(|(i, item)| (Handle::new(i), item))
+        self.chunks.iter().flatten().enumerate().map(|(i, item)| (Handle::new(i), item))
     }
 
-    /// Makes room for exactly `additional` more entities.
-    pub fn reserve_exact(&mut self, additional: usize) {
-        self.items.reserve_exact(additional);
-    }
-
-    /// Gives back spare capacity.
+    /// Gives back the last chunk's spare capacity.
     pub fn shrink_to_fit(&mut self) {
-        self.items.shrink_to_fit();
+        if let Some(chunk) = self.chunks.last_mut() {
+            chunk.shrink_to_fit();
+        }
     }
 
-    /// Moves every entity of `other` into `self` and returns the old → new map.
+    /// Moves every entity of `other` into `self` and returns the old → new map. Each of
+    /// `other`'s chunks is freed once moved.
     pub fn append(&mut self, other: Arena<T>) -> HandleMap<T> {
-        let offset = self.items.len();
-        let n = other.items.len();
-        self.items.extend(other.items);
+        let offset = self.len;
+        let n = other.len;
+        for chunk in other.chunks {
+            for item in chunk {
+                self.push(item);
+            }
+        }
         HandleMap { new: (0..n).map(|i| Handle::new(offset + i)).collect() }
+    }
+
+    fn slot(handle: Handle<T>) -> (usize, usize) {
+        let index = handle.index();
+        (index >> CHUNK_BITS, index & (CHUNK - 1))
     }
 }
 
 impl<T> std::ops::Index<Handle<T>> for Arena<T> {
     type Output = T;
     fn index(&self, handle: Handle<T>) -> &T {
-        &self.items[handle.index()]
+        let (chunk, at) = Self::slot(handle);
+        &self.chunks[chunk][at]
     }
 }
 
 impl<T> std::ops::IndexMut<Handle<T>> for Arena<T> {
     fn index_mut(&mut self, handle: Handle<T>) -> &mut T {
-        &mut self.items[handle.index()]
+        let (chunk, at) = Self::slot(handle);
+        &mut self.chunks[chunk][at]
     }
 }
 
@@ -151,11 +177,6 @@ pub struct HandleMap<T> {
 }
 
 impl<T> HandleMap<T> {
-    /// The map of `len` entities that stay where they are.
-    pub fn identity(len: usize) -> HandleMap<T> {
-        HandleMap { new: (0..len).map(Handle::new).collect() }
-    }
-
     /// The new handle of an old one.
     pub fn get(&self, old: Handle<T>) -> Handle<T> {
         self.new[old.index()]
@@ -182,6 +203,27 @@ impl<T> HandleMap<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn entities_cross_chunks_in_order() {
+        let mut a: Arena<usize> = Arena::new();
+        let handles: Vec<Handle<usize>> = (0..3 * CHUNK + 5).map(|i| a.push(i)).collect();
+        assert_eq!(a.len(), 3 * CHUNK + 5);
+        for (i, &h) in handles.iter().enumerate() {
+            assert_eq!(a[h], i);
+        }
+        assert!(a.iter().all(|(h, &v)| h.index() == v));
+        // Appending across a partly filled chunk keeps every entity where its map says.
+        let mut b: Arena<usize> = Arena::new();
+        let bh: Vec<Handle<usize>> = (0..CHUNK + 7).map(|i| b.push(10_000_000 + i)).collect();
+        let map = a.append(b);
+        assert_eq!(a.len(), 4 * CHUNK + 12);
+        for (i, &h) in bh.iter().enumerate() {
+            assert_eq!(a[map.get(h)], 10_000_000 + i);
+        }
+        a[handles[7]] = 70;
+        assert_eq!(a[handles[7]], 70);
+    }
 
     #[test]
     fn append_remaps_by_offset() {

@@ -106,7 +106,7 @@ pub struct Store {
 }
 
 impl Store {
-    /// Gives back the arenas' spare capacity.
+    /// Gives back the arenas' spare capacity (their last chunks').
     pub fn shrink_to_fit(&mut self) {
         let Store { functions, blocks, insts, sets, memlocs, queues, instances } = self;
         functions.shrink_to_fit();
@@ -116,18 +116,6 @@ impl Store {
         memlocs.shrink_to_fit();
         queues.shrink_to_fit();
         instances.shrink_to_fit();
-    }
-
-    /// Makes exactly enough room for the entities of `stores` (before appending them).
-    pub fn reserve_for<'a>(&mut self, stores: impl Iterator<Item = &'a Store> + Clone) {
-        let total = |len: fn(&Store) -> usize| stores.clone().map(len).sum::<usize>();
-        self.functions.reserve_exact(total(|s| s.functions.len()));
-        self.blocks.reserve_exact(total(|s| s.blocks.len()));
-        self.insts.reserve_exact(total(|s| s.insts.len()));
-        self.sets.reserve_exact(total(|s| s.sets.len()));
-        self.memlocs.reserve_exact(total(|s| s.memlocs.len()));
-        self.queues.reserve_exact(total(|s| s.queues.len()));
-        self.instances.reserve_exact(total(|s| s.instances.len()));
     }
 }
 

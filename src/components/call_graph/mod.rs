@@ -137,21 +137,34 @@ fn canvas(props: &CanvasProps) -> Html {
         });
     }
 
-    let select = |kind: EntityKind, name: &str, parent: Option<&str>| {
-        let query = query(kind, name, parent);
+    // One listener for every node (each carries what it selects in `data-select-*`):
+    // a graph of a large link has hundreds of nodes, and a pair of closures and
+    // listeners each made switching to this view slow.
+    let selected_node = |event: &Event| -> Option<Action> {
+        let node = event.target()?.dyn_into::<web_sys::Element>().ok()?.closest("[data-select-kind]").ok()??;
+        let kind = EntityKind::parse(&node.get_attribute("data-select-kind")?)?;
+        let name = node.get_attribute("data-select-name")?;
+        let parent = node.get_attribute("data-select-parent");
+        Some(Action::Select(Selection::Entity(query(kind, &name, parent.as_deref()))))
+    };
+    let onclick = {
         let dispatcher = state.dispatcher();
         Callback::from(move |event: MouseEvent| {
-            event.stop_propagation();
-            dispatcher.dispatch(Action::Select(Selection::Entity(query.clone())));
+            if let Some(action) = selected_node(&event) {
+                event.stop_propagation();
+                dispatcher.dispatch(action);
+            }
         })
     };
-    let activate = |kind: EntityKind, name: &str, parent: Option<&str>| {
-        let query = query(kind, name, parent);
+    let onkeydown = {
         let dispatcher = state.dispatcher();
         Callback::from(move |event: KeyboardEvent| {
-            if matches!(event.key().as_str(), "Enter" | " ") {
+            if !matches!(event.key().as_str(), "Enter" | " ") {
+                return;
+            }
+            if let Some(action) = selected_node(&event) {
                 event.prevent_default();
-                dispatcher.dispatch(Action::Select(Selection::Entity(query.clone())));
+                dispatcher.dispatch(action);
             }
         })
     };
@@ -225,7 +238,8 @@ fn canvas(props: &CanvasProps) -> Html {
                  data-width={format!("{:.0}", graph.width)} data-height={format!("{:.0}", graph.height)}
                  aria-label={format!("Call graph: main calls {}; {}", counted(report.dispatcher.len(), "core function"), counted(report.aliases.len(), "alias edge"))}
                  width="100%" height={format!("{:.0}", graph.height * scale.max(MIN_FIT) + 8.0)}
-                 ref={svg_ref} {onmousedown} {onmousemove} onmouseup={onmouseup.clone()} onmouseleave={onmouseup}>
+                 ref={svg_ref} {onmousedown} {onmousemove} onmouseup={onmouseup.clone()} onmouseleave={onmouseup}
+                 {onclick} {onkeydown}>
                 <defs>
                     <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                         <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead" />
@@ -253,7 +267,7 @@ fn canvas(props: &CanvasProps) -> Html {
                     <g class={classes!("node", "main", main_selected.then_some("selected"))} tabindex="0" role="button"
                        aria-label={format!("function main: the dispatcher, {}", counted(report.dispatcher.len(), "call"))}
                        aria-pressed={main_selected.to_string()}
-                       onclick={select(EntityKind::Function, "main", None)} onkeydown={activate(EntityKind::Function, "main", None)}>
+                       data-select-kind="function" data-select-name="main">
                         <rect x={format!("{:.0}", main.x)} y={format!("{:.0}", main.y)} width={format!("{:.0}", main.w)} height={format!("{:.0}", main.h)} rx="8" />
                         <text x={format!("{:.0}", main.x + 12.0)} y={format!("{:.0}", main.y + 30.0)} class="node-title">{ "main · dispatcher" }</text>
                         <text x={format!("{:.0}", main.x + 12.0)} y={format!("{:.0}", main.y + 52.0)}>{ counted(report.dispatcher.len(), "call") }</text>
@@ -269,7 +283,7 @@ fn canvas(props: &CanvasProps) -> Html {
                                         <g class={classes!("node", "other", selected.then_some("selected"))} tabindex="0" role="button"
                                            aria-label={format!("function {other}: a function of core {} not called by the dispatcher", lane.core)}
                                            aria-pressed={selected.to_string()}
-                                           onclick={select(EntityKind::Function, other, None)} onkeydown={activate(EntityKind::Function, other, None)}>
+                                           data-select-kind="function" data-select-name={other.clone()}>
                                             <rect x={format!("{:.0}", r.x)} y={format!("{:.0}", r.y)} width={format!("{:.0}", r.w)} height={format!("{:.0}", r.h)} rx="4" />
                                             <title>{ format!("{other}: a function of core {} not called by the dispatcher", lane.core) }</title>
                                         </g>
@@ -277,8 +291,7 @@ fn canvas(props: &CanvasProps) -> Html {
                                 }) }
                                 <g class={classes!("node", "core-fn", selected.then_some("selected"))} tabindex="0" role="button"
                                    aria-label={format!("function {name}: core {}'s function", lane.core)} aria-pressed={selected.to_string()}
-                                   onclick={select(EntityKind::Function, name, None)} onkeydown={activate(EntityKind::Function, name, None)}
-                                   data-function={name.clone()}>
+                                   data-select-kind="function" data-select-name={name.clone()} data-function={name.clone()}>
                                     <rect x={format!("{:.0}", rect.x)} y={format!("{:.0}", rect.y)} width={format!("{:.0}", rect.w)} height={format!("{:.0}", rect.h)} rx="6" />
                                     <text x={format!("{:.0}", rect.x + 10.0)} y={format!("{:.0}", rect.y + 21.0)} class="node-title">{ text_fit(name, rect.w - 16.0) }</text>
                                     <title>{ format!("{name}: core {}'s function", lane.core) }</title>
@@ -304,8 +317,8 @@ fn canvas(props: &CanvasProps) -> Html {
                                     html! {
                                         <g class={classes!("node", "memloc", selected.then_some("selected"), node.failure.is_some().then_some("failing"))}
                                            tabindex="0" role="button" aria-label={described} aria-pressed={selected.to_string()}
-                                           onclick={select(EntityKind::Memloc, memloc, Some(function))}
-                                           onkeydown={activate(EntityKind::Memloc, memloc, Some(function))} data-memloc={memloc.clone()}>
+                                           data-select-kind="memloc" data-select-name={memloc.clone()} data-select-parent={function.clone()}
+                                           data-memloc={memloc.clone()}>
                                             <rect x={format!("{:.0}", r.x)} y={format!("{:.0}", r.y)} width={format!("{:.0}", r.w)} height={format!("{:.0}", r.h)} rx="13" />
                                             <text x={format!("{:.0}", r.x + 10.0)} y={format!("{:.0}", r.y + 17.0)}>{ label }</text>
                                             // A tooltip only where the node does not already say it all: a

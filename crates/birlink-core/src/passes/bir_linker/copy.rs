@@ -30,43 +30,23 @@ pub(super) fn copy_modules(
     diags: &mut Vec<Diagnostic>,
 ) -> (Vec<CoreInfo>, StepRow) {
     let mut step = Step::new("copy_functions");
-    let mut modules = modules;
-    // The first module's arenas become the linked module's, with exact room for the
-    // others, and what the linked module holds so far (the dispatcher) is appended to
-    // them: no module's entities are ever held twice, and no arena grows by doubling.
-    let mut first = None;
-    if let Some((_, module)) = modules.first_mut() {
-        let base = std::mem::take(&mut module.module.store);
-        first = Some(StoreMaps::identity(&base));
-        let own = std::mem::replace(&mut linked.store, base);
-        linked.store.reserve_for(modules.iter().map(|(_, m)| &m.module.store).chain([&own]));
-        let maps = append_store(&mut linked.store, own);
-        maps.functions.adjust_all(&mut linked.functions);
-    }
     let mut cores = Vec::with_capacity(modules.len());
-    for (core, mut module) in modules {
-        // The first module is in place already; the others are appended.
-        let maps = match first.take() {
-            Some(maps) => maps,
-            None => append_store(&mut linked.store, std::mem::take(&mut module.module.store)),
-        };
-        cores.push(copy_module(linked, core, module, maps, &mut step, diags));
+    for (core, module) in modules {
+        cores.push(copy_module(linked, core, module, &mut step, diags));
     }
     (cores, step.finish())
 }
 
-/// Links one module whose entities are already in the linked module's arenas (`maps`
-/// takes its handles there).
 fn copy_module(
     linked: &mut Module,
     core: u64,
     core_module: CoreModule,
-    maps: StoreMaps,
     step: &mut Step,
     diags: &mut Vec<Diagnostic>,
 ) -> CoreInfo {
     let CoreModule { module, name, .. } = core_module;
-    let Module { fields: module_fields, functions, queues, store: _, src: _ } = module;
+    let Module { fields: module_fields, functions, queues, store, src: _ } = module;
+    let maps = append_store(&mut linked.store, store);
     let functions: Vec<Handle<Function>> = functions.iter().map(|&f| maps.functions.get(f)).collect();
     let queues: Vec<Handle<Queue>> = queues.iter().map(|&q| maps.queues.get(q)).collect();
     let entry = functions
@@ -147,16 +127,6 @@ fn copy_module(
 struct StoreMaps {
     functions: HandleMap<Function>,
     queues: HandleMap<Queue>,
-}
-
-impl StoreMaps {
-    /// The maps of a store that stays where it is.
-    fn identity(store: &Store) -> StoreMaps {
-        StoreMaps {
-            functions: HandleMap::identity(store.functions.len()),
-            queues: HandleMap::identity(store.queues.len()),
-        }
-    }
 }
 
 /// Appends every arena of `from` to `into`, rewriting every handle inside the moved

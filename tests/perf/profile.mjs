@@ -1,8 +1,20 @@
+// Where the page's main thread spends its time (not a test): a CPU profile of opening a
+// large generated link set and of switching to each view, summed per function.
+//
+//   node tests/perf/profile.mjs DIST [CORES INSTS]      (default 8 100000)
+//
+// DIST is a build whose wasm keeps its function names, e.g. a copy of index.html with
+// `data-wasm-opt="0" data-keep-debug` built by `trunk build COPY.html --release --dist DIST`.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, open, verdict, nextVerdict } from '../e2e/harness.mjs';
-const dir = process.argv[2];
-const files = fs.readdirSync('/tmp/b8').filter((f) => f.endsWith('.json')).sort().map((f) => path.join('/tmp/b8', f));
+import { execFileSync } from 'node:child_process';
+import { serve, launch, open, verdict, nextVerdict, root } from '../e2e/harness.mjs';
+const [dir, cores = '8', insts = '100000'] = process.argv.slice(2);
+const setDir = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-profile-'));
+execFileSync(path.join(root, 'target/release/birlink'), ['gen', '--cores', cores, '--insts', insts, '--handoffs', '16',
+  '--remote-dma', '64', '--barriers', '32', '--loops', '3', '--compact', '--out', setDir], { stdio: 'ignore' });
+const files = fs.readdirSync(setDir).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(setDir, f));
 const server = await serve(dir);
 const browser = await launch();
 const page = await open(browser, server.url);
@@ -52,3 +64,4 @@ for (const key of ['2', '4', '3', '5', '6', '1']) {
 }
 await browser.close();
 await server.close();
+fs.rmSync(setDir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ use birlink_core::report::PassStatus;
 use birlink_core::{EntityKind, Pass};
 
 use super::aligned::PairedBlocks;
+use super::later::Later;
 use super::table::{columns, DataTable};
 use super::{value_text, EntityLink};
 use crate::context::use_app;
@@ -82,9 +83,11 @@ pub fn semaphores() -> Html {
                 if relocations.is_empty() {
                     <p class="muted">{ "No remote semaphore update was relinked." }</p>
                 } else {
-                    <DataTable caption="Each remote update and the peer's local id it now carries"
-                               columns={columns(&["core", "block", "k", "update", "target", "peer block", "old id", "new id"])}
-                               rows={relocations.len()} {row} row_class={Some(row_class)} id="relocations" />
+                    <Later what="the relocations">
+                        <DataTable caption="Each remote update and the peer's local id it now carries"
+                                   columns={columns(&["core", "block", "k", "update", "target", "peer block", "old id", "new id"])}
+                                   rows={relocations.len()} {row} row_class={Some(row_class)} id="relocations" />
+                    </Later>
                 }
             </section>
         </div>

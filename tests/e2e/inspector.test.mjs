@@ -20,6 +20,8 @@ test('the default sample is linked at start and its dispatcher is drawn', async 
   await svg.waitFor();
   const labels = await svg.locator('.call-label').allTextContents();
   assert.deepEqual(labels, ['call_def_0_instance_0', 'call_def_1_instance_0']);
+  // The edges are drawn in the task after the nodes.
+  await svg.locator('.alias path').first().waitFor();
   assert.equal(await svg.locator('.alias path').count(), 2, 'two alias edges');
   await page.click('#toggle-aliases');
   assert.equal(await svg.locator('.alias path').count(), 0, 'alias edges toggle off');
@@ -37,6 +39,8 @@ test('every view renders and the keyboard switches between them', async () => {
   await page.keyboard.press('4');
   await page.locator('#semaphores-view').waitFor();
   assert.match(await page.locator('#lockstep').innerText(), /same number/);
+  // The relocations are drawn in the task after the view's first sections.
+  await page.locator('#relocations').waitFor();
   assert.equal(await page.locator('#relocations tbody tr').count(), 4);
   await page.keyboard.press('5');
   await page.locator('#address-map').waitFor();

@@ -131,11 +131,11 @@ test('every error code, with what is wrong named', async () => {
   // No id: still an answer, with a null id.
   await tab.evaluate(() => window.send({ birlink: 'ping' }));
   await tab.waitForFunction(() => window.received.some((r) => r.data.id === null && r.data.code === 'bad-request'));
-  // Too large: a transferred buffer of 1.3 GB (never copied, never read).
+  // Too large: two transferred buffers of 1.4 GB, 2.8 GB in all (never copied, never read).
   const [tooLarge] = await tab.evaluate(async () => {
     const before = window.received.length;
-    const data = new ArrayBuffer(1_300_000_000);
-    window.send({ birlink: 'load', id: 'big', files: [{ name: 'big.json', data }] }, [data]);
+    const [a, b] = [new ArrayBuffer(1_400_000_000), new ArrayBuffer(1_400_000_000)];
+    window.send({ birlink: 'load', id: 'big', files: [{ name: 'a.json', data: a }, { name: 'b.json', data: b }] }, [a, b]);
     while (window.received.length === before) await new Promise((r) => setTimeout(r, 50));
     return window.received.slice(before).map((r) => r.data);
   });

@@ -81,6 +81,17 @@ fn canvas(props: &CanvasProps) -> Html {
     let svg_ref = use_node_ref();
     let drag = use_mut_ref(|| None::<Drag>);
     let show_table = use_state(|| false);
+    // The alias edges are drawn in the task after the nodes: with hundreds of each, one
+    // task for both held the page too long.
+    let edges_for = use_state(|| None::<u64>);
+    {
+        let edges_for = edges_for.clone();
+        use_effect_with(run.run, move |&run| {
+            let timeout = gloo::timers::callback::Timeout::new(0, move || edges_for.set(Some(run)));
+            move || drop(timeout)
+        });
+    }
+    let edges_drawn = *edges_for == Some(run.run);
     {
         // Fit to the frame itself when a run is shown that the first measure did not
         // cover (a new run while this view is open, or no panel to measure then):
@@ -331,7 +342,7 @@ fn canvas(props: &CanvasProps) -> Html {
                             </g>
                         }
                     }) }
-                    if state.show_aliases {
+                    if state.show_aliases && edges_drawn {
                         <g class="alias">
                             { for report.aliases.iter().filter_map(|alias| {
                                 let (c, p) = (&alias.consumer, &alias.producer);

@@ -138,7 +138,7 @@ codes! {
     }
     InputTooLarge = "BL0010", Error, Read {
         title: "input too large",
-        explanation: "The link set is larger than this build can hold in memory (the browser build has a 4 GiB address space; birlink needs several times the input size). Nothing was linked rather than running out of memory half-way.",
+        explanation: "The link set is larger than this build can hold in memory (the browser build has a 4 GiB address space and takes at most 2.6 GB of input: linking holds the files and about a third more). Nothing was linked rather than running out of memory half-way.",
         example: "8 modules of 600 MB each, opened in the browser",
         fix: "link it with the `birlink` CLI, which has no such limit, or link fewer/smaller modules",
     }

@@ -77,7 +77,7 @@ pub fn semaphores() -> Html {
                     </tbody>
                 </table>
             </section>
-            <PairedBlocks alignment={result.alignment.clone()} />
+            <Later what="the paired blocks"><PairedBlocks alignment={result.alignment.clone()} /></Later>
             <section>
                 <h3>{ format!("Relocations ({})", relocations.len()) }</h3>
                 if relocations.is_empty() {

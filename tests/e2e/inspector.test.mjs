@@ -73,7 +73,7 @@ test('a failing upload opens on its diagnostic and shows the failing input', asy
   assert.deepEqual(await page.locator('#load-panel .card .file').allInnerTexts(), ['error-1514.json']);
   // The failing memory location is marked in the call graph.
   await page.click('#tab-call-graph');
-  assert.ok(await page.locator('.node.memloc.failing').count() >= 1);
+  await page.locator('.node.memloc.failing').first().waitFor();
   assert.deepEqual(page.errors, []);
 });
 

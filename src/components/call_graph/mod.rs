@@ -81,17 +81,20 @@ fn canvas(props: &CanvasProps) -> Html {
     let svg_ref = use_node_ref();
     let drag = use_mut_ref(|| None::<Drag>);
     let show_table = use_state(|| false);
-    // The alias edges are drawn in the task after the nodes: with hundreds of each, one
-    // task for both held the page too long.
-    let edges_for = use_state(|| None::<u64>);
+    // Drawn in three tasks: lanes and functions, then the memory-location nodes, then
+    // the alias edges. A large link has hundreds of each; one task for all of them held
+    // the page too long.
+    let drawn = use_state(|| (0u64, 0u8));
+    let stage = if drawn.0 == run.run { drawn.1 } else { 0 };
     {
-        let edges_for = edges_for.clone();
-        use_effect_with(run.run, move |&run| {
-            let timeout = gloo::timers::callback::Timeout::new(0, move || edges_for.set(Some(run)));
-            move || drop(timeout)
+        let drawn = drawn.clone();
+        use_effect_with((run.run, stage), move |&(run, stage)| {
+            let next =
+                (stage < 2).then(|| gloo::timers::callback::Timeout::new(0, move || drawn.set((run, stage + 1))));
+            move || drop(next)
         });
     }
-    let edges_drawn = *edges_for == Some(run.run);
+    let (memlocs_drawn, edges_drawn) = (stage >= 1, stage >= 2);
     {
         // Fit to the frame itself when a run is shown that the first measure did not
         // cover (a new run while this view is open, or no panel to measure then):
@@ -312,7 +315,7 @@ fn canvas(props: &CanvasProps) -> Html {
                                         { format!("+ {}", counted(lane.other_count, "other function")) }
                                     </text>
                                 }
-                                { for lane.memlocs.iter().map(|node| {
+                                { for lane.memlocs.iter().filter(|_| memlocs_drawn).map(|node| {
                                     let (function, memloc, r) = (&node.function, &node.memloc, node.rect);
                                     let selected = context.is_selected(EntityKind::Memloc, memloc, Some(function));
                                     let label = text_fit(&format!("{}{memloc}", if node.failure.is_some() { "✕ " } else { "" }), r.w - 14.0);

@@ -51,6 +51,10 @@ test('search is a combobox driven by the keyboard', async () => {
   assert.equal(await input.getAttribute('aria-expanded'), 'false');
   await page.keyboard.type('c_partial_1');
   await page.locator('#search-results [role=option]').first().waitFor();
+  // Answers for the text typed so far may be listed first (`c_partial_` lists
+  // `c_partial_0` too): wait for the answer to the whole text.
+  await page.waitForFunction(() => [...document.querySelectorAll('#search-results [role=option]')]
+    .every((o) => o.textContent.includes('c_partial_1')));
   assert.equal(await input.getAttribute('aria-expanded'), 'true');
   await page.keyboard.press('ArrowDown');
   const activeId = await input.getAttribute('aria-activedescendant');

@@ -243,14 +243,8 @@ impl Kept {
     /// else as a copy.
     fn of(text: &str, file: Option<&FileText>) -> Kept {
         let span = file.and_then(|file| {
-            let start = (text.as_ptr() as usize).checked_sub(file.as_ptr() as usize)?;
-            let end = start.checked_add(text.len())?;
-            (end <= file.len()).then_some(())?;
-            Some(Kept::Span {
-                file: Arc::clone(file),
-                start: u32::try_from(start).ok()?,
-                len: u32::try_from(text.len()).ok()?,
-            })
+            let (start, len) = span_in(file, text)?;
+            Some(Kept::Span { file: Arc::clone(file), start, len })
         });
         span.unwrap_or_else(|| Kept::Owned(text.into()))
     }
@@ -264,6 +258,14 @@ impl Kept {
             Kept::Owned(text) => text,
         }
     }
+}
+
+/// Where `inner`, a slice of `outer`, lies in it (start, length), when it is one and the
+/// offsets fit 32 bits.
+fn span_in(outer: &str, inner: &str) -> Option<(u32, u32)> {
+    let start = (inner.as_ptr() as usize).checked_sub(outer.as_ptr() as usize)?;
+    (start.checked_add(inner.len())? <= outer.len()).then_some(())?;
+    Some((u32::try_from(start).ok()?, u32::try_from(inner.len()).ok()?))
 }
 
 /// The opcodes the passes act on; every other opcode is `Other`.
@@ -576,12 +578,7 @@ impl Inst {
     /// without them. When `text` is a slice of `file`, the instruction keeps a span of it;
     /// when `name` is a slice of `text`, the name is where it is.
     pub(crate) fn kept(text: &str, file: Option<&FileText>, name: &str, remote_update: bool, src: Option<Src>) -> Inst {
-        let in_text = (name.as_ptr() as usize)
-            .checked_sub(text.as_ptr() as usize)
-            .filter(|start| start + name.len() <= text.len())
-            .and_then(|start| {
-                Some(InstName::InKept { start: u32::try_from(start).ok()?, len: u32::try_from(name.len()).ok()? })
-            });
+        let in_text = span_in(text, name).map(|(start, len)| InstName::InKept { start, len });
         Inst {
             fields: None,
             kept: Some(Kept::of(text, file)),

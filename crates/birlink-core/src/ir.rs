@@ -344,6 +344,10 @@ pub mod opcode {
     pub const LOOP: &str = "Loop";
     /// The SB-to-SB copy counted by LncVerifier 1198.
     pub const GPSIMD_SB2SB: &str = "GPSIMDSB2SB";
+    /// A branch on a condition (`on_true`, `on_false` name blocks).
+    pub const COMPARE_AND_BRANCH: &str = "CompareAndBranch";
+    /// A jump (`target` names a block).
+    pub const UNCONDITIONAL_BRANCH: &str = "UnconditionalBranch";
 }
 
 /// A `remote_local_target`: the owner core's memory location this one views.
@@ -558,10 +562,7 @@ impl Inst {
     pub fn new(fields: Fields, body: Option<Vec<Handle<Block>>>, src: Option<Src>) -> Inst {
         let body = body.map(Vec::into_boxed_slice);
         let op = Op::of(str_field(&fields, "opcode").unwrap_or(""));
-        let remote_update = match fields.get("sync_info").and_then(|s| s.get("on_update")) {
-            Some(Value::Array(updates)) => updates.iter().any(|u| u.get("target_core").is_some()),
-            _ => false,
-        };
+        let remote_update = crate::json::view::remote_update(fields.get("sync_info"));
         let name = str_field(&fields, "name").unwrap_or("").into();
         let keep_as_text = op == Op::Other && body.is_none();
         let name = InstName::Own(name);

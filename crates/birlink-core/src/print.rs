@@ -268,12 +268,12 @@ pub fn inst_line(module: &Module, inst: Handle<Inst>) -> String {
                 let _ = write!(line, " {} in [{}, {}) step {}", name_text(name), get("lb"), get("ub"), get("stride"));
             }
         }
-        "CompareAndBranch" => {
+        opcode::COMPARE_AND_BRANCH => {
             if let (Some(t), Some(f)) = (fields.get("on_true"), fields.get("on_false")) {
                 let _ = write!(line, " ? {} : {}", scalar_text(t), scalar_text(f));
             }
         }
-        "UnconditionalBranch" => {
+        opcode::UNCONDITIONAL_BRANCH => {
             if let Some(target) = fields.get("target") {
                 let _ = write!(line, " -> {}", scalar_text(target));
             }

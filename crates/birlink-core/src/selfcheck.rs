@@ -13,6 +13,9 @@
 //! * The canonical text, search and the details of every function of the linked module
 //!   can be made (the viewers' queries), and every entity's key reads back and finds an
 //!   entity with that key (what links to entities rely on).
+//! * The layout does not matter: the input printed again in every layout (pretty and
+//!   compact, keys sorted and not, `json::layout`) gives the same report — but for
+//!   lines, columns and byte counts — and the same `linked.json` ([`check_layouts`]).
 
 use serde_json::Value;
 
@@ -20,6 +23,8 @@ use crate::codes::{starts_capitalized, Code};
 use crate::diag::{has_errors, Severity};
 use crate::entity::{EntityKey, EntityKind};
 use crate::input::SourceFile;
+use crate::json::layout::{relayout, Layout};
+use crate::json::read::{compact, read_one};
 use crate::pass::Pass;
 use crate::passes::{run, LinkOptions, Outcome};
 use crate::report::PassStatus;
@@ -34,7 +39,7 @@ pub fn check_run(sources: Vec<SourceFile>, options: &LinkOptions) -> Result<(), 
     serde_json::from_str::<Value>(&report).map_err(|e| format!("report.json is not JSON: {e}"))?;
     let linked = linked_json(&outcome);
 
-    let again = run(sources, options);
+    let again = run(sources.clone(), options);
     if report_json(&again) != report {
         return Err("report.json differs between two runs of the same input".to_owned());
     }
@@ -44,10 +49,116 @@ pub fn check_run(sources: Vec<SourceFile>, options: &LinkOptions) -> Result<(), 
 
     check_diagnostics(&outcome, &paths)?;
     check_statuses(&outcome)?;
-    if let Some(text) = linked {
+    if let Some(text) = linked.clone() {
         check_linked(&outcome, text, options)?;
     }
+    check_layouts_of(&sources, &outcome, linked.as_deref(), options)
+}
+
+/// The fast path's oracle: one instruction's text read as the reader reads it (the fast
+/// path first) and by the general path alone gives the same diagnostics, uses, facts
+/// and kept text. `Ok` for text that is not JSON (there is nothing to read).
+pub fn fast_agrees(text: &str) -> Result<(), String> {
+    let (Some(fast), Some(general)) = (read_one(text, true), read_one(text, false)) else { return Ok(()) };
+    if fast == general {
+        Ok(())
+    } else {
+        Err(format!("the fast path reads `{text}` as {fast:?}, the general path as {general:?}"))
+    }
+}
+
+/// `report.json` as a value, without what depends on how the input was laid out: each
+/// location's line and column, each input's size in bytes.
+pub fn layout_free_report(outcome: &Outcome) -> Value {
+    let mut report = serde_json::to_value(&outcome.report).unwrap_or(Value::Null);
+    if let Some(Value::Array(inputs)) = report.get_mut("inputs") {
+        for input in inputs {
+            if let Some(bytes) = input.get_mut("bytes") {
+                *bytes = Value::Null;
+            }
+        }
+    }
+    if let Some(Value::Array(diagnostics)) = report.get_mut("diagnostics") {
+        for location in diagnostics.iter_mut().filter_map(|d| d.get_mut("location")) {
+            if let Some(location) = location.as_object_mut() {
+                location.insert("line".to_owned(), Value::Null);
+                location.insert("column".to_owned(), Value::Null);
+            }
+        }
+    }
+    report
+}
+
+/// The layout oracle: each input that is JSON, printed again in every layout, gives the
+/// same [`layout_free_report`] and the same `linked.json` as the input as it is.
+pub fn check_layouts(sources: &[SourceFile], options: &LinkOptions) -> Result<(), String> {
+    let outcome = run(sources.to_vec(), options);
+    let linked = linked_json(&outcome);
+    check_layouts_of(sources, &outcome, linked.as_deref(), options)
+}
+
+fn check_layouts_of(
+    sources: &[SourceFile],
+    outcome: &Outcome,
+    linked: Option<&str>,
+    options: &LinkOptions,
+) -> Result<(), String> {
+    // A size limit would judge the other layouts' sizes: the oracle is about reading.
+    let options = LinkOptions { max_input_bytes: None, input_bytes: None, ..options.clone() };
+    let expected = layout_free_report(outcome);
+    for layout in Layout::ALL {
+        let relaid: Vec<SourceFile> = sources.iter().map(|source| in_layout(source, layout)).collect();
+        if relaid.iter().zip(sources).all(|(a, b)| a.content == b.content) {
+            continue;
+        }
+        let other = run(relaid, &options);
+        let report = layout_free_report(&other);
+        if report != expected {
+            return Err(format!(
+                "printed {}, the input gives another report: {}",
+                layout.name(),
+                first_difference(&expected, &report)
+            ));
+        }
+        if linked_json(&other).as_deref() != linked {
+            return Err(format!("printed {}, the input gives another linked.json", layout.name()));
+        }
+    }
     Ok(())
+}
+
+/// A source printed in `layout`, when it is JSON; as it is otherwise.
+pub fn in_layout(source: &SourceFile, layout: Layout) -> SourceFile {
+    let relaid = match &source.content {
+        Ok(bytes) => std::str::from_utf8(bytes).ok().and_then(|text| relayout(text, layout)),
+        Err(_) => None,
+    };
+    match relaid {
+        Some(text) => SourceFile { content: Ok(text.into_bytes()), ..source.clone() },
+        None => source.clone(),
+    }
+}
+
+/// Where two JSON values first differ, as a pointer and both sides.
+pub fn first_difference(a: &Value, b: &Value) -> String {
+    let mut stack = vec![(String::new(), a, b)];
+    while let Some((at, a, b)) = stack.pop() {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) if x.len() == y.len() && x.keys().eq(y.keys()) => {
+                for ((key, x), y) in x.iter().zip(y.values()).rev() {
+                    stack.push((format!("{at}/{key}"), x, y));
+                }
+            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                for (i, (x, y)) in x.iter().zip(y).enumerate().rev() {
+                    stack.push((format!("{at}/{i}"), x, y));
+                }
+            }
+            (x, y) if x == y => {}
+            (x, y) => return format!("at `{at}`: {} against {}", compact(x), compact(y)),
+        }
+    }
+    "nowhere".to_owned()
 }
 
 fn check_diagnostics(outcome: &Outcome, paths: &[String]) -> Result<(), String> {

@@ -11,7 +11,8 @@
 use rustc_hash::FxHashMap;
 
 use crate::arena::Handle;
-use crate::ir::{Function, Inst};
+use crate::ir::{opcode, Function, Inst};
+use crate::json::view::{JsonType, JsonView};
 
 /// An interned name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,5 +92,89 @@ impl Uses {
     /// Whether none were recorded.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// A name one instruction refers to, as read from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ref<'a> {
+    /// A thing of this kind, by name (`Queue`, `Block`, `Memref`, `Call`).
+    Named(UseKind, &'a str),
+    /// An instance of a queue (`SwitchQueueInstance`): the queue's name, the instance's.
+    Instance {
+        /// The queue.
+        queue: &'a str,
+        /// The instance.
+        instance: &'a str,
+    },
+    /// An instruction of the same function it depends on.
+    Dependency(&'a str),
+}
+
+/// Every name an instruction refers to, in the order of its keys (`dependencies`, `ins`,
+/// `on_false`, `on_true`, `outs`, `queue`, `target`: as a sorted map lists them). `get`
+/// reads the instruction's keys, `opcode` is its opcode. The one definition of an
+/// instruction's uses: both reading paths (a parsed map, `json::fast`'s text) call it.
+pub(crate) fn each_ref<'a, V: JsonView<'a>>(
+    get: impl Fn(&str) -> Option<V>,
+    opcode: &str,
+    each: &mut dyn FnMut(Ref<'a>),
+) {
+    let string = |key: &str| get(key).and_then(V::as_str);
+    if let Some(dependencies) = get("dependencies") {
+        // A bare name, or a `[name, kind]` pair.
+        dependencies.for_each_element(&mut |dependency| {
+            let name = match dependency.json_type() {
+                JsonType::String => dependency.as_str(),
+                JsonType::Array => {
+                    let mut first = None;
+                    let mut index = 0;
+                    dependency.for_each_element(&mut |item| {
+                        if index == 0 {
+                            first = item.as_str();
+                        }
+                        index += 1;
+                    });
+                    first
+                }
+                _ => None,
+            };
+            if let Some(name) = name {
+                each(Ref::Dependency(name));
+            }
+        });
+    }
+    let memrefs = |key: &str, each: &mut dyn FnMut(Ref<'a>)| {
+        if let Some(operands) = get(key) {
+            operands.for_each_element(&mut |operand| {
+                if let Some(memref) = operand.get("memref").and_then(V::as_str) {
+                    each(Ref::Named(UseKind::Memref, memref));
+                }
+            });
+        }
+    };
+    memrefs("ins", each);
+    if opcode == opcode::COMPARE_AND_BRANCH {
+        for key in ["on_false", "on_true"] {
+            if let Some(target) = string(key) {
+                each(Ref::Named(UseKind::Block, target));
+            }
+        }
+    }
+    memrefs("outs", each);
+    if let Some(queue) = string("queue") {
+        if opcode == opcode::SWITCH_QUEUE_INSTANCE {
+            if let Some(instance) = string("instance") {
+                each(Ref::Instance { queue, instance });
+            }
+        }
+        each(Ref::Named(UseKind::Queue, queue));
+    }
+    if let Some(target) = string("target") {
+        match opcode {
+            opcode::UNCONDITIONAL_BRANCH => each(Ref::Named(UseKind::Block, target)),
+            opcode::CALL => each(Ref::Named(UseKind::Call, target)),
+            _ => {}
+        }
     }
 }

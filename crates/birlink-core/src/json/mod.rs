@@ -2,9 +2,11 @@
 //! and pointer → position resolution (`locate`).
 
 mod fast;
+pub mod layout;
 pub mod locate;
 pub mod read;
 pub mod stream;
+pub(crate) mod view;
 pub mod write;
 
 use serde_json::Value;

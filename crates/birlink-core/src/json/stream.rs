@@ -22,7 +22,7 @@ use crate::arena::Handle;
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::ir::{Block, Fields, FileId, FileText, Function, Inst, Module, Queue, QueueInstance};
-use crate::json::read::{describe_value, Reader};
+use crate::json::read::{describe_value, Doc, Reader};
 use crate::json::ParseError;
 use crate::pass::Pass;
 use crate::uses::Uses;
@@ -48,13 +48,25 @@ pub enum Document {
 pub fn read_document(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
     let mut local = Vec::new();
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    // A dump on one line takes the instructions' fast path (`json::fast`), and keeps its
-    // common instructions as spans of `text`; a pretty one would only be scanned twice
-    // for nothing.
-    let compact = (!text.as_bytes()[..text.len().min(4096)].contains(&b'\n')).then(|| FileText::clone(text));
-    let document = Root { file, diags: &mut local, compact }
+    // Instructions are read from their text, whatever the layout (`json::fast`); those
+    // kept as they are in the file hold a span of `text`.
+    let doc = Doc::new(FileText::clone(text), true);
+    let document = Root { file, diags: &mut local, doc: &doc }
         .deserialize(&mut deserializer)
         .and_then(|document| deserializer.end().map(|()| document))
+        .map_err(|error| super::classify(&error, text))?;
+    if !doc.repeated.get() {
+        diags.append(&mut local);
+        return Ok(document);
+    }
+    // A streamed container appeared twice in one object: read the document as the map
+    // it parses into, which keeps the last (as every JSON reader of BIR does).
+    drop(document);
+    local.clear();
+    let value: Value = serde_json::from_str(text).map_err(|error| super::classify(&error, text))?;
+    let doc = Doc::new(FileText::clone(text), false);
+    let document = Root { file, diags: &mut local, doc: &doc }
+        .deserialize(value)
         .map_err(|error| super::classify(&error, text))?;
     diags.append(&mut local);
     Ok(document)
@@ -103,8 +115,8 @@ fn raw_map<'de, A: MapAccess<'de>>(map: A) -> Result<Value, A::Error> {
 struct Root<'d> {
     file: FileId,
     diags: &'d mut Vec<Diagnostic>,
-    /// The text, when it is compact (see [`read_document`]).
-    compact: Option<FileText>,
+    /// The document (see [`read_document`]).
+    doc: &'d Doc,
 }
 
 impl<'de> DeserializeSeed<'de> for Root<'_> {
@@ -129,10 +141,19 @@ impl<'de> Visitor<'de> for Root<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Document, A::Error> {
         let mut bundle_diags = Vec::new();
-        let mut reader = Reader::new(self.file, self.diags, self.compact.clone());
+        let mut reader = Reader::new(self.file, self.diags, self.doc);
         let mut fields = Fields::new();
         let (mut functions, mut queues, mut modules) = (None, None, None);
         while let Some(key) = map.next_key::<String>()? {
+            let again = match key.as_str() {
+                "functions" => functions.is_some(),
+                "queues" => queues.is_some(),
+                "modules" => modules.is_some(),
+                _ => false,
+            };
+            if again || (matches!(key.as_str(), "functions" | "queues" | "modules") && fields.contains_key(&key)) {
+                self.doc.repeated.set(true);
+            }
             match key.as_str() {
                 "functions" => {
                     match map.next_value_seed(Items { reader: &mut reader, pointer: "", kind: Kind::Functions })? {
@@ -146,16 +167,14 @@ impl<'de> Visitor<'de> for Root<'_> {
                         other => keep(&mut fields, key, other),
                     }
                 }
-                "modules" => match map.next_value_seed(Modules {
-                    file: self.file,
-                    diags: &mut bundle_diags,
-                    compact: self.compact.clone(),
-                })? {
-                    Ok(list) => modules = Some(list),
-                    Err(value) => {
-                        fields.insert(key, value);
+                "modules" => {
+                    match map.next_value_seed(Modules { file: self.file, diags: &mut bundle_diags, doc: self.doc })? {
+                        Ok(list) => modules = Some(list),
+                        Err(value) => {
+                            fields.insert(key, value);
+                        }
                     }
-                },
+                }
                 _ => {
                     let value = map.next_value::<Value>()?;
                     fields.insert(key, value);
@@ -206,7 +225,7 @@ impl Reader<'_> {
 struct Modules<'d> {
     file: FileId,
     diags: &'d mut Vec<Diagnostic>,
-    compact: Option<FileText>,
+    doc: &'d Doc,
 }
 
 impl<'de> DeserializeSeed<'de> for Modules<'_> {
@@ -232,12 +251,9 @@ impl<'de> Visitor<'de> for Modules<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut modules = Vec::new();
         let mut index = 0;
-        while let Some(module) = seq.next_element_seed(BundleModule {
-            file: self.file,
-            diags: &mut *self.diags,
-            index,
-            compact: self.compact.clone(),
-        })? {
+        while let Some(module) =
+            seq.next_element_seed(BundleModule { file: self.file, diags: &mut *self.diags, index, doc: self.doc })?
+        {
             modules.extend(module);
             index += 1;
         }
@@ -250,7 +266,7 @@ struct BundleModule<'d> {
     file: FileId,
     diags: &'d mut Vec<Diagnostic>,
     index: usize,
-    compact: Option<FileText>,
+    doc: &'d Doc,
 }
 
 impl BundleModule<'_> {
@@ -291,10 +307,18 @@ impl<'de> Visitor<'de> for BundleModule<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let pointer = format!("/modules/{}", self.index);
-        let mut reader = Reader::new(self.file, &mut *self.diags, self.compact.clone());
+        let mut reader = Reader::new(self.file, &mut *self.diags, self.doc);
         let mut fields = Fields::new();
         let (mut functions, mut queues) = (None, None);
         while let Some(key) = map.next_key::<String>()? {
+            let again = match key.as_str() {
+                "functions" => functions.is_some() || fields.contains_key(&key),
+                "queues" => queues.is_some() || fields.contains_key(&key),
+                _ => false,
+            };
+            if again {
+                self.doc.repeated.set(true);
+            }
             match key.as_str() {
                 "functions" => {
                     match map.next_value_seed(Items {
@@ -401,16 +425,28 @@ impl<'de> Visitor<'de> for Items<'_, '_> {
         let key = kind.key();
         let mut lowered = Lowered::default();
         let mut index = 0usize;
-        if let (Kind::Insts { depth }, true) = (kind, reader.compact()) {
+        if let Kind::Insts { depth } = kind {
             // Instructions are leaves: each is taken as its text (borrowed from the file)
             // and lowered from it, by the fast path when it has the common shape.
             // Their pointers share the container's.
             let container: std::sync::Arc<str> = format!("{pointer}/{key}").into();
-            while let Some(raw) = seq.next_element::<&'de serde_json::value::RawValue>()? {
-                if let Some(inst) = reader.inst_text(raw.get(), &container, index, depth) {
-                    lowered.insts.push(inst);
+            if reader.doc.from_text {
+                while let Some(raw) = seq.next_element::<&'de serde_json::value::RawValue>()? {
+                    if let Some(inst) = reader.inst_text(raw.get(), &container, index, depth) {
+                        lowered.insts.push(inst);
+                    }
+                    index += 1;
                 }
-                index += 1;
+            } else {
+                // Read from a parsed value (see `read_document`): each one lowered from it.
+                while let Some(value) = seq.next_element::<Value>()? {
+                    let at = format!("{container}/{index}");
+                    match value {
+                        Value::Object(fields) => lowered.insts.push(reader.inst(fields, &at, depth)),
+                        other => reader.not_an_object(&other, "an instruction", &at),
+                    }
+                    index += 1;
+                }
             }
             return Ok(Streamed::Insts(lowered.insts));
         }
@@ -448,7 +484,6 @@ impl Lowered {
             Some(One::Function(h)) => self.functions.push(h),
             Some(One::Queue(h)) => self.queues.push(h),
             Some(One::Block(h)) => self.blocks.push(h),
-            Some(One::Inst(h)) => self.insts.push(h),
             Some(One::Instance(h)) => self.instances.push(h),
             None => {}
         }
@@ -460,7 +495,6 @@ enum One {
     Function(Handle<Function>),
     Queue(Handle<Queue>),
     Block(Handle<Block>),
-    Inst(Handle<Inst>),
     Instance(Handle<QueueInstance>),
 }
 
@@ -503,11 +537,8 @@ impl<'de> Visitor<'de> for Element<'_, '_> {
         let Element { reader, pointer, kind } = self;
         // The key whose array is streamed, and how.
         let (streamed_key, inner) = match kind {
-            Kind::Insts { depth } => {
-                // An instruction is a leaf: parsed whole (a `Loop` body included), then lowered.
-                let fields = Fields::deserialize(MapAccessDeserializer::new(map))?;
-                return Ok(Some(One::Inst(reader.inst(fields, pointer, depth))));
-            }
+            // Instructions are read as text by `Items`, never one by one here.
+            Kind::Insts { .. } => return Ok(None),
             Kind::Functions => {
                 reader.begin_function();
                 ("blocks", Kind::Blocks { depth: 0 })
@@ -523,6 +554,9 @@ impl<'de> Visitor<'de> for Element<'_, '_> {
         let mut children = None;
         while let Some(key) = map.next_key::<String>()? {
             if key == streamed_key {
+                if children.is_some() || fields.contains_key(&key) {
+                    reader.doc.repeated.set(true);
+                }
                 match map.next_value_seed(Items { reader: &mut *reader, pointer, kind: inner })? {
                     Streamed::Raw(value) => {
                         fields.insert(key, value);
@@ -534,25 +568,25 @@ impl<'de> Visitor<'de> for Element<'_, '_> {
                 fields.insert(key, value);
             }
         }
-        Ok(Some(match (kind, children) {
+        Ok(match (kind, children) {
             (Kind::Functions, Some(Streamed::Blocks(blocks))) => {
-                One::Function(reader.function(fields, pointer, Some(blocks)))
+                Some(One::Function(reader.function(fields, pointer, Some(blocks))))
             }
-            (Kind::Functions, _) => One::Function(reader.function(fields, pointer, None)),
+            (Kind::Functions, _) => Some(One::Function(reader.function(fields, pointer, None))),
             (Kind::Blocks { depth }, Some(Streamed::Insts(insts))) => {
-                One::Block(reader.block(fields, pointer, depth, Some(insts)))
+                Some(One::Block(reader.block(fields, pointer, depth, Some(insts))))
             }
-            (Kind::Blocks { depth }, _) => One::Block(reader.block(fields, pointer, depth, None)),
+            (Kind::Blocks { depth }, _) => Some(One::Block(reader.block(fields, pointer, depth, None))),
             (Kind::Queues, Some(Streamed::Instances(instances))) => {
-                One::Queue(reader.queue(fields, pointer, Some(instances)))
+                Some(One::Queue(reader.queue(fields, pointer, Some(instances))))
             }
-            (Kind::Queues, _) => One::Queue(reader.queue(fields, pointer, None)),
+            (Kind::Queues, _) => Some(One::Queue(reader.queue(fields, pointer, None))),
             (Kind::Instances, Some(Streamed::Insts(insts))) => {
-                One::Instance(reader.instance(fields, pointer, Some(insts)))
+                Some(One::Instance(reader.instance(fields, pointer, Some(insts))))
             }
-            (Kind::Instances, _) => One::Instance(reader.instance(fields, pointer, None)),
-            (Kind::Insts { .. }, _) => return Ok(None),
-        }))
+            (Kind::Instances, _) => Some(One::Instance(reader.instance(fields, pointer, None))),
+            (Kind::Insts { .. }, _) => None,
+        })
     }
 }
 
@@ -612,15 +646,42 @@ mod tests {
     }
 
     #[test]
-    fn a_pretty_dump_keeps_copies() {
-        let text = FileText::new(format!(
-            "{{\n  \"functions\": [{{\"name\":\"f\",\"blocks\":[{{\"name\":\"b0\",\"instructions\":{INSTS}}}]}}]}}"
-        ));
+    fn an_indented_instruction_is_kept_as_its_compact_copy() {
+        // The first instruction is indented, the second written compactly inside the
+        // same pretty file: the first is copied without its whitespace, the second is a
+        // span (its own text already is what the writer prints).
+        let text = FileText::new(
+            "{\n  \"functions\": [{\"name\":\"f\",\"blocks\":[{\"name\":\"b0\",\"instructions\":[\n    {\n      \"opcode\": \"Matmult\",\n      \"name\": \"a\"\n    },\n    {\"name\":\"b\",\"opcode\":\"Activation\"}\n  ]}]}]\n}\n"
+                .to_owned(),
+        );
         let module = module(&text);
         let range = text.as_ptr() as usize..text.as_ptr() as usize + text.len();
-        let (_, a) = module.store.insts.iter().next().unwrap();
-        assert_eq!(a.kept_text(), Some(r#"{"name":"a","opcode":"Matmult"}"#));
-        assert!(!range.contains(&(a.kept_text().unwrap().as_ptr() as usize)));
+        let insts: Vec<&Inst> = module.store.insts.iter().map(|(_, inst)| inst).collect();
+        let a = insts[0].kept_text().unwrap();
+        assert_eq!(a, r#"{"name":"a","opcode":"Matmult"}"#);
+        assert!(!range.contains(&(a.as_ptr() as usize)));
+        assert_eq!(insts[0].name(), "a");
+        let b = insts[1].kept_text().unwrap();
+        assert!(range.contains(&(b.as_ptr() as usize)));
+    }
+
+    #[test]
+    fn a_container_given_twice_keeps_the_last_as_a_map_does() {
+        // The first `blocks` is streamed before the second is seen: the document is read
+        // again from its value, so nothing of the first is left (no instruction, no use).
+        let text = FileText::new(
+            r#"{"functions":[{"name":"f","blocks":[{"name":"b0","instructions":[{"name":"x","opcode":"Matmult","queue":"q1"}]}],"blocks":[{"name":"b1","instructions":[{"name":"y","opcode":"Matmult"}]}]}]}"#
+                .to_owned(),
+        );
+        let mut diags = Vec::new();
+        let Ok(Document::Module(module, uses)) = read_document(&text, FileId(0), &mut diags) else {
+            panic!("not a module: {diags:?}")
+        };
+        let names: Vec<&str> = module.store.insts.iter().map(|(_, inst)| inst.name()).collect();
+        assert_eq!(names, ["y"]);
+        assert_eq!(module.store.blocks.len(), 1);
+        assert!(uses.is_empty(), "{uses:?}");
+        assert!(diags.is_empty(), "{diags:?}");
     }
 
     #[cfg(target_pointer_width = "64")]

@@ -58,6 +58,11 @@ fn companions(code: Code) -> &'static [&'static str] {
 fn check(code: Code) {
     let layouts: &[Layout] = if bundle_only(code) { &[Layout::Bundle] } else { &[Layout::Bundle, Layout::Files] };
     for &layout in layouts {
+        // Pretty and compact, keys sorted or not: the same diagnostics, report and bytes.
+        let config = GenConfig { fault: Some(code), ..birlink_core::samples::fault_config() };
+        let sources: Vec<SourceFile> = gen::generate(&config, layout).iter().map(gen::GenFile::source).collect();
+        birlink_core::selfcheck::check_layouts(&sources, &LinkOptions::default())
+            .unwrap_or_else(|problem| panic!("{}: {problem}", code.as_str()));
         let outcome = run(code, layout);
         let info = code.info();
         let d = find(&outcome, code);

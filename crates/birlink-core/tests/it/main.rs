@@ -17,6 +17,7 @@ mod cases;
 mod codes;
 mod entities;
 mod fuzz;
+mod layouts;
 mod pipeline;
 mod properties;
 mod reduce;

@@ -333,7 +333,9 @@ proptest! {
         loop_depth in 0usize..3,
         seed in any::<u64>(),
         probes in prop::collection::vec(("[a-z]{1,6}", json_value()), 1..16),
+        layout in 0usize..4,
     ) {
+        let layout = birlink_core::json::layout::Layout::ALL[layout];
         let config = GenConfig {
             cores, insts, handoffs, remote_dma, barriers, loop_depth, seed,
             ring: seed % 2 == 0,
@@ -346,9 +348,11 @@ proptest! {
             .map(|file| {
                 let mut value: Value = serde_json::from_slice(&file.bytes).expect("generated json");
                 put_probes(&mut value, &probes, &mut next, &mut put);
-                SourceFile::text(file.path.clone(), serde_json::to_string_pretty(&value).expect("json"))
+                SourceFile::text(file.path.clone(), birlink_core::json::layout::print(&value, layout))
             })
             .collect();
+        let oracle = birlink_core::selfcheck::check_layouts(&sources, &LinkOptions::default());
+        prop_assert!(oracle.is_ok(), "{}: {:?}", layout.name(), oracle);
         let outcome = birlink_core::run(sources, &LinkOptions::default());
         let errors: Vec<String> = outcome
             .report

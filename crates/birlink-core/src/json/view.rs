@@ -1,0 +1,365 @@
+//! A JSON value read the same way whether it is parsed (`&Value`) or still text
+//! ([`Text`]).
+//!
+//! The reader checks a few keys of every instruction and records the names it uses.
+//! Most instructions are never parsed into a map (`json::fast` reads them as text), so
+//! those checks are written once, against [`JsonView`], and run on either form: what an
+//! instruction uses (`uses::each_ref`), what its `sync_info` must be
+//! ([`sync_problems`]), whether it updates another core ([`remote_update`]). One
+//! definition, so the two reading paths cannot disagree.
+
+use serde_json::Value;
+
+/// The JSON type of a value, as the reader's checks tell them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum JsonType {
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+/// Read access to one JSON value.
+pub(crate) trait JsonView<'a>: Copy {
+    /// Its type.
+    fn json_type(self) -> JsonType;
+    /// Its string, when it is one.
+    fn as_str(self) -> Option<&'a str>;
+    /// Its value, when it is a non-negative integer that fits 64 bits.
+    fn as_u64(self) -> Option<u64>;
+    /// The member `key`, when this is an object that has it (the last one, when the
+    /// text repeats it, as a map keeps it).
+    fn get(self, key: &str) -> Option<Self>;
+    /// Calls `each` with every element, when this is an array.
+    fn for_each_element(self, each: &mut dyn FnMut(Self));
+}
+
+impl<'a> JsonView<'a> for &'a Value {
+    fn json_type(self) -> JsonType {
+        match self {
+            Value::Null => JsonType::Null,
+            Value::Bool(_) => JsonType::Bool,
+            Value::Number(_) => JsonType::Number,
+            Value::String(_) => JsonType::String,
+            Value::Array(_) => JsonType::Array,
+            Value::Object(_) => JsonType::Object,
+        }
+    }
+
+    fn as_str(self) -> Option<&'a str> {
+        Value::as_str(self)
+    }
+
+    fn as_u64(self) -> Option<u64> {
+        Value::as_u64(self)
+    }
+
+    fn get(self, key: &str) -> Option<Self> {
+        self.as_object()?.get(key)
+    }
+
+    fn for_each_element(self, each: &mut dyn FnMut(Self)) {
+        if let Value::Array(items) = self {
+            items.iter().for_each(each);
+        }
+    }
+}
+
+/// One JSON value as text, in the form `json::fast` makes: valid JSON, no whitespace,
+/// no escape in any string. Every method stays within the text and never panics; on
+/// text of another form it answers `None` rather than anything wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Text<'a>(pub &'a str);
+
+impl<'a> Text<'a> {
+    /// The members of an object, in text order: `(key, value)`.
+    fn members(self) -> Members<'a> {
+        let bytes = self.0.as_bytes();
+        let at = if bytes.first() == Some(&b'{') && bytes.get(1) != Some(&b'}') { 1 } else { bytes.len() };
+        Members { text: self.0, at }
+    }
+
+    /// The elements of an array, in order.
+    fn elements(self) -> Elements<'a> {
+        let bytes = self.0.as_bytes();
+        let at = if bytes.first() == Some(&b'[') && bytes.get(1) != Some(&b']') { 1 } else { bytes.len() };
+        Elements { text: self.0, at }
+    }
+}
+
+/// The end of the value that starts at `at` (the index after its last byte).
+pub(crate) fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
+    match *bytes.get(at)? {
+        b'"' => Some(at + 1 + memchr::memchr(b'"', bytes.get(at + 1..)?)? + 1),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut i = at;
+            while let Some(&b) = bytes.get(i) {
+                match b {
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth = depth.checked_sub(1)?;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    b'"' => i += memchr::memchr(b'"', bytes.get(i + 1..)?)? + 1,
+                    _ => {}
+                }
+                i += 1;
+            }
+            None
+        }
+        _ => {
+            let len = bytes[at..].iter().position(|b| matches!(b, b',' | b']' | b'}')).unwrap_or(bytes.len() - at);
+            Some(at + len)
+        }
+    }
+}
+
+struct Members<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = (&'a str, Text<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let bytes = self.text.as_bytes();
+        let key_end = value_end(bytes, self.at)?;
+        let key = self.text.get(self.at + 1..key_end - 1)?;
+        let value_start = key_end + 1;
+        let value_end = value_end(bytes, value_start)?;
+        let value = Text(self.text.get(value_start..value_end)?);
+        // `,` goes on to the next member, `}` ends the object.
+        self.at = if bytes.get(value_end) == Some(&b',') { value_end + 1 } else { bytes.len() };
+        Some((key, value))
+    }
+}
+
+struct Elements<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = Text<'a>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let bytes = self.text.as_bytes();
+        let end = value_end(bytes, self.at)?;
+        let element = Text(self.text.get(self.at..end)?);
+        self.at = if bytes.get(end) == Some(&b',') { end + 1 } else { bytes.len() };
+        Some(element)
+    }
+}
+
+impl<'a> JsonView<'a> for Text<'a> {
+    fn json_type(self) -> JsonType {
+        match self.0.as_bytes().first() {
+            Some(b'{') => JsonType::Object,
+            Some(b'[') => JsonType::Array,
+            Some(b'"') => JsonType::String,
+            Some(b't' | b'f') => JsonType::Bool,
+            Some(b'n') => JsonType::Null,
+            _ => JsonType::Number,
+        }
+    }
+
+    fn as_str(self) -> Option<&'a str> {
+        let inner = self.0.strip_prefix('"')?.strip_suffix('"')?;
+        (!inner.contains('\\')).then_some(inner)
+    }
+
+    fn as_u64(self) -> Option<u64> {
+        // A non-negative integer: digits only (`-`, `.` and exponents are not).
+        if self.0.is_empty() || !self.0.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        self.0.parse().ok()
+    }
+
+    fn get(self, key: &str) -> Option<Self> {
+        self.members().filter(|(k, _)| *k == key).last().map(|(_, value)| value)
+    }
+
+    fn for_each_element(self, each: &mut dyn FnMut(Self)) {
+        self.elements().for_each(each);
+    }
+}
+
+/// What a checked value must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Expect {
+    String,
+    Array,
+    Object,
+    Bool,
+    /// A non-negative integer that fits `u64`.
+    Unsigned,
+    /// Any integer that fits `i64`.
+    Signed,
+}
+
+impl Expect {
+    /// How messages say it.
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Expect::String => "a string",
+            Expect::Array => "an array",
+            Expect::Object => "an object",
+            Expect::Bool => "a boolean",
+            Expect::Unsigned => "a non-negative integer",
+            Expect::Signed => "an integer",
+        }
+    }
+
+    /// Whether a parsed value is one.
+    pub(crate) fn accepts(self, value: &Value) -> bool {
+        match self {
+            Expect::Signed => value.as_i64().is_some(),
+            other => other.accepts_view(value),
+        }
+    }
+
+    /// Whether a value is one (`Signed` is only asked of parsed values).
+    pub(crate) fn accepts_view<'a>(self, value: impl JsonView<'a>) -> bool {
+        match self {
+            Expect::String => value.json_type() == JsonType::String,
+            Expect::Array => value.json_type() == JsonType::Array,
+            Expect::Object => value.json_type() == JsonType::Object,
+            Expect::Bool => value.json_type() == JsonType::Bool,
+            Expect::Unsigned => value.as_u64().is_some(),
+            Expect::Signed => false,
+        }
+    }
+}
+
+/// Something wrong with an instruction's `sync_info`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SyncProblem<V> {
+    /// `sync_info` (or its `key`) is not of the type it must be.
+    Key {
+        /// `None` for `sync_info` itself, else its key (`on_wait`, `on_update`).
+        key: Option<&'static str>,
+        /// What it must be.
+        expect: Expect,
+        /// What it is.
+        found: V,
+    },
+    /// `on_update` entry `index` is not an object.
+    Entry { index: usize, found: V },
+    /// A key of `on_update` entry `index` is not of the type it must be.
+    EntryKey { index: usize, key: &'static str, expect: Expect, found: V },
+}
+
+/// Every problem of an instruction's `sync_info` (the value of that key, when present),
+/// in the order the reader reports them.
+pub(crate) fn sync_problems<'a, V: JsonView<'a>>(sync_info: Option<V>, problem: &mut dyn FnMut(SyncProblem<V>)) {
+    let Some(sync) = sync_info else { return };
+    if sync.json_type() != JsonType::Object {
+        problem(SyncProblem::Key { key: None, expect: Expect::Object, found: sync });
+        return;
+    }
+    if let Some(on_wait) = sync.get("on_wait") {
+        if !Expect::Array.accepts_view(on_wait) {
+            problem(SyncProblem::Key { key: Some("on_wait"), expect: Expect::Array, found: on_wait });
+        }
+    }
+    let Some(on_update) = sync.get("on_update") else { return };
+    if !Expect::Array.accepts_view(on_update) {
+        problem(SyncProblem::Key { key: Some("on_update"), expect: Expect::Array, found: on_update });
+        return;
+    }
+    let mut index = 0;
+    on_update.for_each_element(&mut |entry| {
+        if entry.json_type() != JsonType::Object {
+            problem(SyncProblem::Entry { index, found: entry });
+        } else {
+            for (key, expect) in [("target_core", Expect::Unsigned), ("type", Expect::String), ("mode", Expect::String)]
+            {
+                if let Some(value) = entry.get(key) {
+                    if !expect.accepts_view(value) {
+                        problem(SyncProblem::EntryKey { index, key, expect, found: value });
+                    }
+                }
+            }
+        }
+        index += 1;
+    });
+}
+
+/// Whether some `on_update` entry of an instruction's `sync_info` has a `target_core`.
+pub(crate) fn remote_update<'a, V: JsonView<'a>>(sync_info: Option<V>) -> bool {
+    let Some(on_update) = sync_info.and_then(|sync| sync.get("on_update")) else { return false };
+    let mut remote = false;
+    on_update.for_each_element(&mut |entry| remote |= entry.get("target_core").is_some());
+    remote
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every question asked of a text and of its parsed value gets the same answer.
+    fn same(text: &str) {
+        let value: Value = serde_json::from_str(text).unwrap();
+        let view = Text(text);
+        assert_eq!(view.json_type(), (&value).json_type(), "{text}");
+        assert_eq!(view.as_str(), value.as_str(), "{text}");
+        assert_eq!(view.as_u64(), value.as_u64(), "{text}");
+        for key in ["a", "b", "memref", ""] {
+            assert_eq!(view.get(key).map(|v| serde_json::from_str::<Value>(v.0).unwrap()), value.get(key).cloned());
+        }
+        let mut texts = Vec::new();
+        view.for_each_element(&mut |v| texts.push(serde_json::from_str::<Value>(v.0).unwrap()));
+        let mut values = Vec::new();
+        (&value).for_each_element(&mut |v| values.push(v.clone()));
+        assert_eq!(texts, values, "{text}");
+    }
+
+    #[test]
+    fn text_and_value_agree() {
+        for text in [
+            r#"{"a":1,"b":[1,{"c":"]}"}],"a":2}"#,
+            r#"[[],{},"x",1,-1,1.5,true,null,{"memref":"m"}]"#,
+            r#"{}"#,
+            r#"[]"#,
+            r#""s""#,
+            "18446744073709551615",
+            "18446744073709551616",
+            "-0.0",
+            "0",
+            r#"{"":[{"a":{"b":"}"}}]}"#,
+        ] {
+            same(text);
+        }
+    }
+
+    #[test]
+    fn sync_problems_read_objects_only() {
+        let problems = |text: &str| {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let mut from_value = Vec::new();
+            sync_problems(Some(&value), &mut |p| {
+                from_value.push(format!("{p:?}").split(" found").next().map(str::to_owned))
+            });
+            let mut from_text = Vec::new();
+            sync_problems(Some(Text(text)), &mut |p| {
+                from_text.push(format!("{p:?}").split(" found").next().map(str::to_owned))
+            });
+            assert_eq!(from_value, from_text, "{text}");
+            from_value.len()
+        };
+        assert_eq!(problems(r#"[[],[{"target_core":1}]]"#), 1);
+        assert_eq!(problems(r#"{"on_update":[[1]]}"#), 1);
+        assert_eq!(problems(r#"{"on_update":[{"target_core":-1,"type":1,"mode":"m"}]}"#), 2);
+        assert_eq!(problems(r#"{"on_wait":{},"on_update":{}}"#), 2);
+        assert_eq!(problems(r#"{"on_wait":[],"on_update":[{"target_core":1}]}"#), 0);
+        assert!(remote_update(Some(Text(r#"{"on_update":[{"id":1},{"target_core":0}]}"#))));
+        assert!(!remote_update(Some(Text(r#"{"on_update":[[{"target_core":0}]]}"#))));
+    }
+}

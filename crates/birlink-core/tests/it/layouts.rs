@@ -1,0 +1,145 @@
+//! The layout does not matter: every input read pretty and compact, keys sorted and in
+//! a producer's own order (`birlink_core::json::layout`), gives the same diagnostics
+//! (codes, messages, pointers), the same report and the same `linked.json`.
+//!
+//! The samples, the hand-written cases and instructions of every unusual shape go
+//! through `selfcheck::check_layouts`; one test per code and the properties do too
+//! (`codes.rs`, `properties.rs`).
+
+use std::path::Path;
+
+use birlink_core::json::layout::{print, Layout};
+use birlink_core::selfcheck::check_layouts;
+use birlink_core::{samples, LinkOptions, Role, SourceFile};
+use serde_json::{json, Value};
+
+use crate::support::read_dir_sources;
+
+fn sample_sources() -> Vec<(String, Vec<SourceFile>)> {
+    samples::all()
+        .into_iter()
+        .map(|(info, bytes)| {
+            let source = SourceFile { path: info.file.clone(), content: Ok(bytes), role: Role::Auto };
+            (info.file, vec![source])
+        })
+        .collect()
+}
+
+#[test]
+fn every_sample_reads_the_same_in_every_layout() {
+    let mut broken = Vec::new();
+    for (name, sources) in sample_sources() {
+        if let Err(problem) = check_layouts(&sources, &LinkOptions::default()) {
+            broken.push(format!("{name}: {problem}"));
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+#[test]
+fn every_case_reads_the_same_in_every_layout() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut dirs: Vec<_> = std::fs::read_dir(&data).expect("tests/data").map(|e| e.expect("entry").path()).collect();
+    dirs.sort();
+    let mut broken = Vec::new();
+    for dir in dirs.into_iter().filter(|d| d.is_dir()) {
+        if let Err(problem) = check_layouts(&read_dir_sources(&dir), &LinkOptions::default()) {
+            broken.push(format!("{}: {problem}", dir.display()));
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// A two-core link set whose core 1 has one extra instruction, laid out.
+fn with_instruction(inst: Value, layout: Layout) -> Vec<SourceFile> {
+    let config = birlink_core::gen::GenConfig { insts: 20, ..birlink_core::gen::GenConfig::default() };
+    birlink_core::gen::generate(&config, birlink_core::gen::Layout::Files)
+        .into_iter()
+        .map(|file| {
+            let mut value: Value = serde_json::from_slice(&file.bytes).expect("generated json");
+            if file.path == "nc01.json" {
+                let insts = value
+                    .pointer_mut("/functions/0/blocks/0/instructions")
+                    .and_then(Value::as_array_mut)
+                    .expect("the first block's instructions");
+                insts.push(inst.clone());
+            }
+            SourceFile::text(file.path, print(&value, layout))
+        })
+        .collect()
+}
+
+/// `(code, pointer)` of every diagnostic of a run, and its `linked.json`.
+fn verdict(sources: Vec<SourceFile>) -> (Vec<(String, String)>, Option<String>) {
+    let outcome = birlink_core::run(sources, &LinkOptions::default());
+    let diagnostics = outcome
+        .report
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.as_str().to_owned(), d.location.as_ref().map(|l| l.pointer.clone()).unwrap_or_default()))
+        .collect();
+    (diagnostics, birlink_core::linked_json(&outcome))
+}
+
+/// Instructions of unusual shapes the reader must judge alike in every layout: arrays
+/// where objects belong (the compact reader once read them as structs), `-0` (once
+/// kept as `-0` compact and printed `-0.0` pretty), nulls, repeated keys, floats.
+#[test]
+fn unusual_instructions_are_judged_alike_in_every_layout() {
+    let base = || json!({"name": "odd", "opcode": "Matmult", "engine": "PE"});
+    let with = |key: &str, value: Value| {
+        let mut inst = base();
+        inst[key] = value;
+        inst
+    };
+    let cases = [
+        ("sync_info an array", with("sync_info", json!([[], [{"target_core": 1}]])), Some("BL0003")),
+        ("an on_update entry an array", with("sync_info", json!({"on_update": [[1]]})), Some("BL0003")),
+        ("on_wait an object", with("sync_info", json!({"on_wait": {}})), Some("BL0003")),
+        ("target_core negative", with("sync_info", json!({"on_update": [{"target_core": -1}]})), Some("BL0008")),
+        ("an operand an array", with("ins", json!([["nowhere"]])), None),
+        ("a dependency a number", with("dependencies", json!([5, ["nowhere", "Flow"]])), Some("BL0206")),
+        ("-0", with("scale", json!([-0.0, 0, 1.5, 1e21])), None),
+        ("a null queue", with("queue", Value::Null), None),
+        ("a name not a string", with("name", json!(5)), Some("BL0003")),
+    ];
+    // An operand that is an array names nothing; a null queue is no queue: the same
+    // diagnostics as the plain instruction.
+    let (plain, _) = verdict(with_instruction(base(), Layout::PRETTY));
+    for (what, inst, code) in cases {
+        let (first, linked) = verdict(with_instruction(inst.clone(), Layout::PRETTY));
+        match code {
+            Some(code) => assert!(first.iter().any(|(c, _)| c == code), "{what}: no {code} in {first:?}"),
+            None => assert_eq!(first, plain, "{what}"),
+        }
+        for layout in Layout::ALL {
+            let (diagnostics, other) = verdict(with_instruction(inst.clone(), layout));
+            assert_eq!(diagnostics, first, "{what}, {}", layout.name());
+            assert!(other == linked, "{what}, {}: another linked.json", layout.name());
+        }
+        let sources = with_instruction(inst, Layout::COMPACT_UNSORTED);
+        check_layouts(&sources, &LinkOptions::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
+    }
+}
+
+/// `-0` is printed as the writer prints it (`-0.0`) whatever the layout it came in.
+#[test]
+fn minus_zero_is_written_as_the_writer_prints_it() {
+    let inst = json!({"name": "z", "opcode": "Matmult", "scale": 0});
+    let text = |layout| {
+        with_instruction(inst.clone(), layout)
+            .into_iter()
+            .map(|mut file| {
+                let bytes = file.content.expect("generated");
+                let text = String::from_utf8(bytes).expect("utf-8").replace("\"scale\":0", "\"scale\":-0");
+                let text = text.replace("\"scale\": 0", "\"scale\": -0");
+                file.content = Ok(text.into_bytes());
+                file
+            })
+            .collect::<Vec<_>>()
+    };
+    let compact = verdict(text(Layout::COMPACT)).1.expect("linked");
+    let pretty = verdict(text(Layout::PRETTY)).1.expect("linked");
+    assert!(compact.contains("\"scale\":-0.0"), "the compact dump's -0 is kept as it is");
+    assert_eq!(compact, pretty);
+}

@@ -9,8 +9,8 @@ use crate::components::{
     Details, EmbedBar, Header, HelpOverlay, LoadPanel, LogFindings, MainViews, PassList, PasteLogDialog, ReproBar,
     ShareOverlay,
 };
-use crate::context::AppContext;
-use crate::hooks::{use_drop, use_history, use_messages, use_page_keys, use_paste, use_start, use_worker};
+use crate::context::{AppContext, SelectionContext};
+use crate::hooks::{use_drop, use_exports, use_history, use_messages, use_page_keys, use_paste, use_start, use_worker};
 use crate::services::location::Setup;
 use crate::state::{Mode, State};
 
@@ -32,14 +32,17 @@ pub fn app() -> Html {
     use_messages(&state, &setup.trust);
     use_page_keys(&state);
     use_paste(&state);
+    use_exports(&state);
     let drop = use_drop(&state);
-    let (help, share, mode, pasting) = (state.help, state.share.is_some(), state.mode, state.log.editing);
+    let selection = SelectionContext::of(&state);
+    let (help, share, mode, pasting) = (state.help, state.share.dialog.is_some(), state.mode, state.repro.log.editing);
     let context = AppContext { state };
     if mode == Mode::Embed {
         // Not a drop target: a file dropped here must not make the frame open it.
         let refuse = Callback::from(|event: DragEvent| event.prevent_default());
         return html! {
             <ContextProvider<AppContext> {context}>
+            <ContextProvider<SelectionContext> context={selection}>
                 <div class="app embed" ondragover={refuse.clone()} ondrop={refuse}>
                     <EmbedBar />
                     <div class="body">
@@ -52,11 +55,13 @@ pub fn app() -> Html {
                         <HelpOverlay />
                     }
                 </div>
+            </ContextProvider<SelectionContext>>
             </ContextProvider<AppContext>>
         };
     }
     html! {
         <ContextProvider<AppContext> {context}>
+        <ContextProvider<SelectionContext> context={selection}>
             <div class={classes!("app", drop.dragging.then_some("dragging"))}
                  ondragover={drop.ondragover} ondragleave={drop.ondragleave} ondrop={drop.ondrop}>
                 <Header />
@@ -87,6 +92,7 @@ pub fn app() -> Html {
                     <PasteLogDialog />
                 }
             </div>
+        </ContextProvider<SelectionContext>>
         </ContextProvider<AppContext>>
     }
 }

@@ -15,7 +15,7 @@ use super::later::Later;
 use super::table::{columns, DataTable};
 use super::EntityLink;
 use crate::context::use_app;
-use crate::state::{query, Action, Selection};
+use crate::state::{query, Action, DetailsAction, Selection};
 
 /// The barriers view.
 #[function_component(Barriers)]
@@ -93,7 +93,7 @@ pub fn barriers() -> Html {
                     Callback::from(move |i: usize| {
                         let b = &shared.report.barriers[rows[i]];
                         let query = query(EntityKind::Instruction, &b.instruction, Some(&b.function));
-                        context.dispatch(Action::Select(Selection::Entity(query)));
+                        context.dispatch(Action::Details(DetailsAction::Select(Selection::Entity(query))));
                     })
                 };
                 let changed = rows.iter().filter(|&&i| report.barriers[i].old_id != report.barriers[i].new_id).count();

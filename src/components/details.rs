@@ -8,7 +8,7 @@ use birlink_core::query::{EntityView, Original};
 use birlink_core::EntityKind;
 
 use crate::context::use_app;
-use crate::state::{Action, Details as Shown, Fetch, Mode};
+use crate::state::{Action, Details as Shown, DetailsAction, Fetch, Mode};
 
 /// A fetch that is not ready: what it waits for, or why there is nothing.
 fn pending<T>(fetch: &Fetch<T>, what: &str) -> Option<Html> {
@@ -24,7 +24,7 @@ fn pending<T>(fetch: &Fetch<T>, what: &str) -> Option<Html> {
 pub fn details() -> Html {
     let context = use_app();
     let state = &context.state;
-    let body = match &state.details {
+    let body = match &state.details.shown {
         Shown::Empty => html! {
             <p class="hint">{ "Select an instruction, a memory location, a function or a diagnostic: its canonical text and its JSON, linked and original, show here." }</p>
         },
@@ -61,20 +61,20 @@ pub fn details() -> Html {
     };
     // Embedded, the panel folds (it opens on a selection); in full, it is always open.
     let foldable = state.mode == Mode::Embed;
-    let open = !foldable || state.details_open;
+    let open = !foldable || state.details.open;
     html! {
         <aside class={classes!("details", (!open).then_some("folded"))} aria-label="Details" id="details">
             <div class="details-head">
                 if foldable {
                     <button type="button" class="fold" aria-expanded={open.to_string()} aria-controls="details-body"
-                            onclick={context.on(|| Action::ToggleDetails)} id="details-toggle">
+                            onclick={context.on(|| Action::Details(DetailsAction::Toggle))} id="details-toggle">
                         { if open { "▾ Details" } else { "▸ Details" } }
                     </button>
                 } else {
                     <h2>{ "Details" }</h2>
                 }
-                if state.details != Shown::Empty && open {
-                    <button type="button" class="link" onclick={context.on(|| Action::ClearSelection)} aria-label="Close details">{ "clear (Esc)" }</button>
+                if state.details.shown != Shown::Empty && open {
+                    <button type="button" class="link" onclick={context.on(|| Action::Details(DetailsAction::Clear))} aria-label="Close details">{ "clear (Esc)" }</button>
                 }
             </div>
             if open {
@@ -108,7 +108,7 @@ fn entity_details(props: &EntityProps) -> Html {
     let whole = (!matches!(view.entity.kind, EntityKind::Function | EntityKind::Queue)).then(|| {
         let unit = view.unit.clone();
         let label = format!("whole text of `{unit}`");
-        html! { <button type="button" class="link" onclick={context.on(move || Action::ShowUnit(unit.clone()))}>{ label }</button> }
+        html! { <button type="button" class="link" onclick={context.on(move || Action::Details(DetailsAction::ShowUnit(unit.clone())))}>{ label }</button> }
     });
     html! {
         <>

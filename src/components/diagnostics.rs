@@ -11,7 +11,7 @@ use birlink_core::query::EntityQuery;
 use birlink_core::{Code, EntityKind};
 
 use crate::context::use_app;
-use crate::state::{Action, Selection};
+use crate::state::{Action, DetailsAction, Selection};
 
 /// Cards drawn of each code before the rest are counted.
 const SHOWN_PER_CODE: usize = 10;
@@ -27,7 +27,7 @@ pub fn diagnostics() -> Html {
     let state = &context.state;
     let Some(result) = &state.result else { return html! {} };
     let report = &result.report;
-    let selected = match state.selection {
+    let selected = match state.details.selection {
         Some(Selection::Diagnostic(i)) => Some(i),
         _ => None,
     };
@@ -101,7 +101,7 @@ fn diagnostic_card(props: &CardProps) -> Html {
     let onclick = {
         let context = context.clone();
         let index = props.index;
-        Callback::from(move |_| context.dispatch(Action::Select(Selection::Diagnostic(index))))
+        Callback::from(move |_| context.dispatch(Action::Details(DetailsAction::Select(Selection::Diagnostic(index)))))
     };
     let info = d.code.info();
     let entity = d.entity.clone().filter(|e| props.linked && !matches!(e.kind, EntityKind::File | EntityKind::Module));
@@ -111,7 +111,7 @@ fn diagnostic_card(props: &CardProps) -> Html {
         let query = EntityQuery { kind: e.kind, name: e.name, parent: e.parent };
         let onclick = Callback::from(move |event: MouseEvent| {
             event.stop_propagation();
-            context.dispatch(Action::Select(Selection::Entity(query.clone())));
+            context.dispatch(Action::Details(DetailsAction::Select(Selection::Entity(query.clone()))));
         });
         html! { <button type="button" class="link" {onclick}>{ label }</button> }
     });

@@ -11,7 +11,9 @@ use super::bytes;
 use crate::context::{use_app, AppContext};
 use crate::protocol::Export;
 use crate::services::{fetch, files};
-use crate::state::{Action, ReproAction, Selection, Status};
+use crate::state::{
+    Action, DetailsAction, ExportAction, LinkAction, ReproAction, SearchAction, Selection, ShareAction, Status,
+};
 
 /// The top bar.
 #[function_component(Header)]
@@ -37,7 +39,7 @@ pub fn header() -> Html {
             let picked = files::from_input(&input);
             input.set_value("");
             if !picked.is_empty() {
-                context.dispatch(Action::AddFiles(picked));
+                context.dispatch(Action::Link(LinkAction::AddFiles(picked)));
             }
         })
     };
@@ -54,7 +56,8 @@ pub fn header() -> Html {
             let context = context.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 match fetch::blob(&format!("samples/{file}")).await {
-                    Ok(picked) => context.dispatch(Action::ReplaceFiles { files: vec![picked], sample: Some(file) }),
+                    Ok(picked) => context
+                        .dispatch(Action::Link(LinkAction::ReplaceFiles { files: vec![picked], sample: Some(file) })),
                     Err(error) => context.dispatch(Action::Notice(Some(error))),
                 }
             });
@@ -64,7 +67,7 @@ pub fn header() -> Html {
         let context = context.clone();
         Callback::from(move |event: Event| {
             if let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
-                context.dispatch(Action::SetLnc(input.value().trim().parse().ok()));
+                context.dispatch(Action::Link(LinkAction::SetLnc(input.value().trim().parse().ok())));
             }
         })
     };
@@ -73,7 +76,7 @@ pub fn header() -> Html {
     let drawn = state.result.as_ref().is_some_and(|r| !r.report.dispatcher.is_empty());
 
     let samples = state.samples.clone();
-    let open_sample = state.open_sample.clone();
+    let open_sample = state.link.open_sample.clone();
     let group = |title: &str, filter: fn(&SampleInfo) -> bool| -> Html {
         html! {
             <optgroup label={title.to_owned()}>
@@ -115,15 +118,15 @@ pub fn header() -> Html {
                 <label class="lnc" title="vnc_nc_count: the expected number of cores (empty: from the inputs)">
                     { "LNC " }
                     <input type="number" min="1" max="64" placeholder="auto" id="lnc"
-                           value={state.lnc.map(|n| n.to_string()).unwrap_or_default()} onchange={on_lnc} />
+                           value={state.link.lnc.map(|n| n.to_string()).unwrap_or_default()} onchange={on_lnc} />
                 </label>
             </div>
             <SearchBox {linked} />
             <div class="export" role="group" aria-label="Export">
-                <button type="button" onclick={context.on(|| Action::Export(Export::Linked))} disabled={!linked} id="export-linked">{ "linked.json" }</button>
-                <button type="button" onclick={context.on(|| Action::Export(Export::Report))} disabled={run.is_none()} id="export-report">{ "report.json" }</button>
-                <button type="button" onclick={context.on(|| Action::ExportSvg)} disabled={!drawn} id="export-svg">{ "SVG" }</button>
-                <button type="button" onclick={context.on(|| Action::OpenShare)} disabled={run.is_none()} id="share-button"
+                <button type="button" onclick={context.on(|| Action::Export(ExportAction::File(Export::Linked)))} disabled={!linked} id="export-linked">{ "linked.json" }</button>
+                <button type="button" onclick={context.on(|| Action::Export(ExportAction::File(Export::Report)))} disabled={run.is_none()} id="export-report">{ "report.json" }</button>
+                <button type="button" onclick={context.on(|| Action::Export(ExportAction::Svg))} disabled={!drawn} id="export-svg">{ "SVG" }</button>
+                <button type="button" onclick={context.on(|| Action::Share(ShareAction::Open))} disabled={run.is_none()} id="share-button"
                         title="A link that carries this link set (s)">{ "Share" }</button>
             </div>
             <button type="button" id="paste-error" onclick={context.on(|| Action::Repro(ReproAction::OpenLog))}
@@ -157,27 +160,28 @@ fn search_box(props: &SearchProps) -> Html {
         let context = context.clone();
         Callback::from(move |event: InputEvent| {
             if let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
-                context.dispatch(Action::SearchText(input.value()));
+                context.dispatch(Action::Search(SearchAction::Text(input.value())));
             }
         })
     };
     let pick = |context: &AppContext, query: birlink_core::query::EntityQuery| {
-        context.dispatch(Action::Select(Selection::Entity(query)));
+        context.dispatch(Action::Details(DetailsAction::Select(Selection::Entity(query))));
     };
     let on_key = {
         let context = context.clone();
         Callback::from(move |event: KeyboardEvent| match event.key().as_str() {
             "ArrowDown" => {
                 event.prevent_default();
-                context.dispatch(Action::SearchCursor(1));
+                context.dispatch(Action::Search(SearchAction::Cursor(1)));
             }
             "ArrowUp" => {
                 event.prevent_default();
-                context.dispatch(Action::SearchCursor(-1));
+                context.dispatch(Action::Search(SearchAction::Cursor(-1)));
             }
             "Enter" => {
                 let search = &context.state.search;
-                if let Some(hit) = search.hits.get(search.cursor).filter(|_| search.open) {
+                // Only a hit of the text typed: an older text's answer is never chosen.
+                if let Some(hit) = search.chosen().filter(|_| search.open) {
                     pick(&context, hit.entity.clone());
                 }
             }
@@ -185,7 +189,7 @@ fn search_box(props: &SearchProps) -> Html {
         })
     };
     let expanded = search.open;
-    let active = (expanded && search.cursor < search.hits.len()).then(|| format!("search-hit-{}", search.cursor));
+    let active = (expanded && search.cursor < search.hits().len()).then(|| format!("search-hit-{}", search.cursor));
     html! {
         <div class="search" role="search">
             <label for="search" class="visually-hidden">{ "Search names across cores" }</label>
@@ -195,10 +199,12 @@ fn search_box(props: &SearchProps) -> Html {
                    value={search.text.clone()} oninput={on_input} onkeydown={on_key} />
             if expanded {
                 <ul class="search-results" id="search-results" role="listbox" aria-label="Names found">
-                    if search.hits.is_empty() {
+                    if search.searching() {
+                        <li class="empty" role="presentation">{ "searching…" }</li>
+                    } else if search.hits().is_empty() {
                         <li class="empty" role="presentation">{ if props.linked { "no match" } else { "search needs a linked module" } }</li>
                     }
-                    { for search.hits.iter().enumerate().map(|(i, hit)| {
+                    { for search.hits().iter().enumerate().map(|(i, hit)| {
                         let context = context.clone();
                         let query = hit.entity.clone();
                         let onclick = Callback::from(move |_| pick(&context, query.clone()));
@@ -224,7 +230,7 @@ fn search_box(props: &SearchProps) -> Html {
 pub fn run_status() -> Html {
     let context = use_app();
     let state = &context.state;
-    match (&state.status, &state.result) {
+    match (&state.link.status, &state.result) {
         (Status::Running { phase, done, total }, _) => html! {
             <div class="status running" role="status" aria-live="polite">
                 <progress max={total.to_string()} value={done.to_string()}></progress>

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::bytes;
 use crate::context::use_app;
-use crate::state::{Action, Status};
+use crate::state::{Action, LinkAction, Status};
 
 /// The load panel.
 #[function_component(LoadPanel)]
@@ -16,31 +16,31 @@ pub fn load_panel() -> Html {
     let rows = state.result.as_ref().map(|r| r.report.inputs.clone()).unwrap_or_default();
     let cores: std::collections::BTreeSet<u64> = rows.iter().filter_map(|r| r.core).collect();
     let lnc = state.result.as_ref().map(|r| (r.report.options.lnc, r.report.options.lnc_source.as_str()));
-    let running = matches!(state.status, Status::Running { .. });
+    let running = matches!(state.link.status, Status::Running { .. });
     let clear = {
         let context = context.clone();
-        Callback::from(move |_| context.dispatch(Action::ClearFiles))
+        Callback::from(move |_| context.dispatch(Action::Link(LinkAction::ClearFiles)))
     };
     html! {
         <section class="panel load" aria-labelledby="load-title" id="load-panel">
             <h2 id="load-title">
                 { "Link set" }
-                if !state.files.is_empty() {
+                if !state.link.files.is_empty() {
                     <button type="button" class="link" onclick={clear}>{ "clear" }</button>
                 }
             </h2>
             <p class="summary">
-                { counted(state.files.len(), "file") }
+                { counted(state.link.files.len(), "file") }
                 if let Some((lnc, source)) = lnc {
                     { format!(" · {} · LNC {lnc} ({source})", counted(cores.len(), "core")) }
                 }
                 if running { <span class="spinner" aria-label="linking"></span> }
             </p>
-            if state.files.is_empty() {
+            if state.link.files.is_empty() {
                 <p class="hint">{ "Drop per-core module JSON, a bundle or a dump folder anywhere on the page." }</p>
             }
             <ul class="cards">
-                { for state.files.iter().map(|file| {
+                { for state.link.files.iter().map(|file| {
                     let modules: Vec<_> = rows.iter().filter(|r| r.file == file.path).cloned().collect();
                     let worst = modules.iter().map(|m| m.status).max()
                         .map(|status| status.as_str())
@@ -48,7 +48,7 @@ pub fn load_panel() -> Html {
                     let remove = {
                         let context = context.clone();
                         let id = file.id;
-                        Callback::from(move |_| context.dispatch(Action::RemoveFile(id)))
+                        Callback::from(move |_| context.dispatch(Action::Link(LinkAction::RemoveFile(id))))
                     };
                     let kind = modules.first().map(|m| format!("{:?}", m.kind).to_lowercase()).unwrap_or_default();
                     html! {

@@ -7,7 +7,7 @@
 mod addresses;
 mod aligned;
 mod barriers;
-mod call_graph;
+pub mod call_graph;
 mod details;
 mod diagnostics;
 mod embed_bar;
@@ -39,8 +39,8 @@ use yew::prelude::*;
 
 use birlink_core::EntityKind;
 
-use crate::context::use_app;
-use crate::state::{query, Action, Selection};
+use crate::context::use_selection;
+use crate::state::{query, Action, DetailsAction, Selection};
 
 /// Props of [`EntityLink`].
 #[derive(Properties, PartialEq)]
@@ -54,14 +54,19 @@ pub struct EntityLinkProps {
     pub parent: Option<AttrValue>,
 }
 
-/// A name that selects its entity (and so shows its details) when clicked.
+/// A name that selects its entity (and so shows its details) when clicked. It reads the
+/// selection alone (`SelectionContext`): a table of them renders again when the
+/// selection changes, not at every action.
 #[function_component(EntityLink)]
 pub fn entity_link(props: &EntityLinkProps) -> Html {
-    let context = use_app();
+    let context = use_selection();
     let selected = context.is_selected(props.kind, &props.name, props.parent.as_deref());
     let onclick = {
         let query = query(props.kind, &props.name, props.parent.as_deref());
-        context.on(move || Action::Select(Selection::Entity(query.clone())))
+        let dispatcher = context.dispatcher.clone();
+        Callback::from(move |_: MouseEvent| {
+            dispatcher.dispatch(Action::Details(DetailsAction::Select(Selection::Entity(query.clone()))))
+        })
     };
     let title = match &props.parent {
         Some(parent) => format!("{} {} in {parent}", props.kind, props.name),

@@ -4,7 +4,9 @@
 use yew::prelude::*;
 
 use crate::context::use_app;
-use crate::state::{Action, View};
+use birlink_core::share::View;
+
+use crate::state::{Action, ViewAction};
 
 /// The pass list.
 #[function_component(PassList)]
@@ -16,7 +18,7 @@ pub fn pass_list() -> Html {
     };
     let toggle = {
         let context = context.clone();
-        Callback::from(move |_| context.dispatch(Action::ToggleHideUnchanged))
+        Callback::from(move |_| context.dispatch(Action::View(ViewAction::ToggleHideUnchanged)))
     };
     html! {
         <section class="panel passes" aria-labelledby="passes-title" id="pass-list">
@@ -45,7 +47,7 @@ pub fn pass_list() -> Html {
                                     .map(|(s, step)| {
                                         let selected = state.step == Some((p, s)) && state.view == View::Pipeline;
                                         let onclick = {
-                                            context.on(move || Action::SelectStep(p, s))
+                                            context.on(move || Action::View(ViewAction::SelectStep(p, s)))
                                         };
                                         html! {
                                             <li>

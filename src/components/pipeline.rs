@@ -9,7 +9,9 @@ use yew::prelude::*;
 
 use super::table::{columns, DataTable};
 use crate::context::use_app;
-use crate::state::{Action, View};
+use birlink_core::share::View;
+
+use crate::state::{Action, DetailsAction, ViewAction};
 
 /// The words of `before` and `after`, marked where they differ. Consecutive words with
 /// the same fate are one run (one text node), so long lines stay cheap to draw.
@@ -99,7 +101,7 @@ pub fn pipeline() -> Html {
                 <span class={classes!("badge", pass.status.as_str())}>{ pass.status.as_str() }</span>
                 <span class="muted">{ counted(step.changes as usize, "change") }</span>
                 if diagnostics > 0 {
-                    <button type="button" class="link" onclick={context.on(|| Action::SetView(View::Diagnostics))}>
+                    <button type="button" class="link" onclick={context.on(|| Action::View(ViewAction::Set(View::Diagnostics)))}>
                         { format!("{} of {}", counted(diagnostics, "diagnostic"), pass.name) }
                     </button>
                 }
@@ -115,7 +117,7 @@ pub fn pipeline() -> Html {
                     <span class="muted">{ "Whole text after all passes: " }</span>
                     { for units.into_iter().take(12).map(|unit| {
                         let label = unit.to_string();
-                        let onclick = context.on(move || Action::ShowUnit(unit.clone()));
+                        let onclick = context.on(move || Action::Details(DetailsAction::ShowUnit(unit.clone())));
                         html! { <button type="button" class="link" {onclick}>{ label }</button> }
                     }) }
                 </div>

@@ -11,7 +11,7 @@ use super::bytes;
 use super::modal::Modal;
 use crate::context::use_app;
 use crate::protocol::Export;
-use crate::state::{Action, Reducing, ReproAction};
+use crate::state::{Action, ExportAction, Reducing, ReproAction, ShareAction};
 
 /// The box a compiler log is pasted into.
 #[function_component(PasteLogDialog)]
@@ -48,7 +48,7 @@ pub fn paste_log_dialog() -> Html {
                 { ", or the whole log. It stays in this page." }
             </p>
             <label for="log-text" class="visually-hidden">{ "Compiler log" }</label>
-            <textarea id="log-text" rows="8" spellcheck="false" value={context.state.log.text.clone()}
+            <textarea id="log-text" rows="8" spellcheck="false" value={context.state.repro.log.text.clone()}
                       oninput={on_input} onkeydown={on_key}
                       placeholder="[INTERNAL_ERROR] [NCC_ILLC059] Could not find MemoryLocation named inst__I-5-0:send_k_buf on core 1" />
             <div class="dialog-actions">
@@ -137,7 +137,7 @@ fn finding_row(context: &crate::context::AppContext, finding: &Finding, located:
 pub fn log_findings() -> Html {
     let context = use_app();
     let state = &context.state;
-    let log = &state.log;
+    let log = &state.repro.log;
     if !log.read {
         return html! {};
     }
@@ -180,7 +180,7 @@ pub fn repro_bar() -> Html {
     let context = use_app();
     let state = &context.state;
     let failed = state.result.as_ref().is_some_and(|r| r.failed());
-    if let Some(Reducing::Running { step, .. }) = &state.reducing {
+    if let Some(Reducing::Running { step, .. }) = &state.repro.reducing {
         let text = match step {
             None => "reducing: linking the whole set once…".to_owned(),
             Some(s) => format!(
@@ -200,13 +200,13 @@ pub fn repro_bar() -> Html {
             </div>
         };
     }
-    let failure = match &state.reducing {
+    let failure = match &state.repro.reducing {
         Some(Reducing::Failed(why)) => {
             Some(html! { <span class="failed" role="alert">{ format!("could not reduce: {why}") }</span> })
         }
         _ => None,
     };
-    if let (Some(summary), true) = (&state.reduced, state.original.is_some()) {
+    if let (Some(summary), true) = (&state.repro.reduced, state.repro.original.is_some()) {
         return html! {
             <div class="repro-bar done" id="repro-bar">
                 <span id="reduce-result">
@@ -217,8 +217,8 @@ pub fn repro_bar() -> Html {
                         summary.tests, duration(summary.ms)
                     ) }
                 </span>
-                <button type="button" id="reduce-download" onclick={context.on(|| Action::Export(Export::Bundle))}>{ "Download bundle" }</button>
-                <button type="button" id="reduce-share" onclick={context.on(|| Action::OpenShare)}>{ "Share" }</button>
+                <button type="button" id="reduce-download" onclick={context.on(|| Action::Export(ExportAction::File(Export::Bundle)))}>{ "Download bundle" }</button>
+                <button type="button" id="reduce-share" onclick={context.on(|| Action::Share(ShareAction::Open))}>{ "Share" }</button>
                 <button type="button" id="reduce-back" onclick={context.on(|| Action::Repro(ReproAction::BackToOriginal))}>{ "Back to the original" }</button>
             </div>
         };

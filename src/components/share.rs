@@ -9,7 +9,7 @@ use yew::prelude::*;
 use super::modal::Modal;
 use crate::context::use_app;
 use crate::protocol::Export;
-use crate::state::{Action, ShareDialog};
+use crate::state::{Action, ExportAction, ShareAction, ShareDialog};
 
 /// The Share overlay.
 #[function_component(ShareOverlay)]
@@ -17,7 +17,7 @@ pub fn share_overlay() -> Html {
     let context = use_app();
     let copied = use_state(|| false);
     let field = use_node_ref();
-    let Some(share) = context.state.share.clone() else { return html! {} };
+    let Some(share) = context.state.share.dialog.clone() else { return html! {} };
     let copy = {
         let copied = copied.clone();
         let field = field.clone();
@@ -48,7 +48,7 @@ pub fn share_overlay() -> Html {
                 <p class="muted">{ format!("{} characters of {} at most", link.len(), birlink_core::share::LINK_BUDGET) }</p>
                 <div class="dialog-actions">
                     <button type="button" id="share-copy" onclick={copy}>{ if *copied { "Copied" } else { "Copy" } }</button>
-                    <button type="button" onclick={context.on(|| Action::CloseShare)}>{ "Close" }</button>
+                    <button type="button" onclick={context.on(|| Action::Share(ShareAction::Close))}>{ "Close" }</button>
                 </div>
             </>
         },
@@ -57,14 +57,14 @@ pub fn share_overlay() -> Html {
                 <p class="check warn" id="share-too-large">{ format!("No link: {why}.") }</p>
                 <p>{ "Share the link set as one bundle file instead: birlink and the CLI open it as they open the files." }</p>
                 <div class="dialog-actions">
-                    <button type="button" id="share-bundle" onclick={context.on(|| Action::Export(Export::Bundle))}>{ "Download linkset.json" }</button>
-                    <button type="button" onclick={context.on(|| Action::CloseShare)}>{ "Close" }</button>
+                    <button type="button" id="share-bundle" onclick={context.on(|| Action::Export(ExportAction::File(Export::Bundle)))}>{ "Download linkset.json" }</button>
+                    <button type="button" onclick={context.on(|| Action::Share(ShareAction::Close))}>{ "Close" }</button>
                 </div>
             </>
         },
     };
     html! {
-        <Modal id="share" labelledby="share-title" on_close={context.on(|| Action::CloseShare)}>
+        <Modal id="share" labelledby="share-title" on_close={context.on(|| Action::Share(ShareAction::Close))}>
             <h2 id="share-title">{ "Share" }</h2>
             { body }
         </Modal>

@@ -10,7 +10,9 @@ use super::pipeline::Pipeline;
 use super::semaphores::Semaphores;
 use super::RunStatus;
 use crate::context::use_app;
-use crate::state::{Action, Mode, Status, View};
+use birlink_core::share::View;
+
+use crate::state::{Action, Mode, Status, ViewAction, ViewLabels};
 
 /// Tabs and the open view.
 #[function_component(MainViews)]
@@ -18,7 +20,7 @@ pub fn main_views() -> Html {
     let context = use_app();
     let state = &context.state;
     let Some(result) = &state.result else {
-        let text = match &state.status {
+        let text = match &state.link.status {
             Status::Running { phase, .. } => format!("Linking… {phase}"),
             Status::Failed(message) => message.clone(),
             _ if state.mode == Mode::Embed => {
@@ -49,7 +51,7 @@ pub fn main_views() -> Html {
                     let selected = state.view == view;
                     let onclick = {
                         let context = context.clone();
-                        Callback::from(move |_| context.dispatch(Action::SetView(view)))
+                        Callback::from(move |_| context.dispatch(Action::View(ViewAction::Set(view))))
                     };
                     let errors = view == View::Diagnostics && result.counts.0 > 0;
                     html! {

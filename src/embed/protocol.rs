@@ -33,6 +33,9 @@ pub enum ErrorCode {
     NotFound,
     /// More data than the page can hold.
     TooLarge,
+    /// A later request took its place before it was done (a `show` whose entity was
+    /// still being looked for when another came).
+    Superseded,
 }
 
 impl ErrorCode {
@@ -44,6 +47,7 @@ impl ErrorCode {
             ErrorCode::UnknownField => "unknown-field",
             ErrorCode::NotFound => "not-found",
             ErrorCode::TooLarge => "too-large",
+            ErrorCode::Superseded => "superseded",
         }
     }
 }
@@ -337,9 +341,10 @@ pub enum PageMessage {
         /// Why.
         error: HostError,
     },
-    /// A `load` finished linking.
+    /// A run finished linking: a host's `load` (with its id), or, embedded, any run the
+    /// frame shows (`sample=`, `src=`, a link's data: id `null`).
     Linked {
-        /// The `load`'s id.
+        /// The `load`'s id, `null` for a run no `load` asked for.
         id: Value,
         /// Every pass ran clean.
         ok: bool,

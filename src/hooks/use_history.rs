@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use birlink_core::share::ViewState;
 
-use crate::state::{Action, Mode, State};
+use crate::state::{Action, HistoryAction, Mode, State};
 
 /// The fragment of the page's URL, without `#`.
 pub fn current_fragment() -> String {
@@ -23,8 +23,8 @@ pub fn current_fragment() -> String {
 #[hook]
 pub fn use_history(state: &UseReducerHandle<State>) {
     let full = state.mode == Mode::Full;
-    let write = state.history.message.clone();
-    use_effect_with(state.history.seq, move |_| {
+    let write = state.history.out.message.clone();
+    use_effect_with(state.history.out.seq, move |_| {
         let (Some(write), true) = (write, full) else { return };
         if write.fragment == current_fragment() {
             return;
@@ -38,7 +38,7 @@ pub fn use_history(state: &UseReducerHandle<State>) {
         };
     });
     let dispatcher = state.dispatcher();
-    let data = state.data.clone().filter(|_| state.data_in_url);
+    let data = state.share.data.clone().filter(|_| state.share.data_in_url);
     use_effect_with((full, data), move |(full, data)| {
         let data = data.clone();
         let listener = full.then(|| {
@@ -48,7 +48,7 @@ pub fn use_history(state: &UseReducerHandle<State>) {
                     let _ = gloo::utils::window().location().reload();
                     return;
                 }
-                dispatcher.dispatch(Action::Navigate(state));
+                dispatcher.dispatch(Action::History(HistoryAction::Navigate(state)));
             })
         });
         move || drop(listener)

@@ -194,9 +194,9 @@ pub fn use_messages(state: &UseReducerHandle<State>, trust: &Trust) {
     // What the reducer has for the host, each message once.
     {
         let sent = use_mut_ref(|| 0u64);
-        let messages = state.host_out.messages.clone();
+        let messages = state.host.out.messages.clone();
         let host_origin = host_origin.clone();
-        use_effect_with(state.host_out.seq, move |_| {
+        use_effect_with(state.host.out.seq, move |_| {
             let origin = host_origin.borrow().clone();
             for (seq, message) in messages.iter().filter(|(seq, _)| *seq > *sent.borrow()) {
                 if let Some(origin) = &origin {

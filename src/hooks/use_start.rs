@@ -10,7 +10,7 @@ use birlink_core::share::{data, ViewState};
 
 use crate::params::PageParams;
 use crate::services::{fetch, files};
-use crate::state::{Action, State};
+use crate::state::{Action, HistoryAction, LinkAction, State};
 
 /// Fetches what the page opens with, once.
 #[hook]
@@ -25,7 +25,7 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
         // Applied, and what was dropped said, once the link set has linked.
         let opened = ViewState { data: None, ..link.clone() };
         if !opened.is_empty() || !notes.is_empty() {
-            dispatcher.dispatch(Action::LinkState(opened, notes));
+            dispatcher.dispatch(Action::History(HistoryAction::LinkState(opened, notes)));
         }
         let menu = dispatcher.clone();
         wasm_bindgen_futures::spawn_local(async move {
@@ -39,14 +39,14 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
                 Ok(set) => {
                     let lnc = params.lnc.or(set.lnc);
                     let picked = set.files.iter().map(|f| files::from_bytes(&f.name, &f.bytes)).collect();
-                    dispatcher.dispatch(Action::OpenData { files: picked, lnc, data: text });
+                    dispatcher.dispatch(Action::Link(LinkAction::OpenData { files: picked, lnc, data: text }));
                 }
                 Err(error) => dispatcher.dispatch(Action::Notice(Some(format!("{error}; nothing was opened")))),
             }
             return;
         }
         if params.lnc.is_some() {
-            dispatcher.dispatch(Action::SetLnc(params.lnc));
+            dispatcher.dispatch(Action::Link(LinkAction::SetLnc(params.lnc)));
         }
         wasm_bindgen_futures::spawn_local(async move {
             let (urls, sample) = match (params.src.is_empty(), &params.sample) {
@@ -69,7 +69,7 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
                     }
                 }
             }
-            dispatcher.dispatch(Action::StartFiles { files: picked, sample });
+            dispatcher.dispatch(Action::Link(LinkAction::StartFiles { files: picked, sample }));
         });
     });
 }

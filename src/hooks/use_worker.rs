@@ -15,26 +15,38 @@ use yew::prelude::*;
 
 use crate::protocol::{Codec, InputFile, Request, Response};
 use crate::services::download;
-use crate::state::{Action, Ask, FileBlob, Outbox, PickedFile, Query, ReproAction, RunResult, State};
+use crate::state::{
+    Action, Ask, DetailsAction, FileBlob, LinkAction, Outbox, PickedFile, Query, ReproAction, RunResult, SearchAction,
+    ShareAction, State,
+};
 use crate::worker::LinkWorker;
 
 fn response_action(response: Response) -> Option<Action> {
     Some(match response {
-        Response::Progress { run, phase, done, total } => Action::Progress { run, phase, done, total },
+        Response::Progress { run, phase, done, total } => {
+            Action::Link(LinkAction::Progress { run, phase, done, total })
+        }
         Response::Linked { run, report, linked, stats, alignment } => match serde_json::from_slice(&report.to_vec()) {
-            Ok(report) => Action::Linked(Box::new(RunResult::new(run, report, linked, stats).aligned(alignment))),
-            Err(error) => Action::Failed { run, message: format!("the worker's report did not read back: {error}") },
+            Ok(report) => Action::Link(LinkAction::Linked(Box::new(
+                RunResult::new(run, report, linked, stats).aligned(alignment),
+            ))),
+            Err(error) => Action::Link(LinkAction::Failed {
+                run,
+                message: format!("the worker's report did not read back: {error}"),
+            }),
         },
-        Response::Entity { run, query, view } => Action::EntityLoaded { run, query, view },
-        Response::Original { run, file, pointer, original } => Action::OriginalLoaded { run, file, pointer, original },
-        Response::Unit { run, unit, text } => Action::UnitLoaded { run, unit, text },
-        Response::Search { run, text, hits } => Action::SearchResults { run, text, hits },
-        Response::Share { run, data } => Action::ShareLoaded { run, data },
+        Response::Entity { run, query, view } => Action::Details(DetailsAction::EntityLoaded { run, query, view }),
+        Response::Original { run, file, pointer, original } => {
+            Action::Details(DetailsAction::OriginalLoaded { run, file, pointer, original })
+        }
+        Response::Unit { run, unit, text } => Action::Details(DetailsAction::UnitLoaded { run, unit, text }),
+        Response::Search { run, text, hits } => Action::Search(SearchAction::Results { run, text, hits }),
+        Response::Share { run, data } => Action::Share(ShareAction::Loaded { run, data }),
         Response::Export { what, blob, .. } => {
             download::blob(&blob, what.file_name());
             return None;
         }
-        Response::Failed { run, message } => Action::Failed { run, message },
+        Response::Failed { run, message } => Action::Link(LinkAction::Failed { run, message }),
         Response::Located { run, text, located } => Action::Repro(ReproAction::Located { run, text, located }),
         Response::Reducing { run, step } => Action::Repro(ReproAction::Progress { run, step }),
         Response::Reduced { run, summary, blob } => {
@@ -110,8 +122,8 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
     {
         let bridge = bridge.clone();
         let pending = use_mut_ref(|| None::<Timeout>);
-        let order = state.link_out.message.clone();
-        use_effect_with(state.link_out.seq, move |_| {
+        let order = state.link.out.message.clone();
+        use_effect_with(state.link.out.seq, move |_| {
             let Some(order) = order else {
                 pending.borrow_mut().take();
                 return;
@@ -128,12 +140,12 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
     }
 
     // Questions: sent at once.
-    use_send(bridge.clone(), &state.details_out);
-    use_send(bridge.clone(), &state.search_out);
-    use_send(bridge.clone(), &state.share_out);
-    use_send(bridge.clone(), &state.log_out);
-    use_send(bridge.clone(), &state.reduce_out);
-    use_send(bridge, &state.export_out);
+    use_send(bridge.clone(), &state.details.out);
+    use_send(bridge.clone(), &state.search.out);
+    use_send(bridge.clone(), &state.share.out);
+    use_send(bridge.clone(), &state.repro.log_out);
+    use_send(bridge.clone(), &state.repro.reduce_out);
+    use_send(bridge, &state.export.out);
 }
 
 /// Sends each new question an outbox holds.

@@ -8,7 +8,9 @@ use std::rc::Rc;
 use birlink_core::log::{self, Finding, Located};
 use birlink_core::EntityKey;
 
-use super::{Ask, LoadedFile, PickedFile, Query, Selection, State, View};
+use birlink_core::share::View;
+
+use super::{Ask, LoadedFile, Outbox, PickedFile, Query, Selection, Source, State};
 use crate::protocol::{ReduceStep, ReducedSummary};
 
 /// A pasted log larger than this is not read (a log line is short; a paste of a whole
@@ -52,6 +54,24 @@ pub struct SavedSet {
     lnc: Option<u64>,
     open_sample: Option<String>,
     replace_on_add: bool,
+    source: Source,
+}
+
+/// The pasted log and the reduction.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Repro {
+    /// The compiler log pasted.
+    pub log: LogState,
+    /// The log's question to the worker.
+    pub log_out: Outbox<Ask>,
+    /// A reduction the user started.
+    pub reducing: Option<Reducing>,
+    /// The reduction's requests (start, cancel).
+    pub reduce_out: Outbox<Ask>,
+    /// The link set before the reduction that replaced it.
+    pub original: Option<Rc<SavedSet>>,
+    /// What that reduction kept (shown while its result is the link set).
+    pub reduced: Option<ReducedSummary>,
 }
 
 /// The repro actions.
@@ -119,28 +139,28 @@ impl State {
     pub(super) fn apply_repro(&mut self, action: ReproAction) -> bool {
         match action {
             ReproAction::OpenLog => {
-                self.log.editing = true;
+                self.repro.log.editing = true;
             }
-            ReproAction::CloseLog => self.log = LogState::default(),
-            ReproAction::LogText(text) => self.log.text = text,
+            ReproAction::CloseLog => self.repro.log = LogState::default(),
+            ReproAction::LogText(text) => self.repro.log.text = text,
             ReproAction::ReadLog => {
-                self.log.editing = false;
+                self.repro.log.editing = false;
                 self.read_log();
             }
             ReproAction::Pasted(text) => {
                 if text.len() > MAX_LOG_BYTES || log::read(&text).is_empty() {
                     return false;
                 }
-                self.log.text = text;
-                self.log.editing = false;
+                self.repro.log.text = text;
+                self.repro.log.editing = false;
                 self.read_log();
             }
             ReproAction::Located { run, text, located } => {
-                if Some(run) != self.result_run() || text != self.log.text {
+                if Some(run) != self.result_run() || text != self.repro.log.text {
                     return false;
                 }
                 let located = Rc::new(located);
-                self.log.located = Some(located.clone());
+                self.repro.log.located = Some(located.clone());
                 // Jump to the first place found: the run's diagnostic about it, else
                 // the entity.
                 let first = located.iter().flatten().find(|l| l.diagnostic.is_some() || !l.keys.is_empty());
@@ -151,57 +171,59 @@ impl State {
             ReproAction::Jump { key, diagnostic } => self.jump(key, diagnostic),
             ReproAction::StartReduce => {
                 let Some(run) = self.result_run() else { return false };
-                if matches!(self.reducing, Some(Reducing::Running { .. })) {
+                if matches!(self.repro.reducing, Some(Reducing::Running { .. })) {
                     return false;
                 }
-                self.reducing = Some(Reducing::Running { run, step: None });
-                self.reduce_out.post(Ask { run, query: Query::Reduce });
+                self.repro.reducing = Some(Reducing::Running { run, step: None });
+                self.repro.reduce_out.post(Ask { run, query: Query::Reduce });
             }
             ReproAction::CancelReduce => {
-                let Some(Reducing::Running { run, .. }) = self.reducing else { return false };
-                self.reducing = None;
-                self.reduce_out.post(Ask { run, query: Query::CancelReduce });
+                let Some(Reducing::Running { run, .. }) = self.repro.reducing else { return false };
+                self.repro.reducing = None;
+                self.repro.reduce_out.post(Ask { run, query: Query::CancelReduce });
             }
-            ReproAction::Progress { run, step } => match &mut self.reducing {
+            ReproAction::Progress { run, step } => match &mut self.repro.reducing {
                 Some(Reducing::Running { run: running, step: last }) if *running == run => *last = Some(step),
                 _ => return false,
             },
             ReproAction::Reduced { run, file, summary } => {
-                if !matches!(self.reducing, Some(Reducing::Running { run: running, .. }) if running == run) {
+                if !matches!(self.repro.reducing, Some(Reducing::Running { run: running, .. }) if running == run) {
                     return false;
                 }
-                self.reducing = None;
+                self.repro.reducing = None;
                 let saved = SavedSet {
-                    files: self.files.clone(),
-                    lnc: self.lnc,
-                    open_sample: self.open_sample.clone(),
-                    replace_on_add: self.replace_on_add,
+                    files: self.link.files.clone(),
+                    lnc: self.link.lnc,
+                    open_sample: self.link.open_sample.clone(),
+                    replace_on_add: self.link.replace_on_add,
+                    source: self.link.source,
                 };
-                self.files.clear();
-                self.add(vec![file]);
+                self.link.files.clear();
+                self.link.add(vec![file]);
                 // The bundle records the LNC.
-                self.lnc = None;
-                self.open_sample = None;
-                self.replace_on_add = false;
+                self.link.lnc = None;
+                self.link.open_sample = None;
+                self.link.replace_on_add = false;
                 self.notice = None;
                 self.relink();
-                self.original = Some(Rc::new(saved));
-                self.reduced = Some(summary);
+                self.repro.original = Some(Rc::new(saved));
+                self.repro.reduced = Some(summary);
             }
             ReproAction::Failed { run, message } => {
-                if !matches!(self.reducing, Some(Reducing::Running { run: running, .. }) if running == run) {
+                if !matches!(self.repro.reducing, Some(Reducing::Running { run: running, .. }) if running == run) {
                     return false;
                 }
-                self.reducing = Some(Reducing::Failed(message));
+                self.repro.reducing = Some(Reducing::Failed(message));
             }
             ReproAction::BackToOriginal => {
-                let Some(saved) = self.original.take() else { return false };
+                let Some(saved) = self.repro.original.take() else { return false };
                 let saved = Rc::unwrap_or_clone(saved);
-                self.reduced = None;
-                self.files = saved.files;
-                self.lnc = saved.lnc;
-                self.open_sample = saved.open_sample;
-                self.replace_on_add = saved.replace_on_add;
+                self.repro.reduced = None;
+                self.link.files = saved.files;
+                self.link.lnc = saved.lnc;
+                self.link.open_sample = saved.open_sample;
+                self.link.replace_on_add = saved.replace_on_add;
+                self.link.source = saved.source;
                 self.notice = None;
                 self.relink();
             }
@@ -211,23 +233,23 @@ impl State {
 
     /// A new run: the log's names are looked for in it.
     pub(super) fn relocate_log(&mut self) {
-        if self.log.read && !self.log.findings.is_empty() {
-            self.log.located = None;
+        if self.repro.log.read && !self.repro.log.findings.is_empty() {
+            self.repro.log.located = None;
             if let Some(run) = self.result_run() {
-                self.log_out.post(Ask { run, query: Query::Locate(self.log.text.clone()) });
+                self.repro.log_out.post(Ask { run, query: Query::Locate(self.repro.log.text.clone()) });
             }
         }
     }
 
     /// Reads the log's text and, with a run open, asks where its names are.
     fn read_log(&mut self) {
-        let findings = log::read(&self.log.text);
-        self.log.read = true;
-        self.log.located = None;
+        let findings = log::read(&self.repro.log.text);
+        self.repro.log.read = true;
+        self.repro.log.located = None;
         if let (false, Some(run)) = (findings.is_empty(), self.result_run()) {
-            self.log_out.post(Ask { run, query: Query::Locate(self.log.text.clone()) });
+            self.repro.log_out.post(Ask { run, query: Query::Locate(self.repro.log.text.clone()) });
         }
-        self.log.findings = Rc::new(findings);
+        self.repro.log.findings = Rc::new(findings);
     }
 
     fn jump(&mut self, key: Option<EntityKey>, diagnostic: Option<usize>) {
@@ -235,7 +257,7 @@ impl State {
             (Some(index), _) => {
                 self.view = View::Diagnostics;
                 self.select(Selection::Diagnostic(index));
-                self.selection_by_user = true;
+                self.details.by_user = true;
             }
             (None, Some(key)) => self.select_key(key),
             (None, None) => {}
@@ -245,11 +267,11 @@ impl State {
     /// A change of link set by the user: a reduction under way stops, and the original
     /// is no longer one step away.
     pub(super) fn forget_repro(&mut self) {
-        if let Some(Reducing::Running { run, .. }) = self.reducing.take() {
-            self.reduce_out.post(Ask { run, query: Query::CancelReduce });
+        if let Some(Reducing::Running { run, .. }) = self.repro.reducing.take() {
+            self.repro.reduce_out.post(Ask { run, query: Query::CancelReduce });
         }
-        self.reducing = None;
-        self.original = None;
-        self.reduced = None;
+        self.repro.reducing = None;
+        self.repro.original = None;
+        self.repro.reduced = None;
     }
 }

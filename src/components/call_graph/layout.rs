@@ -6,7 +6,7 @@
 //! (or named by a diagnostic), one column per name across all lanes so both ends of a
 //! handoff line up. `main`'s dispatcher sits left of the lanes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use birlink_core::report::Report;
 use birlink_core::{EntityKind, Severity};
@@ -92,15 +92,21 @@ pub struct Layout {
     pub width: f64,
     /// Natural height.
     pub height: f64,
+    /// Where each memory location is, by core, function and name.
+    index: HashMap<(u64, String, String), Rect>,
 }
 
 impl Layout {
     /// Where a memory location of a core and function is drawn.
     pub fn memloc(&self, core: u64, function: &str, memloc: &str) -> Option<Rect> {
-        let lane = self.lanes.iter().find(|l| l.core == core)?;
-        lane.memlocs.iter().find(|m| m.function == function && m.memloc == memloc).map(|m| m.rect)
+        self.index.get(&(core, function.to_owned(), memloc.to_owned())).copied()
     }
 }
+
+/// At most this many memory locations are drawn because a diagnostic names them (a
+/// link set with thousands of one warning would draw a wall of nodes; the Diagnostics
+/// view lists them all).
+pub const MAX_DIAGNOSED_MEMLOCS: usize = 64;
 
 /// The layout of a report's call graph.
 pub fn layout(report: &Report) -> Layout {
@@ -108,54 +114,60 @@ pub fn layout(report: &Report) -> Layout {
     let mut cores: Vec<(u64, String)> = report.dispatcher.iter().map(|d| (d.core, d.target.clone())).collect();
     cores.sort();
     let mut others: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    let core_of: HashMap<&str, u64> = cores.iter().map(|(c, f)| (f.as_str(), *c)).collect();
+    let mut listed: HashSet<&str> = HashSet::new();
     if let Some(step) = report.passes.iter().flat_map(|p| &p.steps).find(|s| s.name == "copy_functions") {
         for edit in &step.edits {
             let Some(name) = edit.unit.function() else { continue };
-            if let Some((core, _)) = cores.iter().find(|(_, f)| name.starts_with(&format!("{f}/"))) {
-                let list = others.entry(*core).or_default();
-                if !list.iter().any(|n| n == name) {
-                    list.push(name.to_owned());
+            // `<core function>/<name>`: the core function is the part before the last `/`
+            // that names one.
+            let core = name.match_indices('/').find_map(|(at, _)| core_of.get(&name[..at]).copied());
+            if let Some(core) = core {
+                if listed.insert(name) {
+                    others.entry(core).or_default().push(name.to_owned());
                 }
             }
         }
     }
-    // Memory locations on either end of an alias edge, and views a diagnostic is about.
-    let mut columns: Vec<String> = Vec::new();
+    // Memory locations on either end of an alias edge, and views a diagnostic is about:
+    // one column per name, in the order first seen.
+    let mut columns: HashMap<String, usize> = HashMap::new();
+    let mut seen: HashSet<(u64, String, String)> = HashSet::new();
     let mut memlocs: BTreeMap<u64, Vec<(String, String)>> = BTreeMap::new();
     let mut add = |core: u64, function: &str, memloc: &str| {
-        if !columns.iter().any(|c| c == memloc) {
-            columns.push(memloc.to_owned());
-        }
-        let list = memlocs.entry(core).or_default();
-        if !list.iter().any(|(f, m)| f == function && m == memloc) {
-            list.push((function.to_owned(), memloc.to_owned()));
+        let next = columns.len();
+        columns.entry(memloc.to_owned()).or_insert(next);
+        if seen.insert((core, function.to_owned(), memloc.to_owned())) {
+            memlocs.entry(core).or_default().push((function.to_owned(), memloc.to_owned()));
         }
     };
     for alias in &report.aliases {
         add(alias.consumer.core, &alias.consumer.function, &alias.consumer.memloc);
         add(alias.producer.core, &alias.producer.function, &alias.producer.memloc);
     }
+    let lane_cores: HashSet<u64> = cores.iter().map(|(c, _)| *c).collect();
+    let mut diagnosed = 0;
     for d in &report.diagnostics {
         if let (Some(entity), Some(core)) = (&d.entity, d.core) {
-            if entity.kind == EntityKind::Memloc && cores.iter().any(|(c, _)| *c == core) {
+            if entity.kind == EntityKind::Memloc && lane_cores.contains(&core) && diagnosed < MAX_DIAGNOSED_MEMLOCS {
                 add(core, entity.parent.as_deref().unwrap_or(""), &entity.name);
+                diagnosed += 1;
             }
         }
     }
-    let failure = |core: u64, function: &str, memloc: &str| {
-        report
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error && d.core == Some(core))
-            .find(|d| {
-                d.entity.as_ref().is_some_and(|e| {
-                    e.kind == EntityKind::Memloc && e.name == memloc && e.parent.as_deref().unwrap_or("") == function
-                })
-            })
-            .map(|d| format!("{} {}", d.code, d.message))
-    };
+    // The first error about each memory location, looked up once per node.
+    let mut failures: HashMap<(u64, &str, &str), String> = HashMap::new();
+    for d in report.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+        if let (Some(entity), Some(core)) = (&d.entity, d.core) {
+            if entity.kind == EntityKind::Memloc {
+                let key = (core, entity.parent.as_deref().unwrap_or(""), entity.name.as_str());
+                failures.entry(key).or_insert_with(|| format!("{} {}", d.code, d.message));
+            }
+        }
+    }
+    let failure = |core: u64, function: &str, memloc: &str| failures.get(&(core, function, memloc)).cloned();
     let column_x = |name: &str| -> f64 {
-        let index = columns.iter().position(|c| c == name).unwrap_or(0);
+        let index = columns.get(name).copied().unwrap_or(0);
         MEMLOC_X + index as f64 * (MEMLOC_W + MEMLOC_GAP)
     };
     let mut lanes = Vec::new();
@@ -203,7 +215,36 @@ pub fn layout(report: &Report) -> Layout {
     let height = y + 6.0;
     let width = MEMLOC_X + columns.len().max(1) as f64 * (MEMLOC_W + MEMLOC_GAP) + 20.0;
     let main = Rect { x: 16.0, y: (height / 2.0 - 36.0).max(LANE_TOP), w: MAIN_W, h: 72.0 };
-    Layout { lanes, main, width, height }
+    let index = lanes
+        .iter()
+        .flat_map(|lane| lane.memlocs.iter().map(move |m| ((lane.core, m.function.clone(), m.memloc.clone()), m.rect)))
+        .collect();
+    Layout { lanes, main, width, height, index }
+}
+
+/// The curve of `main`'s call to a lane's function (an SVG path's `d`).
+pub fn call_path(main: Rect, function: Rect) -> String {
+    let (mx, my) = (main.x + main.w, main.y + main.h / 2.0);
+    let (fx, fy) = (function.x, function.y + function.h / 2.0);
+    let midx = (mx + fx) / 2.0;
+    format!("M {mx:.1} {my:.1} C {midx:.1} {my:.1}, {midx:.1} {fy:.1}, {fx:.1} {fy:.1}")
+}
+
+/// Where a call's label ends (it is anchored at its end, above the arrow).
+pub fn call_label_at(function: Rect) -> (f64, f64) {
+    (function.x - 6.0, function.y + function.h / 2.0 - 8.0)
+}
+
+/// The curve of an alias edge from its consumer's node to its producer's. Ends of a
+/// handoff share a column: a vertical link, nudged per consumer core so fan-ins stay
+/// apart.
+pub fn alias_path(from: Rect, to: Rect, consumer_core: u64) -> String {
+    let nudge = (consumer_core % 6) as f64 * 9.0 - 22.0;
+    let (x1, x2) = (from.center().0 + nudge, to.center().0 + nudge);
+    let (y1, y2) = if from.y < to.y { (from.y + from.h, to.y) } else { (from.y, to.y + to.h) };
+    let mid = (y1 + y2) / 2.0;
+    let bow = if (x1 - x2).abs() < 1.0 { 14.0 } else { 0.0 };
+    format!("M {x1:.1} {y1:.1} C {:.1} {mid:.1}, {:.1} {mid:.1}, {x2:.1} {y2:.1}", x1 + bow, x2 + bow)
 }
 
 /// The scale that fits a graph `width` wide into `available` pixels: never above 1,

@@ -8,16 +8,16 @@
 //! its details.
 
 pub mod layout;
+pub mod svg;
 
 use birlink_core::diag::counted;
 use birlink_core::EntityKind;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use self::layout::{fit, text_fit, Layout, MIN_FIT};
+use self::layout::{alias_path, call_label_at, call_path, fit, text_fit, Layout, MIN_FIT};
 use crate::context::use_app;
-use crate::services::download;
-use crate::state::{query, Action, RunRef, Selection};
+use crate::state::{query, Action, DetailsAction, RunRef, Selection, ViewAction};
 
 /// The call graph view.
 #[function_component(CallGraph)]
@@ -31,7 +31,7 @@ pub fn call_graph() -> Html {
             </div>
         };
     }
-    html! { <Canvas run={RunRef(result)} /> }
+    html! { <Canvas run={result} /> }
 }
 
 #[derive(Properties, PartialEq)]
@@ -136,21 +136,6 @@ fn canvas(props: &CanvasProps) -> Html {
             move || drop(listener)
         });
     }
-    {
-        // An export asked for (the header's SVG button) runs once the graph is drawn,
-        // then is done: a later visit to this view exports nothing.
-        let svg_ref = svg_ref.clone();
-        let dispatcher = state.dispatcher();
-        use_effect_with(state.svg_export_pending, move |&pending| {
-            if pending {
-                if let Some(svg) = svg_ref.cast::<web_sys::Element>() {
-                    download::text(&download::svg_document(&svg), "call-graph.svg", "image/svg+xml");
-                }
-                dispatcher.dispatch(Action::SvgExported);
-            }
-        });
-    }
-
     // One listener for every node (each carries what it selects in `data-select-*`):
     // a graph of a large link has hundreds of nodes, and a pair of closures and
     // listeners each made switching to this view slow.
@@ -159,7 +144,7 @@ fn canvas(props: &CanvasProps) -> Html {
         let kind = EntityKind::parse(&node.get_attribute("data-select-kind")?)?;
         let name = node.get_attribute("data-select-name")?;
         let parent = node.get_attribute("data-select-parent");
-        Some(Action::Select(Selection::Entity(query(kind, &name, parent.as_deref()))))
+        Some(Action::Details(DetailsAction::Select(Selection::Entity(query(kind, &name, parent.as_deref())))))
     };
     let onclick = {
         let dispatcher = state.dispatcher();
@@ -228,11 +213,10 @@ fn canvas(props: &CanvasProps) -> Html {
         let show_table = show_table.clone();
         Callback::from(move |_| show_table.set(!*show_table))
     };
-    let toggle_aliases = context.on(|| Action::ToggleAliases);
+    let toggle_aliases = context.on(|| Action::View(ViewAction::ToggleAliases));
 
     let ViewBox { scale, x: tx, y: ty } = *view;
     let Layout { main, .. } = *graph;
-    let (mx, my) = (main.x + main.w, main.y + main.h / 2.0);
     let main_selected = context.is_selected(EntityKind::Function, "main", None);
 
     html! {
@@ -268,13 +252,12 @@ fn canvas(props: &CanvasProps) -> Html {
                     }) }
                     // Calls from the dispatcher, labelled with their names from the report.
                     { for graph.lanes.iter().map(|lane| {
-                        let (fx, fy) = (lane.function.1.x, lane.function.1.y + lane.function.1.h / 2.0);
                         let label = report.dispatcher.iter().find(|d| d.core == lane.core).map(|d| d.call.clone()).unwrap_or_default();
-                        let midx = (mx + fx) / 2.0;
+                        let (lx, ly) = call_label_at(lane.function.1);
                         html! {
                             <g class="call">
-                                <path d={format!("M {mx:.1} {my:.1} C {midx:.1} {my:.1}, {midx:.1} {fy:.1}, {fx:.1} {fy:.1}")} marker-end="url(#arrow)" />
-                                <text class="call-label" x={format!("{:.1}", fx - 6.0)} y={format!("{:.1}", fy - 8.0)} text-anchor="end">{ label }</text>
+                                <path d={call_path(main, lane.function.1)} marker-end="url(#arrow)" />
+                                <text class="call-label" x={format!("{lx:.1}")} y={format!("{ly:.1}")} text-anchor="end">{ label }</text>
                             </g>
                         }
                     }) }
@@ -351,15 +334,8 @@ fn canvas(props: &CanvasProps) -> Html {
                                 let (c, p) = (&alias.consumer, &alias.producer);
                                 let from = graph.memloc(c.core, &c.function, &c.memloc)?;
                                 let to = graph.memloc(p.core, &p.function, &p.memloc)?;
-                                // Ends of a handoff share a column: a vertical link, nudged per
-                                // consumer core so fan-ins stay apart.
-                                let nudge = (c.core % 6) as f64 * 9.0 - 22.0;
-                                let (x1, x2) = (from.center().0 + nudge, to.center().0 + nudge);
-                                let (y1, y2) = if from.y < to.y { (from.y + from.h, to.y) } else { (from.y, to.y + to.h) };
-                                let mid = (y1 + y2) / 2.0;
-                                let bow = if (x1 - x2).abs() < 1.0 { 14.0 } else { 0.0 };
                                 Some(html! {
-                                    <path d={format!("M {x1:.1} {y1:.1} C {:.1} {mid:.1}, {:.1} {mid:.1}, {x2:.1} {y2:.1}", x1 + bow, x2 + bow)}
+                                    <path d={alias_path(from, to, c.core)}
                                           marker-end="url(#arrow)">
                                         <title>{ format!("{} (core {}) aliases {} (core {}), kind {} from {}",
                                             c.memloc, c.core, p.memloc, p.core, alias.kind, alias.source) }</title>

@@ -1,0 +1,485 @@
+//! The reducer's tests: ordinary `#[test]`s, no DOM, no worker.
+
+use std::rc::Rc;
+
+use yew::Reducible;
+
+use birlink_core::report::Unit;
+use birlink_core::share::{self, View, ViewState};
+use birlink_core::{Code, EntityKey, EntityKind};
+
+use super::*;
+use crate::protocol::RunStats;
+
+fn sample_run(run: u64, file: &str) -> (RunResult, birlink_core::Outcome) {
+    let bytes = std::fs::read(format!("{}/www/samples/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default();
+    let outcome = birlink_core::run(
+        vec![birlink_core::SourceFile { path: file.to_owned(), content: Ok(bytes), role: birlink_core::Role::Auto }],
+        &birlink_core::LinkOptions::default(),
+    );
+    let linked = outcome.linked.is_some();
+    (
+        RunResult::new(run, outcome.report.clone(), linked, RunStats::default())
+            .aligned(birlink_core::align::of(&outcome)),
+        outcome,
+    )
+}
+
+fn sample_result(run: u64, file: &str) -> RunResult {
+    sample_run(run, file).0
+}
+
+fn reduce(state: State, action: Action) -> State {
+    (*Rc::new(state).reduce(action)).clone()
+}
+
+fn picked(path: &str, size: u64) -> PickedFile {
+    PickedFile { path: path.to_owned(), size, blob: FileBlob(None) }
+}
+
+/// A state that has asked for run 1 of `file` and received it.
+fn linked(file: &str) -> State {
+    let state =
+        reduce(State::default(), Action::Link(LinkAction::ReplaceFiles { files: vec![picked(file, 1)], sample: None }));
+    assert_eq!(state.link.run, 1);
+    reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, file)))))
+}
+
+#[test]
+fn a_failing_link_opens_on_its_first_error_and_asks_for_its_place() {
+    let state = linked("error-1514.json");
+    assert_eq!(state.view, View::Diagnostics);
+    let Some(Selection::Diagnostic(index)) = state.details.selection else { panic!("no diagnostic selected") };
+    let result = state.result.as_deref().expect("result");
+    assert_eq!(result.report.diagnostics[index].code, Code::RemoteMemlocMissing);
+    assert_eq!(result.failed_pass, Some(2));
+    assert_eq!(state.step, Some((2, 0)), "the pipeline view starts at the failing pass");
+    assert!(matches!(state.details.shown, Details::Original { original: Fetch::Loading, .. }));
+    let asked = state.details.out.message.as_ref().expect("a request for the failing place");
+    assert!(
+        matches!(&asked.query, Query::Original { file, pointer } if file == "error-1514.json" && pointer.ends_with("/remote_local_target"))
+    );
+}
+
+#[test]
+fn a_diagnostic_without_a_place_says_so_and_asks_nothing() {
+    for file in ["error-1512.json", "error-1513.json", "error-1509.json"] {
+        let state = linked(file);
+        let asked_before = state.details.out.seq;
+        assert!(
+            matches!(&state.details.shown, Details::Original { original: Fetch::Missing(why), .. } if why.contains("as a whole")),
+            "{file}: {:?}",
+            state.details
+        );
+        assert_eq!(asked_before, 0, "{file}: nothing to fetch, nothing asked");
+        // Moving away and back keeps it settled.
+        let state = reduce(state, Action::Key(Key::Next));
+        let state = reduce(state, Action::Key(Key::Previous));
+        assert!(!matches!(&state.details.shown, Details::Original { original: Fetch::Loading, .. }), "{file}");
+    }
+}
+
+#[test]
+fn a_dma_block_of_a_queue_instance_shows_its_queue_as_its_unit() {
+    let (result, outcome) = sample_run(1, "matmul-2core.json");
+    let state = reduce(
+        State::default(),
+        Action::Link(LinkAction::ReplaceFiles { files: vec![picked("m.json", 1)], sample: None }),
+    );
+    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(result))));
+    let module = outcome.linked.as_ref().expect("linked");
+    let relocation = &state.result.as_deref().expect("result").report.semaphores.relocations[0];
+    let query = query(EntityKind::Instruction, &relocation.block, Some(&relocation.block_parent));
+    let state = reduce(state, Action::Details(DetailsAction::Select(Selection::Entity(query.clone()))));
+    assert_eq!(state.details.shown, Details::Entity { query: query.clone(), view: Fetch::Loading });
+    assert_eq!(state.details.out.message.as_ref().map(|a| &a.query), Some(&Query::Entity(query.clone())));
+    let view = birlink_core::query::entity_view(module, &outcome.files, &query).expect("the DMA block");
+    assert!(matches!(&view.unit, Unit::Queue(_)), "a queue instance's block belongs to a queue: {:?}", view.unit);
+    let unit = view.unit.clone();
+    let state = reduce(
+        state,
+        Action::Details(DetailsAction::EntityLoaded {
+            run: 1,
+            query: query.clone(),
+            view: Some(Box::new(view.clone())),
+        }),
+    );
+    assert!(matches!(&state.details.shown, Details::Entity { view: Fetch::Ready(v), .. } if v.key == view.key));
+    let state = reduce(state, Action::Details(DetailsAction::ShowUnit(unit.clone())));
+    assert_eq!(state.details.out.message.as_ref().map(|a| &a.query), Some(&Query::Unit(unit.clone())));
+    let text = birlink_core::query::unit_text(module, &unit);
+    assert!(text.is_some(), "the worker has the queue's text");
+    let state = reduce(state, Action::Details(DetailsAction::UnitLoaded { run: 1, unit: unit.clone(), text }));
+    assert!(matches!(&state.details.shown, Details::Unit { text: Fetch::Ready(_), .. }));
+    // A unit the worker does not have settles as missing, not loading.
+    let other = Unit::Function("nowhere".into());
+    let state = reduce(state, Action::Details(DetailsAction::ShowUnit(other.clone())));
+    let state = reduce(state, Action::Details(DetailsAction::UnitLoaded { run: 1, unit: other, text: None }));
+    assert!(matches!(&state.details.shown, Details::Unit { text: Fetch::Missing(_), .. }));
+}
+
+#[test]
+fn answers_for_another_selection_or_run_are_dropped() {
+    let state = linked("matmul-2core.json");
+    let a = query(EntityKind::Function, "nc00", None);
+    let b = query(EntityKind::Function, "nc01", None);
+    let state = reduce(state, Action::Details(DetailsAction::Select(Selection::Entity(b.clone()))));
+    let late = reduce(state.clone(), Action::Details(DetailsAction::EntityLoaded { run: 1, query: a, view: None }));
+    assert_eq!(late.details.shown, state.details.shown, "an answer about `a` does not show while `b` is selected");
+    let stale = reduce(state.clone(), Action::Details(DetailsAction::EntityLoaded { run: 0, query: b, view: None }));
+    assert_eq!(stale.details.shown, state.details.shown);
+}
+
+#[test]
+fn a_clean_link_keeps_the_view_and_shows_the_first_change() {
+    let state = State { view: View::Barriers, ..State::default() };
+    let state =
+        reduce(state, Action::Link(LinkAction::ReplaceFiles { files: vec![picked("m.json", 1)], sample: None }));
+    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
+    assert_eq!(state.view, View::Barriers);
+    assert_eq!(state.details.selection, None);
+    let (pass, step) = state.step.expect("a step");
+    let result = state.result.as_deref().expect("result");
+    assert!(result.report.passes[pass].steps[step].changes > 0);
+    assert!(result.barrier_collisions().is_empty());
+    assert!(!result.reused_old_ids().is_empty(), "both cores number barriers from 0");
+}
+
+#[test]
+fn stale_answers_are_ignored() {
+    let state = reduce(State::default(), Action::Link(LinkAction::AddFiles(vec![picked("a.json", 1)])));
+    let state = reduce(state, Action::Link(LinkAction::AddFiles(vec![picked("b.json", 1)])));
+    assert_eq!(state.link.run, 2);
+    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
+    assert!(state.result.is_none());
+    let state = reduce(state, Action::Link(LinkAction::Progress { run: 1, phase: "old".into(), done: 1, total: 2 }));
+    assert_eq!(state.link.status, Status::Running { phase: "starting".into(), done: 0, total: 1 });
+}
+
+#[test]
+fn every_change_of_the_link_set_posts_a_link_the_first_at_once() {
+    let state = reduce(State::default(), Action::Link(LinkAction::AddFiles(vec![picked("nc00.json", 1)])));
+    let first = state.link.out.message.clone().expect("a link");
+    assert_eq!((first.run, first.delay_ms, first.files.len()), (1, 0, 1));
+    let state = reduce(state, Action::Link(LinkAction::AddFiles(vec![picked("nc01.json", 1)])));
+    let second = state.link.out.message.clone().expect("a link");
+    assert_eq!((second.run, second.delay_ms, second.files.len()), (2, 120, 2), "later links wait for the batch");
+    let state = reduce(state, Action::Link(LinkAction::SetLnc(Some(4))));
+    assert_eq!(state.link.out.message.as_ref().map(|o| (o.run, o.lnc)), Some((3, Some(4))));
+    let seq = state.link.out.seq;
+    let state = reduce(state, Action::Link(LinkAction::ClearFiles));
+    assert_eq!(state.link.status, Status::Idle);
+    assert_eq!((state.link.out.seq, state.link.out.message.is_none()), (seq, true), "nothing to link");
+}
+
+#[test]
+fn adding_a_file_with_the_same_path_replaces_it() {
+    let state = reduce(
+        State::default(),
+        Action::Link(LinkAction::AddFiles(vec![picked("nc00.json", 1), picked("nc01.json", 2)])),
+    );
+    let state = reduce(state, Action::Link(LinkAction::AddFiles(vec![picked("nc00.json", 3)])));
+    let paths: Vec<(&str, u64)> = state.link.files.iter().map(|f| (f.path.as_str(), f.size)).collect();
+    assert_eq!(paths, vec![("nc01.json", 2), ("nc00.json", 3)]);
+    let id = state.link.files[0].id;
+    let state = reduce(state, Action::Link(LinkAction::RemoveFile(id)));
+    assert_eq!(state.link.files.len(), 1);
+}
+
+#[test]
+fn the_users_first_files_replace_the_sample_and_the_menu_follows() {
+    let state = reduce(
+        State::default(),
+        Action::Link(LinkAction::ReplaceFiles {
+            files: vec![picked("matmul-2core.json", 1)],
+            sample: Some("matmul-2core.json".into()),
+        }),
+    );
+    assert_eq!(state.link.open_sample.as_deref(), Some("matmul-2core.json"), "the menu shows the open sample");
+    let state = reduce(state, Action::Link(LinkAction::AddFiles(vec![picked("nc00.json", 1)])));
+    assert_eq!(state.link.open_sample, None, "the user's files are no sample");
+    let state = reduce(state, Action::Link(LinkAction::AddFiles(vec![picked("nc01.json", 1)])));
+    let paths: Vec<&str> = state.link.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, vec!["nc00.json", "nc01.json"]);
+    let state = reduce(
+        state,
+        Action::Link(LinkAction::ReplaceFiles {
+            files: vec![picked("x.json", 1)],
+            sample: Some("error-1512.json".into()),
+        }),
+    );
+    assert_eq!(state.link.open_sample.as_deref(), Some("error-1512.json"));
+}
+
+#[test]
+fn steps_move_with_the_keyboard_within_visible_steps() {
+    let state = linked("matmul-2core.json");
+    let steps = state.visible_steps();
+    assert!(steps.len() > 3);
+    assert!(steps.iter().all(|&(p, s)| state.result.as_deref().expect("r").report.passes[p].steps[s].changes > 0));
+    let state = reduce(state, Action::Key(Key::Next));
+    assert_eq!(state.step, Some(steps[1]));
+    let state = (0..100).fold(state, |state, _| reduce(state, Action::Key(Key::Next)));
+    assert_eq!(state.step, steps.last().copied());
+    let state = reduce(state, Action::View(ViewAction::ToggleHideUnchanged));
+    assert!(state.visible_steps().len() > steps.len());
+}
+
+#[test]
+fn diagnostics_move_with_the_keyboard_errors_first() {
+    let state = linked("error-1514.json");
+    let order = state.result.as_deref().expect("r").diagnostic_order.clone();
+    assert!(order.len() > 1, "the sample has more than one diagnostic");
+    assert_eq!(state.details.selection, Some(Selection::Diagnostic(order[0])));
+    let state = reduce(state, Action::Key(Key::Next));
+    assert_eq!(state.details.selection, Some(Selection::Diagnostic(order[1])));
+    let state = reduce(state, Action::Key(Key::Previous));
+    let state = reduce(state, Action::Key(Key::Previous));
+    assert_eq!(state.details.selection, Some(Selection::Diagnostic(order[0])), "stops at the first");
+}
+
+#[test]
+fn escape_closes_help_then_search_then_the_selection() {
+    let state = linked("matmul-2core.json");
+    let state = reduce(
+        state,
+        Action::Details(DetailsAction::Select(Selection::Entity(query(EntityKind::Function, "nc00", None)))),
+    );
+    let state = reduce(state, Action::Search(SearchAction::Text("c_".into())));
+    let state = reduce(state, Action::Key(Key::Help));
+    assert!(state.help && state.search.open);
+    let state = reduce(state, Action::Key(Key::Escape));
+    assert!(!state.help && state.search.open);
+    let state = reduce(state, Action::Key(Key::Escape));
+    assert!(!state.search.open && state.details.selection.is_some());
+    let state = reduce(state, Action::Key(Key::Escape));
+    assert_eq!((state.details.selection, state.details.shown), (None, Details::Empty));
+}
+
+fn host_messages(state: &State) -> Vec<serde_json::Value> {
+    state.host.out.messages.iter().map(|(_, m)| m.to_value()).collect()
+}
+
+#[test]
+fn a_hosts_load_is_acknowledged_then_answered_when_linked() {
+    let state = State::new(Mode::Embed, Page::default());
+    let load = HostCall::Load {
+        files: vec![picked("error-1514.json", 1)],
+        lnc: None,
+        state: ViewState { view: Some(View::CallGraph), ..ViewState::default() },
+    };
+    let state = reduce(state, Action::Host { id: serde_json::json!(7), call: Ok(load) });
+    assert_eq!(host_messages(&state), vec![serde_json::json!({"birlink": "ack", "id": 7})]);
+    // The start-up fetch, slower than the host, does not replace its files.
+    let late = reduce(
+        state.clone(),
+        Action::Link(LinkAction::StartFiles { files: vec![picked("matmul-2core.json", 1)], sample: None }),
+    );
+    assert_eq!(late.link.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["error-1514.json"]);
+    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "error-1514.json")))));
+    let linked = host_messages(&state).pop().expect("linked");
+    assert_eq!(linked["birlink"], "linked");
+    assert_eq!(linked["id"], 7);
+    assert_eq!(linked["ok"], false);
+    assert_eq!(linked["failed_pass"], "vnc_remote_addr_map");
+    assert_eq!(state.view, View::CallGraph, "the load's view wins over opening on the failure");
+    assert_eq!(state.history.out.seq, 0, "embedded, the page never writes its URL");
+}
+
+#[test]
+fn a_show_with_a_selection_is_acknowledged_once_found_or_refused() {
+    let state = reduce(linked("matmul-2core.json"), Action::Notice(None));
+    let key: EntityKey = "function:1:nc01".parse().expect("key");
+    let show = ViewState { view: Some(View::Barriers), select: Some(key.clone()), ..ViewState::default() };
+    let state = reduce(state, Action::Host { id: serde_json::json!("s"), call: Ok(HostCall::Show(show)) });
+    assert!(host_messages(&state).is_empty(), "not before the entity is found");
+    assert_eq!(state.details.out.message.as_ref().map(|a| &a.query), Some(&Query::EntityByKey(key.clone())));
+    let query = birlink_core::query::query_of(&key);
+    let found = reduce(
+        state.clone(),
+        Action::Details(DetailsAction::EntityLoaded { run: 1, query: query.clone(), view: None }),
+    );
+    assert_eq!(host_messages(&found).pop().expect("error")["code"], "not-found");
+    let bad = ViewState { view: Some(View::Pipeline), diag: Some(99), ..ViewState::default() };
+    let refused = reduce(found, Action::Host { id: serde_json::json!("d"), call: Ok(HostCall::Show(bad)) });
+    let error = host_messages(&refused).pop().expect("error");
+    assert_eq!((error["id"].clone(), error["code"].clone()), (serde_json::json!("d"), serde_json::json!("not-found")));
+}
+
+#[test]
+fn a_links_state_applies_to_the_run_and_what_does_not_apply_is_said() {
+    let link = ViewState::parse("view=barriers&step=bir_linker/aliases&diag=0").0;
+    let state =
+        reduce(State::default(), Action::History(HistoryAction::LinkState(link, vec!["`zoom=2`: not a part".into()])));
+    let state =
+        reduce(state, Action::Link(LinkAction::ReplaceFiles { files: vec![picked("m.json", 1)], sample: None }));
+    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
+    assert_eq!(state.view, View::Barriers);
+    assert!(
+        state.notice.as_deref().is_some_and(|n| n.contains("zoom=2") && n.contains("diag=0")),
+        "{:?}",
+        state.notice
+    );
+    let (p, s) = state.step.expect("the step");
+    assert_eq!(state.result.as_deref().expect("r").report.passes[p].steps[s].name, "aliases");
+    let write = state.history.out.message.clone().expect("the URL follows");
+    assert!(!write.push, "a link applied replaces the entry, it does not add one");
+    assert_eq!(write.fragment, "view=barriers");
+}
+
+#[test]
+fn a_users_steps_push_history_and_navigation_writes_nothing() {
+    let state = linked("matmul-2core.json");
+    let state = reduce(state, Action::View(ViewAction::Set(View::Addresses)));
+    assert_eq!(
+        state.history.out.message.as_ref().map(|w| (w.fragment.as_str(), w.push)),
+        Some(("view=addresses", true))
+    );
+    let seq = state.history.out.seq;
+    let state = reduce(state, Action::History(HistoryAction::Navigate(ViewState::parse("view=semaphores").0)));
+    assert_eq!((state.view, state.history.out.seq), (View::Semaphores, seq));
+    // An entity selection is written once its key is known.
+    let query = query(EntityKind::Function, "nc00", None);
+    let state = reduce(state, Action::Details(DetailsAction::Select(Selection::Entity(query.clone()))));
+    assert_eq!(state.history.out.seq, seq, "not before the key is known");
+    let (_, outcome) = sample_run(1, "matmul-2core.json");
+    let view = birlink_core::query::entity_view(outcome.linked.as_ref().expect("linked"), &outcome.files, &query);
+    let state = reduce(state, Action::Details(DetailsAction::EntityLoaded { run: 1, query, view: view.map(Box::new) }));
+    assert_eq!(
+        state.history.out.message.as_ref().map(|w| (w.fragment.as_str(), w.push)),
+        Some(("view=semaphores&select=function:0:nc00", true))
+    );
+}
+
+#[test]
+fn share_shows_a_link_or_says_why_not() {
+    let state =
+        State { page: Page { base: "http://h/b/".into(), full_query: String::new() }, ..linked("matmul-2core.json") };
+    let state = reduce(state, Action::Key(Key::Share));
+    assert_eq!(state.share.dialog, Some(ShareDialog::Loading));
+    assert_eq!(state.share.out.message.as_ref().map(|a| &a.query), Some(&Query::Share));
+    let ready = reduce(state.clone(), Action::Share(ShareAction::Loaded { run: 1, data: Ok("v1.abc".into()) }));
+    let Some(ShareDialog::Link(link)) = &ready.share.dialog else { panic!("{:?}", ready.share.dialog) };
+    assert!(link.starts_with("http://h/b/#view=pipeline") && link.ends_with("&data=v1.abc"), "{link}");
+    let huge = "v1.".to_owned() + &"a".repeat(share::LINK_BUDGET);
+    let too_large = reduce(state.clone(), Action::Share(ShareAction::Loaded { run: 1, data: Ok(huge) }));
+    assert!(matches!(&too_large.share.dialog, Some(ShareDialog::TooLarge(why)) if why.contains("above the budget")));
+    let refused =
+        reduce(state, Action::Share(ShareAction::Loaded { run: 1, data: Err("the link set is 300 MB".into()) }));
+    assert!(matches!(&refused.share.dialog, Some(ShareDialog::TooLarge(why)) if why.contains("300 MB")));
+    let embedded = State { mode: Mode::Embed, ..linked("matmul-2core.json") };
+    assert_eq!(reduce(embedded, Action::Key(Key::Share)).share.dialog, None, "no Share embedded");
+}
+
+fn repro(state: State, action: ReproAction) -> State {
+    reduce(state, Action::Repro(action))
+}
+
+#[test]
+fn a_pasted_log_is_read_and_its_names_located_in_the_run() {
+    let state = linked("error-1514.json");
+    // A paste that is no log changes nothing.
+    let before = Rc::new(state.clone());
+    let after = before.clone().reduce(Action::Repro(ReproAction::Pasted("hello".to_owned())));
+    assert!(Rc::ptr_eq(&before, &after));
+    let line = "[INTERNAL_ERROR] [NCC_ILLC059] Could not find MemoryLocation named c_partial_0_remote_1 on core 0";
+    let state = repro(state, ReproAction::Pasted(format!("INFO start\n{line}\n")));
+    assert!(state.repro.log.read && !state.repro.log.editing);
+    assert_eq!(state.repro.log.findings.len(), 1);
+    assert_eq!(state.repro.log.findings[0].line, 2);
+    let ask = state.repro.log_out.message.clone().expect("asks the worker");
+    assert_eq!(ask.run, 1);
+    assert!(matches!(&ask.query, Query::Locate(text) if text.contains(line)));
+    // The worker's answer for the run jumps to the run's diagnostic about the name.
+    let (_, outcome) = sample_run(1, "error-1514.json");
+    let located: Vec<Vec<birlink_core::log::Located>> =
+        state.repro.log.findings.iter().map(|f| birlink_core::log::locate(f, &outcome)).collect();
+    let diagnostic = located[0][0].diagnostic.expect("the 1514 about it");
+    let stale = repro(
+        state.clone(),
+        ReproAction::Located { run: 7, text: state.repro.log.text.clone(), located: located.clone() },
+    );
+    assert!(stale.repro.log.located.is_none(), "another run's answer is dropped");
+    let state = repro(state.clone(), ReproAction::Located { run: 1, text: state.repro.log.text.clone(), located });
+    assert_eq!(state.view, View::Diagnostics);
+    assert_eq!(state.details.selection, Some(Selection::Diagnostic(diagnostic)));
+    assert_eq!(state.result.as_deref().unwrap().report.diagnostics[diagnostic].code, Code::RemoteMemlocMissing);
+    // Closing forgets it.
+    let closed = repro(state, ReproAction::CloseLog);
+    assert_eq!(closed.repro.log, LogState::default());
+}
+
+#[test]
+fn a_log_read_without_a_link_set_asks_nothing() {
+    let state = repro(State::default(), ReproAction::OpenLog);
+    assert!(state.repro.log.editing);
+    let state = repro(state, ReproAction::LogText("[NCC_IXLV002] Expected core barriers to have name A, but core barrier 5 in subgraph 0 on core 1 has name B".to_owned()));
+    let state = repro(state, ReproAction::ReadLog);
+    assert!(!state.repro.log.editing && state.repro.log.read);
+    assert_eq!(state.repro.log.findings[0].mentions.len(), 2);
+    assert_eq!(state.repro.log_out.seq, 0, "no run to look in");
+    // Escape closes the box before anything else.
+    let state = repro(state, ReproAction::OpenLog);
+    let state = reduce(state, Action::Key(Key::Escape));
+    assert!(!state.repro.log.editing && state.repro.log.read);
+}
+
+#[test]
+fn reduce_runs_in_the_worker_and_opens_its_result_with_the_original_one_step_away() {
+    let state = linked("error-1514.json");
+    let state = repro(state, ReproAction::StartReduce);
+    assert!(matches!(state.repro.reducing, Some(Reducing::Running { run: 1, step: None })));
+    assert!(matches!(state.repro.reduce_out.message, Some(Ask { run: 1, query: Query::Reduce })));
+    // A second start while running asks nothing more.
+    let seq = state.repro.reduce_out.seq;
+    assert_eq!(repro(state.clone(), ReproAction::StartReduce).repro.reduce_out.seq, seq);
+    let step = crate::protocol::ReduceStep {
+        round: 1,
+        level: "instructions".to_owned(),
+        tests: 9,
+        instructions: 4,
+        bytes: 900,
+    };
+    let state = repro(state, ReproAction::Progress { run: 1, step: step.clone() });
+    assert!(matches!(&state.repro.reducing, Some(Reducing::Running { step: Some(s), .. }) if *s == step));
+    // Cancel stops it in the worker too.
+    let cancelled = repro(state.clone(), ReproAction::CancelReduce);
+    assert_eq!(cancelled.repro.reducing, None);
+    assert!(matches!(cancelled.repro.reduce_out.message, Some(Ask { run: 1, query: Query::CancelReduce })));
+    // A late result after Cancel is dropped.
+    let summary = crate::protocol::ReducedSummary {
+        file_name: "reduced.json".to_owned(),
+        code: "1514".to_owned(),
+        pass: "vnc_remote_addr_map".to_owned(),
+        tests: 40,
+        bytes: (30_000, 700),
+        instructions: (60, 0),
+        ms: 120.0,
+    };
+    let late =
+        repro(cancelled, ReproAction::Reduced { run: 1, file: picked("reduced.json", 700), summary: summary.clone() });
+    assert_eq!(late.link.files[0].path, "error-1514.json");
+    // The result becomes the link set, linked at once; the original is one step away.
+    let state = repro(state, ReproAction::Reduced { run: 1, file: picked("reduced.json", 700), summary });
+    assert_eq!(state.link.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), vec!["reduced.json"]);
+    assert_eq!(state.link.run, 2);
+    assert_eq!(state.link.out.message.as_ref().map(|o| o.run), Some(2));
+    assert!(state.repro.original.is_some() && state.repro.reduced.is_some());
+    let back = repro(state.clone(), ReproAction::BackToOriginal);
+    assert_eq!(back.link.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), vec!["error-1514.json"]);
+    assert_eq!(back.link.run, 3);
+    assert!(back.repro.original.is_none() && back.repro.reduced.is_none());
+    // The user's own files end it: no way back to a set they replaced themselves.
+    let replaced = reduce(state, Action::Link(LinkAction::AddFiles(vec![picked("nc00.json", 5)])));
+    assert!(replaced.repro.original.is_none() && replaced.repro.reduced.is_none());
+}
+
+#[test]
+fn a_reduction_that_cannot_run_says_why() {
+    let state = repro(linked("error-1514.json"), ReproAction::StartReduce);
+    let state = repro(state, ReproAction::Failed { run: 1, message: "the link set does not fail".to_owned() });
+    assert_eq!(state.repro.reducing, Some(Reducing::Failed("the link set does not fail".to_owned())));
+    // It can be tried again.
+    let again = repro(state, ReproAction::StartReduce);
+    assert!(matches!(again.repro.reducing, Some(Reducing::Running { .. })));
+}

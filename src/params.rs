@@ -2,6 +2,8 @@
 //! shown. Set by whoever writes the link; the page never rewrites it. Pure, so it is
 //! tested natively: the page hands it the raw `location.search`.
 
+use birlink_core::limits::MAX_LNC;
+
 /// The colour theme asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Theme {
@@ -38,7 +40,8 @@ pub struct PageParams {
     pub embed: bool,
     /// `theme=`.
     pub theme: Theme,
-    /// `origin=`: origins allowed to drive the page by message, normalized.
+    /// `origin=`, as written: origins allowed to drive the page by message, once the
+    /// page has normalized them with the platform's `URL` (`services::location`).
     pub origins: Vec<String>,
     /// Parts that could not be used, with why.
     pub dropped: Vec<String>,
@@ -79,25 +82,6 @@ pub fn pairs(search: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// An origin as browsers write `MessageEvent.origin`: `scheme://host[:port]`, lowercase.
-pub fn normalize_origin(text: &str) -> Option<String> {
-    let (scheme, rest) = text.split_once("://")?;
-    let scheme = scheme.to_ascii_lowercase();
-    if !matches!(scheme.as_str(), "http" | "https") {
-        return None;
-    }
-    let host = rest.trim_end_matches('/');
-    if host.is_empty() || host.contains(['/', '?', '#', '@', ' ']) {
-        return None;
-    }
-    let host = host.to_ascii_lowercase();
-    let host = match (scheme.as_str(), host.strip_suffix(":80"), host.strip_suffix(":443")) {
-        ("http", Some(bare), _) | ("https", _, Some(bare)) => bare.to_owned(),
-        _ => host,
-    };
-    Some(format!("{scheme}://{host}"))
-}
-
 /// Reads a query.
 pub fn parse(search: &str) -> PageParams {
     let mut params = PageParams::default();
@@ -114,7 +98,10 @@ pub fn parse(search: &str) -> PageParams {
             }
             "src" if !value.is_empty() => params.src.push(value),
             "lnc" => match value.parse::<u64>() {
-                Ok(n) if n > 0 => params.lnc = Some(n),
+                Ok(n) if (1..=MAX_LNC).contains(&n) => params.lnc = Some(n),
+                Ok(n) if n > MAX_LNC => params.dropped.push(format!(
+                    "`lnc={value}` is more cores than birlink links (at most {MAX_LNC}): the LNC is read from the files"
+                )),
                 _ => params.dropped.push(format!("`lnc={value}` is not a positive integer")),
             },
             "embed" => params.embed = matches!(value.as_str(), "1" | "true" | ""),
@@ -124,10 +111,7 @@ pub fn parse(search: &str) -> PageParams {
                 "auto" => params.theme = Theme::Auto,
                 other => params.dropped.push(format!("`theme={other}` is not light, dark or auto")),
             },
-            "origin" => match normalize_origin(&value) {
-                Some(origin) => params.origins.push(origin),
-                None => params.dropped.push(format!("`origin={value}` is not an origin (`https://docs.example.org`)")),
-            },
+            "origin" if !value.is_empty() => params.origins.push(value),
             // Anything else belongs to whoever wrote the link.
             _ => {}
         }
@@ -160,22 +144,24 @@ mod tests {
 
     #[test]
     fn a_query_is_read_and_what_does_not_fit_is_dropped() {
-        let params = parse("?sample=error-1514&src=a.json&src=https%3A%2F%2Fx.org%2Fb.json&lnc=2&embed=1&theme=dark&origin=https://Docs.Example.org:443/&origin=nope&lnc=x&zoom=2");
+        let params = parse("?sample=error-1514&src=a.json&src=https%3A%2F%2Fx.org%2Fb.json&lnc=2&embed=1&theme=dark&origin=https://Docs.Example.org:443/&lnc=x&zoom=2");
         assert_eq!(params.sample.as_deref(), Some("error-1514.json"));
         assert_eq!(params.src, vec!["a.json", "https://x.org/b.json"]);
         assert_eq!((params.lnc, params.embed, params.theme), (Some(2), true, Theme::Dark));
-        assert_eq!(params.origins, vec!["https://docs.example.org"]);
-        assert_eq!(params.dropped.len(), 2, "{:?}", params.dropped);
+        assert_eq!(params.origins, vec!["https://Docs.Example.org:443/"], "normalized by the page, with `URL`");
+        assert_eq!(params.dropped.len(), 1, "{:?}", params.dropped);
         assert!(parse("?sample=../x").sample.is_none());
     }
 
     #[test]
-    fn origins_are_written_as_browsers_write_them() {
-        assert_eq!(normalize_origin("http://127.0.0.1:8080").as_deref(), Some("http://127.0.0.1:8080"));
-        assert_eq!(normalize_origin("HTTP://Localhost:80").as_deref(), Some("http://localhost"));
-        assert_eq!(normalize_origin("https://a.org/path"), None);
-        assert_eq!(normalize_origin("javascript://x"), None);
-        assert_eq!(normalize_origin("*"), None);
+    fn an_lnc_past_any_device_is_dropped_with_a_reason() {
+        for value in ["9007199254740993", "65", "18446744073709551615"] {
+            let params = parse(&format!("?lnc={value}"));
+            assert_eq!(params.lnc, None, "{value}");
+            assert!(params.dropped[0].contains("at most 64"), "{:?}", params.dropped);
+        }
+        assert_eq!(parse("?lnc=64").lnc, Some(64));
+        assert!(parse("?lnc=99999999999999999999999").dropped[0].contains("not a positive integer"));
     }
 
     #[test]

@@ -82,6 +82,14 @@ pub enum Request {
         /// The log.
         text: String,
     },
+    /// Read a link's `data=` (inflate, parse) into its files: work proportional to the
+    /// data, so not on the page's thread.
+    Decode {
+        /// The `data=` text.
+        data: String,
+        /// The LNC the link's query sets, which wins over the data's.
+        lnc: Option<u64>,
+    },
     /// Reduce the link set to a minimal repro (first error kept), step by step.
     Reduce { run: u64 },
     /// Stop that reduction.
@@ -267,6 +275,25 @@ pub enum Response {
         /// Why.
         message: String,
     },
+    /// A link's data, read: its files as blobs, the LNC.
+    Decoded {
+        /// The `data=` text it was.
+        data: String,
+        /// The files.
+        files: Vec<InputFile>,
+        /// The LNC (the query's, else the data's).
+        lnc: Option<u64>,
+    },
+    /// A link's data could not be read, and why.
+    Undecodable {
+        /// Why.
+        message: String,
+    },
+    /// A request could not be read (a bug in birlink): said to the page as such.
+    Broken {
+        /// Why.
+        message: String,
+    },
     /// Something went wrong outside the pipeline (a blob that cannot be read).
     Failed {
         run: u64,
@@ -275,18 +302,74 @@ pub enum Response {
     },
 }
 
-/// The worker codec: serde-wasm-bindgen in both directions.
+/// A message as it crosses between the page and the worker: converted to a JavaScript
+/// value by its own serializer (64-bit numbers as `BigInt`s, so a `u64` above 2^53 —
+/// a hostile `lnc=`, a `CoreBarrier` id — crosses without loss), and read back the same
+/// way. Neither side can fail: a message that cannot be converted, or read, arrives as
+/// `Err` with the reason, and is shown as a failure of the run, never a panic.
+#[derive(Debug)]
+pub struct Wire<T>(pub Result<T, String>);
+
+impl<T> Wire<T> {
+    /// A message to send.
+    pub fn new(message: T) -> Self {
+        Wire(Ok(message))
+    }
+}
+
+/// How a [`Wire`] is carried: the message's own JavaScript value, or why there is none.
+#[derive(Serialize, Deserialize)]
+enum Carried {
+    Message(#[serde(with = "serde_wasm_bindgen::preserve")] JsValue),
+    Unreadable(String),
+}
+
+/// The serializer messages are converted with.
+const SERIALIZER: serde_wasm_bindgen::Serializer =
+    serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
+
+impl<T: Serialize> Serialize for Wire<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let carried = match &self.0 {
+            Ok(message) => match message.serialize(&SERIALIZER) {
+                Ok(value) => Carried::Message(value),
+                Err(error) => Carried::Unreadable(format!("a message could not be sent: {error}")),
+            },
+            Err(why) => Carried::Unreadable(why.clone()),
+        };
+        carried.serialize(serializer)
+    }
+}
+
+impl<'de, T: for<'a> Deserialize<'a>> Deserialize<'de> for Wire<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(Wire(match Carried::deserialize(deserializer)? {
+            Carried::Message(value) => {
+                serde_wasm_bindgen::from_value(value).map_err(|error| format!("a message could not be read: {error}"))
+            }
+            Carried::Unreadable(why) => Err(why),
+        }))
+    }
+}
+
+/// The worker codec: serde-wasm-bindgen in both directions, around gloo-worker's own
+/// envelope (a handler id and one [`Wire`]). The envelope holds nothing a message can
+/// make unreadable; should it ever be, the message is dropped with an error on the
+/// console (a JavaScript exception, not a panic: the page and the worker go on).
 pub struct Codec;
 
 impl gloo_worker::Codec for Codec {
     fn encode<I: Serialize>(input: I) -> JsValue {
-        serde_wasm_bindgen::to_value(&input).unwrap_or(JsValue::NULL)
+        match input.serialize(&SERIALIZER) {
+            Ok(value) => value,
+            Err(error) => wasm_bindgen::throw_str(&format!("birlink: a worker message could not be sent: {error}")),
+        }
     }
 
-    #[allow(clippy::expect_used, reason = "both ends are this crate's own types")]
     fn decode<O: for<'de> Deserialize<'de>>(input: JsValue) -> O {
-        // Both ends are this crate's own types, encoded by `encode` above; a failure
-        // here is a bug in birlink, never a property of user input.
-        serde_wasm_bindgen::from_value(input).expect("worker message decodes")
+        match serde_wasm_bindgen::from_value(input) {
+            Ok(message) => message,
+            Err(error) => wasm_bindgen::throw_str(&format!("birlink: a worker message could not be read: {error}")),
+        }
     }
 }

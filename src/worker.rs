@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use birlink_core::passes::{LinkOptions, Progress};
 use birlink_core::{Outcome, SourceFile};
 
-use crate::protocol::{Export, InputFile, ReduceStep, ReducedSummary, Request, Response, RunStats};
+use crate::protocol::{Export, InputFile, ReduceStep, ReducedSummary, Request, Response, RunStats, Wire};
 
 /// The worker's state: the last run, and a reduction of it under way.
 pub struct LinkWorker {
@@ -125,8 +125,8 @@ impl std::io::Write for BlobParts {
 
 impl Worker for LinkWorker {
     type Message = NextSlice;
-    type Input = Request;
-    type Output = Response;
+    type Input = Wire<Request>;
+    type Output = Wire<Response>;
 
     fn create(_scope: &WorkerScope<Self>) -> Self {
         LinkWorker { last: None, reducing: None }
@@ -139,6 +139,10 @@ impl Worker for LinkWorker {
     }
 
     fn received(&mut self, scope: &WorkerScope<Self>, msg: Self::Input, id: HandlerId) {
+        let msg = match msg.0 {
+            Ok(request) => request,
+            Err(message) => return scope.respond(id, Wire::new(Response::Broken { message })),
+        };
         match msg {
             Request::Link { run, files, lnc } => {
                 self.reducing = None;
@@ -146,11 +150,26 @@ impl Worker for LinkWorker {
             }
             Request::Locate { run, text } => {
                 let Some(session) = self.session(run) else { return };
-                let located = birlink_core::log::read(&text)
-                    .iter()
-                    .map(|finding| birlink_core::log::locate(finding, &session.outcome))
-                    .collect();
-                scope.respond(id, Response::Located { run, text, located });
+                let located = birlink_core::log::locate_all(&birlink_core::log::read(&text), &session.outcome);
+                scope.respond(id, Wire::new(Response::Located { run, text, located }));
+            }
+            Request::Decode { data, lnc } => {
+                let response = match birlink_core::share::data::decode(&data) {
+                    Ok(set) => {
+                        let files = set
+                            .files
+                            .iter()
+                            .filter_map(|f| Some(InputFile { path: f.name.clone(), blob: blob(&f.bytes)? }))
+                            .collect::<Vec<_>>();
+                        if files.len() == set.files.len() {
+                            Response::Decoded { data, files, lnc: lnc.or(set.lnc) }
+                        } else {
+                            Response::Undecodable { message: "the browser could not hold the link's files".to_owned() }
+                        }
+                    }
+                    Err(error) => Response::Undecodable { message: error.to_string() },
+                };
+                scope.respond(id, Wire::new(response));
             }
             Request::Reduce { run } => self.start_reduce(scope, id, run),
             Request::CancelReduce { run } => {
@@ -163,7 +182,7 @@ impl Worker for LinkWorker {
                     let module = s.outcome.linked.as_ref()?;
                     birlink_core::query::entity_view(module, &s.outcome.files, &query)
                 });
-                scope.respond(id, Response::Entity { run, query, view: view.map(Box::new) });
+                scope.respond(id, Wire::new(Response::Entity { run, query, view: view.map(Box::new) }));
             }
             Request::EntityByKey { run, key } => {
                 let view = self.session(run).and_then(|s| {
@@ -171,25 +190,25 @@ impl Worker for LinkWorker {
                     birlink_core::query::entity_view_by_key(module, &s.outcome.files, &key)
                 });
                 let query = birlink_core::query::query_of(&key);
-                scope.respond(id, Response::Entity { run, query, view: view.map(Box::new) });
+                scope.respond(id, Wire::new(Response::Entity { run, query, view: view.map(Box::new) }));
             }
             Request::Share { run } => {
                 let Some(session) = self.session(run) else { return };
-                scope.respond(id, Response::Share { run, data: session.share_data() });
+                scope.respond(id, Wire::new(Response::Share { run, data: session.share_data() }));
             }
             Request::Original { run, file, pointer } => {
                 let original = self.session(run).and_then(|s| {
                     let entry = s.outcome.files.iter().find(|f| f.path == file)?;
                     birlink_core::query::original(entry, &pointer)
                 });
-                scope.respond(id, Response::Original { run, file, pointer, original });
+                scope.respond(id, Wire::new(Response::Original { run, file, pointer, original }));
             }
             Request::Unit { run, unit } => {
                 let text = self
                     .session(run)
                     .and_then(|s| s.outcome.linked.as_ref())
                     .and_then(|module| birlink_core::query::unit_text(module, &unit));
-                scope.respond(id, Response::Unit { run, unit, text });
+                scope.respond(id, Wire::new(Response::Unit { run, unit, text }));
             }
             Request::Search { run, text } => {
                 let hits = self
@@ -197,7 +216,7 @@ impl Worker for LinkWorker {
                     .and_then(|s| s.outcome.linked.as_ref())
                     .map(|module| birlink_core::query::search(module, &text, 50))
                     .unwrap_or_default();
-                scope.respond(id, Response::Search { run, text, hits });
+                scope.respond(id, Wire::new(Response::Search { run, text, hits }));
             }
             Request::Export { run, what } => {
                 let Some(session) = self.session(run) else { return };
@@ -215,10 +234,10 @@ impl Worker for LinkWorker {
                     }),
                 };
                 match made {
-                    Some(blob) => scope.respond(id, Response::Export { run, what, blob }),
+                    Some(blob) => scope.respond(id, Wire::new(Response::Export { run, what, blob })),
                     None => scope.respond(
                         id,
-                        Response::Failed { run, message: format!("could not build {}", what.file_name()) },
+                        Wire::new(Response::Failed { run, message: format!("could not build {}", what.file_name()) }),
                     ),
                 }
             }
@@ -268,7 +287,7 @@ impl LinkWorker {
                 self.reducing = Some(Job { run, id, reduction, started: now() });
                 self.slice(scope);
             }
-            Err(message) => scope.respond(id, Response::ReduceFailed { run, message }),
+            Err(message) => scope.respond(id, Wire::new(Response::ReduceFailed { run, message })),
         }
     }
 
@@ -288,7 +307,7 @@ impl LinkWorker {
                 instructions: p.instructions as u64,
                 bytes: p.bytes as u64,
             };
-            scope.respond(id, Response::Reducing { run, step });
+            scope.respond(id, Wire::new(Response::Reducing { run, step }));
             // A timer, not a microtask: the page's messages are read before the next slice.
             let scope = scope.clone();
             gloo::timers::callback::Timeout::new(0, move || scope.send_message(NextSlice(run))).forget();
@@ -307,10 +326,13 @@ impl LinkWorker {
             ms,
         };
         match blob(&reduced.contents) {
-            Some(blob) => scope.respond(id, Response::Reduced { run, summary, blob }),
+            Some(blob) => scope.respond(id, Wire::new(Response::Reduced { run, summary, blob })),
             None => scope.respond(
                 id,
-                Response::ReduceFailed { run, message: "the browser could not hold the reduced file".to_owned() },
+                Wire::new(Response::ReduceFailed {
+                    run,
+                    message: "the browser could not hold the reduced file".to_owned(),
+                }),
             ),
         }
     }
@@ -337,7 +359,7 @@ impl LinkWorker {
                 });
                 continue;
             }
-            scope.respond(id, progress(format!("reading {}", file.path), i as u32));
+            scope.respond(id, Wire::new(progress(format!("reading {}", file.path), i as u32)));
             sources.push(read(file));
         }
         let load_ms = now() - started;
@@ -353,7 +375,7 @@ impl LinkWorker {
                 Progress::Pass(pass) => (format!("running {pass}"), 2 * n + pass.index().unwrap_or(0) as u32),
                 Progress::Reporting => ("writing the report".to_owned(), 2 * n + 4),
             };
-            scope.respond(id, progress(phase, done));
+            scope.respond(id, Wire::new(progress(phase, done)));
         });
         let pipeline_ms = now() - started;
         let started = now();
@@ -363,7 +385,7 @@ impl LinkWorker {
         let alignment = birlink_core::align::of(&outcome);
         scope.respond(
             id,
-            Response::Linked {
+            Wire::new(Response::Linked {
                 run,
                 report: js_sys::Uint8Array::from(report.as_bytes()),
                 linked,
@@ -376,7 +398,7 @@ impl LinkWorker {
                     memory_read_bytes,
                 },
                 alignment,
-            },
+            }),
         );
         self.last = Some(Session { run, outcome, report, inputs: files, lnc });
     }

@@ -11,6 +11,7 @@
 use serde_json::{json, Map, Value};
 
 use birlink_core::entity::EntityKey;
+use birlink_core::limits::MAX_LNC;
 use birlink_core::share::View;
 use birlink_core::share::ViewState;
 
@@ -209,8 +210,11 @@ fn request(map: &Map<String, Value>, kind: &Value, id: &Value, max_bytes: u64) -
             let netlist = map.get("netlist").map(|n| file(n, "netlist")).transpose()?;
             let lnc = match map.get("lnc") {
                 None => None,
-                Some(value) => Some(value.as_u64().filter(|n| *n > 0).ok_or_else(|| {
-                    error(ErrorCode::BadRequest, format!("`lnc` must be a positive integer, found {}", describe(value)))
+                Some(value) => Some(value.as_u64().filter(|n| (1..=MAX_LNC).contains(n)).ok_or_else(|| {
+                    error(
+                        ErrorCode::BadRequest,
+                        format!("`lnc` must be an integer from 1 to {MAX_LNC}, found {}", describe(value)),
+                    )
                 })?),
             };
             let total: u64 = files.iter().chain(netlist.as_ref()).map(HostFile::size).sum();

@@ -1,4 +1,5 @@
-//! Start-up: the samples index, and the first link set — a link's `data=`, else its
+//! Start-up: the samples index, and the first link set — a link's `data=` (read by
+//! the worker), else its
 //! `src=` URLs, else `sample=`, else the default sample (embedded, none: the host sends
 //! the files) — with the LNC the link sets,
 //! and the link's view state, applied once that link set has linked. The samples index
@@ -6,10 +7,10 @@
 
 use yew::prelude::*;
 
-use birlink_core::share::{data, ViewState};
+use birlink_core::share::ViewState;
 
 use crate::params::PageParams;
-use crate::services::{fetch, files};
+use crate::services::fetch;
 use crate::state::{Action, HistoryAction, LinkAction, State};
 
 /// Fetches what the page opens with, once.
@@ -34,15 +35,9 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
                 Err(error) => menu.dispatch(Action::Notice(Some(error))),
             }
         });
-        if let Some(text) = link.data {
-            match data::decode(&text) {
-                Ok(set) => {
-                    let lnc = params.lnc.or(set.lnc);
-                    let picked = set.files.iter().map(|f| files::from_bytes(&f.name, &f.bytes)).collect();
-                    dispatcher.dispatch(Action::Link(LinkAction::OpenData { files: picked, lnc, data: text }));
-                }
-                Err(error) => dispatcher.dispatch(Action::Notice(Some(format!("{error}; nothing was opened")))),
-            }
+        if let Some(data) = link.data {
+            // Inflated and read by the worker: the page's thread never holds it parsed.
+            dispatcher.dispatch(Action::Link(LinkAction::OpenLink { data, lnc: params.lnc }));
             return;
         }
         if params.lnc.is_some() {

@@ -13,7 +13,7 @@ use gloo::timers::callback::Timeout;
 use gloo_worker::{Spawnable, WorkerBridge};
 use yew::prelude::*;
 
-use crate::protocol::{Codec, InputFile, Request, Response};
+use crate::protocol::{Codec, InputFile, Request, Response, Wire};
 use crate::services::download;
 use crate::state::{
     Action, Ask, DetailsAction, FileBlob, LinkAction, Outbox, PickedFile, Query, ReproAction, RunResult, SearchAction,
@@ -47,6 +47,15 @@ fn response_action(response: Response) -> Option<Action> {
             return None;
         }
         Response::Failed { run, message } => Action::Link(LinkAction::Failed { run, message }),
+        Response::Broken { message } => Action::Link(LinkAction::Broken(message)),
+        Response::Decoded { data, files, lnc } => {
+            let files = files
+                .into_iter()
+                .map(|f| PickedFile { path: f.path, size: f.blob.size() as u64, blob: FileBlob(Some(f.blob)) })
+                .collect();
+            Action::Link(LinkAction::OpenData { files, lnc, data })
+        }
+        Response::Undecodable { message } => Action::Link(LinkAction::Undecodable(message)),
         Response::Located { run, text, located } => Action::Repro(ReproAction::Located { run, text, located }),
         Response::Reducing { run, step } => Action::Repro(ReproAction::Progress { run, step }),
         Response::Reduced { run, summary, blob } => {
@@ -108,8 +117,12 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
         use_memo((), move |_| {
             let inbox = Rc::new(Inbox { dispatcher, queue: RefCell::new(VecDeque::new()) });
             LinkWorker::spawner()
-                .callback(move |response| {
-                    if let Some(action) = response_action(response) {
+                .callback(move |response: Wire<Response>| {
+                    let action = match response.0 {
+                        Ok(response) => response_action(response),
+                        Err(message) => Some(Action::Link(LinkAction::Broken(message))),
+                    };
+                    if let Some(action) = action {
                         inbox.receive(action);
                     }
                 })
@@ -134,8 +147,19 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
                 .filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob }))
                 .collect();
             let (run, lnc) = (order.run, order.lnc);
-            let send = move || bridge.send(Request::Link { run, files, lnc });
+            let send = move || bridge.send(Wire::new(Request::Link { run, files, lnc }));
             *pending.borrow_mut() = Some(Timeout::new(order.delay_ms, send));
+        });
+    }
+
+    // A link's data to read: sent at once.
+    {
+        let bridge = bridge.clone();
+        let asked = state.link.decode.message.clone();
+        use_effect_with(state.link.decode.seq, move |_| {
+            if let Some((data, lnc)) = asked {
+                bridge.send(Wire::new(Request::Decode { data, lnc }));
+            }
         });
     }
 
@@ -154,7 +178,7 @@ fn use_send(bridge: Rc<WorkerBridge<LinkWorker>>, outbox: &Outbox<Ask>) {
     let ask = outbox.message.clone();
     use_effect_with(outbox.seq, move |_| {
         if let Some(ask) = ask {
-            bridge.send(request(&ask));
+            bridge.send(Wire::new(request(&ask)));
         }
     });
 }

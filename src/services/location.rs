@@ -5,6 +5,19 @@ use crate::embed::trust::Trust;
 use crate::params::{self, PageParams};
 use crate::state::{Mode, Page};
 
+/// An `origin=` as browsers write `MessageEvent.origin` (`scheme://host[:port]`, the
+/// default port left out), by the platform's `URL`; `None` unless it is an `http` or
+/// `https` origin and nothing more (no path, query, fragment or credentials).
+pub fn normalize_origin(text: &str) -> Option<String> {
+    let url = web_sys::Url::new(text).ok()?;
+    let bare = url.pathname() == "/"
+        && url.search().is_empty()
+        && url.hash().is_empty()
+        && url.username().is_empty()
+        && url.password().is_empty();
+    (bare && matches!(url.protocol().as_str(), "http:" | "https:")).then(|| url.origin())
+}
+
 /// The page's setup from its URL.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setup {
@@ -26,7 +39,15 @@ impl Setup {
         let fragment = location.hash().unwrap_or_default().trim_start_matches('#').to_owned();
         let origin = location.origin().unwrap_or_default();
         let path = location.pathname().unwrap_or_default();
-        let params = params::parse(&search);
+        let mut params = params::parse(&search);
+        let mut origins = Vec::new();
+        for listed in std::mem::take(&mut params.origins) {
+            match normalize_origin(&listed) {
+                Some(normalized) => origins.push(normalized),
+                None => params.dropped.push(format!("`origin={listed}` is not an origin (`https://docs.example.org`)")),
+            }
+        }
+        params.origins = origins;
         let trust = Trust::new(&origin, &params.origins);
         let page = Page { base: format!("{origin}{path}"), full_query: params::full_query(&search) };
         Setup { params, fragment, page, trust }

@@ -121,6 +121,8 @@ pub struct LinkSet {
     pub status: Status,
     /// The link to run next.
     pub out: Outbox<LinkOrder>,
+    /// A link's `data=` to read (in the worker), with the query's LNC.
+    pub decode: Outbox<(String, Option<u64>)>,
 }
 
 impl Default for LinkSet {
@@ -135,6 +137,7 @@ impl Default for LinkSet {
             run: 0,
             status: Status::Idle,
             out: Outbox::default(),
+            decode: Outbox::default(),
         }
     }
 }
@@ -305,6 +308,16 @@ pub enum LinkAction {
         /// The sample's file name, when it is one.
         sample: Option<String>,
     },
+    /// A link came with its link set (`data=`): the worker reads it (the query's LNC,
+    /// if any, wins over the data's).
+    OpenLink {
+        /// The `data=` text.
+        data: String,
+        /// The query's LNC.
+        lnc: Option<u64>,
+    },
+    /// The link's data could not be read, and why: nothing is opened.
+    Undecodable(String),
     /// Open a link set that came with a link (`data=`), decoded by the worker: its
     /// files, the LNC, the data.
     OpenData {
@@ -402,6 +415,14 @@ impl State {
                     return false;
                 }
                 return self.apply_link(LinkAction::ReplaceFiles { files, sample });
+            }
+            LinkAction::OpenLink { data, lnc } => {
+                self.link.status = Status::Running { phase: "reading the link's data".to_owned(), done: 0, total: 1 };
+                self.link.decode.post((data, lnc));
+            }
+            LinkAction::Undecodable(why) => {
+                self.link.status = Status::Idle;
+                self.add_notice(format!("{why}; nothing was opened"));
             }
             LinkAction::OpenData { files, lnc, data } => {
                 self.link.replace(files, Source::Link);

@@ -393,7 +393,7 @@ fn a_pasted_log_is_read_and_its_names_located_in_the_run() {
     // The worker's answer for the run jumps to the run's diagnostic about the name.
     let (_, outcome) = sample_run(1, "error-1514.json");
     let located: Vec<Vec<birlink_core::log::Located>> =
-        state.repro.log.findings.iter().map(|f| birlink_core::log::locate(f, &outcome)).collect();
+        birlink_core::log::locate_all(&state.repro.log.findings, &outcome);
     let diagnostic = located[0][0].diagnostic.expect("the 1514 about it");
     let stale = repro(
         state.clone(),

@@ -77,13 +77,15 @@ fn unreadable(path: &Path, reason: &str) -> SourceFile {
     SourceFile { path: display(path), content: Err(reason.to_owned()), role: Role::Auto }
 }
 
+/// Every `*.json` file below `dir`. A symbolic link to a file is read; one to a folder
+/// is not entered (a work directory's `sgLnk/` links back into the cores' folders, and
+/// a link to a parent would never end).
 fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, found)?;
-        } else if path.extension().is_some_and(|e| e == "json") {
-            found.push(path);
+    for entry in walkdir::WalkDir::new(dir).follow_links(false).min_depth(1) {
+        let entry = entry.map_err(std::io::Error::other)?;
+        let is_file = entry.file_type().is_file() || (entry.path_is_symlink() && entry.path().is_file());
+        if is_file && entry.path().extension().is_some_and(|e| e == "json") {
+            found.push(entry.into_path());
         }
     }
     Ok(())

@@ -9,6 +9,7 @@
 
 mod cmd;
 mod files;
+mod out;
 mod render;
 
 use std::process::ExitCode;

@@ -399,3 +399,48 @@ fn repeated_findings_are_counted_past_ten_of_a_code() {
     let caret_lines: Vec<&str> = stderr.lines().filter(|l| l.trim_start().starts_with("1 | …")).collect();
     assert!(!caret_lines.is_empty(), "a long line is shown as a window: {stderr}");
 }
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    // `birlink print … | head -1`: the reader goes away after one line.
+    use std::io::{BufRead, BufReader};
+    // Far more than a pipe holds (64 KiB), so writing goes on after the reader is gone.
+    let dir = temp("closed-pipe");
+    let gen = birlink(&["gen", "--cores", "2", "--insts", "20000", "--out", dir.to_str().expect("path")]);
+    assert_eq!(gen.status.code(), Some(0), "{}", text(&gen.stderr));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_birlink"))
+        .args(["print", dir.to_str().expect("path")])
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run birlink");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut first).expect("a line");
+    assert!(!first.is_empty());
+    let output = child.wait_with_output().expect("birlink ends");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(!text(&output.stderr).contains("panicked"), "{}", text(&output.stderr));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_folder_that_links_to_itself_is_walked_once() {
+    let dir = temp("symlink-loop");
+    std::fs::copy(samples().join("matmul-2core.json"), dir.join("linkset.json")).expect("copy");
+    std::os::unix::fs::symlink(&dir, dir.join("again")).expect("a link to the folder itself");
+    std::os::unix::fs::symlink(dir.join("linkset.json"), dir.join("same.json")).expect("a link to a file");
+    let run = birlink(&["link", dir.to_str().expect("path"), "--quiet"]);
+    let stderr = text(&run.stderr);
+    // The file and the link to it are read (two bundles of the same modules), the
+    // folder's link to itself is not entered.
+    assert!(!stderr.contains("again"), "{stderr}");
+    assert!(run.status.code().is_some(), "{stderr}");
+}
+
+#[test]
+fn an_lnc_past_any_device_is_a_bad_argument() {
+    let run = birlink(&["link", &sample("matmul-2core.json"), "--lnc", "9007199254740993"]);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert!(text(&run.stderr).contains("1..=64"), "{}", text(&run.stderr));
+}

@@ -401,13 +401,14 @@ fn read_bundle(
             Some(options) => {
                 if let Some(lnc) = options.get("lnc") {
                     match lnc.as_u64() {
-                        Some(n) if n > 0 => set.options.lnc = Some(n),
+                        Some(n) if (1..=crate::limits::MAX_LNC).contains(&n) => set.options.lnc = Some(n),
                         _ => diags.push(
                             Diagnostic::new(
                                 if lnc.is_number() { Code::NumberOutOfRange } else { Code::WrongType },
                                 Pass::Read,
                                 format!(
-                                    "bundle `options.lnc` must be a positive integer, found {}",
+                                    "bundle `options.lnc` must be an integer from 1 to {}, found {}",
+                                    crate::limits::MAX_LNC,
                                     json::read::compact(lnc)
                                 ),
                             )

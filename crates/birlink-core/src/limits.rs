@@ -14,3 +14,8 @@ pub const MAX_LOOP_DEPTH: usize = 24;
 /// input is at most about 3.6 GB of memory. Above it the page says so and names the CLI,
 /// which has no limit.
 pub const WASM_MAX_INPUT_BYTES: u64 = 2_600_000_000;
+
+/// The most cores a link set may say it has (`--lnc`, `lnc=`, a host's `load`, a
+/// bundle's `options.lnc`). Neuron devices link a handful of cores; a number far above
+/// it is a typo or hostile, and a number above 2^53 cannot even cross into JavaScript.
+pub const MAX_LNC: u64 = 64;

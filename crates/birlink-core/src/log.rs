@@ -121,19 +121,39 @@ pub struct Located {
     pub nearest: Vec<String>,
 }
 
+/// A run's entities by kind and name, built once for all the findings of a log (a log
+/// of thousands of lines is located in one walk of the linked module, not one each).
+#[derive(Debug, Default)]
+pub struct Index {
+    by_name: std::collections::HashMap<(EntityKind, String), Vec<EntityKey>>,
+    /// Every name of each kind, sorted and without repeats (for the nearest names).
+    names: std::collections::HashMap<EntityKind, Vec<String>>,
+}
+
+impl Index {
+    /// The index of a run's linked module (empty when there is none).
+    pub fn of(outcome: &Outcome) -> Index {
+        let mut index = Index::default();
+        for (query, key) in outcome.linked.as_ref().map(query::all_keys).unwrap_or_default() {
+            index.names.entry(query.kind).or_default().push(query.name.clone());
+            index.by_name.entry((query.kind, query.name)).or_default().push(key);
+        }
+        for names in index.names.values_mut() {
+            names.sort_unstable();
+            names.dedup();
+        }
+        index
+    }
+}
+
 /// Finds a finding's names in a run: per mention, where it is.
-pub fn locate(finding: &Finding, outcome: &Outcome) -> Vec<Located> {
-    let all = outcome.linked.as_ref().map(query::all_keys).unwrap_or_default();
+pub fn locate(finding: &Finding, outcome: &Outcome, index: &Index) -> Vec<Located> {
     let diagnostics = &outcome.report.diagnostics;
     finding
         .mentions
         .iter()
         .map(|mention| {
-            let mut keys: Vec<EntityKey> = all
-                .iter()
-                .filter(|(q, _)| q.kind == mention.kind && q.name == mention.name)
-                .map(|(_, k)| k.clone())
-                .collect();
+            let mut keys = index.by_name.get(&(mention.kind, mention.name.clone())).cloned().unwrap_or_default();
             keys.sort_by_key(|k| (k.core != mention.core, k.core));
             let quoted = format!("`{}`", mention.name);
             let diagnostic = diagnostics
@@ -142,10 +162,7 @@ pub fn locate(finding: &Finding, outcome: &Outcome) -> Vec<Located> {
                 .or_else(|| diagnostics.iter().position(|d| d.message.contains(&quoted)));
             let nearest = if keys.is_empty() {
                 let names: Vec<&str> =
-                    all.iter().filter(|(q, _)| q.kind == mention.kind).map(|(q, _)| q.name.as_str()).collect();
-                let mut names = names;
-                names.sort_unstable();
-                names.dedup();
+                    index.names.get(&mention.kind).map(|n| n.iter().map(String::as_str).collect()).unwrap_or_default();
                 nearest_names(&mention.name, &names, 3)
             } else {
                 Vec::new()
@@ -153,6 +170,12 @@ pub fn locate(finding: &Finding, outcome: &Outcome) -> Vec<Located> {
             Located { keys, diagnostic, nearest }
         })
         .collect()
+}
+
+/// Every finding of a log located in a run, with one index for all of them.
+pub fn locate_all(findings: &[Finding], outcome: &Outcome) -> Vec<Vec<Located>> {
+    let index = Index::of(outcome);
+    findings.iter().map(|finding| locate(finding, outcome, &index)).collect()
 }
 
 /// What to do when no link set is open: which dumps to load, and how to make them.

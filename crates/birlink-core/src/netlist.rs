@@ -76,8 +76,8 @@ pub fn parse(value: &Value, file: FileId, pointer: &str, diags: &mut Vec<Diagnos
     };
     if let Some(lnc) = map.get("lnc") {
         match lnc.as_u64() {
-            Some(n) if n > 0 => netlist.lnc = Some(n),
-            _ => bad("lnc", "a positive integer", lnc, format!("{pointer}/lnc")),
+            Some(n) if (1..=crate::limits::MAX_LNC).contains(&n) => netlist.lnc = Some(n),
+            _ => bad("lnc", "an integer from 1 to 64", lnc, format!("{pointer}/lnc")),
         }
     }
     if let Some(name) = map.get("name") {

@@ -14,6 +14,7 @@ use birlink_core::{Code, LinkOptions};
 
 use super::{Error, Outcome};
 use crate::files;
+use crate::out::{out, outln};
 
 /// `birlink explain`'s arguments.
 #[derive(Args)]
@@ -26,7 +27,7 @@ pub struct ExplainArgs {
     #[arg(long)]
     log: Option<PathBuf>,
     /// The LNC of that link set.
-    #[arg(long, requires = "log")]
+    #[arg(long, requires = "log", value_parser = clap::value_parser!(u64).range(1..=birlink_core::limits::MAX_LNC))]
     lnc: Option<u64>,
     /// Print the Markdown reference (`docs/diagnostics.md`).
     #[arg(long)]
@@ -36,17 +37,17 @@ pub struct ExplainArgs {
 fn explain_code(code: Code) {
     let info = code.info();
     let ncc = code.ncc().map(|n| format!(", the compiler's {n}")).unwrap_or_default();
-    println!("{} — {} ({} in `{}`{ncc})\n", info.code, info.title, info.severity.as_str(), info.pass);
-    println!("{}\n", info.explanation);
-    println!("Example:\n    {}\n", info.example.replace('\n', "\n    "));
-    println!("Fix: {}.", info.fix);
+    outln!("{} — {} ({} in `{}`{ncc})\n", info.code, info.title, info.severity.as_str(), info.pass);
+    outln!("{}\n", info.explanation);
+    outln!("Example:\n    {}\n", info.example.replace('\n', "\n    "));
+    outln!("Fix: {}.", info.fix);
 }
 
 impl ExplainArgs {
     /// Prints the explanation.
     pub fn run(self) -> Outcome {
         if self.markdown {
-            print!("{}", birlink_core::codes::markdown_reference());
+            out!("{}", birlink_core::codes::markdown_reference());
             return Ok(ExitCode::SUCCESS);
         }
         if let Some(path) = &self.log {
@@ -59,7 +60,7 @@ impl ExplainArgs {
         let Some(text) = self.args.first().cloned() else {
             for code in Code::ALL {
                 let info = code.info();
-                println!("{:<7} {:<8} {:<20} {}", info.code, info.severity.as_str(), info.pass, info.title);
+                outln!("{:<7} {:<8} {:<20} {}", info.code, info.severity.as_str(), info.pass, info.title);
             }
             return Ok(ExitCode::SUCCESS);
         };
@@ -72,13 +73,13 @@ impl ExplainArgs {
                 "unknown code `{text}`; `birlink explain` lists birlink's, docs/diagnostics.md the compiler's"
             ))
         })?;
-        println!("{}\n\n{}.\n", entry.shape, capitalized(entry.note));
+        outln!("{}\n\n{}.\n", entry.shape, capitalized(entry.note));
         match entry.birlink {
             Some(code) => {
-                println!("birlink reports it as {}:\n", code.as_str());
+                outln!("birlink reports it as {}:\n", code.as_str());
                 explain_code(code);
             }
-            None => println!(
+            None => outln!(
                 "birlink does not reproduce this failure: it is outside bir_linker, vnc_remote_addr_map and vnc_link."
             ),
         }
@@ -89,57 +90,55 @@ impl ExplainArgs {
         let text = std::fs::read(path).map_err(|e| Error(format!("cannot read `{}`: {e}", path.display())))?;
         let findings = log::read(&String::from_utf8_lossy(&text));
         if findings.is_empty() {
-            println!(
-                "no line of `{}` is a link failure birlink knows (docs/diagnostics.md lists them)",
-                path.display()
-            );
+            outln!("no line of `{}` is a link failure birlink knows (docs/diagnostics.md lists them)", path.display());
             return Ok(ExitCode::from(1));
         }
         let outcome = (!inputs.is_empty()).then(|| {
             let options = LinkOptions { lnc: self.lnc, ..LinkOptions::default() };
             birlink_core::run(files::gather(inputs), &options)
         });
-        for finding in &findings {
-            println!("line {}: {}", finding.line, finding.text);
+        let located = outcome.as_ref().map(|o| log::locate_all(&findings, o));
+        for (n, finding) in findings.iter().enumerate() {
+            outln!("line {}: {}", finding.line, finding.text);
             match (finding.known, finding.birlink()) {
                 (Some(entry), Some(code)) => {
                     let info = code.info();
-                    println!("  {} is birlink's {}: {} ({}).", finding.code, info.code, info.title, entry.note);
-                    println!("  fix: {}", info.fix);
+                    outln!("  {} is birlink's {}: {} ({}).", finding.code, info.code, info.title, entry.note);
+                    outln!("  fix: {}", info.fix);
                 }
-                (Some(entry), None) => println!("  {}: {}; birlink does not reproduce it.", finding.code, entry.note),
-                (None, _) => println!("  {} is not a code birlink knows.", finding.code),
+                (Some(entry), None) => outln!("  {}: {}; birlink does not reproduce it.", finding.code, entry.note),
+                (None, _) => outln!("  {} is not a code birlink knows.", finding.code),
             }
-            let located = outcome.as_ref().map(|o| log::locate(finding, o));
+            let located = located.as_ref().map(|all| &all[n]);
             for (i, mention) in finding.mentions.iter().enumerate() {
                 let core = mention.core.map(|c| format!(", core {c}")).unwrap_or_default();
-                print!("  `{}` ({}{core})", mention.name, mention.kind);
+                out!("  `{}` ({}{core})", mention.name, mention.kind);
                 match located.as_ref().map(|l| &l[i]) {
-                    None => println!(),
+                    None => outln!(),
                     Some(place) => {
                         if place.keys.is_empty() {
-                            print!(": in no module of the link set");
+                            out!(": in no module of the link set");
                             if !place.nearest.is_empty() {
                                 let names: Vec<String> = place.nearest.iter().map(|n| format!("`{n}`")).collect();
-                                print!("; nearest: {}", names.join(", "));
+                                out!("; nearest: {}", names.join(", "));
                             }
-                            println!();
+                            outln!();
                         } else {
                             let keys: Vec<String> = place.keys.iter().map(ToString::to_string).collect();
-                            println!(": {}", keys.join(", "));
+                            outln!(": {}", keys.join(", "));
                         }
                         if let (Some(index), Some(outcome)) = (place.diagnostic, &outcome) {
                             let d = &outcome.report.diagnostics[index];
-                            println!("    the link reports it: {}[{}] {}", d.severity.as_str(), d.code, d.message);
+                            outln!("    the link reports it: {}[{}] {}", d.severity.as_str(), d.code, d.message);
                         }
                     }
                 }
             }
-            println!();
+            outln!();
         }
         if outcome.is_none() && findings.iter().any(|f| f.birlink().is_some()) {
-            println!("{}", log::HOW_TO_DUMP);
-            println!("Then `birlink explain --log {} DUMPS...` finds these names in them.", path.display());
+            outln!("{}", log::HOW_TO_DUMP);
+            outln!("Then `birlink explain --log {} DUMPS...` finds these names in them.", path.display());
         }
         Ok(ExitCode::SUCCESS)
     }

@@ -11,6 +11,7 @@ use birlink_core::gen::{GenConfig, Layout};
 use birlink_core::Code;
 
 use super::{create_dir, write, Error, Outcome};
+use crate::out::outln;
 
 static DEFAULTS: LazyLock<GenConfig> = LazyLock::new(GenConfig::default);
 
@@ -111,9 +112,9 @@ impl GenArgs {
             }
             write(&path, &file.bytes)?;
             total += file.bytes.len();
-            println!("wrote {} ({})", path.display(), birlink_core::input::human_bytes(file.bytes.len() as u64));
+            outln!("wrote {} ({})", path.display(), birlink_core::input::human_bytes(file.bytes.len() as u64));
         }
-        println!(
+        outln!(
             "{}, {} in all",
             birlink_core::diag::counted(generated.len(), "file"),
             birlink_core::input::human_bytes(total as u64)

@@ -8,6 +8,7 @@ use clap::{Args, ValueEnum};
 use birlink_core::{LinkOptions, Severity};
 
 use super::{create_dir, exit_for, write, Error, Outcome};
+use crate::out::out;
 use crate::{files, render};
 
 /// `birlink link`'s arguments.
@@ -17,7 +18,7 @@ pub struct LinkArgs {
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Expected number of cores (vnc_nc_count); default: bundle, netlist, or the number of modules.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=birlink_core::limits::MAX_LNC))]
     lnc: Option<u64>,
     /// The link netlist (hlo_netlist.json).
     #[arg(long)]
@@ -105,14 +106,14 @@ impl LinkArgs {
         let color = render::stderr_color();
         let diagnostics = &outcome.report.diagnostics;
         match self.format {
-            Format::Json => print!("{}", birlink_core::report_json(&outcome)),
+            Format::Json => out!("{}", birlink_core::report_json(&outcome)),
             Format::Human if self.quiet => {
                 let errors: Vec<_> = diagnostics.iter().filter(|d| d.severity == Severity::Error).cloned().collect();
                 eprint!("{}", render::diagnostics(&errors, &outcome.files, color));
                 eprint!("{}", render::verdict(&outcome.report, color));
             }
             Format::Human => {
-                print!("{}", render::summary(&outcome.report, &written, started.elapsed()));
+                out!("{}", render::summary(&outcome.report, &written, started.elapsed()));
                 eprint!("{}", render::diagnostics(diagnostics, &outcome.files, color));
                 eprint!("{}", render::verdict(&outcome.report, color));
             }

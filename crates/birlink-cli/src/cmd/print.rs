@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::{exit_for, Outcome};
+use crate::out::{out, outln};
 use crate::{files, render};
 
 /// `birlink print`'s arguments.
@@ -26,13 +27,13 @@ impl PrintArgs {
         let mut first = true;
         for module in &set.modules {
             if !first {
-                println!();
+                outln!();
             }
             first = false;
             if set.modules.len() > 1 {
-                println!("; {} ({})", module.name, set.path(module.file));
+                outln!("; {} ({})", module.name, set.path(module.file));
             }
-            print!("{}", birlink_core::print::module_text(&module.module));
+            out!("{}", birlink_core::print::module_text(&module.module));
         }
         eprint!("{}", render::diagnostics(&diags, &set.files, render::stderr_color()));
         Ok(exit_for(&diags))

@@ -15,6 +15,7 @@ use birlink_core::Code;
 
 use super::{write, Error, Outcome};
 use crate::files;
+use crate::out::outln;
 
 /// `birlink reduce`'s arguments.
 #[derive(Args)]
@@ -26,7 +27,7 @@ pub struct ReduceArgs {
     #[arg(long)]
     out: PathBuf,
     /// Expected number of cores (vnc_nc_count); default: bundle, netlist, or the number of modules.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=birlink_core::limits::MAX_LNC))]
     lnc: Option<u64>,
     /// The link netlist (hlo_netlist.json).
     #[arg(long)]
@@ -90,7 +91,7 @@ impl ReduceArgs {
             Err(ReduceError::Input(why)) => return Err(Error(why)),
         };
         write(&self.out, &reduced.contents)?;
-        println!(
+        outln!(
             "kept {} in `{}`: {} → {} instructions, {} → {} bytes, {} tests in {:.1} s; wrote {}{}",
             reduced.target.code,
             reduced.target.pass,

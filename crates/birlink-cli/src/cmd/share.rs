@@ -12,6 +12,7 @@ use birlink_core::EntityKey;
 
 use super::{write, Error, Outcome};
 use crate::files;
+use crate::out::outln;
 
 /// `birlink share`'s arguments.
 #[derive(Args)]
@@ -23,7 +24,7 @@ pub struct ShareArgs {
     #[arg(long, default_value = "http://127.0.0.1:8080/")]
     base: String,
     /// The LNC the link sets.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=birlink_core::limits::MAX_LNC))]
     lnc: Option<u64>,
     /// The view the link opens (pipeline, callgraph, barriers, semaphores, addresses, diagnostics).
     #[arg(long, value_parser = parse_view)]
@@ -69,7 +70,7 @@ impl ShareArgs {
         }
         let link = share::link(&self.base, &state, Some(&data));
         if link.len() <= share::LINK_BUDGET {
-            println!("{link}");
+            outln!("{link}");
             return Ok(ExitCode::SUCCESS);
         }
         eprintln!(

@@ -92,11 +92,9 @@ pub fn decode(text: &str) -> Result<LinkSetData, DataError> {
     }
     let lnc = match document.get("lnc") {
         None => None,
-        Some(lnc) => Some(
-            lnc.as_u64()
-                .filter(|n| *n > 0)
-                .ok_or_else(|| DataError("the link's `lnc` is not a positive integer".to_owned()))?,
-        ),
+        Some(lnc) => Some(lnc.as_u64().filter(|n| (1..=crate::limits::MAX_LNC).contains(n)).ok_or_else(|| {
+            DataError(format!("the link's `lnc` is not an integer from 1 to {}", crate::limits::MAX_LNC))
+        })?),
     };
     let mut files = Vec::new();
     for (i, file) in document.get("files").and_then(Value::as_array).into_iter().flatten().enumerate() {

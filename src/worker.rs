@@ -278,7 +278,18 @@ impl LinkWorker {
 
     fn start_reduce(&mut self, scope: &WorkerScope<Self>, id: HandlerId, run: u64) {
         let Some(session) = self.session(run) else { return };
-        let options = birlink_core::reduce::ReduceOptions { lnc: session.lnc, ..Default::default() };
+        let options = birlink_core::reduce::ReduceOptions {
+            lnc: session.lnc,
+            max_input_bytes: Some(birlink_core::limits::WASM_MAX_REDUCE_BYTES),
+            ..Default::default()
+        };
+        // Above the bound, nothing of the link set is read again.
+        let bytes: u64 = session.inputs.iter().map(|f| f.blob.size() as u64).sum();
+        if bytes > birlink_core::limits::WASM_MAX_REDUCE_BYTES {
+            let error =
+                birlink_core::reduce::ReduceError::TooLarge { bytes, max: birlink_core::limits::WASM_MAX_REDUCE_BYTES };
+            return scope.respond(id, Wire::new(Response::ReduceFailed { run, message: error.to_string() }));
+        }
         let reduction = session
             .link_set()
             .and_then(|set| birlink_core::reduce::Reduction::new(&set, &options).map_err(|error| error.to_string()));
@@ -302,7 +313,7 @@ impl LinkWorker {
             let p = job.reduction.progress();
             let step = ReduceStep {
                 round: p.round as u32,
-                level: p.level.to_owned(),
+                level: p.level.map_or("done", |level| level.name()).to_owned(),
                 tests: p.tests as u32,
                 instructions: p.instructions as u64,
                 bytes: p.bytes as u64,

@@ -19,3 +19,9 @@ pub const WASM_MAX_INPUT_BYTES: u64 = 2_600_000_000;
 /// bundle's `options.lnc`). Neuron devices link a handful of cores; a number far above
 /// it is a typo or hostile, and a number above 2^53 cannot even cross into JavaScript.
 pub const MAX_LNC: u64 = 64;
+
+/// The largest link set the browser build reduces (BL0010, with a message naming
+/// `birlink reduce`). A reduction holds the link set as a JSON tree (several times its
+/// bytes) and runs the whole link once per test; at this size a test takes well under a
+/// second in the worker, so Cancel is taken within one.
+pub const WASM_MAX_REDUCE_BYTES: u64 = 64_000_000;

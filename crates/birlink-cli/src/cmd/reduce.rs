@@ -59,23 +59,25 @@ impl ReduceArgs {
             files: found.into_iter().map(|(name, bytes)| SharedFile { name, bytes }).collect(),
             lnc: self.lnc,
         };
-        let options = ReduceOptions { lnc: self.lnc, code: self.code, keep_names: self.keep_names };
+        let options =
+            ReduceOptions { lnc: self.lnc, code: self.code, keep_names: self.keep_names, max_input_bytes: None };
         let started = std::time::Instant::now();
         let terminal = std::io::stderr().is_terminal();
-        let mut last_level = "";
+        let mut last_level = None;
         let reduced = reduce::reduce(&set, &options, &mut |p| {
+            let level = p.level.map_or("done", |l| l.name());
             if terminal {
                 eprint!(
                     "\rround {} · {:<16} · {} tests · {} instructions · {:.1} kB   ",
                     p.round,
-                    p.level,
+                    level,
                     p.tests,
                     p.instructions,
                     p.bytes as f64 / 1000.0
                 );
                 let _ = std::io::stderr().flush();
             } else if p.level != last_level {
-                eprintln!("round {} · {} · {} tests · {} instructions", p.round, p.level, p.tests, p.instructions);
+                eprintln!("round {} · {level} · {} tests · {} instructions", p.round, p.tests, p.instructions);
                 last_level = p.level;
             }
         });
@@ -89,6 +91,7 @@ impl ReduceArgs {
                 return Ok(ExitCode::from(1));
             }
             Err(ReduceError::Input(why)) => return Err(Error(why)),
+            Err(error @ ReduceError::TooLarge { .. }) => return Err(Error(error.to_string())),
         };
         write(&self.out, &reduced.contents)?;
         outln!(

@@ -247,3 +247,34 @@ fn a_reduction_can_stop_between_tests_and_removes_large_chunks_first() {
     let found = diagnostics_of(&partial);
     assert!(found.iter().any(|d| d.0 == Code::RemoteBlockCountMismatch), "{found:?}");
 }
+
+#[test]
+fn a_set_above_the_bound_is_refused_with_a_code_that_names_the_cli() {
+    let (info, bytes) = samples::all().into_iter().find(|(i, _)| i.file == "error-1514.json").unwrap();
+    let size = bytes.len() as u64;
+    let set = set_of(vec![(info.file, bytes)]);
+    let options = ReduceOptions { max_input_bytes: Some(size - 1), ..ReduceOptions::default() };
+    let error = reduce::Reduction::new(&set, &options).err().expect("refused");
+    assert_eq!(error, ReduceError::TooLarge { bytes: size, max: size - 1 });
+    let message = error.to_string();
+    assert!(message.starts_with("BL0010:") && message.contains("birlink reduce"), "{message}");
+    let options = ReduceOptions { max_input_bytes: Some(size), ..ReduceOptions::default() };
+    assert!(reduce::Reduction::new(&set, &options).is_ok(), "at the bound it reduces");
+}
+
+#[test]
+fn progress_is_kept_as_tests_are_accepted() {
+    let (info, bytes) = samples::all().into_iter().find(|(i, _)| i.file == "error-1514.json").unwrap();
+    let mut reduction = reduce::Reduction::new(&set_of(vec![(info.file, bytes)]), &ReduceOptions::default()).unwrap();
+    let start = reduction.progress();
+    assert_eq!(start.level, Some(reduce::Level::Cores));
+    let mut last = start.clone();
+    while reduction.step() {
+        let now = reduction.progress();
+        assert!(now.bytes <= last.bytes && now.instructions <= last.instructions, "{last:?} then {now:?}");
+        last = now;
+    }
+    let result = reduction.result();
+    assert_eq!(reduction.progress().level, None);
+    assert_eq!(last.instructions, result.instructions.1, "the count progress kept is the result's");
+}

@@ -28,6 +28,9 @@
 //! A single file that cannot become a bundle is reduced as the JSON document it is,
 //! or, when it is not JSON, by its lines ([`Form`]).
 
+mod edit;
+mod level;
+
 use serde_json::Value;
 
 use crate::diag::codes::Code;
@@ -38,6 +41,9 @@ use crate::passes::{run, LinkOptions};
 use crate::share::bundle::to_bundle;
 use crate::share::{LinkSetData, SharedFile};
 
+use edit::{instructions_in, Edit, EditSet, Seg};
+pub use level::Level;
+
 /// What to reduce toward.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReduceOptions {
@@ -47,6 +53,9 @@ pub struct ReduceOptions {
     pub code: Option<Code>,
     /// Keep every name as it is.
     pub keep_names: bool,
+    /// Refuse a link set larger than this (the browser's bound: a reduction holds the
+    /// link set as a tree and runs the whole link once per test).
+    pub max_input_bytes: Option<u64>,
 }
 
 /// Why a link set cannot be reduced.
@@ -56,12 +65,26 @@ pub enum ReduceError {
     NotFailing(String),
     /// It cannot be made into something to reduce.
     Input(String),
+    /// It is larger than this build reduces (BL0010).
+    TooLarge {
+        /// Its size.
+        bytes: u64,
+        /// The bound.
+        max: u64,
+    },
 }
 
 impl std::fmt::Display for ReduceError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ReduceError::NotFailing(why) | ReduceError::Input(why) => f.write_str(why),
+            ReduceError::TooLarge { bytes, max } => write!(
+                f,
+                "{}: the link set is {}; the page reduces at most {} (each test runs the whole link): run `birlink reduce --out repro.json FILES…`, which has no such limit",
+                Code::InputTooLarge,
+                crate::input::human_bytes(*bytes),
+                crate::input::human_bytes(*max)
+            ),
         }
     }
 }
@@ -80,8 +103,8 @@ pub struct Target {
 /// How far a reduction is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReduceProgress {
-    /// The level being reduced (`instructions`).
-    pub level: &'static str,
+    /// The level being reduced (`None` once done).
+    pub level: Option<Level>,
     /// Tests run so far.
     pub tests: usize,
     /// The current candidate's size in bytes (compact JSON).
@@ -132,37 +155,6 @@ impl Form {
     }
 }
 
-/// One step of a path into the bundle.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Seg {
-    Index(usize),
-    Key(String),
-}
-
-/// Something a reduction can take away.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Edit {
-    /// The element or key at this path.
-    Remove(Vec<Seg>),
-    /// A name, everywhere it appears, for a short one.
-    Rename { from: String, to: String },
-}
-
-/// The levels, in order: largest pieces first.
-const LEVELS: [&str; 11] = [
-    "cores",
-    "functions",
-    "queues",
-    "blocks",
-    "instances",
-    "allocations",
-    "memory locations",
-    "instructions",
-    "DMA blocks",
-    "keys",
-    "names",
-];
-
 /// What is being reduced.
 enum Subject {
     /// A bundle.
@@ -182,8 +174,8 @@ pub struct Reduction {
     names: Vec<String>,
     keep_names: bool,
     lnc: Option<u64>,
-    /// The level, the round, and whether this round removed anything.
-    level: usize,
+    /// The level (`None` once done), the round, and whether this round removed anything.
+    level: Option<Level>,
     round: usize,
     changed: bool,
     /// The level's candidates and those still present; the chunk size of the sweep
@@ -196,24 +188,9 @@ pub struct Reduction {
     tests: usize,
     done: bool,
     before: (usize, usize),
-}
-
-fn instructions_in(value: &Value) -> usize {
-    let mut count = 0;
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::Object(map) => {
-                if let Some(Value::Array(items)) = map.get("instructions") {
-                    count += items.len();
-                }
-                stack.extend(map.values());
-            }
-            Value::Array(items) => stack.extend(items),
-            _ => {}
-        }
-    }
-    count
+    /// The current candidate's size (compact JSON) and instructions, kept as tests
+    /// are accepted: progress never writes the bundle to count them.
+    now: (usize, usize),
 }
 
 /// The first error of a run of these files, or `code`'s diagnostic, with its message
@@ -248,6 +225,10 @@ fn target_of(
 impl Reduction {
     /// Starts reducing a link set's files.
     pub fn new(set: &LinkSetData, options: &ReduceOptions) -> Result<Reduction, ReduceError> {
+        let bytes: u64 = set.files.iter().map(|f| f.bytes.len() as u64).sum();
+        if let Some(max) = options.max_input_bytes.filter(|max| bytes > *max) {
+            return Err(ReduceError::TooLarge { bytes, max });
+        }
         let sources: Vec<SourceFile> = set
             .files
             .iter()
@@ -281,7 +262,7 @@ impl Reduction {
             names: Vec::new(),
             keep_names: options.keep_names,
             lnc: if matches!(set.files.as_slice(), [_]) { lnc } else { None },
-            level: 0,
+            level: Some(Level::Cores),
             round: 1,
             changed: false,
             edits: Vec::new(),
@@ -292,6 +273,7 @@ impl Reduction {
             tests: 0,
             done: false,
             before: (0, 0),
+            now: (0, 0),
         };
         reduction.names = names_in(&message, &reduction.subject);
         // The bundle must fail as the files did; if not (a read error that a bundle
@@ -324,6 +306,7 @@ impl Reduction {
         }
         let input_bytes = set.files.iter().map(|f| f.bytes.len()).sum();
         reduction.before = (input_bytes, reduction.current_instructions());
+        reduction.now = (reduction.materialize(&[]).0.len(), reduction.before.1);
         reduction.start_level();
         Ok(reduction)
     }
@@ -342,15 +325,11 @@ impl Reduction {
 
     /// How far it is.
     pub fn progress(&self) -> ReduceProgress {
-        let text_len = match &self.subject {
-            Subject::Bundle(bundle) => bundle.to_string().len(),
-            Subject::Lines { lines, .. } => lines.iter().map(|l| l.len() + 1).sum(),
-        };
         ReduceProgress {
-            level: LEVELS.get(self.level).copied().unwrap_or("done"),
+            level: self.level,
             tests: self.tests,
-            bytes: text_len,
-            instructions: self.current_instructions(),
+            bytes: self.now.0,
+            instructions: self.now.1,
             round: self.round,
         }
     }
@@ -360,38 +339,42 @@ impl Reduction {
         self.done
     }
 
-    /// The candidate with `removed` edits applied, as the bytes a run reads.
-    fn materialize(&self, removed: &[usize]) -> Vec<u8> {
+    /// The candidate with `removed` edits applied, as the bytes a run reads, and its
+    /// instructions: written from the subject with the edits skipped, never a copy of it.
+    fn materialize(&self, removed: &[usize]) -> (Vec<u8>, usize) {
         match &self.subject {
-            Subject::Bundle(bundle) => {
-                let mut bundle = bundle.clone();
-                apply(&mut bundle, removed.iter().map(|&i| &self.edits[i]));
-                bundle.to_string().into_bytes()
-            }
+            Subject::Bundle(bundle) => EditSet::of(removed.iter().map(|&i| &self.edits[i])).write(bundle),
             Subject::Lines { lines, .. } => {
-                let gone: std::collections::BTreeSet<usize> = removed
-                    .iter()
-                    .filter_map(|&i| match &self.edits[i] {
-                        Edit::Remove(path) => match path.as_slice() {
-                            [Seg::Index(line)] => Some(*line),
-                            _ => None,
-                        },
-                        Edit::Rename { .. } => None,
-                    })
-                    .collect();
+                let gone = self.removed_lines(removed);
                 let mut bytes = Vec::new();
+                let mut count = 0;
                 for (_, line) in lines.iter().enumerate().filter(|(i, _)| !gone.contains(i)) {
                     bytes.extend_from_slice(line);
                     bytes.push(b'\n');
+                    count += usize::from(line.windows(8).any(|w| w == b"\"opcode\""));
                 }
-                bytes
+                (bytes, count)
             }
         }
     }
 
+    /// The lines `removed` edits take away (a file reduced by its lines).
+    fn removed_lines(&self, removed: &[usize]) -> std::collections::BTreeSet<usize> {
+        removed
+            .iter()
+            .filter_map(|&i| match &self.edits[i] {
+                Edit::Remove(path) => match path.as_slice() {
+                    [Seg::Index(line)] => Some(*line),
+                    _ => None,
+                },
+                Edit::Rename { .. } => None,
+            })
+            .collect()
+    }
+
     /// Whether the candidate with `removed` edits applied fails the same way, about the
     /// same names (renamed as the candidate renames them).
-    fn test(&self, removed: &[usize]) -> bool {
+    fn test(&mut self, removed: &[usize]) -> bool {
         let renames: std::collections::HashMap<&str, &str> = removed
             .iter()
             .filter_map(|&i| match &self.edits[i] {
@@ -404,7 +387,12 @@ impl Reduction {
             .iter()
             .map(|name| format!("`{}`", renames.get(name.as_str()).copied().unwrap_or(name)))
             .collect();
-        self.interesting(&self.materialize(removed), &names)
+        let (bytes, instructions) = self.materialize(removed);
+        let kept = self.interesting(&bytes, &names);
+        if kept {
+            self.now = (bytes.len(), instructions);
+        }
+        kept
     }
 
     /// Whether a candidate fails the same way: the target's code in its pass (the first
@@ -435,7 +423,7 @@ impl Reduction {
             Subject::Bundle(_) => ("linkset.json".to_owned(), self.lnc),
             Subject::Lines { name, .. } => (name.clone(), self.lnc),
         };
-        let source = SourceFile { path: name, content: Ok(self.materialize(&[])), role: crate::input::Role::Auto };
+        let source = SourceFile { path: name, content: Ok(self.materialize(&[]).0), role: crate::input::Role::Auto };
         let outcome = run(vec![source], &LinkOptions { lnc, ..LinkOptions::default() });
         let diagnostics = &outcome.report.diagnostics;
         let chosen = if self.target.first_error {
@@ -448,12 +436,12 @@ impl Reduction {
 
     /// Collects the current level's candidates.
     fn start_level(&mut self) {
-        self.edits = match &self.subject {
-            Subject::Bundle(bundle) => candidates(bundle, LEVELS[self.level], self.keep_names),
-            Subject::Lines { lines, .. } if self.level == 0 => {
+        self.edits = match (&self.subject, self.level) {
+            (Subject::Bundle(bundle), Some(level)) => level.candidates(bundle, self.keep_names),
+            (Subject::Lines { lines, .. }, Some(Level::Cores)) => {
                 (0..lines.len()).map(|i| Edit::Remove(vec![Seg::Index(i)])).collect()
             }
-            Subject::Lines { .. } => Vec::new(),
+            _ => Vec::new(),
         };
         // The names the kept diagnostic quotes stay as the compiler's log has them: the
         // repro reads as the failure the user has, and they are in that line already.
@@ -468,8 +456,8 @@ impl Reduction {
     /// Commits what the level removed and moves on (a new round, or done).
     fn finish_level(&mut self) {
         let removed: Vec<usize> = {
-            let alive: std::collections::BTreeSet<usize> = self.alive.iter().copied().collect();
-            (0..self.edits.len()).filter(|i| !alive.contains(i)).collect()
+            let alive = self.alive_mask();
+            (0..self.edits.len()).filter(|&i| !alive[i]).collect()
         };
         if !removed.is_empty() {
             self.changed = true;
@@ -480,33 +468,28 @@ impl Reduction {
                     }
                 }
             }
+            let gone = self.removed_lines(&removed);
             match &mut self.subject {
-                Subject::Bundle(bundle) => apply(bundle, removed.iter().map(|&i| &self.edits[i])),
+                Subject::Bundle(bundle) => EditSet::of(removed.iter().map(|&i| &self.edits[i])).apply(bundle),
                 Subject::Lines { lines, .. } => {
-                    let gone: std::collections::BTreeSet<usize> = removed
-                        .iter()
-                        .filter_map(|&i| match &self.edits[i] {
-                            Edit::Remove(path) => match path.as_slice() {
-                                [Seg::Index(line)] => Some(*line),
-                                _ => None,
-                            },
-                            Edit::Rename { .. } => None,
-                        })
-                        .collect();
-                    let kept: Vec<Vec<u8>> =
-                        lines.iter().enumerate().filter(|(i, _)| !gone.contains(i)).map(|(_, l)| l.clone()).collect();
-                    *lines = kept;
+                    let mut index = 0;
+                    lines.retain(|_| {
+                        let keep = !gone.contains(&index);
+                        index += 1;
+                        keep
+                    });
                 }
             }
         }
-        let levels = match self.subject {
-            Subject::Bundle(_) => LEVELS.len(),
-            Subject::Lines { .. } => 1,
+        let next = match self.subject {
+            Subject::Bundle(_) => self.level.and_then(Level::next),
+            // A file's lines are one level.
+            Subject::Lines { .. } => None,
         };
-        self.level += 1;
-        if self.level >= levels {
+        self.level = next;
+        if self.level.is_none() {
             if self.changed {
-                self.level = 0;
+                self.level = Some(Level::Cores);
                 self.round += 1;
                 self.changed = false;
             } else {
@@ -516,12 +499,11 @@ impl Reduction {
                 match self.chosen_names() {
                     Some(names) if names != self.names => {
                         self.names = names;
-                        self.level = 0;
+                        self.level = Some(Level::Cores);
                         self.round += 1;
                     }
                     _ => {
                         self.done = true;
-                        self.level = LEVELS.len();
                         return;
                     }
                 }
@@ -573,18 +555,30 @@ impl Reduction {
         !self.done
     }
 
+    /// Which of the level's edits are still present.
+    fn alive_mask(&self) -> Vec<bool> {
+        let mut alive = vec![false; self.edits.len()];
+        for &i in &self.alive {
+            alive[i] = true;
+        }
+        alive
+    }
+
     /// The edits removed so far at this level, plus `more`.
     fn removed_with(&self, more: &[usize]) -> Vec<usize> {
-        let alive: std::collections::BTreeSet<usize> = self.alive.iter().copied().collect();
-        let more: std::collections::BTreeSet<usize> = more.iter().copied().collect();
-        (0..self.edits.len()).filter(|i| !alive.contains(i) || more.contains(i)).collect()
+        let mut removed = self.alive_mask();
+        removed.iter_mut().for_each(|gone| *gone = !*gone);
+        for &i in more {
+            removed[i] = true;
+        }
+        (0..self.edits.len()).filter(|&i| removed[i]).collect()
     }
 
     /// The result (of a reduction that is done, or as far as it got).
     pub fn result(&self) -> Reduced {
         let contents = match &self.subject {
             Subject::Bundle(bundle) => crate::json::write::to_pretty_string(bundle).into_bytes(),
-            Subject::Lines { .. } => self.materialize(&[]),
+            Subject::Lines { .. } => self.materialize(&[]).0,
         };
         let after = (contents.len(), self.current_instructions());
         Reduced {
@@ -651,219 +645,4 @@ fn split_lines(bytes: &[u8]) -> Vec<Vec<u8>> {
         lines.pop();
     }
     lines
-}
-
-/// The paths of the elements of `key` arrays under each object at `parents`.
-fn children(bundle: &Value, parents: &[Vec<Seg>], key: &str) -> Vec<Vec<Seg>> {
-    let mut out = Vec::new();
-    for parent in parents {
-        if let Some(Value::Array(items)) = get(bundle, parent).and_then(|v| v.get(key)) {
-            for i in 0..items.len() {
-                let mut path = parent.clone();
-                path.push(Seg::Key(key.to_owned()));
-                path.push(Seg::Index(i));
-                out.push(path);
-            }
-        }
-    }
-    out
-}
-
-fn get<'v>(value: &'v Value, path: &[Seg]) -> Option<&'v Value> {
-    path.iter().try_fold(value, |value, seg| match seg {
-        Seg::Index(i) => value.get(*i),
-        Seg::Key(key) => value.get(key),
-    })
-}
-
-/// Every block (nested `Loop` bodies included) under `functions`, and every
-/// instruction of them.
-fn blocks_and_instructions(bundle: &Value, functions: &[Vec<Seg>]) -> (Vec<Vec<Seg>>, Vec<Vec<Seg>>) {
-    let mut blocks = Vec::new();
-    let mut instructions = Vec::new();
-    let mut pending = children(bundle, functions, "blocks");
-    while let Some(block) = pending.pop() {
-        let insts = children(bundle, std::slice::from_ref(&block), "instructions");
-        for inst in &insts {
-            pending.extend(children(bundle, std::slice::from_ref(inst), "blocks"));
-        }
-        instructions.extend(insts);
-        blocks.push(block);
-    }
-    blocks.sort();
-    instructions.sort();
-    (blocks, instructions)
-}
-
-/// The candidates of one level in the current bundle, in document order.
-fn candidates(bundle: &Value, level: &str, keep_names: bool) -> Vec<Edit> {
-    let modules = children(bundle, &[Vec::new()], "modules");
-    let functions = children(bundle, &modules, "functions");
-    let queues = children(bundle, &modules, "queues");
-    let instances = children(bundle, &queues, "blocks");
-    let removals = |paths: Vec<Vec<Seg>>| paths.into_iter().map(Edit::Remove).collect();
-    match level {
-        "cores" => removals(modules),
-        "functions" => removals(functions),
-        "queues" => removals(queues),
-        "blocks" => removals(blocks_and_instructions(bundle, &functions).0),
-        "instances" => removals(instances),
-        "allocations" => removals(children(bundle, &functions, "allocations")),
-        "memory locations" => {
-            let allocations = children(bundle, &functions, "allocations");
-            removals(children(bundle, &allocations, "memorylocations"))
-        }
-        "instructions" => removals(blocks_and_instructions(bundle, &functions).1),
-        "DMA blocks" => removals(children(bundle, &instances, "instructions")),
-        "keys" => {
-            let mut keys = Vec::new();
-            collect_keys(bundle, &mut Vec::new(), &mut keys);
-            // The bundle keeps the LNC it was reduced under (`options.lnc`).
-            let kept = |path: &Vec<Seg>| match path.as_slice() {
-                [Seg::Key(options)] => options == "options",
-                [Seg::Key(options), Seg::Key(lnc)] => options == "options" && lnc == "lnc",
-                _ => false,
-            };
-            keys.retain(|path| !kept(path));
-            removals(keys)
-        }
-        "names" if !keep_names => renames(bundle),
-        _ => Vec::new(),
-    }
-}
-
-/// Every key of every object, children before their parents' keys are tried only by
-/// document order (a removed parent takes its children with it).
-fn collect_keys(value: &Value, at: &mut Vec<Seg>, out: &mut Vec<Vec<Seg>>) {
-    match value {
-        Value::Object(map) => {
-            for (key, child) in map {
-                at.push(Seg::Key(key.clone()));
-                out.push(at.clone());
-                collect_keys(child, at, out);
-                at.pop();
-            }
-        }
-        Value::Array(items) => {
-            for (i, child) in items.iter().enumerate() {
-                at.push(Seg::Index(i));
-                collect_keys(child, at, out);
-                at.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Every entity name (the `name` of modules, functions, blocks, instructions, sets,
-/// memory locations, queues and instances), each to a short name no string of the
-/// bundle already is: `f0`, `b1`, `i2`, `s3`, `m4`, `q5`, `n6`.
-fn renames(bundle: &Value) -> Vec<Edit> {
-    let mut strings = std::collections::BTreeSet::new();
-    let mut names: Vec<(String, char)> = Vec::new();
-    fn walk(
-        value: &Value,
-        container: &str,
-        strings: &mut std::collections::BTreeSet<String>,
-        names: &mut Vec<(String, char)>,
-    ) {
-        match value {
-            Value::String(text) => {
-                strings.insert(text.clone());
-            }
-            Value::Object(map) => {
-                if let Some(Value::String(name)) = map.get("name") {
-                    let letter = match container {
-                        "functions" => 'f',
-                        "blocks" if map.contains_key("instructions") => 'b',
-                        "instructions" => 'i',
-                        "allocations" => 's',
-                        "memorylocations" => 'm',
-                        "queues" => 'q',
-                        _ => 'n',
-                    };
-                    if !names.iter().any(|(n, _)| n == name) {
-                        names.push((name.clone(), letter));
-                    }
-                }
-                for (key, child) in map {
-                    walk(child, key, strings, names);
-                }
-            }
-            Value::Array(items) => {
-                for child in items {
-                    walk(child, container, strings, names);
-                }
-            }
-            _ => {}
-        }
-    }
-    walk(bundle, "", &mut strings, &mut names);
-    let mut edits = Vec::new();
-    let mut counter = 0usize;
-    for (name, letter) in names {
-        let to = loop {
-            let candidate = format!("{letter}{counter}");
-            counter += 1;
-            if !strings.contains(&candidate) {
-                break candidate;
-            }
-        };
-        if to.len() < name.len() {
-            edits.push(Edit::Rename { from: name, to });
-        }
-    }
-    edits
-}
-
-/// Applies edits: renames everywhere, then removals deepest first and, within one
-/// array, from the back, so that no removal moves what another names.
-fn apply<'e>(bundle: &mut Value, edits: impl Iterator<Item = &'e Edit>) {
-    let mut removals: Vec<&Vec<Seg>> = Vec::new();
-    let mut renames: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
-    for edit in edits {
-        match edit {
-            Edit::Remove(path) => removals.push(path),
-            Edit::Rename { from, to } => {
-                renames.insert(from, to);
-            }
-        }
-    }
-    if !renames.is_empty() {
-        rename_all(bundle, &renames);
-    }
-    removals.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| b.cmp(a)));
-    for path in removals {
-        let Some((last, parent)) = path.split_last() else { continue };
-        let Some(parent) = get_mut(bundle, parent) else { continue };
-        match (parent, last) {
-            (Value::Array(items), Seg::Index(i)) if *i < items.len() => {
-                items.remove(*i);
-            }
-            (Value::Object(map), Seg::Key(key)) => {
-                map.remove(key);
-            }
-            _ => {}
-        }
-    }
-}
-
-fn get_mut<'v>(value: &'v mut Value, path: &[Seg]) -> Option<&'v mut Value> {
-    path.iter().try_fold(value, |value, seg| match seg {
-        Seg::Index(i) => value.get_mut(*i),
-        Seg::Key(key) => value.get_mut(key),
-    })
-}
-
-fn rename_all(value: &mut Value, renames: &std::collections::HashMap<&str, &str>) {
-    match value {
-        Value::String(text) => {
-            if let Some(to) = renames.get(text.as_str()) {
-                *text = (*to).to_owned();
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(|v| rename_all(v, renames)),
-        Value::Object(map) => map.values_mut().for_each(|v| rename_all(v, renames)),
-        _ => {}
-    }
 }

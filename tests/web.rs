@@ -2,7 +2,9 @@
 //! them with `cargo test -p birlink-web --target wasm32-unknown-unknown --test web`).
 //!
 //! * The library compiled to wasm links samples to the same `report.json` and
-//!   `linked.json` bytes as the native build (the committed snapshots).
+//!   `linked.json` bytes as the native build (the committed snapshots), in every layout.
+//! * 64-bit numbers and unreadable messages cross the worker boundary safely; origins
+//!   are normalized by the platform's `URL`.
 //! * Components render names from uploaded files as text, never as markup, and large
 //!   tables are virtualized.
 
@@ -70,6 +72,15 @@ fn wasm_links_to_the_same_bytes_as_native() {
         assert_eq!(wasm_report.trim_end_matches('\n'), snapshot(report), "{name}: report.json differs from native");
         let wasm_linked = birlink_core::linked_json(&outcome).unwrap_or_else(|| "(no linked module)\n".to_owned());
         assert_eq!(wasm_linked.trim_end_matches('\n'), snapshot(linked), "{name}: linked.json differs from native");
+        // Compact and pretty, keys sorted or not: the same report (lines and sizes
+        // aside) and the same linked.json, in wasm too.
+        let source = birlink_core::SourceFile {
+            path: format!("{name}.json"),
+            content: Ok(bytes.to_vec()),
+            role: birlink_core::Role::Auto,
+        };
+        birlink_core::selfcheck::check_layouts(&[source], &birlink_core::LinkOptions::default())
+            .unwrap_or_else(|problem| panic!("{name}: {problem}"));
     }
 }
 
@@ -122,4 +133,79 @@ async fn small_tables_are_plain_tables() {
     let rows = root.query_selector_all("tbody tr").unwrap().length() as usize;
     assert_eq!(rows, VIRTUALIZE_ABOVE, "every row of a small table is in the DOM");
     assert!(root.query_selector("caption").unwrap().is_some(), "the table has a caption");
+}
+
+/// 64-bit numbers cross between the page and the worker without loss: a hostile
+/// `lnc=` or a `CoreBarrier` id above 2^53 used to fail to encode (the worker died, or
+/// the page's wasm aborted).
+#[wasm_bindgen_test]
+fn sixty_four_bit_numbers_cross_the_worker_boundary() {
+    use birlink_core::align::{Alignment, BarrierCell, Row};
+    use birlink_web::protocol::{Codec, Request, Response, RunStats, Wire};
+    use gloo_worker::Codec as _;
+
+    let request = Wire::new(Request::Link { run: u64::MAX, files: Vec::new(), lnc: Some(u64::MAX) });
+    let back: Wire<Request> = Codec::decode(Codec::encode(&request));
+    match back.0 {
+        Ok(Request::Link { run, lnc, .. }) => assert_eq!((run, lnc), (u64::MAX, Some(u64::MAX))),
+        other => panic!("{other:?}"),
+    }
+    let cell = BarrierCell {
+        name: "CoreBarrier-0".into(),
+        function: "nc00".into(),
+        block: "Block1".into(),
+        old_id: Some(u64::MAX),
+        new_id: Some(9_007_199_254_740_993),
+        added: false,
+    };
+    let alignment = Alignment {
+        cores: vec![u64::MAX],
+        barriers: vec![Row { index: 0, cells: vec![Some(cell)], mismatch: false }],
+        blocks: Vec::new(),
+    };
+    let response = Wire::new(Response::Linked {
+        run: 1,
+        report: js_sys::Uint8Array::new_with_length(0),
+        linked: true,
+        stats: RunStats { bytes: u64::MAX, ..RunStats::default() },
+        alignment: alignment.clone(),
+    });
+    let back: Wire<Response> = Codec::decode(Codec::encode(&response));
+    match back.0 {
+        Ok(Response::Linked { alignment: got, stats, .. }) => {
+            assert_eq!(got, alignment);
+            assert_eq!(stats.bytes, u64::MAX);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A message one side cannot read arrives as a typed failure, not a panic.
+#[wasm_bindgen_test]
+fn an_unreadable_message_is_a_typed_failure() {
+    use birlink_web::protocol::{Codec, Request, Wire};
+    use gloo_worker::Codec as _;
+
+    // What a `Wire<Request>` would carry, with a message that is no request.
+    let forged = js_sys::Object::new();
+    js_sys::Reflect::set(&forged, &"Message".into(), &"not a request".into()).unwrap();
+    let back: Wire<Request> = Codec::decode(forged.into());
+    let error = back.0.expect_err("refused");
+    assert!(error.contains("could not be read"), "{error}");
+}
+
+/// `origin=` is normalized by the platform's `URL`, as browsers write
+/// `MessageEvent.origin`.
+#[wasm_bindgen_test]
+fn origins_are_written_as_browsers_write_them() {
+    use birlink_web::services::location::normalize_origin;
+    assert_eq!(normalize_origin("http://127.0.0.1:8080").as_deref(), Some("http://127.0.0.1:8080"));
+    assert_eq!(normalize_origin("HTTP://Localhost:80").as_deref(), Some("http://localhost"));
+    assert_eq!(normalize_origin("https://Docs.Example.org:443/").as_deref(), Some("https://docs.example.org"));
+    assert_eq!(normalize_origin("https://xn--bcher-kva.example").as_deref(), Some("https://xn--bcher-kva.example"));
+    assert_eq!(normalize_origin("https://bücher.example").as_deref(), Some("https://xn--bcher-kva.example"));
+    assert_eq!(normalize_origin("https://a.org/path"), None);
+    assert_eq!(normalize_origin("https://user@a.org"), None);
+    assert_eq!(normalize_origin("javascript://x"), None);
+    assert_eq!(normalize_origin("*"), None);
 }

@@ -9,7 +9,8 @@
 // page is told to trust the host's origin (`origin=`); `src` files are fetched here, in
 // the host's page (so they need no CORS), and handed over by message (`load`).
 // Attributes: sample, src, lnc, view, select, theme, height. Events: birlink-ready,
-// birlink-linked, birlink-selected, birlink-error (each `detail` is the message).
+// birlink-linked (for every run the frame shows: a `sample`, `src` files, a `load`),
+// birlink-selected, birlink-error (each `detail` is the message).
 // Instances are independent; removing one removes its frame and leaves nothing running.
 
 const PAGE = new URL('./index.html', import.meta.url);
@@ -121,12 +122,18 @@ class BirlinkView extends HTMLElement {
     }
   }
 
-  /** Sends a request once the page is ready; returns its id. */
+  /** Sends a request once the page is ready; returns its id. A `load`'s buffers are
+   *  transferred, not copied (they were fetched for the frame alone). */
   _send(request) {
     request.id = request.id ?? `birlink-view-${nextId++}`;
-    if (this._ready) this._frame.contentWindow.postMessage(request, PAGE_ORIGIN);
+    if (this._ready) this._post(request);
     else this._queue.push(request);
     return request.id;
+  }
+
+  _post(request) {
+    const transfer = (request.files || []).map((f) => f.data).filter((d) => d instanceof ArrayBuffer);
+    this._frame.contentWindow.postMessage(request, PAGE_ORIGIN, transfer);
   }
 
   _message(event) {
@@ -136,7 +143,7 @@ class BirlinkView extends HTMLElement {
     if (!this._ready && (message.birlink === 'ready' || message.birlink === 'ack')) {
       this._ready = true;
       clearInterval(this._pinging);
-      for (const request of this._queue.splice(0)) this._frame.contentWindow.postMessage(request, PAGE_ORIGIN);
+      for (const request of this._queue.splice(0)) this._post(request);
       if (message.birlink === 'ack' && String(message.id).startsWith('hello-')) {
         this._emit('ready', { birlink: 'ready', version: 1 });
         return;
@@ -155,16 +162,22 @@ class BirlinkView extends HTMLElement {
     this.dispatchEvent(new CustomEvent(EVENTS[type], { detail, bubbles: true, composed: true }));
   }
 
-  /** Asks the page for its state (`{url, view, select}`). */
-  state() {
-    return new Promise((resolve) => {
+  /** Asks the page for its state (`{url, view, select}`); rejects after `timeout` ms
+   *  (default 10 s) without an answer (a frame that never loaded). */
+  state(timeout = 10000) {
+    return new Promise((resolve, reject) => {
       const id = this._send({ birlink: 'getState' });
       const listen = (event) => {
         if (event.source === this._frame?.contentWindow && event.data?.id === id) {
           window.removeEventListener('message', listen);
+          clearTimeout(timer);
           resolve(event.data);
         }
       };
+      const timer = setTimeout(() => {
+        window.removeEventListener('message', listen);
+        reject(new Error(`birlink-view: no answer to getState within ${timeout} ms`));
+      }, timeout);
       window.addEventListener('message', listen);
     });
   }

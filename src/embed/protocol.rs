@@ -310,10 +310,14 @@ fn file(value: &Value, at: &str) -> Result<HostFile, HostError> {
     };
     let data = match map.get("data") {
         Some(Value::String(text)) => FileData::Text(text.clone()),
-        Some(Value::Object(stand_in)) if stand_in.contains_key("$bytes") => FileData::Bytes {
-            index: stand_in.get("$bytes").and_then(Value::as_u64).unwrap_or(0) as usize,
-            size: stand_in.get("size").and_then(Value::as_u64).unwrap_or(0),
-        },
+        Some(Value::Object(stand_in)) if stand_in.contains_key("$bytes") => {
+            let index = stand_in.get("$bytes").and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok());
+            let size = stand_in.get("size").and_then(Value::as_u64);
+            match (index, size) {
+                (Some(index), Some(size)) => FileData::Bytes { index, size },
+                _ => return Err(error(ErrorCode::BadRequest, format!("`{at}.data` could not be read"))),
+            }
+        }
         Some(other) => {
             return Err(error(
                 ErrorCode::BadRequest,

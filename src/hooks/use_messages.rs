@@ -78,6 +78,11 @@ fn to_tree(value: &JsValue, binaries: &mut Vec<JsValue>, depth: usize) -> Value 
         let object: &js_sys::Object = value.unchecked_ref();
         for key in js_sys::Object::keys(object).iter() {
             let Some(name) = key.as_string() else { continue };
+            // A host's own object must not pass for a stand-in the page made (it could
+            // point at another file's data and say it is small).
+            if name.starts_with('$') && matches!(name.as_str(), "$bytes" | "$unsupported") {
+                return serde_json::json!({"$unsupported": "an object with a key the page reserves for binary data"});
+            }
             let item = js_sys::Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
             map.insert(name, to_tree(&item, binaries, depth + 1));
         }
@@ -196,10 +201,19 @@ pub fn use_messages(state: &UseReducerHandle<State>, trust: &Trust) {
         let sent = use_mut_ref(|| 0u64);
         let messages = state.host.out.messages.clone();
         let host_origin = host_origin.clone();
+        let trust = trust.clone();
         use_effect_with(state.host.out.seq, move |_| {
-            let origin = host_origin.borrow().clone();
+            // The host's origin, else (no request yet, a browser without
+            // `ancestorOrigins`) every allowed one, as for `ready`: the browser delivers
+            // to the one the host has. A `linked` for a `sample=` frame goes out before
+            // the host has said anything.
+            let targets = match (host_origin.borrow().clone(), host_window().is_some(), parent_origin()) {
+                (Some(origin), _, _) => vec![origin],
+                (None, true, None) => trust.targets().to_vec(),
+                (None, _, _) => Vec::new(),
+            };
             for (seq, message) in messages.iter().filter(|(seq, _)| *seq > *sent.borrow()) {
-                if let Some(origin) = &origin {
+                for origin in &targets {
                     post(message, origin);
                 }
                 *sent.borrow_mut() = *seq;

@@ -483,3 +483,117 @@ fn a_reduction_that_cannot_run_says_why() {
     let again = repro(state, ReproAction::StartReduce);
     assert!(matches!(again.repro.reducing, Some(Reducing::Running { .. })));
 }
+
+#[test]
+fn a_second_show_answers_the_first_that_still_waits() {
+    let state = reduce(linked("matmul-2core.json"), Action::Notice(None));
+    let first: EntityKey = "function:1:nc01".parse().expect("key");
+    let second: EntityKey = "function:0:nc00".parse().expect("key");
+    let show = |key: &EntityKey| {
+        HostCall::Show(ViewState { view: Some(View::Barriers), select: Some(key.clone()), ..ViewState::default() })
+    };
+    let state = reduce(state, Action::Host { id: serde_json::json!("a"), call: Ok(show(&first)) });
+    let state = reduce(state, Action::Host { id: serde_json::json!("b"), call: Ok(show(&second)) });
+    let said = host_messages(&state);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert_eq!(
+        (said[0]["id"].clone(), said[0]["code"].clone()),
+        (serde_json::json!("a"), serde_json::json!("superseded"))
+    );
+    let (result, outcome) = sample_run(1, "matmul-2core.json");
+    drop(result);
+    let module = outcome.linked.as_ref().expect("linked");
+    let query = birlink_core::query::query_of(&second);
+    let view = birlink_core::query::entity_view_by_key(module, &outcome.files, &second).expect("nc00");
+    let state =
+        reduce(state, Action::Details(DetailsAction::EntityLoaded { run: 1, query, view: Some(Box::new(view)) }));
+    assert_eq!(host_messages(&state).last().expect("ack"), &serde_json::json!({"birlink": "ack", "id": "b"}));
+}
+
+#[test]
+fn a_host_never_reads_back_the_users_own_files() {
+    let page = Page { base: "https://tools.example/birlink/".into(), full_query: String::new() };
+    // The user drops their files into a full page an opener drives, then opens Share.
+    let state = reduce(State::new(Mode::Full, page), Action::Link(LinkAction::AddFiles(vec![picked("mine.json", 1)])));
+    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
+    let state = reduce(state, Action::Share(ShareAction::Open));
+    let state = reduce(state, Action::Share(ShareAction::Loaded { run: 1, data: Ok("v1.SECRET".into()) }));
+    let key: EntityKey = "function:1:nc01".parse().expect("key");
+    let state = reduce(state, Action::Details(DetailsAction::SelectKey(key)));
+    let state = reduce(state, Action::Host { id: serde_json::json!(1), call: Ok(HostCall::GetState) });
+    let answer = host_messages(&state).pop().expect("state");
+    assert_eq!(answer["url"], "https://tools.example/birlink/", "no data, no selection: {answer}");
+    assert_eq!(answer["select"], serde_json::Value::Null);
+    // The same set loaded by the host itself it may read back.
+    let load = HostCall::Load { files: vec![picked("host.json", 1)], lnc: None, state: ViewState::default() };
+    let state = reduce(state, Action::Host { id: serde_json::json!(2), call: Ok(load) });
+    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(2, "matmul-2core.json")))));
+    let state = reduce(state, Action::Share(ShareAction::Loaded { run: 2, data: Ok("v1.HOSTS".into()) }));
+    let state = reduce(state, Action::Host { id: serde_json::json!(3), call: Ok(HostCall::GetState) });
+    let answer = host_messages(&state).pop().expect("state");
+    assert!(answer["url"].as_str().is_some_and(|u| u.contains("data=v1.HOSTS")), "{answer}");
+}
+
+#[test]
+fn an_embedded_sample_tells_its_host_its_verdict() {
+    let state = State::new(Mode::Embed, Page::default());
+    let state = reduce(
+        state,
+        Action::Link(LinkAction::StartFiles {
+            files: vec![picked("error-1514.json", 1)],
+            sample: Some("error-1514.json".into()),
+        }),
+    );
+    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "error-1514.json")))));
+    let linked = host_messages(&state).into_iter().find(|m| m["birlink"] == "linked").expect("linked");
+    assert_eq!((linked["id"].clone(), linked["ok"].clone()), (serde_json::Value::Null, serde_json::json!(false)));
+    // In full mode, nothing is said unprompted.
+    let full = reduce(State::default(), Action::Link(LinkAction::AddFiles(vec![picked("m.json", 1)])));
+    let full = reduce(full, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
+    assert!(host_messages(&full).is_empty());
+}
+
+#[test]
+fn an_lnc_past_any_device_is_refused_with_a_notice() {
+    let state = reduce(linked("matmul-2core.json"), Action::Link(LinkAction::SetLnc(Some(9_007_199_254_740_993))));
+    assert_eq!(state.link.lnc, None);
+    assert!(state.notice.as_deref().is_some_and(|n| n.contains("at most 64")), "{:?}", state.notice);
+    let asked = state.link.out.message.as_ref().expect("relinked");
+    assert_eq!(asked.lnc, None);
+}
+
+#[test]
+fn a_links_data_is_read_by_the_worker_not_the_page() {
+    let state = reduce(State::default(), Action::Link(LinkAction::OpenLink { data: "v1.xyz".into(), lnc: Some(2) }));
+    assert_eq!(state.link.decode.message, Some(("v1.xyz".to_owned(), Some(2))));
+    assert!(state.link.files.is_empty(), "nothing opened until the worker has read it");
+    let state = reduce(state, Action::Link(LinkAction::Undecodable("the link's data is cut".into())));
+    assert!(state.notice.as_deref().is_some_and(|n| n.contains("nothing was opened")));
+}
+
+#[test]
+fn enter_never_opens_a_hit_of_an_older_text() {
+    let state = linked("error-1514.json");
+    let state = reduce(state, Action::Search(SearchAction::Text("c_partial_".into())));
+    let hit = |name: &str| birlink_core::query::SearchHit {
+        entity: query(EntityKind::Memloc, name, Some("nc00")),
+        core: Some(0),
+    };
+    let state = reduce(
+        state,
+        Action::Search(SearchAction::Results {
+            run: 1,
+            text: "c_partial_".into(),
+            hits: vec![hit("c_partial_0"), hit("c_partial_1")],
+        }),
+    );
+    assert_eq!(state.search.chosen().map(|h| h.entity.name.as_str()), Some("c_partial_0"));
+    // The user types one more character: until its answer comes, nothing can be chosen.
+    let state = reduce(state, Action::Search(SearchAction::Text("c_partial_1".into())));
+    assert!(state.search.chosen().is_none() && state.search.searching());
+    let state = reduce(
+        state,
+        Action::Search(SearchAction::Results { run: 1, text: "c_partial_1".into(), hits: vec![hit("c_partial_1")] }),
+    );
+    assert_eq!(state.search.chosen().map(|h| h.entity.name.as_str()), Some("c_partial_1"));
+}

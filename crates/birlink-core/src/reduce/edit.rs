@@ -249,7 +249,7 @@ mod tests {
             {"name": "a", "functions": [{"blocks": [{"instructions": [{"name": "i", "x": "a"}, {"name": "j"}, {"name": "k"}]}]}]},
             {"name": "b", "functions": []},
         ], "options": {"lnc": 2}});
-        let edits = vec![
+        let edits = [
             Edit::Remove(path("/modules/1")),
             Edit::Remove(path("/modules/0/functions/0/blocks/0/instructions/1")),
             Edit::Remove(path("/modules/0/functions/0/blocks/0/instructions/0/x")),

@@ -10,7 +10,7 @@
 
 use yew::prelude::*;
 
-use birlink_core::query::EntityQuery;
+use birlink_core::tools::query::EntityQuery;
 use birlink_core::EntityKind;
 
 use crate::state::{Action, Selection, State};

@@ -8,11 +8,11 @@
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 
-use birlink_core::align::Alignment;
-use birlink_core::entity::EntityKey;
-use birlink_core::log::Located;
-use birlink_core::query::{EntityQuery, EntityView, Original, SearchHit};
-use birlink_core::report::Unit;
+use birlink_core::model::entity::EntityKey;
+use birlink_core::output::report::Unit;
+use birlink_core::tools::align::Alignment;
+use birlink_core::tools::log::Located;
+use birlink_core::tools::query::{EntityQuery, EntityView, Original, SearchHit};
 
 /// One input file for a run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -76,7 +76,7 @@ pub enum Request {
         /// Which.
         what: Export,
     },
-    /// Find the names a compiler log mentions (`birlink_core::log`).
+    /// Find the names a compiler log mentions (`birlink_core::tools::log`).
     Locate {
         run: u64,
         /// The log.

@@ -25,7 +25,7 @@ struct Job {
     run: u64,
     /// Who asked (the answers go there).
     id: HandlerId,
-    reduction: birlink_core::reduce::Reduction,
+    reduction: birlink_core::tools::reduce::Reduction,
     started: f64,
 }
 
@@ -46,7 +46,7 @@ struct Session {
 
 /// Above this many input bytes a link set is not even compressed for a link: JSON would
 /// have to shrink more than 64 times to fit the link budget.
-const SHARE_MAX_INPUT: u64 = 64 * birlink_core::share::LINK_BUDGET as u64;
+const SHARE_MAX_INPUT: u64 = 64 * birlink_core::tools::share::LINK_BUDGET as u64;
 
 fn now() -> f64 {
     js_sys::global()
@@ -150,11 +150,12 @@ impl Worker for LinkWorker {
             }
             Request::Locate { run, text } => {
                 let Some(session) = self.session(run) else { return };
-                let located = birlink_core::log::locate_all(&birlink_core::log::read(&text), &session.outcome);
+                let located =
+                    birlink_core::tools::log::locate_all(&birlink_core::tools::log::read(&text), &session.outcome);
                 scope.respond(id, Wire::new(Response::Located { run, text, located }));
             }
             Request::Decode { data, lnc } => {
-                let response = match birlink_core::share::data::decode(&data) {
+                let response = match birlink_core::tools::share::data::decode(&data) {
                     Ok(set) => {
                         let files = set
                             .files
@@ -180,16 +181,16 @@ impl Worker for LinkWorker {
             Request::Entity { run, query } => {
                 let view = self.session(run).and_then(|s| {
                     let module = s.outcome.linked.as_ref()?;
-                    birlink_core::query::entity_view(module, &s.outcome.files, &query)
+                    birlink_core::tools::query::entity_view(module, &s.outcome.files, &query)
                 });
                 scope.respond(id, Wire::new(Response::Entity { run, query, view: view.map(Box::new) }));
             }
             Request::EntityByKey { run, key } => {
                 let view = self.session(run).and_then(|s| {
                     let module = s.outcome.linked.as_ref()?;
-                    birlink_core::query::entity_view_by_key(module, &s.outcome.files, &key)
+                    birlink_core::tools::query::entity_view_by_key(module, &s.outcome.files, &key)
                 });
-                let query = birlink_core::query::query_of(&key);
+                let query = birlink_core::tools::query::query_of(&key);
                 scope.respond(id, Wire::new(Response::Entity { run, query, view: view.map(Box::new) }));
             }
             Request::Share { run } => {
@@ -199,7 +200,7 @@ impl Worker for LinkWorker {
             Request::Original { run, file, pointer } => {
                 let original = self.session(run).and_then(|s| {
                     let entry = s.outcome.files.iter().find(|f| f.path == file)?;
-                    birlink_core::query::original(entry, &pointer)
+                    birlink_core::tools::query::original(entry, &pointer)
                 });
                 scope.respond(id, Wire::new(Response::Original { run, file, pointer, original }));
             }
@@ -207,14 +208,14 @@ impl Worker for LinkWorker {
                 let text = self
                     .session(run)
                     .and_then(|s| s.outcome.linked.as_ref())
-                    .and_then(|module| birlink_core::query::unit_text(module, &unit));
+                    .and_then(|module| birlink_core::tools::query::unit_text(module, &unit));
                 scope.respond(id, Wire::new(Response::Unit { run, unit, text }));
             }
             Request::Search { run, text } => {
                 let hits = self
                     .session(run)
                     .and_then(|s| s.outcome.linked.as_ref())
-                    .map(|module| birlink_core::query::search(module, &text, 50))
+                    .map(|module| birlink_core::tools::query::search(module, &text, 50))
                     .unwrap_or_default();
                 scope.respond(id, Wire::new(Response::Search { run, text, hits }));
             }
@@ -224,12 +225,12 @@ impl Worker for LinkWorker {
                     Export::Report => blob(session.report.as_bytes()),
                     Export::Bundle => session
                         .link_set()
-                        .and_then(|set| birlink_core::share::bundle::to_bundle(&set).map_err(|e| e.0))
+                        .and_then(|set| birlink_core::tools::share::bundle::to_bundle(&set).map_err(|e| e.0))
                         .ok()
                         .and_then(|text| blob(text.as_bytes())),
                     Export::Linked => session.outcome.linked.as_ref().and_then(|module| {
                         let mut parts = BlobParts::default();
-                        birlink_core::json::write::write_module(module, &mut parts).ok()?;
+                        birlink_core::output::json::write_module(module, &mut parts).ok()?;
                         parts.finish()
                     }),
                 };
@@ -247,14 +248,14 @@ impl Worker for LinkWorker {
 
 impl Session {
     /// The inputs read again, as a link carries them.
-    fn link_set(&self) -> Result<birlink_core::share::LinkSetData, String> {
+    fn link_set(&self) -> Result<birlink_core::tools::share::LinkSetData, String> {
         let mut files = Vec::with_capacity(self.inputs.len());
         for input in &self.inputs {
             let source = read(input);
             let bytes = source.content.map_err(|why| format!("cannot read `{}` again: {why}", input.path))?;
-            files.push(birlink_core::share::SharedFile { name: input.path.clone(), bytes });
+            files.push(birlink_core::tools::share::SharedFile { name: input.path.clone(), bytes });
         }
-        Ok(birlink_core::share::LinkSetData { files, lnc: self.lnc })
+        Ok(birlink_core::tools::share::LinkSetData { files, lnc: self.lnc })
     }
 
     /// The link set's `data=`, unless it is plainly too large for a link.
@@ -263,11 +264,11 @@ impl Session {
         if bytes > SHARE_MAX_INPUT {
             return Err(format!(
                 "the link set is {}: too large for a link of at most {} characters",
-                birlink_core::input::human_bytes(bytes),
-                birlink_core::share::LINK_BUDGET
+                birlink_core::read::input::human_bytes(bytes),
+                birlink_core::tools::share::LINK_BUDGET
             ));
         }
-        Ok(birlink_core::share::data::encode(&self.link_set()?))
+        Ok(birlink_core::tools::share::data::encode(&self.link_set()?))
     }
 }
 
@@ -278,7 +279,7 @@ impl LinkWorker {
 
     fn start_reduce(&mut self, scope: &WorkerScope<Self>, id: HandlerId, run: u64) {
         let Some(session) = self.session(run) else { return };
-        let options = birlink_core::reduce::ReduceOptions {
+        let options = birlink_core::tools::reduce::ReduceOptions {
             lnc: session.lnc,
             max_input_bytes: Some(birlink_core::limits::WASM_MAX_REDUCE_BYTES),
             ..Default::default()
@@ -286,13 +287,15 @@ impl LinkWorker {
         // Above the bound, nothing of the link set is read again.
         let bytes: u64 = session.inputs.iter().map(|f| f.blob.size() as u64).sum();
         if bytes > birlink_core::limits::WASM_MAX_REDUCE_BYTES {
-            let error =
-                birlink_core::reduce::ReduceError::TooLarge { bytes, max: birlink_core::limits::WASM_MAX_REDUCE_BYTES };
+            let error = birlink_core::tools::reduce::ReduceError::TooLarge {
+                bytes,
+                max: birlink_core::limits::WASM_MAX_REDUCE_BYTES,
+            };
             return scope.respond(id, Wire::new(Response::ReduceFailed { run, message: error.to_string() }));
         }
-        let reduction = session
-            .link_set()
-            .and_then(|set| birlink_core::reduce::Reduction::new(&set, &options).map_err(|error| error.to_string()));
+        let reduction = session.link_set().and_then(|set| {
+            birlink_core::tools::reduce::Reduction::new(&set, &options).map_err(|error| error.to_string())
+        });
         match reduction {
             Ok(reduction) => {
                 self.reducing = Some(Job { run, id, reduction, started: now() });
@@ -393,7 +396,7 @@ impl LinkWorker {
         let report = birlink_core::report_json(&outcome);
         let report_ms = now() - started;
         let linked = outcome.linked.is_some();
-        let alignment = birlink_core::align::of(&outcome);
+        let alignment = birlink_core::tools::align::of(&outcome);
         scope.respond(
             id,
             Wire::new(Response::Linked {

@@ -79,7 +79,7 @@ fn wasm_links_to_the_same_bytes_as_native() {
             content: Ok(bytes.to_vec()),
             role: birlink_core::Role::Auto,
         };
-        birlink_core::selfcheck::check_layouts(&[source], &birlink_core::LinkOptions::default())
+        birlink_core::tools::selfcheck::check_layouts(&[source], &birlink_core::LinkOptions::default())
             .unwrap_or_else(|problem| panic!("{name}: {problem}"));
     }
 }
@@ -140,7 +140,7 @@ async fn small_tables_are_plain_tables() {
 /// the page's wasm aborted).
 #[wasm_bindgen_test]
 fn sixty_four_bit_numbers_cross_the_worker_boundary() {
-    use birlink_core::align::{Alignment, BarrierCell, Row};
+    use birlink_core::tools::align::{Alignment, BarrierCell, Row};
     use birlink_web::protocol::{Codec, Request, Response, RunStats, Wire};
     use gloo_worker::Codec as _;
 

@@ -58,7 +58,7 @@ fn main() -> ExitCode {
     let options = serde_json::json!({"lnc": options.lnc, "passes": options.passes});
     let _ = fs::write(out.join("options.json"), format!("{options:#}\n"));
     println!("wrote {} file(s) to {}", files.len(), out.display());
-    match birlink_core::selfcheck::check_run(files, &options_of(&options)) {
+    match birlink_core::tools::selfcheck::check_run(files, &options_of(&options)) {
         Ok(()) => println!("the invariants hold"),
         Err(problem) => println!("invariant broken: {problem}"),
     }

@@ -11,8 +11,8 @@
 //! * [`InstText`] (`inst.rs`) — one instruction's JSON of any shape, in any layout and
 //!   key order, for `fast_vs_general`.
 //!
-//! The link-set targets end in [`birlink_core::selfcheck::check_run`];
-//! `fast_vs_general` in [`birlink_core::selfcheck::fast_agrees`].
+//! The link-set targets end in [`birlink_core::tools::selfcheck::check_run`];
+//! `fast_vs_general` in [`birlink_core::tools::selfcheck::fast_agrees`].
 
 mod inst;
 mod mutate;
@@ -29,7 +29,7 @@ use birlink_core::{LinkOptions, SourceFile};
 
 /// Runs the pipeline and the invariant checks; panics (a finding) when one breaks.
 pub fn check(sources: Vec<SourceFile>, options: &LinkOptions) {
-    if let Err(problem) = birlink_core::selfcheck::check_run(sources, options) {
+    if let Err(problem) = birlink_core::tools::selfcheck::check_run(sources, options) {
         panic!("invariant broken: {problem}");
     }
 }

@@ -3,10 +3,10 @@
 
 use yew::prelude::*;
 
-use birlink_core::report::PassStatus;
+use birlink_core::output::report::PassStatus;
 use birlink_core::{EntityKind, Pass};
 
-use birlink_core::ir::PhysTuple;
+use birlink_core::model::ir::PhysTuple;
 
 use super::table::{columns, DataTable};
 use super::EntityLink;

@@ -1,5 +1,5 @@
 //! Barriers and remote DMA blocks side by side, one column per core, the i-th of every
-//! core in row i (`birlink_core::align`): the compiler pairs both by position, so a
+//! core in row i (`birlink_core::tools::align`): the compiler pairs both by position, so a
 //! name that differs (1189, `NCC_IXLV002`) or a block with no partner (1512,
 //! `allEqual`) is a highlighted row.
 
@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use birlink_core::align::{Alignment, BarrierCell, BlockCell, Row};
+use birlink_core::tools::align::{Alignment, BarrierCell, BlockCell, Row};
 use birlink_core::EntityKind;
 
 use super::table::DataTable;

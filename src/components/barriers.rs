@@ -7,7 +7,7 @@
 use birlink_core::diag::counted;
 use yew::prelude::*;
 
-use birlink_core::report::PassStatus;
+use birlink_core::output::report::PassStatus;
 use birlink_core::{EntityKind, Pass};
 
 use super::aligned::AlignedBarriers;

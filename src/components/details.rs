@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use birlink_core::query::{EntityView, Original};
+use birlink_core::tools::query::{EntityView, Original};
 use birlink_core::EntityKind;
 
 use crate::context::use_app;

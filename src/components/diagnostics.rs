@@ -7,7 +7,7 @@
 use yew::prelude::*;
 
 use birlink_core::diag::Diagnostic;
-use birlink_core::query::EntityQuery;
+use birlink_core::tools::query::EntityQuery;
 use birlink_core::{Code, EntityKind};
 
 use crate::context::use_app;

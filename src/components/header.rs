@@ -4,7 +4,7 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use birlink_core::samples::SampleInfo;
+use birlink_core::gen::samples::SampleInfo;
 use birlink_core::Severity;
 
 use super::bytes;
@@ -164,7 +164,7 @@ fn search_box(props: &SearchProps) -> Html {
             }
         })
     };
-    let pick = |context: &AppContext, query: birlink_core::query::EntityQuery| {
+    let pick = |context: &AppContext, query: birlink_core::tools::query::EntityQuery| {
         context.dispatch(Action::Details(DetailsAction::Select(Selection::Entity(query))));
     };
     let on_key = {

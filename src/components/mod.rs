@@ -81,10 +81,10 @@ pub fn entity_link(props: &EntityLinkProps) -> Html {
 
 /// `1.5 MB`.
 pub fn bytes(n: u64) -> String {
-    birlink_core::input::human_bytes(n)
+    birlink_core::read::input::human_bytes(n)
 }
 
 /// A JSON value as short text.
 pub fn value_text(value: &serde_json::Value) -> String {
-    birlink_core::json::read::compact(value)
+    birlink_core::diag::describe::compact(value)
 }

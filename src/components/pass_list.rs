@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use crate::context::use_app;
-use birlink_core::share::View;
+use birlink_core::tools::share::View;
 
 use crate::state::{Action, ViewAction};
 

@@ -3,13 +3,13 @@
 //! marked. Unchanged steps are hidden from the list by default.
 
 use birlink_core::diag::counted;
-use birlink_core::report::{PassStatus, Unit};
+use birlink_core::output::report::{PassStatus, Unit};
 use similar::{ChangeTag, TextDiff};
 use yew::prelude::*;
 
 use super::table::{columns, DataTable};
 use crate::context::use_app;
-use birlink_core::share::View;
+use birlink_core::tools::share::View;
 
 use crate::state::{Action, DetailsAction, ViewAction};
 

@@ -5,7 +5,7 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use birlink_core::log::{Finding, Located, HOW_TO_DUMP};
+use birlink_core::tools::log::{Finding, Located, HOW_TO_DUMP};
 
 use super::bytes;
 use super::modal::Modal;
@@ -62,7 +62,7 @@ pub fn paste_log_dialog() -> Html {
 /// Where one mentioned name is.
 fn place(
     context: &crate::context::AppContext,
-    mention: &birlink_core::log::Mention,
+    mention: &birlink_core::tools::log::Mention,
     located: Option<&Located>,
 ) -> Html {
     let core = mention.core.map(|c| format!(" on core {c}")).unwrap_or_default();

@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use birlink_core::report::PassStatus;
+use birlink_core::output::report::PassStatus;
 use birlink_core::{EntityKind, Pass};
 
 use super::aligned::PairedBlocks;

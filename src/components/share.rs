@@ -45,7 +45,7 @@ pub fn share_overlay() -> Html {
                 <p>{ "This link opens the same files, the same run and this view, in any browser: the files travel inside it (compressed), so nothing is uploaded anywhere." }</p>
                 <label for="share-url" class="visually-hidden">{ "Share link" }</label>
                 <input id="share-url" type="text" readonly=true value={link.clone()} ref={field} onfocus={select_all} />
-                <p class="muted">{ format!("{} characters of {} at most", link.len(), birlink_core::share::LINK_BUDGET) }</p>
+                <p class="muted">{ format!("{} characters of {} at most", link.len(), birlink_core::tools::share::LINK_BUDGET) }</p>
                 <div class="dialog-actions">
                     <button type="button" id="share-copy" onclick={copy}>{ if *copied { "Copied" } else { "Copy" } }</button>
                     <button type="button" onclick={context.on(|| Action::Share(ShareAction::Close))}>{ "Close" }</button>

@@ -10,7 +10,7 @@ use super::pipeline::Pipeline;
 use super::semaphores::Semaphores;
 use super::RunStatus;
 use crate::context::use_app;
-use birlink_core::share::View;
+use birlink_core::tools::share::View;
 
 use crate::state::{Action, Mode, Status, ViewAction, ViewLabels};
 

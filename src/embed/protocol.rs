@@ -10,10 +10,10 @@
 
 use serde_json::{json, Map, Value};
 
-use birlink_core::entity::EntityKey;
 use birlink_core::limits::MAX_LNC;
-use birlink_core::share::View;
-use birlink_core::share::ViewState;
+use birlink_core::model::entity::EntityKey;
+use birlink_core::tools::share::View;
+use birlink_core::tools::share::ViewState;
 
 /// The protocol's version.
 pub const VERSION: u64 = 1;
@@ -281,7 +281,7 @@ fn select(map: &Map<String, Value>) -> Result<Option<EntityKey>, HostError> {
         Some(Value::String(key)) => key
             .parse()
             .map(Some)
-            .map_err(|e: birlink_core::entity::KeyError| error(ErrorCode::BadRequest, format!("`select`: {e}"))),
+            .map_err(|e: birlink_core::model::entity::KeyError| error(ErrorCode::BadRequest, format!("`select`: {e}"))),
         Some(other) => {
             Err(error(ErrorCode::BadRequest, format!("`select` must be an entity key, found {}", describe(other))))
         }

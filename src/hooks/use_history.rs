@@ -7,7 +7,7 @@ use gloo::events::EventListener;
 use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
-use birlink_core::share::ViewState;
+use birlink_core::tools::share::ViewState;
 
 use crate::state::{Action, HistoryAction, Mode, State};
 

@@ -7,7 +7,7 @@
 
 use yew::prelude::*;
 
-use birlink_core::share::ViewState;
+use birlink_core::tools::share::ViewState;
 
 use crate::params::PageParams;
 use crate::services::fetch;
@@ -50,7 +50,7 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
                 // Embedded without a source: the host sends the files (`load`).
                 (true, None) if params.embed => return,
                 (true, None) => {
-                    let sample = birlink_core::samples::DEFAULT_SAMPLE.to_owned();
+                    let sample = birlink_core::gen::samples::DEFAULT_SAMPLE.to_owned();
                     (vec![format!("samples/{sample}")], Some(sample))
                 }
             };

@@ -3,7 +3,7 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use birlink_core::samples::SampleInfo;
+use birlink_core::gen::samples::SampleInfo;
 
 use crate::state::{FileBlob, PickedFile};
 

@@ -4,8 +4,8 @@
 
 use std::rc::Rc;
 
-use birlink_core::query::{EntityQuery, EntityView, Original};
-use birlink_core::report::Unit;
+use birlink_core::output::report::Unit;
+use birlink_core::tools::query::{EntityQuery, EntityView, Original};
 use birlink_core::EntityKey;
 
 use super::{Ask, Mode, Outbox, Query, State};
@@ -205,7 +205,7 @@ impl State {
 
     /// Selects the entity a key names: what it is named until the worker finds it.
     pub(crate) fn select_key(&mut self, key: EntityKey) {
-        let query = birlink_core::query::query_of(&key);
+        let query = birlink_core::tools::query::query_of(&key);
         self.search.open = false;
         self.details.open = true;
         self.details.by_user = false;

@@ -3,8 +3,8 @@
 //! finished, and what of it does not apply is said; Back and Forward show what the URL
 //! then says.
 
-use birlink_core::share::fragment::StepRef;
-use birlink_core::share::ViewState;
+use birlink_core::tools::share::fragment::StepRef;
+use birlink_core::tools::share::ViewState;
 
 use super::{Outbox, Selection, State};
 use crate::embed::protocol::{ErrorCode, HostError, PageMessage};
@@ -44,7 +44,7 @@ impl State {
     /// The view state the page's URL shows (embed spec §2): the view, the step (on the
     /// pipeline), the diagnostic or the entity selected.
     pub fn view_state(&self) -> ViewState {
-        let step = if self.view == birlink_core::share::View::Pipeline { self.step_ref() } else { None };
+        let step = if self.view == birlink_core::tools::share::View::Pipeline { self.step_ref() } else { None };
         let (select, diag) = match &self.details.selection {
             Some(Selection::Entity(_)) => (self.details.key.clone(), None),
             Some(Selection::Diagnostic(index)) => (None, Some(*index)),

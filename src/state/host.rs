@@ -10,8 +10,8 @@
 
 use serde_json::Value;
 
-use birlink_core::report::PassStatus;
-use birlink_core::share::ViewState;
+use birlink_core::output::report::PassStatus;
+use birlink_core::tools::share::ViewState;
 use birlink_core::EntityKey;
 
 use super::{Mode, PickedFile, Selection, Source, State};

@@ -31,9 +31,9 @@ use yew::Reducible;
 
 use serde_json::Value;
 
-use birlink_core::query::EntityQuery;
-use birlink_core::samples::SampleInfo;
-use birlink_core::share::View;
+use birlink_core::gen::samples::SampleInfo;
+use birlink_core::tools::query::EntityQuery;
+use birlink_core::tools::share::View;
 use birlink_core::EntityKind;
 
 use crate::embed::protocol::HostError;

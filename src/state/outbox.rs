@@ -1,8 +1,8 @@
 //! What the reducer asks the worker: each channel is an [`Outbox`] holding the newest
 //! request, and `hooks::use_worker` sends each new one.
 
-use birlink_core::query::EntityQuery;
-use birlink_core::report::Unit;
+use birlink_core::output::report::Unit;
+use birlink_core::tools::query::EntityQuery;
 use birlink_core::EntityKey;
 
 use crate::protocol::Export;

@@ -1,14 +1,14 @@
 //! From the compiler's error line to a minimal repro: the pasted log (its findings read
-//! here with `birlink_core::log`, their names located by the worker) and the reduction
+//! here with `birlink_core::tools::log`, their names located by the worker) and the reduction
 //! (run by the worker in slices, opened as the current link set with the original one
 //! step away). The reducer decides every request; the components only dispatch.
 
 use std::rc::Rc;
 
-use birlink_core::log::{self, Finding, Located};
+use birlink_core::tools::log::{self, Finding, Located};
 use birlink_core::EntityKey;
 
-use birlink_core::share::View;
+use birlink_core::tools::share::View;
 
 use super::{Ask, LoadedFile, Outbox, PickedFile, Query, Selection, Source, State};
 use crate::protocol::{ReduceStep, ReducedSummary};

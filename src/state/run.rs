@@ -8,10 +8,10 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use birlink_core::align::Alignment;
 use birlink_core::diag::Severity;
-use birlink_core::report::{PassStatus, Report};
-use birlink_core::share::View;
+use birlink_core::output::report::{PassStatus, Report};
+use birlink_core::tools::align::Alignment;
+use birlink_core::tools::share::View;
 use birlink_core::Code;
 
 use super::{Ask, Mode, Outbox, Query, Selection, State};

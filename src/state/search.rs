@@ -4,7 +4,7 @@
 //! the text now typed has not come, the list shows nothing to choose, so Enter never
 //! opens a hit of an older text.
 
-use birlink_core::query::SearchHit;
+use birlink_core::tools::query::SearchHit;
 
 use super::{Ask, Outbox, Query, State};
 

@@ -1,8 +1,8 @@
 //! The Share dialog and the link set's `data=`: the link that carries the link set in
-//! its fragment, made by the worker (`birlink_core::share::data`), or why it cannot be
+//! its fragment, made by the worker (`birlink_core::tools::share::data`), or why it cannot be
 //! one (too large: a bundle is offered instead).
 
-use birlink_core::share;
+use birlink_core::tools::share;
 
 use super::{Ask, Outbox, Query, State};
 

@@ -4,8 +4,8 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use birlink_core::report::Unit;
-use birlink_core::share::{self, View, ViewState};
+use birlink_core::output::report::Unit;
+use birlink_core::tools::share::{self, View, ViewState};
 use birlink_core::{Code, EntityKey, EntityKind};
 
 use super::*;
@@ -20,7 +20,7 @@ fn sample_run(run: u64, file: &str) -> (RunResult, birlink_core::Outcome) {
     let linked = outcome.linked.is_some();
     (
         RunResult::new(run, outcome.report.clone(), linked, RunStats::default())
-            .aligned(birlink_core::align::of(&outcome)),
+            .aligned(birlink_core::tools::align::of(&outcome)),
         outcome,
     )
 }
@@ -93,7 +93,7 @@ fn a_dma_block_of_a_queue_instance_shows_its_queue_as_its_unit() {
     let state = reduce(state, Action::Details(DetailsAction::Select(Selection::Entity(query.clone()))));
     assert_eq!(state.details.shown, Details::Entity { query: query.clone(), view: Fetch::Loading });
     assert_eq!(state.details.out.message.as_ref().map(|a| &a.query), Some(&Query::Entity(query.clone())));
-    let view = birlink_core::query::entity_view(module, &outcome.files, &query).expect("the DMA block");
+    let view = birlink_core::tools::query::entity_view(module, &outcome.files, &query).expect("the DMA block");
     assert!(matches!(&view.unit, Unit::Queue(_)), "a queue instance's block belongs to a queue: {:?}", view.unit);
     let unit = view.unit.clone();
     let state = reduce(
@@ -107,7 +107,7 @@ fn a_dma_block_of_a_queue_instance_shows_its_queue_as_its_unit() {
     assert!(matches!(&state.details.shown, Details::Entity { view: Fetch::Ready(v), .. } if v.key == view.key));
     let state = reduce(state, Action::Details(DetailsAction::ShowUnit(unit.clone())));
     assert_eq!(state.details.out.message.as_ref().map(|a| &a.query), Some(&Query::Unit(unit.clone())));
-    let text = birlink_core::query::unit_text(module, &unit);
+    let text = birlink_core::tools::query::unit_text(module, &unit);
     assert!(text.is_some(), "the worker has the queue's text");
     let state = reduce(state, Action::Details(DetailsAction::UnitLoaded { run: 1, unit: unit.clone(), text }));
     assert!(matches!(&state.details.shown, Details::Unit { text: Fetch::Ready(_), .. }));
@@ -294,7 +294,7 @@ fn a_show_with_a_selection_is_acknowledged_once_found_or_refused() {
     let state = reduce(state, Action::Host { id: serde_json::json!("s"), call: Ok(HostCall::Show(show)) });
     assert!(host_messages(&state).is_empty(), "not before the entity is found");
     assert_eq!(state.details.out.message.as_ref().map(|a| &a.query), Some(&Query::EntityByKey(key.clone())));
-    let query = birlink_core::query::query_of(&key);
+    let query = birlink_core::tools::query::query_of(&key);
     let found = reduce(
         state.clone(),
         Action::Details(DetailsAction::EntityLoaded { run: 1, query: query.clone(), view: None }),
@@ -343,7 +343,8 @@ fn a_users_steps_push_history_and_navigation_writes_nothing() {
     let state = reduce(state, Action::Details(DetailsAction::Select(Selection::Entity(query.clone()))));
     assert_eq!(state.history.out.seq, seq, "not before the key is known");
     let (_, outcome) = sample_run(1, "matmul-2core.json");
-    let view = birlink_core::query::entity_view(outcome.linked.as_ref().expect("linked"), &outcome.files, &query);
+    let view =
+        birlink_core::tools::query::entity_view(outcome.linked.as_ref().expect("linked"), &outcome.files, &query);
     let state = reduce(state, Action::Details(DetailsAction::EntityLoaded { run: 1, query, view: view.map(Box::new) }));
     assert_eq!(
         state.history.out.message.as_ref().map(|w| (w.fragment.as_str(), w.push)),
@@ -392,8 +393,8 @@ fn a_pasted_log_is_read_and_its_names_located_in_the_run() {
     assert!(matches!(&ask.query, Query::Locate(text) if text.contains(line)));
     // The worker's answer for the run jumps to the run's diagnostic about the name.
     let (_, outcome) = sample_run(1, "error-1514.json");
-    let located: Vec<Vec<birlink_core::log::Located>> =
-        birlink_core::log::locate_all(&state.repro.log.findings, &outcome);
+    let located: Vec<Vec<birlink_core::tools::log::Located>> =
+        birlink_core::tools::log::locate_all(&state.repro.log.findings, &outcome);
     let diagnostic = located[0][0].diagnostic.expect("the 1514 about it");
     let stale = repro(
         state.clone(),
@@ -503,8 +504,8 @@ fn a_second_show_answers_the_first_that_still_waits() {
     let (result, outcome) = sample_run(1, "matmul-2core.json");
     drop(result);
     let module = outcome.linked.as_ref().expect("linked");
-    let query = birlink_core::query::query_of(&second);
-    let view = birlink_core::query::entity_view_by_key(module, &outcome.files, &second).expect("nc00");
+    let query = birlink_core::tools::query::query_of(&second);
+    let view = birlink_core::tools::query::entity_view_by_key(module, &outcome.files, &second).expect("nc00");
     let state =
         reduce(state, Action::Details(DetailsAction::EntityLoaded { run: 1, query, view: Some(Box::new(view)) }));
     assert_eq!(host_messages(&state).last().expect("ack"), &serde_json::json!({"birlink": "ack", "id": "b"}));
@@ -575,7 +576,7 @@ fn a_links_data_is_read_by_the_worker_not_the_page() {
 fn enter_never_opens_a_hit_of_an_older_text() {
     let state = linked("error-1514.json");
     let state = reduce(state, Action::Search(SearchAction::Text("c_partial_".into())));
-    let hit = |name: &str| birlink_core::query::SearchHit {
+    let hit = |name: &str| birlink_core::tools::query::SearchHit {
         entity: query(EntityKind::Memloc, name, Some("nc00")),
         core: Some(0),
     };

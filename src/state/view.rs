@@ -1,8 +1,8 @@
 //! Which view is open and which pipeline step it shows. The views are
-//! `birlink_core::share::View`, declared once (links name them); the page adds their
+//! `birlink_core::tools::share::View`, declared once (links name them); the page adds their
 //! labels and element ids ([`ViewLabels`]).
 
-use birlink_core::share::View;
+use birlink_core::tools::share::View;
 
 use super::{Selection, State};
 

@@ -32,16 +32,20 @@ async function heading(page) {
   return page.locator('#pipeline-view h2').innerText();
 }
 
-/** Presses j until the step stops changing; returns the steps seen, in order. */
+/** Presses j once per visible step after the current one (the sidebar lists them),
+ *  each time waiting for the view to show the next; returns the steps seen, in order. */
 async function walkSteps(page) {
+  const steps = await page.locator('#pass-list button.step').count();
+  const at = await page.locator('#pass-list button.step').evaluateAll(
+    (buttons) => buttons.findIndex((b) => b.getAttribute('aria-current') === 'step'));
   const seen = [await heading(page)];
-  for (;;) {
+  for (let i = Math.max(at, 0) + 1; i < steps; i++) {
     await page.keyboard.press('j');
-    await page.waitForTimeout(60);
-    const now = await heading(page);
-    if (now === seen[seen.length - 1]) return seen;
-    seen.push(now);
+    await page.waitForFunction((before) => document.querySelector('#pipeline-view h2')?.innerText !== before,
+      seen[seen.length - 1], { timeout: 60000 });
+    seen.push(await heading(page));
   }
+  return seen;
 }
 
 test('every step and view of a large link set renders in a debug build without a console error', async () => {

@@ -33,6 +33,13 @@ before(async () => {
 <h1>Two link sets</h1>
 <birlink-view id="one" sample="error-1514" view="diagnostics"></birlink-view>
 <birlink-view id="two" src="../examples/ring/nc00.json ../examples/ring/nc01.json" lnc="2" view="callgraph"></birlink-view>`;
+  pages['/docs/one.html'] = `<!doctype html><meta charset="utf-8"><title>one sample</title>
+<script type="module" src="${birlink.url}birlink-element.js"></script>
+<script>
+  window.events = [];
+  document.addEventListener('birlink-linked', (e) => events.push({ type: 'birlink-linked', id: e.target.id, detail: e.detail }));
+</script>
+<birlink-view id="only" sample="matmul-2core"></birlink-view>`;
   browser = await launch();
 });
 after(async () => { await browser?.close(); await host?.close(); await birlink?.close(); });
@@ -53,6 +60,15 @@ test('two independent instances on a page of another origin', async () => {
   assert.equal(linked.detail.ok, true);
   assert.deepEqual(linked.detail.codes, []);
   assert.ok((await events(page, 'birlink-ready', 'two')).length >= 1);
+  // The sample instance says its verdict too (the commonest use: a docs page showing
+  // a sample), once, with no id (no host request asked for it).
+  await page.waitForFunction(() => window.events.some((e) => e.type === 'birlink-linked' && e.id === 'one'), null, { timeout: 60000 });
+  const sampled = await events(page, 'birlink-linked', 'one');
+  assert.equal(sampled.length, 1, JSON.stringify(sampled));
+  assert.equal(sampled[0].detail.id, null);
+  assert.equal(sampled[0].detail.ok, false);
+  assert.equal(sampled[0].detail.failed_pass, 'vnc_remote_addr_map');
+  assert.ok(sampled[0].detail.codes.includes('1514'));
   const one = frameOf(page, 'one');
   await one.locator('#verdict').waitFor({ timeout: 60000 });
   assert.match(await one.locator('#verdict').innerText(), /failed in vnc_remote_addr_map/);
@@ -106,5 +122,18 @@ test('two independent instances on a page of another origin', async () => {
     document.body.append(again);
   });
   await page.waitForFunction(() => window.events.some((e) => e.type === 'birlink-ready' && e.id === 'three'), null, { timeout: 30000 });
+  assert.deepEqual(errors, []);
+});
+
+test('one instance showing a sample says its verdict', async () => {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(`${host.origin}/docs/one.html`);
+  await page.waitForFunction(() => window.events.length > 0, null, { timeout: 60000 });
+  await page.waitForTimeout(500);
+  const linked = await events(page, 'birlink-linked', 'only');
+  assert.equal(linked.length, 1, 'one run, one event');
+  assert.deepEqual([linked[0].detail.ok, linked[0].detail.errors, linked[0].detail.id], [true, 0, null]);
   assert.deepEqual(errors, []);
 });

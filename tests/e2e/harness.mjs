@@ -87,9 +87,14 @@ export async function open(browser, url, { viewport = { width: 1280, height: 800
   if (init) await context.addInitScript(init);
   const page = await context.newPage();
   const errors = [];
+  const warnings = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    if (m.type() === 'warning') warnings.push(m.text());
+  });
   page.errors = errors;
+  page.warnings = warnings;
   await page.goto(url);
   return page;
 }

@@ -28,6 +28,9 @@ test('the default sample is linked at start and its dispatcher is drawn', async 
   const cards = await page.locator('#load-panel .card-module .module').allInnerTexts();
   assert.deepEqual(cards, ['nc00', 'nc01']);
   assert.deepEqual(page.errors, []);
+  // A new user's console is clean: no error, and no warning either (the wasm preloads
+  // once carried an `integrity` Chromium ignores, and said so at every load).
+  assert.deepEqual(page.warnings, []);
 });
 
 test('every view renders and the keyboard switches between them', async () => {
@@ -99,9 +102,28 @@ test('report.json and linked.json export', async () => {
   assert.equal(report.dispatcher.length, 2);
   const linked = JSON.parse((await download(page, '#export-linked')).toString('utf8'));
   assert.equal(linked.name, 'nc00/sgLnk');
+  // The SVG, asked for at once (the call graph not yet drawn, or drawn in stages): the
+  // whole graph, from the report, and well-formed XML.
   const svg = (await download(page, '#export-svg')).toString('utf8');
   assert.match(svg, /^<\?xml/);
   assert.match(svg, /call_def_1_instance_0/);
+  assert.doesNotMatch(svg, /&nbsp;/);
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return {
+      error: doc.querySelector('parsererror')?.textContent ?? null,
+      aliases: doc.querySelectorAll('g.alias > path').length,
+      memlocs: [...doc.querySelectorAll('g.memloc')].map((g) => g.getAttribute('data-memloc')),
+      lanes: doc.querySelectorAll('g.lane-group').length,
+    };
+  }, svg);
+  assert.equal(parsed.error, null, 'the export is XML');
+  assert.equal(parsed.aliases, report.aliases.length, 'every alias edge');
+  assert.equal(parsed.lanes, report.dispatcher.length, 'one lane per core');
+  for (const alias of report.aliases) {
+    assert.ok(parsed.memlocs.includes(alias.consumer.memloc) && parsed.memlocs.includes(alias.producer.memloc),
+      `both ends of ${alias.consumer.memloc} → ${alias.producer.memloc}`);
+  }
 });
 
 test('?sample= opens a sample by name, with or without .json', async () => {

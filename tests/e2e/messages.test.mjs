@@ -119,6 +119,9 @@ test('every error code, with what is wrong named', async () => {
     [{ birlink: 'show', id: 7, view: 'graph' }, 'not-found', /no view `graph`/],
     [{ birlink: 'show', id: 8, view: 'pipeline', select: 'memloc:0:nc00/nowhere' }, 'not-found', /not in the linked module/],
     [{ birlink: 'show', id: 9, view: 'pipeline', step: 'bir_linker/nothing' }, 'not-found', /no such step/],
+    // A plain object dressed as the page's own stand-in for binary data.
+    [{ birlink: 'load', id: 10, files: [{ name: 'a.json', data: { $bytes: 0, size: 1 } }] }, 'bad-request', /`files\[0\].data` must be/],
+    [{ birlink: 'load', id: 11, files: [{ name: 'a.json', data: '{}' }], lnc: 9007199254740993 }, 'bad-request', /from 1 to 64/],
   ];
   // A run to show things in.
   await ask(tab, { birlink: 'load', id: 'run', files: [{ name: 'm.json', data: sample('matmul-2core.json') }] }, 2);
@@ -128,6 +131,19 @@ test('every error code, with what is wrong named', async () => {
     assert.equal(answer.code, code, JSON.stringify(message));
     assert.match(answer.message, says);
   }
+  // Two shows with a selection, back to back: each is answered once (the first `ack`
+  // when found in time, else `superseded`), and the second is acknowledged.
+  await tab.evaluate(() => {
+    window.send({ birlink: 'show', id: 's1', view: 'barriers', select: 'function:1:nc01' });
+    window.send({ birlink: 'show', id: 's2', view: 'barriers', select: 'function:0:nc00' });
+  });
+  await tab.waitForFunction(() => ['s1', 's2'].every((id) => window.received.some((r) => r.data.id === id)), null, { timeout: 30000 });
+  await tab.waitForTimeout(300);
+  const answers = await tab.evaluate(() => window.received.filter((r) => ['s1', 's2'].includes(r.data.id)).map((r) => r.data));
+  assert.equal(answers.length, 2, JSON.stringify(answers));
+  assert.ok(answers.some((a) => a.id === 's2' && a.birlink === 'ack'), JSON.stringify(answers));
+  const first = answers.find((a) => a.id === 's1');
+  assert.ok(first.birlink === 'ack' || first.code === 'superseded', JSON.stringify(first));
   // No id: still an answer, with a null id.
   await tab.evaluate(() => window.send({ birlink: 'ping' }));
   await tab.waitForFunction(() => window.received.some((r) => r.data.id === null && r.data.code === 'bad-request'));

@@ -23,7 +23,7 @@ fn root() -> PathBuf {
 
 /// `docs/diagnostics.md` as the code registry generates it.
 fn diagnostics_reference() -> String {
-    birlink_core::codes::markdown_reference()
+    birlink_core::diag::docs::markdown_reference()
 }
 
 fn codegen() -> Result<(), String> {
@@ -34,12 +34,12 @@ fn codegen() -> Result<(), String> {
     write(&root.join("docs/diagnostics.md"), diagnostics_reference().as_bytes())?;
     let samples = root.join("www/samples");
     std::fs::create_dir_all(&samples).map_err(|e| format!("cannot create `{}`: {e}", samples.display()))?;
-    let all = birlink_core::samples::all();
+    let all = birlink_core::gen::samples::all();
     for (info, bytes) in &all {
         write(&samples.join(&info.file), bytes)?;
     }
     let index: Vec<_> = all.iter().map(|(info, _)| info).collect();
-    write(&samples.join("index.json"), birlink_core::json::write::to_pretty_string(&index).as_bytes())?;
+    write(&samples.join("index.json"), birlink_core::output::json::to_pretty_string(&index).as_bytes())?;
     println!("wrote docs/diagnostics.md and {} samples with their index", all.len());
     Ok(())
 }

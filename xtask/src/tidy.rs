@@ -77,6 +77,36 @@ fn the_core_crate_is_pure() {
     }
 }
 
+/// The core's layers, bottom first: each imports only from layers before it in this list
+/// (ARCHITECTURE.md, "The core is layered"). `limits` is usable from any.
+const CORE_LAYERS: [&str; 7] = ["model", "diag", "output", "read", "passes", "tools", "gen"];
+
+#[test]
+fn the_core_is_layered() {
+    let src = root().join("crates/birlink-core/src");
+    let sources: Vec<PathBuf> = files(&["rs"]).into_iter().filter(|f| f.starts_with(&src)).collect();
+    assert!(sources.len() > 40, "found only {} core files", sources.len());
+    let layer = |name: &str| CORE_LAYERS.iter().position(|l| *l == name);
+    let mut upward = Vec::new();
+    for file in &sources {
+        let relative_path = file.strip_prefix(&src).unwrap_or(file);
+        let Some(own) = relative_path.components().next().and_then(|c| c.as_os_str().to_str()) else { continue };
+        let Some(own_layer) = layer(own.trim_end_matches(".rs")) else { continue };
+        let text = read(file);
+        // Tests may reach up (a model test runs the pipeline); the code may not.
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for (at, _) in line.match_indices("crate::") {
+                let name: String = line[at + 7..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+                if layer(&name).is_some_and(|l| l > own_layer) {
+                    upward.push(format!("{}: `{own}` imports `{name}`", relative(file)));
+                }
+            }
+        }
+    }
+    assert!(upward.is_empty(), "the core's layers are {CORE_LAYERS:?}, bottom first:\n{}", upward.join("\n"));
+}
+
 #[test]
 fn the_page_never_builds_markup_from_text() {
     // Uploaded names reach the DOM as text nodes and attributes only (ARCHITECTURE.md).

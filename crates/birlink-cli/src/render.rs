@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use birlink_core::diag::Diagnostic;
-use birlink_core::input::FileEntry;
-use birlink_core::report::{InputStatus, PassStatus, Report};
+use birlink_core::output::report::{InputStatus, PassStatus, Report};
+use birlink_core::read::input::FileEntry;
 use birlink_core::{Pass, Severity};
 
 /// Colours used on the terminal.

@@ -293,13 +293,13 @@ fn share_names_files_as_the_browser_does_and_the_link_reads_back() {
     let link = text(&link.stdout).trim().to_owned();
     assert!(link.starts_with("https://example.org/b/#view=barriers&data=v1."), "{link}");
     let data = link.split("data=").nth(1).expect("data");
-    let set = birlink_core::share::data::decode(data).expect("reads back");
+    let set = birlink_core::tools::share::data::decode(data).expect("reads back");
     let names: Vec<&str> = set.files.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["dump/nc01-stuff/nc00.json", "dump/nc01-stuff/nc01.json"], "the folder's name first");
     // A file is named by its file name; a bad view is a bad argument.
     let one = birlink(&["share", &sample("matmul-2core.json")]);
     let data = text(&one.stdout).trim().split("data=").nth(1).expect("data").to_owned();
-    assert_eq!(birlink_core::share::data::decode(&data).expect("reads").files[0].name, "matmul-2core.json");
+    assert_eq!(birlink_core::tools::share::data::decode(&data).expect("reads").files[0].name, "matmul-2core.json");
     assert_eq!(birlink(&["share", &sample("matmul-2core.json"), "--view", "graph"]).status.code(), Some(2));
 }
 

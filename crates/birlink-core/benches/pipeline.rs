@@ -26,9 +26,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use birlink_core::gen::{self, GenConfig, Layout};
-use birlink_core::input::{self, SourceFile};
 use birlink_core::passes::{bir_linker, verify, vnc_link, vnc_remote_addr_map};
-use birlink_core::{json, LinkOptions};
+use birlink_core::read::input::{self, SourceFile};
+use birlink_core::{output, LinkOptions};
 
 const SIZES: [(u64, usize); 7] =
     [(2, 1_000), (2, 10_000), (8, 10_000), (2, 100_000), (8, 50_000), (8, 100_000), (8, 300_000)];
@@ -263,9 +263,9 @@ fn child(cores: u64, insts: usize) {
 /// Writes `linked.json` as the CLI does, streamed, into one buffer sized once (as a file
 /// would be), not a string grown by doubling: at 8 × 300k that string's copies were most
 /// of the write's time. Returns its length.
-fn write_linked(linked: &birlink_core::ir::Module, input_bytes: usize) -> usize {
+fn write_linked(linked: &birlink_core::model::ir::Module, input_bytes: usize) -> usize {
     let mut out = Vec::with_capacity(input_bytes + input_bytes / 8);
-    json::write::write_module(linked, &mut out).expect("write");
+    output::json::write_module(linked, &mut out).expect("write");
     std::hint::black_box(out).len()
 }
 
@@ -285,7 +285,7 @@ fn peak_child(dir: &std::path::Path) {
     let outcome = birlink_core::run(sources, &LinkOptions { threads: threads(), ..LinkOptions::default() });
     // Written as the CLI writes it: streamed out, never one string.
     if let Some(linked) = outcome.linked.as_ref() {
-        json::write::write_module(linked, &mut std::io::sink()).expect("write");
+        output::json::write_module(linked, &mut std::io::sink()).expect("write");
     }
     drop(std::hint::black_box((birlink_core::report_json(&outcome).len(), outcome)));
     println!("{}", peak_rss_bytes());

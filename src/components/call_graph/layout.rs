@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use birlink_core::report::Report;
+use birlink_core::output::report::Report;
 use birlink_core::{EntityKind, Severity};
 
 /// The first lane's top.

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use birlink_core::diag::counted;
-use birlink_core::report::Report;
+use birlink_core::output::report::Report;
 
 use super::layout::{alias_path, call_label_at, call_path, text_fit, Layout, LANE_X};
 

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use birlink_core::diag::ncc;
-use birlink_core::log;
+use birlink_core::tools::log;
 use birlink_core::{Code, LinkOptions};
 
 use super::{Error, Outcome};
@@ -47,7 +47,7 @@ impl ExplainArgs {
     /// Prints the explanation.
     pub fn run(self) -> Outcome {
         if self.markdown {
-            out!("{}", birlink_core::codes::markdown_reference());
+            out!("{}", birlink_core::diag::docs::markdown_reference());
             return Ok(ExitCode::SUCCESS);
         }
         if let Some(path) = &self.log {

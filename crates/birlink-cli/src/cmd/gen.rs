@@ -112,12 +112,12 @@ impl GenArgs {
             }
             write(&path, &file.bytes)?;
             total += file.bytes.len();
-            outln!("wrote {} ({})", path.display(), birlink_core::input::human_bytes(file.bytes.len() as u64));
+            outln!("wrote {} ({})", path.display(), birlink_core::read::input::human_bytes(file.bytes.len() as u64));
         }
         outln!(
             "{}, {} in all",
             birlink_core::diag::counted(generated.len(), "file"),
-            birlink_core::input::human_bytes(total as u64)
+            birlink_core::read::input::human_bytes(total as u64)
         );
         Ok(ExitCode::SUCCESS)
     }

@@ -83,13 +83,13 @@ impl LinkArgs {
                 std::fs::File::create(&linked_path)
                     .and_then(|file| {
                         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-                        birlink_core::json::write::write_module(module, &mut out)?;
+                        birlink_core::output::json::write_module(module, &mut out)?;
                         std::io::Write::flush(&mut out)
                     })
                     .map_err(|e| Error(format!("cannot write `{}`: {e}", linked_path.display())))?;
                 written.push(linked_path);
                 if self.text {
-                    write(&text_path, birlink_core::print::module_text(module))?;
+                    write(&text_path, birlink_core::output::print::module_text(module))?;
                     written.push(text_path);
                 }
             }

@@ -22,7 +22,7 @@ impl PrintArgs {
     pub fn run(self) -> Outcome {
         let sources = files::gather(&self.inputs);
         let mut diags = Vec::new();
-        let set = birlink_core::input::load(sources, None, None, 1, &mut diags, &mut |_, _| {});
+        let set = birlink_core::read::input::load(sources, None, None, 1, &mut diags, &mut |_, _| {});
         birlink_core::passes::resolve_locations(&set.files, &mut diags);
         let mut first = true;
         for module in &set.modules {
@@ -33,7 +33,7 @@ impl PrintArgs {
             if set.modules.len() > 1 {
                 outln!("; {} ({})", module.name, set.path(module.file));
             }
-            out!("{}", birlink_core::print::module_text(&module.module));
+            out!("{}", birlink_core::output::print::module_text(&module.module));
         }
         eprint!("{}", render::diagnostics(&diags, &set.files, render::stderr_color()));
         Ok(exit_for(&diags))

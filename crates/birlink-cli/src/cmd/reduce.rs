@@ -1,5 +1,5 @@
 //! `birlink reduce`: a failing link set shrunk to a small bundle that still fails with
-//! the same code in the same pass (`birlink_core::reduce`), with a progress line.
+//! the same code in the same pass (`birlink_core::tools::reduce`), with a progress line.
 //! Exit status: 0 reduced, 1 the input does not fail (or does not report `--code`),
 //! 2 bad arguments.
 
@@ -9,8 +9,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use birlink_core::reduce::{self, Form, ReduceError, ReduceOptions};
-use birlink_core::share::{LinkSetData, SharedFile};
+use birlink_core::tools::reduce::{self, Form, ReduceError, ReduceOptions};
+use birlink_core::tools::share::{LinkSetData, SharedFile};
 use birlink_core::Code;
 
 use super::{write, Error, Outcome};

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use birlink_core::share::{self, LinkSetData, SharedFile, View, ViewState};
+use birlink_core::tools::share::{self, LinkSetData, SharedFile, View, ViewState};
 use birlink_core::EntityKey;
 
 use super::{write, Error, Outcome};
@@ -48,7 +48,7 @@ fn parse_view(text: &str) -> Result<View, String> {
 }
 
 fn parse_key(text: &str) -> Result<EntityKey, String> {
-    text.parse().map_err(|e: birlink_core::entity::KeyError| e.0)
+    text.parse().map_err(|e: birlink_core::model::entity::KeyError| e.0)
 }
 
 impl ShareArgs {

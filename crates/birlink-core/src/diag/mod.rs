@@ -10,13 +10,15 @@
 //! `help` says what to do.
 
 pub mod codes;
+pub mod describe;
+pub mod docs;
 pub mod ncc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::entity::EntityKind;
-use crate::ir::{FileId, Src};
-use crate::pass::Pass;
+use crate::model::entity::EntityKind;
+use crate::model::ir::{FileId, Src};
+use crate::model::pass::Pass;
 use codes::Code;
 
 /// How bad a diagnostic is. Ordered: `Note < Warning < Error`.
@@ -161,7 +163,7 @@ impl Diagnostic {
     /// Points at one key of an input entity (`<entity pointer>/<key>`).
     pub fn at_key(mut self, src: Option<&Src>, key: &str) -> Self {
         self.src = Unresolved(
-            src.map(|s| Src::new(s.file, format!("{}/{}", s.pointer(), crate::json::read::escape_segment(key)))),
+            src.map(|s| Src::new(s.file, format!("{}/{}", s.pointer(), crate::model::ir::escape_segment(key)))),
         );
         self
     }

@@ -4,7 +4,7 @@
 //! entry here is a public error shape (quoted in `docs/spec/sources.md`, "Public
 //! failures") with the birlink code that reports the same failure, or none when the
 //! failure is outside the three passes birlink reimplements (then the entry says where
-//! it is). `birlink explain NCC_ILLC059` and the log reader (`crate::log`) use it;
+//! it is). `birlink explain NCC_ILLC059` and the log reader (`crate::tools::log`) use it;
 //! `docs/diagnostics.md` prints it as a table.
 
 use super::codes::Code;
@@ -92,19 +92,6 @@ impl Code {
             _ => None,
         }
     }
-}
-
-/// The Markdown table of the mapping (part of `docs/diagnostics.md`).
-pub fn markdown_table() -> String {
-    let mut out = String::from("| the compiler says | birlink | how they relate |\n|---|---|---|\n");
-    for entry in TABLE {
-        let ours = match entry.birlink {
-            Some(code) => format!("[{}](#{})", code.as_str(), code.as_str().to_ascii_lowercase()),
-            None => "—".to_owned(),
-        };
-        out.push_str(&format!("| `{}` | {ours} | {} |\n", entry.shape.replace('|', "\\|"), entry.note));
-    }
-    out
 }
 
 #[cfg(test)]

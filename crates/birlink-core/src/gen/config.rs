@@ -2,7 +2,7 @@
 //! it out (`Layout`).
 
 use super::Scenario;
-use crate::codes::Code;
+use crate::diag::codes::Code;
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]

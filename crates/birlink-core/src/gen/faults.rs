@@ -6,8 +6,8 @@ use serde_json::{json, Map, Value};
 
 use super::module::{ap, loop_nest, memloc_dram, mk_set};
 use super::{generate_set, pretty, shared_name, GenConfig, GenSet, SHARED_BASE};
-use crate::codes::Code;
-use crate::input::SourceFile;
+use crate::diag::codes::Code;
+use crate::read::input::SourceFile;
 
 /// The first function of module `i`.
 fn function_mut(set: &mut GenSet, i: usize) -> Option<&mut Map<String, Value>> {
@@ -21,7 +21,7 @@ fn replace_with_linked(set: &mut GenSet, passes: Option<Vec<String>>) {
         set.modules.iter().enumerate().map(|(i, m)| SourceFile::text(format!("nc{i:02}.json"), pretty(m))).collect();
     let outcome = crate::passes::run(sources, &crate::passes::LinkOptions { passes, ..Default::default() });
     if let Some(linked) = outcome.linked.as_ref() {
-        set.modules = vec![crate::json::write::module_to_value(linked)];
+        set.modules = vec![crate::output::json::module_to_value(linked)];
     }
 }
 

@@ -21,12 +21,13 @@
 mod config;
 mod faults;
 mod module;
+pub mod samples;
 mod scenarios;
 
 use serde_json::{json, Map, Value};
 
-use crate::codes::Code;
-use crate::input::SourceFile;
+use crate::diag::codes::Code;
+use crate::read::input::SourceFile;
 
 pub use config::{GenConfig, Layout};
 pub use module::{shared_name, SHARED_BASE, SHARED_STRIDE};
@@ -44,7 +45,7 @@ pub struct GenFile {
 impl GenFile {
     /// As a pipeline input.
     pub fn source(&self) -> SourceFile {
-        SourceFile { path: self.path.clone(), content: Ok(self.bytes.clone()), role: crate::input::Role::Auto }
+        SourceFile { path: self.path.clone(), content: Ok(self.bytes.clone()), role: crate::read::input::Role::Auto }
     }
 }
 
@@ -177,7 +178,7 @@ fn compact_text(value: &Value) -> String {
 
 /// Pretty JSON with a final newline.
 pub fn pretty(value: &Value) -> String {
-    crate::json::write::to_pretty_string(value)
+    crate::output::json::to_pretty_string(value)
 }
 
 /// Generates the documents (with any document-level fault applied).

@@ -7,22 +7,24 @@
 //! diagnostic's JSON pointer into line and column, one scan per file.
 
 pub mod bir_linker;
+pub mod partition;
 pub mod verify;
 pub mod vnc_link;
 pub mod vnc_remote_addr_map;
 
 use std::collections::BTreeMap;
 
-use crate::codes::Code;
+use crate::diag::codes::Code;
 use crate::diag::{has_errors, Diagnostic, Location};
-use crate::entity::EntityKind;
-use crate::input::{self, FileEntry, FileKind, LinkSet, SourceFile};
-use crate::ir::{Module, Src};
-use crate::json::locate;
-use crate::partition::Partitions;
-use crate::report::{InputRow, InputStatus, LncSource, PassRow, PassStatus, Report, StepRow};
+use crate::model::entity::EntityKind;
+use crate::model::ir::{Module, Src};
+use crate::output::report::FileKind;
+use crate::output::report::{InputRow, InputStatus, LncSource, PassRow, PassStatus, Report, StepRow};
+use crate::passes::partition::Partitions;
+use crate::read::input::{self, FileEntry, LinkSet, SourceFile};
+use crate::read::json::locate;
 
-pub use crate::pass::Pass;
+pub use crate::model::pass::Pass;
 
 /// How to run the pipeline.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

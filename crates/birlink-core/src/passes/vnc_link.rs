@@ -16,15 +16,15 @@
 
 use serde_json::Value;
 
-use crate::arena::Handle;
-use crate::codes::Code;
+use crate::diag::codes::Code;
 use crate::diag::{has_errors, CoreCount, Diagnostic};
-use crate::entity::EntityKind;
-use crate::ir::{Inst, Module, Op, UpdateView};
-use crate::partition::{Partition, Partitions};
-use crate::pass::Pass;
-use crate::print;
-use crate::report::{Edit, Relocation, SemaphoreBlocks, Semaphores, StepRow, Unit};
+use crate::model::arena::Handle;
+use crate::model::entity::EntityKind;
+use crate::model::ir::{Inst, Module, Op, UpdateView};
+use crate::model::pass::Pass;
+use crate::output::print;
+use crate::output::report::{Edit, Relocation, SemaphoreBlocks, Semaphores, StepRow, Unit};
+use crate::passes::partition::{Partition, Partitions};
 
 /// The pass name.
 pub const PASS: Pass = Pass::VncLink;
@@ -132,7 +132,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                             format!(
                                 "{} has `target_core` {}, which names no core (cores [{}])",
                                 describe(),
-                                crate::json::read::compact(target_value),
+                                crate::diag::describe::compact(target_value),
                                 cores.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
                             ),
                         )
@@ -213,7 +213,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
 /// Collects a partition's remote DMA blocks; warns about remote updates elsewhere.
 /// Core `partition`'s remote-notifying DMA blocks in collection order (its functions'
 /// blocks depth-first, then its queue instances in linked queue order); a remote update
-/// anywhere else is reported (BL0402). `crate::align` pairs them for the page.
+/// anywhere else is reported (BL0402). `crate::tools::align` pairs them for the page.
 pub(crate) fn collect(module: &Module, partition: &Partition, diags: &mut Vec<Diagnostic>) -> Vec<Collected> {
     let store = &module.store;
     let mut out = Vec::new();
@@ -249,7 +249,7 @@ pub(crate) fn collect(module: &Module, partition: &Partition, diags: &mut Vec<Di
             stray(inst, &name, &unit, "", diags);
         }
     }
-    let queue_of: std::collections::HashMap<Handle<crate::ir::QueueInstance>, &str> = module
+    let queue_of: std::collections::HashMap<Handle<crate::model::ir::QueueInstance>, &str> = module
         .queues
         .iter()
         .flat_map(|&q| store.queues[q].instances.iter().map(move |&i| (i, store.queues[q].name())))

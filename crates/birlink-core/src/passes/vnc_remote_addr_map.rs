@@ -22,15 +22,15 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::arena::Handle;
-use crate::codes::Code;
+use crate::diag::codes::Code;
 use crate::diag::{has_errors, Diagnostic};
-use crate::entity::EntityKind;
-use crate::ir::{MemLoc, MemLocSet, Module, PhysTuple};
-use crate::partition::{counterpart, memlocs, nearest_names, MemlocIndex, Partitions};
-use crate::pass::Pass;
-use crate::print;
-use crate::report::{AddressRow, Edit, StepRow, Unit};
+use crate::model::arena::Handle;
+use crate::model::entity::EntityKind;
+use crate::model::ir::{MemLoc, MemLocSet, Module, PhysTuple};
+use crate::model::pass::Pass;
+use crate::output::print;
+use crate::output::report::{AddressRow, Edit, StepRow, Unit};
+use crate::passes::partition::{counterpart, memlocs, nearest_names, MemlocIndex, Partitions};
 
 /// The pass name.
 pub const PASS: Pass = Pass::VncRemoteAddrMap;
@@ -48,8 +48,8 @@ pub struct AddressMap {
 
 /// A planned copy.
 struct Copy {
-    function: Handle<crate::ir::Function>,
-    view: Handle<crate::ir::MemLoc>,
+    function: Handle<crate::model::ir::Function>,
+    view: Handle<crate::model::ir::MemLoc>,
     view_set: Handle<MemLocSet>,
     after: PhysTuple,
 }
@@ -228,8 +228,8 @@ fn missing(
     core: u64,
     view: &str,
     function: &str,
-    target: &crate::ir::RemoteTarget,
-    src: Option<&crate::ir::Src>,
+    target: &crate::model::ir::RemoteTarget,
+    src: Option<&crate::model::ir::Src>,
 ) -> Diagnostic {
     let mut diagnostic = Diagnostic::new(
         Code::RemoteMemlocMissing,

@@ -1,8 +1,8 @@
 //! `align::of`: barriers and remote DMA blocks of every core lined up by position, on
 //! the samples shaped like the public failures.
 
-use birlink_core::align;
-use birlink_core::samples;
+use birlink_core::gen::samples;
+use birlink_core::tools::align;
 use birlink_core::SourceFile;
 
 use crate::support::link;

@@ -3,7 +3,7 @@
 //! severity and pass, a location when the code has one, and the right pass statuses.
 //! Code-specific facts (1514's nearest names, 1512's table, …) are checked after.
 
-use birlink_core::codes::Code;
+use birlink_core::diag::codes::Code;
 use birlink_core::diag::has_errors;
 use birlink_core::diag::Diagnostic;
 use birlink_core::gen::{self, GenConfig, Layout};
@@ -13,7 +13,7 @@ use birlink_core::{LinkOptions, Outcome, Severity, SourceFile};
 use crate::support::{codes, status};
 
 fn run(code: Code, layout: Layout) -> Outcome {
-    let config = GenConfig { fault: Some(code), ..birlink_core::samples::fault_config() };
+    let config = GenConfig { fault: Some(code), ..birlink_core::gen::samples::fault_config() };
     let sources = gen::generate(&config, layout).iter().map(gen::GenFile::source).collect();
     birlink_core::run(sources, &LinkOptions::default())
 }
@@ -59,9 +59,9 @@ fn check(code: Code) {
     let layouts: &[Layout] = if bundle_only(code) { &[Layout::Bundle] } else { &[Layout::Bundle, Layout::Files] };
     for &layout in layouts {
         // Pretty and compact, keys sorted or not: the same diagnostics, report and bytes.
-        let config = GenConfig { fault: Some(code), ..birlink_core::samples::fault_config() };
+        let config = GenConfig { fault: Some(code), ..birlink_core::gen::samples::fault_config() };
         let sources: Vec<SourceFile> = gen::generate(&config, layout).iter().map(gen::GenFile::source).collect();
-        birlink_core::selfcheck::check_layouts(&sources, &LinkOptions::default())
+        birlink_core::tools::selfcheck::check_layouts(&sources, &LinkOptions::default())
             .unwrap_or_else(|problem| panic!("{}: {problem}", code.as_str()));
         let outcome = run(code, layout);
         let info = code.info();
@@ -69,7 +69,7 @@ fn check(code: Code) {
         assert_eq!(d.severity, info.severity, "{} severity", info.code);
         assert_eq!(d.pass, info.pass, "{} pass", info.code);
         assert!(
-            !d.message.is_empty() && !birlink_core::codes::starts_capitalized(&d.message),
+            !d.message.is_empty() && !birlink_core::diag::codes::starts_capitalized(&d.message),
             "{}: {}",
             info.code,
             d.message
@@ -261,8 +261,10 @@ code_tests! {
 
 #[test]
 fn bl0010_input_too_large() {
-    let sources =
-        gen::generate(&birlink_core::samples::fault_config(), Layout::Files).iter().map(gen::GenFile::source).collect();
+    let sources = gen::generate(&birlink_core::gen::samples::fault_config(), Layout::Files)
+        .iter()
+        .map(gen::GenFile::source)
+        .collect();
     let outcome = birlink_core::run(sources, &LinkOptions { max_input_bytes: Some(1000), ..LinkOptions::default() });
     let d = find(&outcome, Code::InputTooLarge);
     assert_eq!(d.severity, Severity::Error);
@@ -286,7 +288,7 @@ fn bl0010_declared_size_is_checked_before_reading() {
     assert!(d.message.contains("is 3.0 GB") && d.message.contains("at most 1.2 GB"), "{}", d.message);
     assert_eq!(outcome.report.diagnostics.len(), 1, "the empty contents were not read: {:?}", codes(&outcome));
     // Under the limit, the declared size changes nothing.
-    let sources = gen::generate(&birlink_core::samples::fault_config(), Layout::Files);
+    let sources = gen::generate(&birlink_core::gen::samples::fault_config(), Layout::Files);
     let under = LinkOptions { max_input_bytes: Some(1_000_000), input_bytes: Some(10), ..LinkOptions::default() };
     let outcome = birlink_core::run(sources.iter().map(gen::GenFile::source).collect(), &under);
     assert!(outcome.linked.is_some() && !has_errors(&outcome.report.diagnostics));
@@ -295,7 +297,7 @@ fn bl0010_declared_size_is_checked_before_reading() {
 #[test]
 fn one_bad_file_does_not_hide_the_others() {
     // Core 1 is truncated and core 0 has a wrong type: both are reported.
-    let config = GenConfig { fault: Some(Code::InvalidJson), ..birlink_core::samples::fault_config() };
+    let config = GenConfig { fault: Some(Code::InvalidJson), ..birlink_core::gen::samples::fault_config() };
     let mut files = gen::generate(&config, Layout::Files);
     let text = String::from_utf8(files[0].bytes.clone()).expect("utf8");
     files[0].bytes = text.replacen("\"blocks\": [", "\"blocks\": 7, \"was_blocks\": [", 1).into_bytes();

@@ -1,10 +1,10 @@
-//! Entity keys (`birlink_core::entity`) find what they name, in every sample, after a
+//! Entity keys (`birlink_core::model::entity`) find what they name, in every sample, after a
 //! re-run, after unrelated entities are added, and when instruction names repeat across
 //! loop bodies and inside one block.
 
-use birlink_core::entity::{EntityKey, EntityPath};
-use birlink_core::query::{self, EntityQuery};
-use birlink_core::{samples, EntityKind, LinkOptions, SourceFile};
+use birlink_core::model::entity::{EntityKey, EntityPath};
+use birlink_core::tools::query::{self, EntityQuery};
+use birlink_core::{gen::samples, EntityKind, LinkOptions, SourceFile};
 
 fn link(sources: Vec<SourceFile>) -> birlink_core::Outcome {
     birlink_core::run(sources, &LinkOptions::default())

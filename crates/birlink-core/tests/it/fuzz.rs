@@ -1,5 +1,5 @@
 //! The fuzz corpus and every fuzz finding, replayed on stable with the fuzz targets'
-//! own check (`birlink_core::selfcheck::check_run`): no panic, same bytes twice, coded
+//! own check (`birlink_core::tools::selfcheck::check_run`): no panic, same bytes twice, coded
 //! lowercase diagnostics, consistent pass statuses, `linked.json` that reads back.
 //!
 //! * `fuzz/corpus/read_bytes/*` — raw inputs, split into files at `0xFF` as the
@@ -10,7 +10,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use birlink_core::selfcheck::check_run;
+use birlink_core::tools::selfcheck::check_run;
 use birlink_core::{LinkOptions, Role, SourceFile};
 
 fn fuzz_dir() -> PathBuf {

@@ -1,5 +1,5 @@
 //! The layout does not matter: every input read pretty and compact, keys sorted and in
-//! a producer's own order (`birlink_core::json::layout`), gives the same diagnostics
+//! a producer's own order (`birlink_core::output::layout`), gives the same diagnostics
 //! (codes, messages, pointers), the same report and the same `linked.json`.
 //!
 //! The samples, the hand-written cases and instructions of every unusual shape go
@@ -8,9 +8,9 @@
 
 use std::path::Path;
 
-use birlink_core::json::layout::{print, Layout};
-use birlink_core::selfcheck::check_layouts;
-use birlink_core::{samples, LinkOptions, Role, SourceFile};
+use birlink_core::output::layout::{print, Layout};
+use birlink_core::tools::selfcheck::check_layouts;
+use birlink_core::{gen::samples, LinkOptions, Role, SourceFile};
 use serde_json::{json, Value};
 
 use crate::support::read_dir_sources;

@@ -2,18 +2,18 @@
 //! pass selection, partial results, and what reaches the report.
 
 use birlink_core::gen::{self, GenConfig, Layout};
-use birlink_core::report::LncSource;
+use birlink_core::output::report::LncSource;
 use birlink_core::{LinkOptions, Pass, SourceFile};
 
 use crate::support::{codes, status};
 
 fn matmul(layout: Layout) -> Vec<SourceFile> {
-    gen::generate(&birlink_core::samples::matmul_config(), layout).iter().map(gen::GenFile::source).collect()
+    gen::generate(&birlink_core::gen::samples::matmul_config(), layout).iter().map(gen::GenFile::source).collect()
 }
 
 #[test]
 fn lnc_comes_from_option_then_bundle_then_netlist_then_modules() {
-    let mut config = birlink_core::samples::matmul_config();
+    let mut config = birlink_core::gen::samples::matmul_config();
     config.netlist = true;
     let files = |config: &GenConfig| -> Vec<SourceFile> {
         gen::generate(config, Layout::Files).iter().map(gen::GenFile::source).collect()
@@ -33,7 +33,7 @@ fn lnc_comes_from_option_then_bundle_then_netlist_then_modules() {
 
 #[test]
 fn netlist_name_becomes_the_base_name() {
-    let config = GenConfig { netlist: true, ..birlink_core::samples::matmul_config() };
+    let config = GenConfig { netlist: true, ..birlink_core::gen::samples::matmul_config() };
     let sources = gen::generate(&config, Layout::Bundle).iter().map(gen::GenFile::source).collect();
     let outcome = birlink_core::run(sources, &LinkOptions::default());
     assert_eq!(outcome.report.options.linked_name.as_deref(), Some("nc00/sgLnk"));
@@ -109,8 +109,10 @@ fn a_pass_selection_naming_no_pass_says_which() {
 
 #[test]
 fn partial_results_survive_a_vnc_failure() {
-    let config =
-        GenConfig { fault: Some(birlink_core::Code::RemoteMemlocMissing), ..birlink_core::samples::matmul_config() };
+    let config = GenConfig {
+        fault: Some(birlink_core::Code::RemoteMemlocMissing),
+        ..birlink_core::gen::samples::matmul_config()
+    };
     let sources = gen::generate(&config, Layout::Files).iter().map(gen::GenFile::source).collect();
     let outcome = birlink_core::run(sources, &LinkOptions::default());
     assert_eq!(status(&outcome, "bir_linker"), "ok");
@@ -122,13 +124,13 @@ fn partial_results_survive_a_vnc_failure() {
     assert!(outcome.report.address_map.len() == 1, "the copy that was found is still reported");
     let view = outcome.report.address_map[0].clone();
     assert_ne!(view.before, view.after);
-    let text = birlink_core::print::module_text(outcome.linked.as_ref().expect("linked"));
+    let text = birlink_core::output::print::module_text(outcome.linked.as_ref().expect("linked"));
     assert!(text.contains("c_partial_1: DRAM addr=2162688 bank=0 base=0 unallocated"), "the copy was not applied");
 }
 
 #[test]
 fn one_core_links_with_notes() {
-    let config = GenConfig { cores: 1, ..birlink_core::samples::matmul_config() };
+    let config = GenConfig { cores: 1, ..birlink_core::gen::samples::matmul_config() };
     let sources = gen::generate(&config, Layout::Files).iter().map(gen::GenFile::source).collect();
     let outcome = birlink_core::run(sources, &LinkOptions::default());
     assert_eq!(codes(&outcome), vec!["BL0403", "BL0403"]);
@@ -172,15 +174,17 @@ fn report_json_is_the_spec_shape() {
     assert_eq!(report["queues"][0]["semaphores"]["per_core"].as_array().map(Vec::len), Some(2));
     assert!(report["semaphores"]["relocations"][0]["old_id"].is_number());
     // The report reads back into the same structure (the UI reads it).
-    let back: birlink_core::report::Report = serde_json::from_value(report).expect("report");
+    let back: birlink_core::output::report::Report = serde_json::from_value(report).expect("report");
     assert_eq!(back, outcome.report);
 }
 
 /// The BL0404 sample's modules, with the two `remote_local_target`s of its chain set to
 /// `first` (core 0's `relay`) and `middle` (core 1's `relay_c1`).
 fn chain(first: serde_json::Value, middle: serde_json::Value) -> Vec<SourceFile> {
-    let config =
-        GenConfig { fault: Some(birlink_core::codes::Code::ViewOfView), ..birlink_core::samples::fault_config() };
+    let config = GenConfig {
+        fault: Some(birlink_core::diag::codes::Code::ViewOfView),
+        ..birlink_core::gen::samples::fault_config()
+    };
     let mut set = gen::generate_set(&config);
     for (core, target) in [(0, first), (1, middle)] {
         let allocations = set.modules[core].pointer_mut("/functions/0/allocations").and_then(|a| a.as_array_mut());
@@ -193,7 +197,7 @@ fn chain(first: serde_json::Value, middle: serde_json::Value) -> Vec<SourceFile>
     set.modules.iter().enumerate().map(|(i, m)| SourceFile::text(format!("nc{i:02}.json"), gen::pretty(m))).collect()
 }
 
-fn row<'a>(outcome: &'a birlink_core::Outcome, memloc: &str) -> &'a birlink_core::report::AddressRow {
+fn row<'a>(outcome: &'a birlink_core::Outcome, memloc: &str) -> &'a birlink_core::output::report::AddressRow {
     outcome.report.address_map.iter().find(|r| r.memloc == memloc).expect("an address row")
 }
 
@@ -258,7 +262,7 @@ fn reading_on_several_threads_gives_the_same_bytes() {
     let linked = |threads| {
         let outcome = birlink_core::run(clean.clone(), &LinkOptions { threads, ..LinkOptions::default() });
         let mut bytes = Vec::new();
-        birlink_core::json::write::write_module(outcome.linked.as_ref().expect("linked"), &mut bytes).expect("write");
+        birlink_core::output::json::write_module(outcome.linked.as_ref().expect("linked"), &mut bytes).expect("write");
         (birlink_core::report_json(&outcome), bytes)
     };
     assert_eq!(linked(1), linked(4));
@@ -285,7 +289,7 @@ fn compact_and_pretty_dumps_link_to_the_same_bytes() {
             let outcome = birlink_core::run(sources, &LinkOptions::default());
             let mut bytes = Vec::new();
             if let Some(linked) = outcome.linked.as_ref() {
-                birlink_core::json::write::write_module(linked, &mut bytes).expect("write");
+                birlink_core::output::json::write_module(linked, &mut bytes).expect("write");
             }
             let diagnostics: Vec<(String, String)> =
                 outcome.report.diagnostics.iter().map(|d| (d.code.to_string(), d.message.clone())).collect();

@@ -19,8 +19,8 @@ use proptest::prelude::*;
 use serde_json::Value;
 
 use birlink_core::gen::{self, GenConfig, Layout};
-use birlink_core::ir::{opcode, Allocation, Module, UpdateView};
-use birlink_core::partition::{memlocs, MemlocIndex, Partitions};
+use birlink_core::model::ir::{opcode, Allocation, Module, UpdateView};
+use birlink_core::passes::partition::{memlocs, MemlocIndex, Partitions};
 use birlink_core::{LinkOptions, Severity, SourceFile};
 
 fn config_strategy() -> impl Strategy<Value = (GenConfig, bool)> {
@@ -107,7 +107,7 @@ proptest! {
     }
 }
 
-fn barriers_dense(linked: &Module, report: &birlink_core::report::Report) -> Result<(), TestCaseError> {
+fn barriers_dense(linked: &Module, report: &birlink_core::output::report::Report) -> Result<(), TestCaseError> {
     let mut ids = Vec::new();
     for &function in &linked.functions {
         linked.walk_function(function, &mut |inst| {
@@ -126,7 +126,9 @@ fn barriers_dense(linked: &Module, report: &birlink_core::report::Report) -> Res
     Ok(())
 }
 
-fn remote_blocks(linked: &Module) -> BTreeMap<u64, Vec<birlink_core::arena::Handle<birlink_core::ir::Inst>>> {
+fn remote_blocks(
+    linked: &Module,
+) -> BTreeMap<u64, Vec<birlink_core::model::arena::Handle<birlink_core::model::ir::Inst>>> {
     let partitions = Partitions::of(linked);
     let mut out = BTreeMap::new();
     for partition in partitions.iter() {
@@ -250,7 +252,7 @@ fn no_key_lost(sources: &[SourceFile], linked: &Module) -> Result<(), TestCaseEr
         probes(&serde_json::from_str(text).expect("json"), &mut expected);
     }
     let mut found = Vec::new();
-    probes(&birlink_core::json::write::module_to_value(linked), &mut found);
+    probes(&birlink_core::output::json::module_to_value(linked), &mut found);
     // Every input value is found at least as often as it was given (a queue's keys can
     // appear more often: each instance of a differing queue keeps them as `source_queue`).
     let mut available: BTreeMap<String, usize> = BTreeMap::new();
@@ -335,7 +337,7 @@ proptest! {
         probes in prop::collection::vec(("[a-z]{1,6}", json_value()), 1..16),
         layout in 0usize..4,
     ) {
-        let layout = birlink_core::json::layout::Layout::ALL[layout];
+        let layout = birlink_core::output::layout::Layout::ALL[layout];
         let config = GenConfig {
             cores, insts, handoffs, remote_dma, barriers, loop_depth, seed,
             ring: seed % 2 == 0,
@@ -348,10 +350,10 @@ proptest! {
             .map(|file| {
                 let mut value: Value = serde_json::from_slice(&file.bytes).expect("generated json");
                 put_probes(&mut value, &probes, &mut next, &mut put);
-                SourceFile::text(file.path.clone(), birlink_core::json::layout::print(&value, layout))
+                SourceFile::text(file.path.clone(), birlink_core::output::layout::print(&value, layout))
             })
             .collect();
-        let oracle = birlink_core::selfcheck::check_layouts(&sources, &LinkOptions::default());
+        let oracle = birlink_core::tools::selfcheck::check_layouts(&sources, &LinkOptions::default());
         prop_assert!(oracle.is_ok(), "{}: {:?}", layout.name(), oracle);
         let outcome = birlink_core::run(sources, &LinkOptions::default());
         let errors: Vec<String> = outcome

@@ -1,14 +1,14 @@
-//! `birlink_core::reduce`: every failing sample and a generated 2 × 5k link set per
+//! `birlink_core::tools::reduce`: every failing sample and a generated 2 × 5k link set per
 //! fault code shrink to a bundle that fails with the same code in the same pass, is a
 //! fixed point, is the same bytes every time, and is no larger than [`MAX_INSTRUCTIONS`]
 //! and [`MAX_BYTES`] (the bound `docs/reduce.md` states).
 
-use birlink_core::codes::Code;
+use birlink_core::diag::codes::Code;
 use birlink_core::diag::Severity;
 use birlink_core::gen::{self, GenConfig, Layout};
-use birlink_core::reduce::{self, ReduceError, ReduceOptions, Reduced};
-use birlink_core::share::{LinkSetData, SharedFile};
-use birlink_core::{samples, LinkOptions, Pass, SourceFile};
+use birlink_core::tools::reduce::{self, ReduceError, ReduceOptions, Reduced};
+use birlink_core::tools::share::{LinkSetData, SharedFile};
+use birlink_core::{gen::samples, LinkOptions, Pass, SourceFile};
 
 /// The stated bound on a reduced link set's instructions.
 const MAX_INSTRUCTIONS: usize = 40;
@@ -163,8 +163,10 @@ fn bundle_value(reduced: &Reduced) -> serde_json::Value {
 fn the_names_the_kept_diagnostic_quotes_are_never_shortened() {
     // The sendrecv sample's 1189 (the compiler's NCC_IXLV002), kept by --code: the repro
     // names the two barriers as the user's log does.
-    let (_, bytes) =
-        birlink_core::samples::all().into_iter().find(|(info, _)| info.file == "sendrecv-called-twice.json").unwrap();
+    let (_, bytes) = birlink_core::gen::samples::all()
+        .into_iter()
+        .find(|(info, _)| info.file == "sendrecv-called-twice.json")
+        .unwrap();
     let set = set_of(vec![("sendrecv-called-twice.json".to_owned(), bytes)]);
     let options = ReduceOptions { code: Some(Code::BarrierNameMismatch), ..ReduceOptions::default() };
     let reduced = reduce::reduce(&set, &options, &mut |_| {}).unwrap();

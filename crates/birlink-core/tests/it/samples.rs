@@ -1,10 +1,10 @@
 //! Every sample of `www/samples/`: the committed files are exactly what
-//! `birlink_core::samples` generates, and each sample's `linked.json`, `report.json` and
+//! `birlink_core::gen::samples` generates, and each sample's `linked.json`, `report.json` and
 //! canonical text are snapshotted.
 
 use std::path::PathBuf;
 
-use birlink_core::{samples, LinkOptions, SourceFile};
+use birlink_core::{gen::samples, LinkOptions, SourceFile};
 
 fn samples_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../www/samples")
@@ -17,7 +17,7 @@ fn committed_samples_are_generated() {
         let committed = std::fs::read(dir.join(&info.file)).unwrap_or_default();
         assert!(committed == bytes, "www/samples/{} differs from the generator: run `cargo xtask codegen`", info.file);
     }
-    let index = birlink_core::json::write::to_pretty_string(&samples::index());
+    let index = birlink_core::output::json::to_pretty_string(&samples::index());
     let committed = std::fs::read_to_string(dir.join("index.json")).unwrap_or_default();
     assert_eq!(committed, index, "www/samples/index.json is stale: run `cargo xtask codegen`");
 }
@@ -65,7 +65,7 @@ fn sample_outputs() {
             outcome
                 .linked
                 .as_ref()
-                .map(birlink_core::print::module_text)
+                .map(birlink_core::output::print::module_text)
                 .unwrap_or_else(|| "(no linked module)\n".to_owned())
         );
     }

@@ -101,7 +101,7 @@ pub fn summary(outcome: &Outcome) -> String {
     let _ = writeln!(out, "{}", serde_json::to_string_pretty(&rows).expect("rows"));
     let _ = writeln!(out, "== linked");
     match &outcome.linked {
-        Some(module) => out.push_str(&birlink_core::print::module_text(module)),
+        Some(module) => out.push_str(&birlink_core::output::print::module_text(module)),
         None => out.push_str("(none)\n"),
     }
     out

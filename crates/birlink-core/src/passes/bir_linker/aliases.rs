@@ -14,14 +14,14 @@ use serde_json::Value;
 
 use super::record::Step;
 use super::{CoreInfo, PASS};
-use crate::codes::Code;
+use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
-use crate::entity::EntityKind;
-use crate::ir::{AliasEntry, MemLoc, Module};
-use crate::netlist::{Endpoint, Netlist};
-use crate::partition::{counterpart, memlocs, nearest_names, MemlocIndex, MemlocRef, Partition};
-use crate::print;
-use crate::report::{AliasEnd, AliasRow, StepRow, Unit};
+use crate::model::entity::EntityKind;
+use crate::model::ir::{AliasEntry, MemLoc, Module};
+use crate::output::print;
+use crate::output::report::{AliasEnd, AliasRow, StepRow, Unit};
+use crate::passes::partition::{counterpart, memlocs, nearest_names, MemlocIndex, MemlocRef, Partition};
+use crate::read::netlist::{Endpoint, Netlist};
 
 /// One side of a planned handoff.
 pub(super) struct End {

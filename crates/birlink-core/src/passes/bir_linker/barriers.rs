@@ -8,12 +8,12 @@ use serde_json::Value;
 
 use super::record::Step;
 use super::PASS;
-use crate::codes::Code;
+use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
-use crate::entity::EntityKind;
-use crate::ir::{Module, Op};
-use crate::print;
-use crate::report::{BarrierRow, StepRow, Unit};
+use crate::model::entity::EntityKind;
+use crate::model::ir::{Module, Op};
+use crate::output::print;
+use crate::output::report::{BarrierRow, StepRow, Unit};
 
 /// Renumbers every barrier; `report.barriers` lists the renumbered ones in walk order.
 pub(super) fn renumber(linked: &mut Module, rows: &mut Vec<BarrierRow>, diags: &mut Vec<Diagnostic>) -> StepRow {
@@ -35,7 +35,7 @@ pub(super) fn renumber(linked: &mut Module, rows: &mut Vec<BarrierRow>, diags: &
             let old_id = inst.fields().get("id").and_then(Value::as_u64);
             let Some(old_id) = old_id else {
                 let found = match inst.fields().get("id") {
-                    Some(id) => format!("`id` {}", crate::json::read::compact(id)),
+                    Some(id) => format!("`id` {}", crate::diag::describe::compact(id)),
                     None => "no `id`".to_owned(),
                 };
                 let mut diagnostic = Diagnostic::new(

@@ -14,14 +14,16 @@ use serde_json::{json, Value};
 
 use super::record::{fields, Step};
 use super::{CoreInfo, PASS};
-use crate::arena::{Handle, HandleMap};
-use crate::codes::Code;
+use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
-use crate::entity::EntityKind;
-use crate::input::CoreModule;
-use crate::ir::{edit_object_field, str_field, Allocation, Fields, Function, MemLoc, Module, Op, Queue, Src, Store};
-use crate::print;
-use crate::report::{StepRow, Unit};
+use crate::model::arena::{Handle, HandleMap};
+use crate::model::entity::EntityKind;
+use crate::model::ir::{
+    edit_object_field, str_field, Allocation, Fields, Function, MemLoc, Module, Op, Queue, Src, Store,
+};
+use crate::output::print;
+use crate::output::report::{StepRow, Unit};
+use crate::read::input::CoreModule;
 
 /// Moves every module into the linked module, in core order.
 pub(super) fn copy_modules(
@@ -186,7 +188,7 @@ pub(super) fn warn_attributes(
                 PASS,
                 format!(
                     "`attributes` of {kind} `{name}` (core {core}) is {}, not an object; it is kept as `source_attributes`",
-                    crate::json::read::type_name(other)
+                    crate::diag::describe::type_name(other)
                 ),
             )
             .core(core)

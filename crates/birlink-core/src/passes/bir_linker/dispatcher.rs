@@ -6,10 +6,10 @@ use serde_json::json;
 
 use super::call_name;
 use super::record::{fields, Step};
-use crate::input::CoreModule;
-use crate::ir::{opcode, Block, Function, Inst, Module};
-use crate::print;
-use crate::report::{DispatchRow, StepRow, Unit};
+use crate::model::ir::{opcode, Block, Function, Inst, Module};
+use crate::output::print;
+use crate::output::report::{DispatchRow, StepRow, Unit};
+use crate::read::input::CoreModule;
 
 /// Adds `main` and its calls; one `report.dispatcher` row per call.
 pub(super) fn add(linked: &mut Module, modules: &[(u64, CoreModule)], rows: &mut Vec<DispatchRow>) -> StepRow {

@@ -42,13 +42,13 @@ mod queues;
 mod record;
 mod returns;
 
-use crate::arena::Handle;
 use crate::diag::{has_errors, Diagnostic};
-use crate::input::CoreModule;
-use crate::ir::{Function, Module, Queue};
-use crate::netlist::Netlist;
-use crate::pass::Pass;
-use crate::report::{AliasRow, BarrierRow, DispatchRow, OutputKindRow, QueueRow, StepRow};
+use crate::model::arena::Handle;
+use crate::model::ir::{Function, Module, Queue};
+use crate::model::pass::Pass;
+use crate::output::report::{AliasRow, BarrierRow, DispatchRow, OutputKindRow, QueueRow, StepRow};
+use crate::read::input::CoreModule;
+use crate::read::netlist::Netlist;
 
 /// The pass.
 pub const PASS: Pass = Pass::BirLinker;

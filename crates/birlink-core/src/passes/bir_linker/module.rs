@@ -5,10 +5,10 @@
 use serde_json::Value;
 
 use super::record::Step;
-use crate::input::CoreModule;
-use crate::ir::Module;
-use crate::print;
-use crate::report::{StepRow, Unit};
+use crate::model::ir::Module;
+use crate::output::print;
+use crate::output::report::{StepRow, Unit};
+use crate::read::input::CoreModule;
 
 /// The empty linked module and the step that made it. `modules` are in core order.
 pub(super) fn create(base_name: &str, modules: &[(u64, CoreModule)]) -> (Module, StepRow) {

@@ -10,11 +10,11 @@ use serde_json::Value;
 use super::aliases::Handoff;
 use super::record::Step;
 use super::CoreInfo;
-use crate::arena::Handle;
-use crate::ir::{Allocation, MemLocSet, Module};
-use crate::netlist::Netlist;
-use crate::print;
-use crate::report::{OutputKindRow, StepRow, Unit};
+use crate::model::arena::Handle;
+use crate::model::ir::{Allocation, MemLocSet, Module};
+use crate::output::print;
+use crate::output::report::{OutputKindRow, StepRow, Unit};
+use crate::read::netlist::Netlist;
 
 /// Demotes the sets; one `report.output_kinds` row per set changed.
 pub(super) fn fix(

@@ -7,10 +7,10 @@ use serde_json::json;
 use super::queues::MergePlan;
 use super::record::{fields, Step};
 use super::{call_name, CoreInfo};
-use crate::arena::Handle;
-use crate::ir::{opcode, Block, Function, Inst, Module};
-use crate::print;
-use crate::report::{StepRow, Unit};
+use crate::model::arena::Handle;
+use crate::model::ir::{opcode, Block, Function, Inst, Module};
+use crate::output::print;
+use crate::output::report::{StepRow, Unit};
 
 /// Inserts the switches, core by core.
 pub(super) fn insert(linked: &mut Module, cores: &[CoreInfo], plan: &MergePlan) -> StepRow {

@@ -14,12 +14,14 @@ use serde_json::Value;
 use super::copy::warn_attributes;
 use super::record::Step;
 use super::CoreInfo;
-use crate::arena::Handle;
 use crate::diag::Diagnostic;
-use crate::entity::EntityKind;
-use crate::ir::{edit_object_field, instance_source_name, str_field, Module, Op, Queue, QueueInstance, UpdateView};
-use crate::print;
-use crate::report::{InstanceRow, QueueRow, SemaphoreCount, StepRow, Unit};
+use crate::model::arena::Handle;
+use crate::model::entity::EntityKind;
+use crate::model::ir::{
+    edit_object_field, instance_source_name, str_field, Module, Op, Queue, QueueInstance, UpdateView,
+};
+use crate::output::print;
+use crate::output::report::{InstanceRow, QueueRow, SemaphoreCount, StepRow, Unit};
 
 /// The merged queues and every instance's new name.
 pub(super) struct MergePlan {

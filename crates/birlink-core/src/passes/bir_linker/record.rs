@@ -6,8 +6,8 @@
 
 use serde_json::Value;
 
-use crate::ir::{Fields, Module};
-use crate::report::{Edit, StepRow, Unit};
+use crate::model::ir::{Fields, Module};
+use crate::output::report::{Edit, StepRow, Unit};
 
 /// The edits of one step as they happen.
 pub(super) struct Step {

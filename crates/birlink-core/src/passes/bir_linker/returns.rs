@@ -8,10 +8,10 @@ use serde_json::json;
 use super::queue_switches::first_block;
 use super::record::{fields, Step};
 use super::{call_name, CoreInfo};
-use crate::arena::Handle;
-use crate::ir::{opcode, Block, Function, Inst, Module};
-use crate::print;
-use crate::report::{StepRow, Unit};
+use crate::model::arena::Handle;
+use crate::model::ir::{opcode, Block, Function, Inst, Module};
+use crate::output::print;
+use crate::output::report::{StepRow, Unit};
 
 /// Appends the barrier and the return, core by core.
 pub(super) fn insert(linked: &mut Module, cores: &[CoreInfo]) -> StepRow {

@@ -4,10 +4,10 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::PASS;
-use crate::codes::Code;
+use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
-use crate::entity::EntityKind;
-use crate::input::{CoreModule, LinkSet};
+use crate::model::entity::EntityKind;
+use crate::read::input::{CoreModule, LinkSet};
 
 /// The core id of each module, when every identity check holds.
 pub(super) fn check(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u64>> {
@@ -105,7 +105,7 @@ pub(super) fn check(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u6
                 .entity(EntityKind::Module, &module.name, None),
             );
         }
-        if !crate::partition::Partitions::of(&module.module).is_empty() {
+        if !crate::passes::partition::Partitions::of(&module.module).is_empty() {
             ok = false;
             diags.push(
                 Diagnostic::new(

@@ -6,11 +6,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::PASS;
-use crate::codes::Code;
+use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
-use crate::entity::EntityKind;
-use crate::input::{CoreModule, LinkSet};
-use crate::ir::{Allocation, Module, Op, RemoteTarget, Src};
+use crate::model::entity::EntityKind;
+use crate::model::ir::{Allocation, Module, Op, RemoteTarget, Src};
+use crate::read::input::{CoreModule, LinkSet};
 
 /// What the LncVerifier compares across cores, for one core.
 struct CoreSummary<'m> {

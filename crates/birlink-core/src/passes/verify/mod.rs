@@ -23,9 +23,9 @@ mod names;
 mod references;
 
 use crate::diag::{has_errors, Diagnostic};
-use crate::input::LinkSet;
-use crate::pass::Pass;
-use crate::report::StepRow;
+use crate::model::pass::Pass;
+use crate::output::report::StepRow;
+use crate::read::input::LinkSet;
 
 /// The pass.
 pub const PASS: Pass = Pass::Verify;

@@ -3,12 +3,12 @@
 use std::collections::HashSet;
 
 use super::PASS;
-use crate::arena::Handle;
-use crate::codes::Code;
+use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
-use crate::entity::EntityKind;
-use crate::input::CoreModule;
-use crate::ir::{instance_source_name, Allocation, MemLocSet, Src};
+use crate::model::arena::Handle;
+use crate::model::entity::EntityKind;
+use crate::model::ir::{instance_source_name, Allocation, MemLocSet, Src};
+use crate::read::input::CoreModule;
 
 /// Reports the second and later holders of a name.
 struct Unique<'a> {

@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{MAX_PER_CODE, PASS};
-use crate::codes::Code;
+use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
-use crate::entity::EntityKind;
-use crate::input::CoreModule;
-use crate::ir::instance_source_name;
-use crate::uses::UseKind;
+use crate::model::entity::EntityKind;
+use crate::model::ir::instance_source_name;
+use crate::model::uses::UseKind;
+use crate::read::input::CoreModule;
 
 /// Caps reference warnings per code, then reports how many were left out.
 struct Capped<'d> {

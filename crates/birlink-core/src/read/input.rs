@@ -8,14 +8,15 @@
 
 use serde_json::Value;
 
-use crate::codes::Code;
+use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
-use crate::entity::EntityKind;
-use crate::ir::{FileId, FileText, Module, Src};
-use crate::json;
-use crate::json::stream::Document;
-use crate::netlist::{self, Netlist, NETLIST_KEYS};
-use crate::pass::Pass;
+use crate::model::entity::EntityKind;
+use crate::model::ir::{FileId, FileText, Module, Src};
+use crate::model::pass::Pass;
+use crate::output::report::FileKind;
+use crate::read::json;
+use crate::read::json::stream::Document;
+use crate::read::netlist::{self, Netlist, NETLIST_KEYS};
 
 /// One input file, as the caller read it.
 #[derive(Clone, Debug)]
@@ -44,20 +45,6 @@ pub enum Role {
     Netlist,
 }
 
-/// What a file turned out to be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FileKind {
-    /// One per-core module.
-    Module,
-    /// A bundle of modules.
-    Bundle,
-    /// Link metadata.
-    Netlist,
-    /// Could not be read or parsed.
-    Invalid,
-}
-
 /// A file of the link set, kept for locations and the UI's original text.
 #[derive(Clone, Debug)]
 pub struct FileEntry {
@@ -82,7 +69,7 @@ pub struct CoreModule {
     /// Its file.
     pub file: FileId,
     /// The names its instructions refer to, recorded while reading (for `verify`).
-    pub uses: crate::uses::Uses,
+    pub uses: crate::model::uses::Uses,
 }
 
 /// Options a bundle carries (`options` key).
@@ -374,7 +361,7 @@ fn classify(value: &Value, role: Role, is_netlist_name: bool) -> Classified {
         return Classified::Netlist;
     }
     let Some(map) = value.as_object() else {
-        return Classified::Other(format!("the document is {}", json::read::type_name(value)));
+        return Classified::Other(format!("the document is {}", crate::diag::describe::type_name(value)));
     };
     if map.contains_key("functions") || map.contains_key("modules") {
         Classified::Other("`functions` or `modules` is not an array".to_owned())
@@ -409,7 +396,7 @@ fn read_bundle(
                                 format!(
                                     "bundle `options.lnc` must be an integer from 1 to {}, found {}",
                                     crate::limits::MAX_LNC,
-                                    json::read::compact(lnc)
+                                    crate::diag::describe::compact(lnc)
                                 ),
                             )
                             .at_pointer(file, "/options/lnc"),
@@ -431,7 +418,7 @@ fn read_bundle(
                                 Pass::Read,
                                 format!(
                                     "bundle `options.passes` must be a list of pass names, found {}",
-                                    json::read::compact(passes)
+                                    crate::diag::describe::compact(passes)
                                 ),
                             )
                             .at_pointer(file, "/options/passes"),
@@ -453,7 +440,7 @@ fn read_bundle(
             Diagnostic::new(
                 Code::WrongType,
                 Pass::Read,
-                format!("bundle `modules` must be an array, found {}", json::read::type_name(other)),
+                format!("bundle `modules` must be an array, found {}", crate::diag::describe::type_name(other)),
             )
             .at_pointer(file, "/modules"),
         );

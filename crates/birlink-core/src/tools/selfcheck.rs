@@ -19,16 +19,17 @@
 
 use serde_json::Value;
 
-use crate::codes::{starts_capitalized, Code};
+use crate::diag::codes::{starts_capitalized, Code};
+use crate::diag::describe::compact;
 use crate::diag::{has_errors, Severity};
-use crate::entity::{EntityKey, EntityKind};
-use crate::input::SourceFile;
-use crate::json::layout::{relayout, Layout};
-use crate::json::read::{compact, read_one};
-use crate::pass::Pass;
+use crate::model::entity::{EntityKey, EntityKind};
+use crate::model::pass::Pass;
+use crate::output::layout::{relayout, Layout};
+use crate::output::report::PassStatus;
 use crate::passes::{run, LinkOptions, Outcome};
-use crate::report::PassStatus;
-use crate::{linked_json, print, query, report_json};
+use crate::read::input::SourceFile;
+use crate::read::json::lower::read_one;
+use crate::{linked_json, output::print, report_json, tools::query};
 
 /// Runs the pipeline on `sources` (twice) and checks every invariant above; the first
 /// one broken is the error.

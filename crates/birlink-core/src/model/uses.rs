@@ -10,9 +10,9 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::arena::Handle;
-use crate::ir::{opcode, Function, Inst};
-use crate::json::view::{JsonType, JsonView};
+use crate::model::arena::Handle;
+use crate::model::ir::{opcode, Function, Inst};
+use crate::model::view::{JsonType, JsonView};
 
 /// An interned name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

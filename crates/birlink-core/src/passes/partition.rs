@@ -8,11 +8,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::arena::Handle;
-use crate::codes::Code;
+use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
-use crate::ir::{Allocation, Function, MemLoc, MemLocSet, Module, QueueInstance};
-use crate::pass::Pass;
+use crate::model::arena::Handle;
+use crate::model::ir::{Allocation, Function, MemLoc, MemLocSet, Module, QueueInstance};
+use crate::model::pass::Pass;
 
 /// What belongs to one core.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,15 +9,15 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::arena::Handle;
-use crate::entity::{EntityKey, EntityKind, EntityPath};
-use crate::input::FileEntry;
-use crate::ir::{
+use crate::model::arena::Handle;
+use crate::model::entity::{EntityKey, EntityKind, EntityPath};
+use crate::model::ir::{
     instance_source_name, Allocation, Block, Function, Inst, MemLoc, MemLocSet, Module, Queue, QueueInstance, Src,
 };
-use crate::json::locate;
-use crate::print;
-use crate::report::Unit;
+use crate::output::print;
+use crate::output::report::Unit;
+use crate::read::input::FileEntry;
+use crate::read::json::locate;
 
 /// An entity named the way views name it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -397,17 +397,17 @@ fn view_of(module: &Module, files: &[FileEntry], found: Found) -> EntityView {
         Found::Function(f) => {
             let mut text = String::new();
             print::function_text(module, f, &mut text);
-            let value = crate::json::write::function_to_value(module, f);
+            let value = crate::output::json::function_to_value(module, f);
             (text, value, store.functions[f].src.as_ref())
         }
         Found::Block(b, _) => {
-            (print::block_line(module, b), crate::json::write::block_to_value(module, b), store.blocks[b].src.as_ref())
+            (print::block_line(module, b), crate::output::json::block_to_value(module, b), store.blocks[b].src.as_ref())
         }
         Found::Inst(i, _) => {
-            (print::inst_line(module, i), crate::json::write::inst_to_value(module, i), store.insts[i].src.as_ref())
+            (print::inst_line(module, i), crate::output::json::inst_to_value(module, i), store.insts[i].src.as_ref())
         }
         Found::Set(s, _) => {
-            (print::set_line(module, s), crate::json::write::set_to_value(module, s), store.sets[s].src.as_ref())
+            (print::set_line(module, s), crate::output::json::set_to_value(module, s), store.sets[s].src.as_ref())
         }
         Found::MemLoc(m, _) => (
             print::memloc_line(module, m),
@@ -417,11 +417,11 @@ fn view_of(module: &Module, files: &[FileEntry], found: Found) -> EntityView {
         Found::Queue(q) => {
             let mut text = String::new();
             print::queue_text(module, q, &mut text);
-            (text, crate::json::write::queue_to_value(module, q), store.queues[q].src.as_ref())
+            (text, crate::output::json::queue_to_value(module, q), store.queues[q].src.as_ref())
         }
         Found::Instance(i, _) => (
             print::instance_line(module, i),
-            crate::json::write::instance_to_value(module, i),
+            crate::output::json::instance_to_value(module, i),
             store.instances[i].src.as_ref(),
         ),
     };

@@ -18,14 +18,15 @@ use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::arena::Handle;
-use crate::codes::Code;
+use crate::diag::codes::Code;
+use crate::diag::describe::describe_value;
 use crate::diag::Diagnostic;
-use crate::ir::{Block, Fields, FileId, FileText, Function, Inst, Module, Queue, QueueInstance};
-use crate::json::read::{describe_value, Doc, Reader};
-use crate::json::ParseError;
-use crate::pass::Pass;
-use crate::uses::Uses;
+use crate::model::arena::Handle;
+use crate::model::ir::{Block, Fields, FileId, FileText, Function, Inst, Module, Queue, QueueInstance};
+use crate::model::pass::Pass;
+use crate::model::uses::Uses;
+use crate::read::json::lower::{Doc, Reader};
+use crate::read::json::ParseError;
 
 /// A document of a link set, read.
 #[derive(Debug)]
@@ -184,7 +185,7 @@ impl<'de> Visitor<'de> for Root<'_> {
         if functions.is_some() || fields.contains_key("functions") {
             // A module. A `modules` key on it is just data: written back as it came.
             if let Some(list) = modules {
-                let values = list.iter().map(|(m, _)| crate::json::write::module_to_value(m)).collect();
+                let values = list.iter().map(|(m, _)| crate::output::json::module_to_value(m)).collect();
                 fields.insert("modules".to_owned(), Value::Array(values));
             }
             let module = reader.module(fields, "", functions, queues);
@@ -593,7 +594,7 @@ impl<'de> Visitor<'de> for Element<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::FileText;
+    use crate::model::ir::FileText;
 
     fn module(text: &FileText) -> Module {
         let mut diags = Vec::new();
@@ -628,7 +629,7 @@ mod tests {
         // Pointers share their container's text, and read as before.
         let src = insts[1].src.as_ref().unwrap();
         assert_eq!(src.pointer(), "/functions/0/blocks/0/instructions/1");
-        assert_eq!(*src, crate::ir::Src::new(FileId(0), "/functions/0/blocks/0/instructions/1"));
+        assert_eq!(*src, crate::model::ir::Src::new(FileId(0), "/functions/0/blocks/0/instructions/1"));
     }
 
     #[test]

@@ -11,7 +11,7 @@
 use serde_json::{Map, Value};
 
 use super::data::LinkSetData;
-use crate::input::name_from_path;
+use crate::read::input::name_from_path;
 
 /// Why files cannot make a bundle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,18 +72,18 @@ pub fn to_bundle(set: &LinkSetData) -> Result<String, BundleError> {
     if !options.is_empty() {
         bundle.insert("options".to_owned(), Value::Object(options));
     }
-    Ok(crate::json::write::to_pretty_string(&Value::Object(bundle)))
+    Ok(crate::output::json::to_pretty_string(&Value::Object(bundle)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::share::SharedFile;
+    use crate::tools::share::SharedFile;
     use crate::{LinkOptions, SourceFile};
 
     #[test]
     fn a_bundle_of_files_links_as_the_files_did() {
-        let config = crate::samples::matmul_config();
+        let config = crate::gen::samples::matmul_config();
         let files: Vec<SharedFile> = crate::gen::generate(&config, crate::gen::Layout::Files)
             .into_iter()
             .map(|f| SharedFile {

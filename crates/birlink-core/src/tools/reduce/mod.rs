@@ -35,11 +35,11 @@ use serde_json::Value;
 
 use crate::diag::codes::Code;
 use crate::diag::Severity;
-use crate::input::SourceFile;
-use crate::pass::Pass;
+use crate::model::pass::Pass;
 use crate::passes::{run, LinkOptions};
-use crate::share::bundle::to_bundle;
-use crate::share::{LinkSetData, SharedFile};
+use crate::read::input::SourceFile;
+use crate::tools::share::bundle::to_bundle;
+use crate::tools::share::{LinkSetData, SharedFile};
 
 use edit::{instructions_in, Edit, EditSet, Seg};
 pub use level::Level;
@@ -82,8 +82,8 @@ impl std::fmt::Display for ReduceError {
                 f,
                 "{}: the link set is {}; the page reduces at most {} (each test runs the whole link): run `birlink reduce --out repro.json FILES…`, which has no such limit",
                 Code::InputTooLarge,
-                crate::input::human_bytes(*bytes),
-                crate::input::human_bytes(*max)
+                crate::read::input::human_bytes(*bytes),
+                crate::read::input::human_bytes(*max)
             ),
         }
     }
@@ -232,7 +232,11 @@ impl Reduction {
         let sources: Vec<SourceFile> = set
             .files
             .iter()
-            .map(|f| SourceFile { path: f.name.clone(), content: Ok(f.bytes.clone()), role: crate::input::Role::Auto })
+            .map(|f| SourceFile {
+                path: f.name.clone(),
+                content: Ok(f.bytes.clone()),
+                role: crate::read::input::Role::Auto,
+            })
             .collect();
         let lnc = options.lnc.or(set.lnc);
         let link_options = LinkOptions { lnc, ..LinkOptions::default() };
@@ -403,7 +407,7 @@ impl Reduction {
             Subject::Lines { name, .. } => name.clone(),
         };
         let options = LinkOptions { lnc: self.lnc, ..LinkOptions::default() };
-        let source = SourceFile { path: name, content: Ok(bytes.to_vec()), role: crate::input::Role::Auto };
+        let source = SourceFile { path: name, content: Ok(bytes.to_vec()), role: crate::read::input::Role::Auto };
         let outcome = run(vec![source], &options);
         let diagnostics = &outcome.report.diagnostics;
         let same = |d: &&crate::diag::Diagnostic| {
@@ -423,7 +427,8 @@ impl Reduction {
             Subject::Bundle(_) => ("linkset.json".to_owned(), self.lnc),
             Subject::Lines { name, .. } => (name.clone(), self.lnc),
         };
-        let source = SourceFile { path: name, content: Ok(self.materialize(&[]).0), role: crate::input::Role::Auto };
+        let source =
+            SourceFile { path: name, content: Ok(self.materialize(&[]).0), role: crate::read::input::Role::Auto };
         let outcome = run(vec![source], &LinkOptions { lnc, ..LinkOptions::default() });
         let diagnostics = &outcome.report.diagnostics;
         let chosen = if self.target.first_error {
@@ -577,7 +582,7 @@ impl Reduction {
     /// The result (of a reduction that is done, or as far as it got).
     pub fn result(&self) -> Reduced {
         let contents = match &self.subject {
-            Subject::Bundle(bundle) => crate::json::write::to_pretty_string(bundle).into_bytes(),
+            Subject::Bundle(bundle) => crate::output::json::to_pretty_string(bundle).into_bytes(),
             Subject::Lines { .. } => self.materialize(&[]).0,
         };
         let after = (contents.len(), self.current_instructions());

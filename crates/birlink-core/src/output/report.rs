@@ -12,9 +12,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::diag::{Diagnostic, Severity};
-use crate::input::FileKind;
-use crate::ir::PhysTuple;
-use crate::pass::Pass;
+use crate::model::ir::PhysTuple;
+use crate::model::pass::Pass;
 
 /// The whole report.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -100,6 +99,20 @@ impl LncSource {
             LncSource::Modules => "modules",
         }
     }
+}
+
+/// What a file turned out to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileKind {
+    /// One per-core module.
+    Module,
+    /// A bundle of modules.
+    Bundle,
+    /// Link metadata.
+    Netlist,
+    /// Could not be read or parsed.
+    Invalid,
 }
 
 /// `inputs[]`.

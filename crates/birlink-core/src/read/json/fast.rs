@@ -18,9 +18,9 @@
 //! path (a map, every check, a diagnostic where one is due): a string with an escape,
 //! anything that is not JSON, nesting deeper than serde_json allows.
 //!
-//! [`JsonView`]: super::view::JsonView
+//! [`JsonView`]: crate::model::view::JsonView
 
-use super::view::Text;
+use crate::model::view::Text;
 
 /// Deeper than this, the text is refused (serde_json refuses a document at 128).
 const MAX_DEPTH: usize = 128;
@@ -358,7 +358,7 @@ fn integer_as_printed(token: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::view::JsonView;
+    use crate::model::view::JsonView;
     use serde_json::Value;
 
     fn printed(text: &str) -> String {
@@ -457,7 +457,7 @@ mod tests {
             r#"[1]"#,
             r#"{}"#,
         ] {
-            crate::selfcheck::fast_agrees(text).unwrap_or_else(|e| panic!("{e}"));
+            crate::tools::selfcheck::fast_agrees(text).unwrap_or_else(|e| panic!("{e}"));
         }
     }
 

@@ -9,8 +9,8 @@ use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use crate::arena::Handle;
-use crate::ir::{Allocation, Block, Fields, Function, Inst, MemLocSet, Module, Queue, QueueInstance};
+use crate::model::arena::Handle;
+use crate::model::ir::{Allocation, Block, Fields, Function, Inst, MemLocSet, Module, Queue, QueueInstance};
 
 /// The module as pretty JSON text with a final newline.
 pub fn module_to_string(module: &Module) -> String {
@@ -121,7 +121,7 @@ struct AllocationsJson<'a> {
 }
 struct MemlocsJson<'a> {
     module: &'a Module,
-    handles: &'a [Handle<crate::ir::MemLoc>],
+    handles: &'a [Handle<crate::model::ir::MemLoc>],
 }
 struct EntityJson<'a, T> {
     module: &'a Module,

@@ -21,36 +21,20 @@ use std::sync::Arc;
 use rustc_hash::{FxHashSet, FxHasher};
 use serde_json::Value;
 
-use crate::arena::Handle;
-use crate::codes::Code;
+use super::checks::{sync_problems, Expect, SyncProblem};
+use crate::diag::codes::Code;
+use crate::diag::describe::{compact, describe_value};
 use crate::diag::Diagnostic;
-use crate::ir::{
+use crate::limits::MAX_LOOP_DEPTH;
+use crate::model::arena::Handle;
+use crate::model::ir::escape_segment;
+use crate::model::ir::{
     opcode, Allocation, Block, Fields, FileId, FileText, Function, Inst, MemLoc, MemLocSet, Module, Op, Queue,
     QueueInstance, Src, Store,
 };
-use crate::json::view::{remote_update, sync_problems, Expect, JsonView, SyncProblem};
-use crate::limits::MAX_LOOP_DEPTH;
-use crate::pass::Pass;
-use crate::uses::{each_ref, FunctionUses, Ref, Use, UseKind, Uses};
-
-/// A JSON type name for messages (`an object`, `a string`, …).
-pub fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_f64() => "a fractional number",
-        Value::Number(n) if n.is_i64() && n.as_i64().is_some_and(|i| i < 0) => "a negative number",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// Escapes one RFC 6901 pointer segment.
-pub fn escape_segment(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
+use crate::model::pass::Pass;
+use crate::model::uses::{each_ref, FunctionUses, Ref, Use, UseKind, Uses};
+use crate::model::view::{remote_update, JsonView};
 
 /// What the readers of one document share.
 #[derive(Debug)]
@@ -343,7 +327,7 @@ impl<'d> Reader<'d> {
         if self.check(&fields, "alias", Expect::Array, what, pointer) {
             if let Some(Value::Array(entries)) = fields.get("alias") {
                 for (i, entry) in entries.iter().enumerate() {
-                    if crate::ir::AliasEntry::from_value(entry).is_none() {
+                    if crate::model::ir::AliasEntry::from_value(entry).is_none() {
                         let message = format!(
                             "`alias` entry {i} of {} must be `[set, memloc, kind]` or `[set, memloc, kind, function]`, found {}",
                             describe(what, &fields),
@@ -358,7 +342,7 @@ impl<'d> Reader<'d> {
             }
         }
         if let Some(target) = fields.get("remote_local_target") {
-            if crate::ir::parse_remote_target(target).is_none() {
+            if crate::model::ir::parse_remote_target(target).is_none() {
                 let numeric = match target {
                     Value::Array(items) => items.get(1).is_some_and(Value::is_number),
                     Value::Object(map) => map.get("core").is_some_and(Value::is_number),
@@ -683,27 +667,6 @@ fn quoted_name(fields: &Fields) -> String {
     match fields.get("name").and_then(Value::as_str) {
         Some(name) => format!("`{name}`"),
         None => "without a name".to_owned(),
-    }
-}
-
-/// A value for a message: its type, and its text when short.
-pub(crate) fn describe_value(value: &Value) -> String {
-    let text = compact(value);
-    if text.len() <= 40 {
-        format!("{} `{text}`", type_name(value))
-    } else {
-        type_name(value).to_owned()
-    }
-}
-
-/// Compact JSON text of a value, cut to 60 characters.
-pub fn compact(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() > 60 {
-        let cut: String = text.chars().take(57).collect();
-        format!("{cut}...")
-    } else {
-        text
     }
 }
 

@@ -12,8 +12,8 @@
 
 use std::fmt;
 
-use crate::entity::EntityKey;
-use crate::pass::Pass;
+use crate::model::entity::EntityKey;
+use crate::model::pass::Pass;
 
 /// The views of the page, by their names in links.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

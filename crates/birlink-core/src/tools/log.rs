@@ -8,10 +8,10 @@
 
 use crate::diag::codes::Code;
 use crate::diag::ncc::{self, Ncc};
-use crate::entity::{EntityKey, EntityKind};
-use crate::partition::nearest_names;
+use crate::model::entity::{EntityKey, EntityKind};
+use crate::passes::partition::nearest_names;
 use crate::passes::Outcome;
-use crate::query;
+use crate::tools::query;
 
 /// A name a log line mentions.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::arena::{Arena, Handle};
+use crate::model::arena::{Arena, Handle};
 
 /// The JSON keys of one entity, minus its typed child containers. Keys are kept sorted,
 /// which is also how neuronx-cc writes them.
@@ -85,6 +85,11 @@ impl PartialEq for Src {
 }
 
 impl Eq for Src {}
+
+/// Escapes one RFC 6901 pointer segment.
+pub fn escape_segment(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
 
 /// All entities of one module, by kind.
 #[derive(Clone, Debug, Default)]
@@ -562,7 +567,7 @@ impl Inst {
     pub fn new(fields: Fields, body: Option<Vec<Handle<Block>>>, src: Option<Src>) -> Inst {
         let body = body.map(Vec::into_boxed_slice);
         let op = Op::of(str_field(&fields, "opcode").unwrap_or(""));
-        let remote_update = crate::json::view::remote_update(fields.get("sync_info"));
+        let remote_update = crate::model::view::remote_update(fields.get("sync_info"));
         let name = str_field(&fields, "name").unwrap_or("").into();
         let keep_as_text = op == Op::Other && body.is_none();
         let name = InstName::Own(name);

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::codes::Code;
+use crate::diag::codes::Code;
 use crate::gen::{self, GenConfig, Layout, Scenario};
 
 /// One entry of `www/samples/index.json`.

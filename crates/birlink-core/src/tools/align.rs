@@ -11,10 +11,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::ir::{Module, Op};
-use crate::partition::Partitions;
+use crate::model::ir::{Module, Op};
+use crate::output::report::Report;
+use crate::passes::partition::Partitions;
 use crate::passes::{vnc_link, Outcome};
-use crate::report::Report;
 
 /// Both alignments of one run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -161,7 +161,7 @@ fn block_columns(module: &Module, partitions: &Partitions, report: &Report) -> V
                         .relocations
                         .iter()
                         .filter(|r| r.core == partition.core && r.ordinal == ordinal as u64)
-                        .map(|r| (crate::json::read::compact(&r.old_id), crate::json::read::compact(&r.new_id)))
+                        .map(|r| (crate::diag::describe::compact(&r.old_id), crate::diag::describe::compact(&r.new_id)))
                         .collect();
                     BlockCell { name: inst.name().to_owned(), parent: collected.parent, targets, relinked }
                 })

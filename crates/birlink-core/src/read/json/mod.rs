@@ -1,17 +1,16 @@
-//! BIR JSON in and out: parsing with coded errors, lowering (`read`), writing (`write`),
-//! and pointer → position resolution (`locate`).
+//! BIR JSON in: parsing with coded errors (here), the streaming reader (`stream`), the
+//! instructions' fast path (`fast`), lowering into the model with its checks (`lower`,
+//! `checks`), and pointer → position resolution (`locate`). Writing is `output::json`.
 
+pub(crate) mod checks;
 mod fast;
-pub mod layout;
 pub mod locate;
-pub mod read;
+pub mod lower;
 pub mod stream;
-pub(crate) mod view;
-pub mod write;
 
 use serde_json::Value;
 
-use crate::codes::Code;
+use crate::diag::codes::Code;
 
 /// Why a text is not a JSON document birlink can read.
 #[derive(Clone, Debug, PartialEq, Eq)]

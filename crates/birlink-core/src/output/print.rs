@@ -24,11 +24,11 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::arena::Handle;
-use crate::ir::{
+use crate::diag::describe::compact;
+use crate::model::arena::Handle;
+use crate::model::ir::{
     opcode, str_field, Allocation, Block, Function, Inst, MemLoc, MemLocSet, Module, Queue, QueueInstance,
 };
-use crate::json::read::compact;
 
 /// The canonical text of a whole module: functions, then queues.
 pub fn module_text(module: &Module) -> String {

@@ -7,11 +7,11 @@
 
 use serde_json::Value;
 
-use crate::codes::Code;
+use crate::diag::codes::Code;
+use crate::diag::describe::compact;
 use crate::diag::Diagnostic;
-use crate::ir::{FileId, Src};
-use crate::json::read::compact;
-use crate::pass::Pass;
+use crate::model::ir::{FileId, Src};
+use crate::model::pass::Pass;
 
 /// One end of a netlist alias.
 #[derive(Clone, Debug, PartialEq, Eq)]

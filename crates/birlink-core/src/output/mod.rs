@@ -1,0 +1,8 @@
+//! What a run produces: `report.json`'s types ([`report`]), `linked.json` ([`json`]),
+//! the canonical text every diff is made of ([`print`]), and any document printed in
+//! another layout ([`layout`]).
+
+pub mod json;
+pub mod layout;
+pub mod print;
+pub mod report;

@@ -1,0 +1,7 @@
+//! Reading a link set: files classified and decoded ([`input`], several at once when
+//! asked), each document parsed and lowered into the model while it streams
+//! ([`json`]), the netlist ([`netlist`]).
+
+pub mod input;
+pub mod json;
+pub mod netlist;

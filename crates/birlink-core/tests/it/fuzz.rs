@@ -6,6 +6,9 @@
 //!   `read_bytes` target does.
 //! * `fuzz/regressions/<finding>/` — what a finding of any target stood for, written by
 //!   `fuzz/examples/dump.rs`: the files, and `options.json` (`lnc`, `passes`).
+//! * `fuzz/regressions/fast_vs_general.jsonl` — the instructions of the
+//!   `fast_vs_general` corpus, written by `fuzz/examples/insts.rs`, through
+//!   `selfcheck::fast_agrees`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -75,5 +78,25 @@ fn fuzz_findings_stay_fixed() {
         }
     }
     assert!(fuzz_dir().join("regressions").is_dir(), "fuzz/regressions is missing");
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// The instructions the `fast_vs_general` corpus stands for (written by
+/// `cargo run --example insts` in `fuzz/`), each read by the fast path and the general
+/// path alike.
+#[test]
+fn the_fast_path_corpus_reads_as_the_general_path() {
+    let path = fuzz_dir().join("regressions/fast_vs_general.jsonl");
+    let text = fs::read_to_string(&path).expect("fuzz/regressions/fast_vs_general.jsonl");
+    let mut broken = Vec::new();
+    let mut read = 0;
+    for line in text.lines() {
+        let inst: String = serde_json::from_str(line).expect("one JSON string per line");
+        if let Err(problem) = birlink_core::tools::selfcheck::fast_agrees(&inst) {
+            broken.push(problem);
+        }
+        read += 1;
+    }
+    assert!(read >= 500, "only {read} instructions in the corpus");
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }

@@ -22,8 +22,11 @@ step "lint (native, and the web app for wasm32)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy -p birlink-web --target wasm32-unknown-unknown --locked -- -D warnings
 
-step "native tests (library, CLI, snapshots, properties, one test per code, UI state)"
+step "native tests (library, CLI, snapshots, properties, one test per code, every layout, UI state)"
 cargo test --workspace --locked
+
+step "the fuzz crate builds on stable (its targets need nightly; its models and tools must not rot)"
+cargo check --manifest-path fuzz/Cargo.toml --lib --examples --locked
 
 step "browser unit tests (wasm-bindgen-test in headless Chromium)"
 cargo test -p birlink-web --target wasm32-unknown-unknown --locked --test web

@@ -268,14 +268,20 @@ pub fn text_fit(text: &str, width: f64) -> String {
     }
 }
 
+/// The report of a sample, linked natively (for the graph's tests).
+#[cfg(test)]
+pub(crate) fn sample_report(file: &str) -> Report {
+    let bytes = std::fs::read(format!("{}/www/samples/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default();
+    let source = birlink_core::SourceFile { path: file.into(), content: Ok(bytes), role: birlink_core::Role::Auto };
+    birlink_core::run(vec![source], &birlink_core::LinkOptions::default()).report
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn report(file: &str) -> Report {
-        let bytes = std::fs::read(format!("{}/www/samples/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default();
-        let source = birlink_core::SourceFile { path: file.into(), content: Ok(bytes), role: birlink_core::Role::Auto };
-        birlink_core::run(vec![source], &birlink_core::LinkOptions::default()).report
+        sample_report(file)
     }
 
     #[test]

@@ -241,13 +241,7 @@ pub fn document(report: &Report, graph: &Layout, aliases: bool, dark: bool) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::components::call_graph::layout::layout;
-
-    fn report(file: &str) -> Report {
-        let bytes = std::fs::read(format!("{}/www/samples/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default();
-        let source = birlink_core::SourceFile { path: file.into(), content: Ok(bytes), role: birlink_core::Role::Auto };
-        birlink_core::run(vec![source], &birlink_core::LinkOptions::default()).report
-    }
+    use crate::components::call_graph::layout::{layout, sample_report as report};
 
     #[test]
     fn the_document_is_xml_with_every_node_and_edge() {

@@ -80,7 +80,15 @@ impl Src {
 
 impl PartialEq for Src {
     fn eq(&self, other: &Src) -> bool {
-        self.file == other.file && self.pointer() == other.pointer()
+        if self.file != other.file {
+            return false;
+        }
+        match (&self.pointer, &other.pointer) {
+            (Pointer::Text(a), Pointer::Text(b)) => a == b,
+            (Pointer::Element(a, i), Pointer::Element(b, j)) => i == j && a == b,
+            // The same pointer written both ways (rare): compare the text.
+            _ => self.pointer() == other.pointer(),
+        }
     }
 }
 
@@ -258,7 +266,10 @@ impl Kept {
         match self {
             Kept::Span { file, start, len } => {
                 let start = *start as usize;
-                file.get(start..start + *len as usize).unwrap_or("{}")
+                let text = file.get(start..start + *len as usize);
+                // A span is made from a slice of this very text (`span_in`).
+                debug_assert!(text.is_some(), "a kept instruction's span lies outside its file");
+                text.unwrap_or("{}")
             }
             Kept::Owned(text) => text,
         }
@@ -599,7 +610,7 @@ impl Inst {
     /// The instruction's fields: borrowed when parsed, parsed again from the text otherwise.
     pub fn fields(&self) -> Cow<'_, Fields> {
         match (&self.kept, &self.fields) {
-            (Some(kept), _) => Cow::Owned(serde_json::from_str(kept.get()).unwrap_or_default()),
+            (Some(kept), _) => Cow::Owned(parse_kept(kept.get())),
             (None, Some(fields)) => Cow::Borrowed(fields),
             (None, None) => Cow::Owned(Fields::new()),
         }
@@ -612,7 +623,7 @@ impl Inst {
             self.name = InstName::Own(self.name().into());
         }
         if let Some(kept) = self.kept.take() {
-            self.fields = Some(Box::new(serde_json::from_str(kept.get()).unwrap_or_default()));
+            self.fields = Some(Box::new(parse_kept(kept.get())));
         }
         self.fields.get_or_insert_with(Box::default)
     }
@@ -663,6 +674,14 @@ impl Inst {
             _ => None,
         }
     }
+}
+
+/// A kept instruction's fields. Kept text is what `serde_json` printed, or a span the
+/// fast path checked is exactly that: it always parses.
+fn parse_kept(text: &str) -> Fields {
+    let parsed = serde_json::from_str(text);
+    debug_assert!(parsed.is_ok(), "a kept instruction's text does not parse: {text}");
+    parsed.unwrap_or_default()
 }
 
 /// One `on_update` entry as the passes see it.

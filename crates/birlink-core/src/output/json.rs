@@ -18,7 +18,9 @@ pub fn module_to_string(module: &Module) -> String {
     // Writing into a Vec cannot fail.
     let _ = write_module(module, &mut out);
     // serde_json writes valid UTF-8.
-    String::from_utf8(out).unwrap_or_default()
+    let text = String::from_utf8(out);
+    debug_assert!(text.is_ok(), "serde_json wrote invalid UTF-8");
+    text.unwrap_or_default()
 }
 
 /// Writes the module as pretty JSON (two-space indent) with a final newline into any

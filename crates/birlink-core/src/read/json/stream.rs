@@ -143,45 +143,28 @@ impl<'de> Visitor<'de> for Root<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Document, A::Error> {
         let mut bundle_diags = Vec::new();
         let mut reader = Reader::new(self.file, self.diags, self.doc);
-        let mut fields = Fields::new();
-        let (mut functions, mut queues, mut modules) = (None, None, None);
+        let mut keys = ModuleKeys::default();
+        let mut modules = None;
         while let Some(key) = map.next_key::<String>()? {
-            let again = match key.as_str() {
-                "functions" => functions.is_some(),
-                "queues" => queues.is_some(),
-                "modules" => modules.is_some(),
-                _ => false,
-            };
-            if again || (matches!(key.as_str(), "functions" | "queues" | "modules") && fields.contains_key(&key)) {
-                self.doc.repeated.set(true);
+            if keys.read(&key, &mut map, &mut reader, "")? {
+                continue;
             }
-            match key.as_str() {
-                "functions" => {
-                    match map.next_value_seed(Items { reader: &mut reader, pointer: "", kind: Kind::Functions })? {
-                        Streamed::Functions(handles) => functions = Some(handles),
-                        other => keep(&mut fields, key, other),
+            if key == "modules" {
+                if modules.is_some() || keys.fields.contains_key(&key) {
+                    self.doc.repeated.set(true);
+                }
+                match map.next_value_seed(Modules { file: self.file, diags: &mut bundle_diags, doc: self.doc })? {
+                    Ok(list) => modules = Some(list),
+                    Err(value) => {
+                        keys.fields.insert(key, value);
                     }
                 }
-                "queues" => {
-                    match map.next_value_seed(Items { reader: &mut reader, pointer: "", kind: Kind::Queues })? {
-                        Streamed::Queues(handles) => queues = Some(handles),
-                        other => keep(&mut fields, key, other),
-                    }
-                }
-                "modules" => {
-                    match map.next_value_seed(Modules { file: self.file, diags: &mut bundle_diags, doc: self.doc })? {
-                        Ok(list) => modules = Some(list),
-                        Err(value) => {
-                            fields.insert(key, value);
-                        }
-                    }
-                }
-                _ => {
-                    let value = map.next_value::<Value>()?;
-                    fields.insert(key, value);
-                }
+            } else {
+                let value = map.next_value::<Value>()?;
+                keys.fields.insert(key, value);
             }
         }
+        let ModuleKeys { mut fields, functions, queues } = keys;
         if functions.is_some() || fields.contains_key("functions") {
             // A module. A `modules` key on it is just data: written back as it came.
             if let Some(list) = modules {
@@ -205,6 +188,43 @@ impl<'de> Visitor<'de> for Root<'_> {
             fields.insert("queues".to_owned(), Value::Array(Vec::new()));
         }
         Ok(Document::Other(Value::Object(fields)))
+    }
+}
+
+/// A module's keys as they stream: its `functions` and `queues` lowered (a repeat of
+/// either noted on the document), every other key kept. Both a module document and a
+/// bundle's module read their keys through it.
+#[derive(Default)]
+struct ModuleKeys {
+    fields: Fields,
+    functions: Option<Vec<Handle<Function>>>,
+    queues: Option<Vec<Handle<Queue>>>,
+}
+
+impl ModuleKeys {
+    /// Reads `key`'s value if it is one a module streams; `false` for any other key
+    /// (left for the caller to read).
+    fn read<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut A,
+        reader: &mut Reader<'_>,
+        pointer: &str,
+    ) -> Result<bool, A::Error> {
+        let (kind, seen) = match key {
+            "functions" => (Kind::Functions, self.functions.is_some()),
+            "queues" => (Kind::Queues, self.queues.is_some()),
+            _ => return Ok(false),
+        };
+        if seen || self.fields.contains_key(key) {
+            reader.doc.repeated.set(true);
+        }
+        match map.next_value_seed(Items { reader, pointer, kind })? {
+            Streamed::Functions(handles) => self.functions = Some(handles),
+            Streamed::Queues(handles) => self.queues = Some(handles),
+            other => keep(&mut self.fields, key.to_owned(), other),
+        }
+        Ok(true)
     }
 }
 
@@ -309,40 +329,14 @@ impl<'de> Visitor<'de> for BundleModule<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let pointer = format!("/modules/{}", self.index);
         let mut reader = Reader::new(self.file, &mut *self.diags, self.doc);
-        let mut fields = Fields::new();
-        let (mut functions, mut queues) = (None, None);
+        let mut keys = ModuleKeys::default();
         while let Some(key) = map.next_key::<String>()? {
-            let again = match key.as_str() {
-                "functions" => functions.is_some() || fields.contains_key(&key),
-                "queues" => queues.is_some() || fields.contains_key(&key),
-                _ => false,
-            };
-            if again {
-                self.doc.repeated.set(true);
-            }
-            match key.as_str() {
-                "functions" => {
-                    match map.next_value_seed(Items {
-                        reader: &mut reader,
-                        pointer: &pointer,
-                        kind: Kind::Functions,
-                    })? {
-                        Streamed::Functions(handles) => functions = Some(handles),
-                        other => keep(&mut fields, key, other),
-                    }
-                }
-                "queues" => {
-                    match map.next_value_seed(Items { reader: &mut reader, pointer: &pointer, kind: Kind::Queues })? {
-                        Streamed::Queues(handles) => queues = Some(handles),
-                        other => keep(&mut fields, key, other),
-                    }
-                }
-                _ => {
-                    let value = map.next_value::<Value>()?;
-                    fields.insert(key, value);
-                }
+            if !keys.read(&key, &mut map, &mut reader, &pointer)? {
+                let value = map.next_value::<Value>()?;
+                keys.fields.insert(key, value);
             }
         }
+        let ModuleKeys { fields, functions, queues } = keys;
         if functions.is_none() && !fields.contains_key("functions") {
             drop(reader);
             return Ok(self.not_a_module(&Value::Object(fields)));

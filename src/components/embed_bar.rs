@@ -21,7 +21,10 @@ pub fn embed_bar() -> Html {
                     <button type="button" aria-label="Dismiss" onclick={context.on(|| Action::Notice(None))}>{ "×" }</button>
                 </span>
             }
-            <a class="open-full" id="open-full" href={state.full_url()} target="_blank" rel="noopener">{ "Open in birlink ↗" }</a>
+            // A page its host wrote (a notebook's frame) has no address to open.
+            if !state.page.base.is_empty() {
+                <a class="open-full" id="open-full" href={state.full_url()} target="_blank" rel="noopener">{ "Open in birlink ↗" }</a>
+            }
         </div>
     }
 }

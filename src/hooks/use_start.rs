@@ -28,13 +28,17 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
         if !opened.is_empty() || !notes.is_empty() {
             dispatcher.dispatch(Action::History(HistoryAction::LinkState(opened, notes)));
         }
-        let menu = dispatcher.clone();
-        wasm_bindgen_futures::spawn_local(async move {
-            match fetch::samples_index().await {
-                Ok(samples) => menu.dispatch(Action::SamplesLoaded(samples)),
-                Err(error) => menu.dispatch(Action::Notice(Some(error))),
-            }
-        });
+        // The samples menu is the full page's: embedded, there is none to fill (and a
+        // frame a notebook wrote has no `samples/` beside it).
+        if !params.embed {
+            let menu = dispatcher.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                match fetch::samples_index().await {
+                    Ok(samples) => menu.dispatch(Action::SamplesLoaded(samples)),
+                    Err(error) => menu.dispatch(Action::Notice(Some(error))),
+                }
+            });
+        }
         if let Some(data) = link.data {
             // Inflated and read by the worker: the page's thread never holds it parsed.
             dispatcher.dispatch(Action::Link(LinkAction::OpenLink { data, lnc: params.lnc }));

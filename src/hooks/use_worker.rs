@@ -116,6 +116,9 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
         let dispatcher = state.dispatcher();
         use_memo((), move |_| {
             let inbox = Rc::new(Inbox { dispatcher, queue: RefCell::new(VecDeque::new()) });
+            // Beside the page, unless the document that wrote it says where (a notebook).
+            let worker_loader =
+                crate::services::location::host_page().worker_loader.unwrap_or_else(|| "worker_loader.js".to_owned());
             LinkWorker::spawner()
                 .callback(move |response: Wire<Response>| {
                     let action = match response.0 {
@@ -127,7 +130,7 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
                     }
                 })
                 .encoding::<Codec>()
-                .spawn_with_loader("worker_loader.js")
+                .spawn_with_loader(&worker_loader)
         })
     };
 

@@ -25,8 +25,16 @@ pub async fn blob(url: &str) -> Result<PickedFile, String> {
     let promise = response.blob().map_err(|_| format!("could not read `{url}`"))?;
     let blob: web_sys::Blob =
         JsFuture::from(promise).await.map_err(|_| format!("could not read `{url}`"))?.unchecked_into();
-    let name = url.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(url).split('?').next().unwrap_or(url);
-    Ok(PickedFile { path: name.to_owned(), size: blob.size() as u64, blob: FileBlob(Some(blob)) })
+    Ok(PickedFile { path: file_name(url), size: blob.size() as u64, blob: FileBlob(Some(blob)) })
+}
+
+/// The name a fetched file gets: its URL's last path segment, percent-decoded, so a
+/// segment that encodes a relative path (`nc00%2Fsg00%2Fbir_debug.json`, as `birlink
+/// open` writes them) names the file as a dropped folder would.
+fn file_name(url: &str) -> String {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    let last = path.rsplit('/').next().filter(|n| !n.is_empty()).unwrap_or(path);
+    js_sys::decode_uri_component(last).ok().and_then(|n| n.as_string()).unwrap_or_else(|| last.to_owned())
 }
 
 /// The samples index (`samples/index.json`).

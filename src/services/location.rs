@@ -18,6 +18,30 @@ pub fn normalize_origin(text: &str) -> Option<String> {
     (bare && matches!(url.protocol().as_str(), "http:" | "https:")).then(|| url.origin())
 }
 
+/// What a host document that writes the page itself (a notebook's `srcdoc` frame, whose
+/// address is `about:srcdoc`) tells it in a global `birlinkPage` before the app starts:
+/// the query and fragment it stands for, and where the worker's loader is (a `blob:`
+/// URL there, since the frame has no folder to load files from).
+#[derive(Clone, Debug, Default)]
+pub struct HostPage {
+    /// `?embed=1&…`.
+    pub query: Option<String>,
+    /// The fragment, without `#`.
+    pub fragment: Option<String>,
+    /// The worker loader's URL.
+    pub worker_loader: Option<String>,
+}
+
+/// The page's `birlinkPage`, if its document set one.
+pub fn host_page() -> HostPage {
+    let Ok(given) = js_sys::Reflect::get(&js_sys::global(), &"birlinkPage".into()) else { return HostPage::default() };
+    if !given.is_object() {
+        return HostPage::default();
+    }
+    let text = |key: &str| js_sys::Reflect::get(&given, &key.into()).ok().and_then(|v| v.as_string());
+    HostPage { query: text("query"), fragment: text("fragment"), worker_loader: text("workerLoader") }
+}
+
 /// The page's setup from its URL.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setup {
@@ -32,13 +56,20 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// Reads the page's URL.
+    /// Reads the page's URL (or, in a document with none of its own, what its host
+    /// document set in `birlinkPage`: see [`host_page`]).
     pub fn from_location() -> Setup {
         let location = gloo::utils::window().location();
-        let search = location.search().unwrap_or_default();
-        let fragment = location.hash().unwrap_or_default().trim_start_matches('#').to_owned();
-        let origin = location.origin().unwrap_or_default();
-        let path = location.pathname().unwrap_or_default();
+        let given = host_page();
+        let search = given.query.clone().unwrap_or_else(|| location.search().unwrap_or_default());
+        let fragment = match &given.query {
+            Some(_) => given.fragment.clone().unwrap_or_default(),
+            None => location.hash().unwrap_or_default().trim_start_matches('#').to_owned(),
+        };
+        // The document's origin (`window.origin`), not its URL's: a `srcdoc` frame's URL
+        // is `about:srcdoc`, whose origin is opaque, while the document has its host's.
+        let origin = gloo::utils::window().origin();
+        let path = if given.query.is_some() { String::new() } else { location.pathname().unwrap_or_default() };
         let mut params = params::parse(&search);
         let mut origins = Vec::new();
         for listed in std::mem::take(&mut params.origins) {
@@ -49,7 +80,10 @@ impl Setup {
         }
         params.origins = origins;
         let trust = Trust::new(&origin, &params.origins);
-        let page = Page { base: format!("{origin}{path}"), full_query: params::full_query(&search) };
+        // A page given its query by its host (a notebook's frame) has no address of its
+        // own to link to: no "Open in birlink".
+        let base = if given.query.is_some() { String::new() } else { format!("{origin}{path}") };
+        let page = Page { base, full_query: params::full_query(&search) };
         Setup { params, fragment, page, trust }
     }
 

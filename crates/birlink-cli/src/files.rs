@@ -31,15 +31,14 @@ pub fn gather(inputs: &[PathBuf]) -> Vec<SourceFile> {
     sources
 }
 
-/// Every input file's bytes under the name the browser gives it: a file its file name,
-/// a folder's files their path from the folder, the folder's own name first
+/// Every input file under the name the browser gives it: a file its file name, a
+/// folder's files their path from the folder, the folder's own name first
 /// (`webkitRelativePath`), in sorted order. `birlink share` names files this way so its
-/// link is the page's, byte for byte.
-pub fn gather_as_browser(inputs: &[PathBuf]) -> Result<Vec<(String, Vec<u8>)>, String> {
+/// link is the page's, byte for byte, and `birlink open` so the page shows them as if
+/// the folder had been dropped.
+pub fn named_paths(inputs: &[PathBuf]) -> Result<Vec<(String, PathBuf)>, String> {
     let mut files = Vec::new();
     for input in inputs {
-        let read =
-            |path: &Path| std::fs::read(path).map_err(|e| format!("cannot read `{}`: {}", display(path), describe(&e)));
         if input.is_dir() {
             let mut found = Vec::new();
             walk(input, &mut found).map_err(|e| format!("cannot read `{}`: {}", display(input), describe(&e)))?;
@@ -52,16 +51,30 @@ pub fn gather_as_browser(inputs: &[PathBuf]) -> Result<Vec<(String, Vec<u8>)>, S
                     .and_then(|p| full.strip_prefix(p).ok())
                     .map(display)
                     .unwrap_or_else(|| display(&path));
-                named.push((name, read(&path)?));
+                named.push((name, path));
             }
             named.sort_by(|a, b| a.0.cmp(&b.0));
             files.extend(named);
-        } else {
+        } else if input.is_file() {
             let name = input.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| display(input));
-            files.push((name, read(input)?));
+            files.push((name, input.clone()));
+        } else {
+            return Err(format!("cannot read `{}`: {}", display(input), "no such file or directory"));
         }
     }
     Ok(files)
+}
+
+/// Every input file's bytes under the name the browser gives it ([`named_paths`]).
+pub fn gather_as_browser(inputs: &[PathBuf]) -> Result<Vec<(String, Vec<u8>)>, String> {
+    named_paths(inputs)?
+        .into_iter()
+        .map(|(name, path)| {
+            let bytes =
+                std::fs::read(&path).map_err(|e| format!("cannot read `{}`: {}", display(&path), describe(&e)))?;
+            Ok((name, bytes))
+        })
+        .collect()
 }
 
 /// The `--netlist` file.

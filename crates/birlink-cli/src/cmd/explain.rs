@@ -4,7 +4,6 @@
 //! given; or the list of all codes, or the Markdown reference (`docs/diagnostics.md`).
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::Args;
 
@@ -12,7 +11,7 @@ use birlink_core::diag::ncc;
 use birlink_core::tools::log;
 use birlink_core::{Code, LinkOptions};
 
-use super::{Error, Outcome};
+use super::{Error, Outcome, Status};
 use crate::files;
 use crate::out::{out, outln};
 
@@ -34,13 +33,43 @@ pub struct ExplainArgs {
     markdown: bool,
 }
 
-fn explain_code(code: Code) {
+fn explain_code(code: Code, out: &mut String) {
+    use std::fmt::Write as _;
     let info = code.info();
     let ncc = code.ncc().map(|n| format!(", the compiler's {n}")).unwrap_or_default();
-    outln!("{} — {} ({} in `{}`{ncc})\n", info.code, info.title, info.severity.as_str(), info.pass);
-    outln!("{}\n", info.explanation);
-    outln!("Example:\n    {}\n", info.example.replace('\n', "\n    "));
-    outln!("Fix: {}.", info.fix);
+    let _ = writeln!(out, "{} — {} ({} in `{}`{ncc})\n", info.code, info.title, info.severity.as_str(), info.pass);
+    let _ = writeln!(out, "{}\n", info.explanation);
+    let _ = writeln!(out, "Example:\n    {}\n", info.example.replace('\n', "\n    "));
+    let _ = writeln!(out, "Fix: {}.", info.fix);
+}
+
+/// What a code means and what to do, as `birlink explain CODE` prints it: birlink's
+/// codes (`1514`, `BL0002`) and the compiler's (`NCC_ILLC059`, any case, with or without
+/// `NCC_`, an assertion's text); `Err` for a code neither knows.
+pub fn explanation(text: &str) -> Result<String, String> {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    if let Some(code) = Code::parse(text) {
+        explain_code(code, &mut out);
+        return Ok(out);
+    }
+    let entry = ncc::find(text).ok_or_else(|| {
+        format!("unknown code `{text}`; `birlink explain` lists birlink's, docs/diagnostics.md the compiler's")
+    })?;
+    let _ = writeln!(out, "{}\n\n{}.\n", entry.shape, capitalized(entry.note));
+    match entry.birlink {
+        Some(code) => {
+            let _ = writeln!(out, "birlink reports it as {}:\n", code.as_str());
+            explain_code(code, &mut out);
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "birlink does not reproduce this failure: it is outside bir_linker, vnc_remote_addr_map and vnc_link."
+            );
+        }
+    }
+    Ok(out)
 }
 
 impl ExplainArgs {
@@ -48,7 +77,7 @@ impl ExplainArgs {
     pub fn run(self) -> Outcome {
         if self.markdown {
             out!("{}", birlink_core::diag::docs::markdown_reference());
-            return Ok(ExitCode::SUCCESS);
+            return Ok(Status::OK);
         }
         if let Some(path) = &self.log {
             let inputs: Vec<PathBuf> = self.args.iter().map(PathBuf::from).collect();
@@ -62,28 +91,10 @@ impl ExplainArgs {
                 let info = code.info();
                 outln!("{:<7} {:<8} {:<20} {}", info.code, info.severity.as_str(), info.pass, info.title);
             }
-            return Ok(ExitCode::SUCCESS);
+            return Ok(Status::OK);
         };
-        if let Some(code) = Code::parse(&text) {
-            explain_code(code);
-            return Ok(ExitCode::SUCCESS);
-        }
-        let entry = ncc::find(&text).ok_or_else(|| {
-            Error(format!(
-                "unknown code `{text}`; `birlink explain` lists birlink's, docs/diagnostics.md the compiler's"
-            ))
-        })?;
-        outln!("{}\n\n{}.\n", entry.shape, capitalized(entry.note));
-        match entry.birlink {
-            Some(code) => {
-                outln!("birlink reports it as {}:\n", code.as_str());
-                explain_code(code);
-            }
-            None => outln!(
-                "birlink does not reproduce this failure: it is outside bir_linker, vnc_remote_addr_map and vnc_link."
-            ),
-        }
-        Ok(ExitCode::SUCCESS)
+        out!("{}", explanation(&text).map_err(Error)?);
+        Ok(Status::OK)
     }
 
     fn explain_log(&self, path: &PathBuf, inputs: &[PathBuf]) -> Outcome {
@@ -91,7 +102,7 @@ impl ExplainArgs {
         let findings = log::read(&String::from_utf8_lossy(&text));
         if findings.is_empty() {
             outln!("no line of `{}` is a link failure birlink knows (docs/diagnostics.md lists them)", path.display());
-            return Ok(ExitCode::from(1));
+            return Ok(Status(1));
         }
         let outcome = (!inputs.is_empty()).then(|| {
             let options = LinkOptions { lnc: self.lnc, ..LinkOptions::default() };
@@ -140,7 +151,7 @@ impl ExplainArgs {
             outln!("{}", log::HOW_TO_DUMP);
             outln!("Then `birlink explain --log {} DUMPS...` finds these names in them.", path.display());
         }
-        Ok(ExitCode::SUCCESS)
+        Ok(Status::OK)
     }
 }
 

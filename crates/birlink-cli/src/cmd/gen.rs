@@ -2,7 +2,6 @@
 //! defaults are `GenConfig::default()`'s, so the CLI and the library never disagree.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::sync::LazyLock;
 
 use clap::{Args, ValueEnum};
@@ -10,7 +9,7 @@ use clap::{Args, ValueEnum};
 use birlink_core::gen::{GenConfig, Layout};
 use birlink_core::Code;
 
-use super::{create_dir, write, Error, Outcome};
+use super::{create_dir, write, Error, Outcome, Status};
 use crate::out::outln;
 
 static DEFAULTS: LazyLock<GenConfig> = LazyLock::new(GenConfig::default);
@@ -119,6 +118,6 @@ impl GenArgs {
             birlink_core::diag::counted(generated.len(), "file"),
             birlink_core::read::input::human_bytes(total as u64)
         );
-        Ok(ExitCode::SUCCESS)
+        Ok(Status::OK)
     }
 }

@@ -4,13 +4,13 @@
 pub mod explain;
 pub mod gen;
 pub mod link;
+pub mod open;
 pub mod print;
 pub mod reduce;
 pub mod share;
 
 use std::fmt;
 use std::path::Path;
-use std::process::ExitCode;
 
 /// Why a command could not run (printed as `error: …`, exit 2).
 #[derive(Debug)]
@@ -22,8 +22,18 @@ impl fmt::Display for Error {
     }
 }
 
+/// A command's exit status: 0 done (or linked), 1 what it was asked is not so (an error
+/// diagnostic, a set that does not fail), 2 bad arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Status(pub u8);
+
+impl Status {
+    /// Exit 0.
+    pub const OK: Status = Status(0);
+}
+
 /// What a subcommand returns.
-pub type Outcome = Result<ExitCode, Error>;
+pub type Outcome = Result<Status, Error>;
 
 /// Writes a file, or says which one could not be written.
 pub fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
@@ -36,10 +46,10 @@ pub fn create_dir(path: &Path) -> Result<(), Error> {
 }
 
 /// 1 when any diagnostic is an error, else 0.
-pub fn exit_for(diagnostics: &[birlink_core::Diagnostic]) -> ExitCode {
+pub fn exit_for(diagnostics: &[birlink_core::Diagnostic]) -> Status {
     if birlink_core::diag::has_errors(diagnostics) {
-        ExitCode::from(1)
+        Status(1)
     } else {
-        ExitCode::SUCCESS
+        Status::OK
     }
 }

@@ -5,7 +5,6 @@
 
 use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::Args;
 
@@ -13,7 +12,7 @@ use birlink_core::tools::reduce::{self, Form, ReduceError, ReduceOptions};
 use birlink_core::tools::share::{LinkSetData, SharedFile};
 use birlink_core::Code;
 
-use super::{write, Error, Outcome};
+use super::{write, Error, Outcome, Status};
 use crate::files;
 use crate::out::outln;
 
@@ -88,7 +87,7 @@ impl ReduceArgs {
             Ok(reduced) => reduced,
             Err(ReduceError::NotFailing(why)) => {
                 eprintln!("error: {why}");
-                return Ok(ExitCode::from(1));
+                return Ok(Status(1));
             }
             Err(ReduceError::Input(why)) => return Err(Error(why)),
             Err(error @ ReduceError::TooLarge { .. }) => return Err(Error(error.to_string())),
@@ -111,6 +110,6 @@ impl ReduceArgs {
                 Form::Lines => " (the file's own lines: it is not JSON, so cannot be a bundle)",
             }
         );
-        Ok(ExitCode::SUCCESS)
+        Ok(Status::OK)
     }
 }

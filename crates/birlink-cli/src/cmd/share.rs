@@ -3,14 +3,13 @@
 //! refuses, says so, and writes the link set as a bundle when `--bundle` says where.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::Args;
 
 use birlink_core::tools::share::{self, LinkSetData, SharedFile, View, ViewState};
 use birlink_core::EntityKey;
 
-use super::{write, Error, Outcome};
+use super::{write, Error, Outcome, Status};
 use crate::files;
 use crate::out::outln;
 
@@ -71,7 +70,7 @@ impl ShareArgs {
         let link = share::link(&self.base, &state, Some(&data));
         if link.len() <= share::LINK_BUDGET {
             outln!("{link}");
-            return Ok(ExitCode::SUCCESS);
+            return Ok(Status::OK);
         }
         eprintln!(
             "error: the link would be {} characters, above the budget of {}: browsers and chat tools may cut it",
@@ -86,6 +85,6 @@ impl ShareArgs {
             }
             None => eprintln!("help: `--bundle FILE` writes the link set as one bundle file to share instead"),
         }
-        Ok(ExitCode::from(1))
+        Ok(Status(1))
     }
 }

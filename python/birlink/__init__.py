@@ -1,0 +1,214 @@
+"""birlink: the multi-core link of AWS Neuron BIR modules, reimplemented.
+
+neuronx-cc compiles a program for N logical cores as N BIR modules and links them back
+(``bir_linker``, ``vnc_remote_addr_map``, ``vnc_link``). When that fails, birlink says
+which pass, on which core, about which entity, and what to do::
+
+    import birlink
+
+    result = birlink.link(["nc00.json", "nc01.json"])
+    if not result.ok:
+        for d in result.diagnostics:
+            print(d.code, d.ncc, d.message, f"{d.file}:{d.line}:{d.column}")
+    birlink.show(result)          # the inspector in a notebook cell (``birlink[notebook]``)
+
+Everything runs in this process, on this machine: the same Rust library as the
+``birlink`` command and the browser inspector, with the same bytes out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+from . import _birlink
+
+__all__ = [
+    "Diagnostic",
+    "LinkResult",
+    "__version__",
+    "explain",
+    "link",
+    "reduce",
+    "share",
+    "show",
+]
+
+__version__: str = _birlink.__version__
+
+#: A path, or several.
+Paths = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
+
+
+def _paths(paths: Paths) -> List[str]:
+    if isinstance(paths, (str, os.PathLike)):
+        return [os.fspath(paths)]
+    listed = [os.fspath(p) for p in paths]
+    if not listed:
+        raise ValueError("no input: give per-core module files, bundles or folders")
+    return listed
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One diagnostic of a link, as ``report.json`` has it."""
+
+    #: birlink's code (``"1514"``, ``"BL0002"``).
+    code: str
+    #: The compiler's code for the same failure (``"NCC_ILLC059"``), if it has one.
+    ncc: Optional[str]
+    #: ``"error"``, ``"warning"`` or ``"note"``.
+    severity: str
+    #: The pass that reported it (``"vnc_remote_addr_map"``).
+    pass_name: str
+    #: What is wrong, where and why.
+    message: str
+    #: The core concerned, if one is.
+    core: Optional[int]
+    #: The input file it points into, with its line, column and JSON pointer.
+    file: Optional[str]
+    line: Optional[int]
+    column: Optional[int]
+    pointer: Optional[str]
+    #: What to do about it.
+    help: str
+    #: Names close to one that was not found.
+    nearest: List[str]
+
+
+class LinkResult:
+    """What a link produced. A failing link is a result, not an exception: see
+    :attr:`ok`, :attr:`failed_pass` and :attr:`diagnostics`."""
+
+    def __init__(self, run: Any, paths: List[str], lnc: Optional[int]) -> None:
+        self._run = run
+        self._report: Optional[Dict[str, Any]] = None
+        #: The inputs it was linked from (what :func:`show` opens).
+        self.paths = paths
+        #: The LNC it was asked for, if any.
+        self.lnc = lnc
+
+    @property
+    def ok(self) -> bool:
+        """Whether every pass ran clean (no error diagnostic)."""
+        return bool(self._run.ok)
+
+    @property
+    def failed_pass(self) -> Optional[str]:
+        """The pass that failed (``"vnc_remote_addr_map"``), if one did."""
+        return self._run.failed_pass
+
+    @property
+    def diagnostics(self) -> List[Diagnostic]:
+        """Every diagnostic, in report order."""
+        return [
+            Diagnostic(
+                code=d["code"],
+                ncc=d["ncc"],
+                severity=d["severity"],
+                pass_name=d["pass"],
+                message=d["message"],
+                core=d["core"],
+                file=d["file"],
+                line=d["line"],
+                column=d["column"],
+                pointer=d["pointer"],
+                help=d["help"],
+                nearest=list(d["nearest"]),
+            )
+            for d in self._run.diagnostics()
+        ]
+
+    @property
+    def report(self) -> Dict[str, Any]:
+        """``report.json``, as a dict."""
+        if self._report is None:
+            self._report = json.loads(self._run.report_json())
+        return self._report
+
+    def report_json(self) -> str:
+        """``report.json``'s text, byte for byte the CLI's."""
+        return str(self._run.report_json())
+
+    def linked_json(self) -> Optional[bytes]:
+        """``linked.json``, byte for byte the CLI's; ``None`` when bir_linker made no module."""
+        return self._run.linked_json()
+
+    def text(self) -> Optional[str]:
+        """The linked module's canonical text (``birlink link --text``), if there is one."""
+        return self._run.text()
+
+    def __str__(self) -> str:
+        return str(self._run.rendered())
+
+    def __repr__(self) -> str:
+        if self.ok:
+            return f"<birlink.LinkResult linked, {len(self.diagnostics)} diagnostics>"
+        return f"<birlink.LinkResult failed in {self.failed_pass}: {len(self.diagnostics)} diagnostics>"
+
+    def _repr_markdown_(self) -> str:
+        lines = [f"**birlink**: {'linked' if self.ok else f'failed in `{self.failed_pass}`'}"]
+        for d in self.diagnostics[:10]:
+            ncc = f" ({d.ncc})" if d.ncc else ""
+            lines.append(f"- {d.severity} **{d.code}**{ncc}: {d.message}")
+        return "\n".join(lines)
+
+
+def link(
+    paths: Paths,
+    *,
+    lnc: Optional[int] = None,
+    netlist: Optional[Union[str, "os.PathLike[str]"]] = None,
+    passes: Optional[Union[str, Sequence[str]]] = None,
+) -> LinkResult:
+    """Links per-core module files, bundles or folders, as ``birlink link`` does.
+
+    ``lnc`` is the expected number of cores (default: the bundle's, the netlist's, or the
+    number of modules); ``passes`` a contiguous run of ``verify``, ``bir_linker``,
+    ``vnc_remote_addr_map``, ``vnc_link`` (a list, or a comma-separated string). A
+    missing input raises :class:`FileNotFoundError`, a bad argument :class:`ValueError`.
+    """
+    listed = _paths(paths)
+    if isinstance(passes, str):
+        passes = [p.strip() for p in passes.split(",") if p.strip()]
+    run = _birlink.link(
+        listed,
+        lnc=lnc,
+        netlist=os.fspath(netlist) if netlist is not None else None,
+        passes=list(passes) if passes is not None else None,
+    )
+    return LinkResult(run, listed, lnc)
+
+
+def explain(code: str) -> str:
+    """What a code means and what to do: birlink's (``"1514"``) or the compiler's
+    (``"NCC_ILLC059"``), as ``birlink explain`` prints it."""
+    return str(_birlink.explain(code))
+
+
+def reduce(paths: Paths, *, code: Optional[str] = None, keep_names: bool = False, lnc: Optional[int] = None) -> bytes:
+    """The smallest link set that fails the same way (the first error, or ``code``), as
+    the bytes of a bundle file: what ``birlink reduce`` writes. Raises
+    :class:`ValueError` when the set does not fail (or does not report ``code``)."""
+    return bytes(_birlink.reduce(_paths(paths), code=code, keep_names=keep_names, lnc=lnc))
+
+
+def share(paths: Paths, *, base: Optional[str] = None, view: Optional[str] = None, lnc: Optional[int] = None) -> str:
+    """A link that carries the link set in its fragment, the same as ``birlink share``
+    and the page's Share; ``base`` is where birlink is served."""
+    return str(_birlink.share(_paths(paths), base=base, view=view, lnc=lnc))
+
+
+def show(paths_or_result: Union[Paths, LinkResult], *, view: Optional[str] = None, height: int = 640) -> Any:
+    """The inspector in a notebook cell: the link set linked in the cell's own page,
+    offline, with no server (an ``anywidget`` widget, driven by birlink's message
+    protocol). Needs ``pip install 'birlink[notebook]'``."""
+    from .widget import Inspector
+
+    if isinstance(paths_or_result, LinkResult):
+        listed, lnc = paths_or_result.paths, paths_or_result.lnc
+    else:
+        listed, lnc = _paths(paths_or_result), None
+    return Inspector.of(listed, view=view, height=height, lnc=lnc)

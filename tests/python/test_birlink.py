@@ -1,0 +1,154 @@
+"""The Python package, installed from the built wheel into a fresh virtual environment
+(``scripts/test.sh``): the ``birlink`` command and the module on the samples give the
+Rust CLI's bytes, and every error path raises what it says.
+
+``BIRLINK_CLI`` names the Rust CLI to compare with; ``BIRLINK_SAMPLES`` the samples.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import birlink
+
+SAMPLES = Path(os.environ.get("BIRLINK_SAMPLES", Path(__file__).resolve().parents[2] / "www" / "samples"))
+RUST_CLI = os.environ["BIRLINK_CLI"]
+INDEX = json.loads((SAMPLES / "index.json").read_text())
+#: The command the wheel put on PATH (the venv's), not the Rust build's.
+COMMAND = shutil.which("birlink")
+
+
+def rust(*args, cwd=None):
+    return subprocess.run([RUST_CLI, *args], capture_output=True, cwd=cwd)
+
+
+def command(*args, cwd=None):
+    return subprocess.run([COMMAND, *args], capture_output=True, cwd=cwd)
+
+
+def test_the_command_is_the_wheels():
+    assert COMMAND and Path(COMMAND).resolve() != Path(RUST_CLI).resolve()
+    version = command("--version")
+    assert version.returncode == 0
+    assert version.stdout.decode().startswith(f"birlink {birlink.__version__} (")
+
+
+@pytest.mark.parametrize("sample", [s["file"] for s in INDEX])
+def test_every_sample_links_to_the_clis_bytes(sample, tmp_path, monkeypatch):
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    a = command("link", sample, "--out", str(ours), "--quiet", cwd=SAMPLES)
+    b = rust("link", sample, "--out", str(theirs), "--quiet", cwd=SAMPLES)
+    assert a.returncode == b.returncode
+    for name in ["report.json", "linked.json"]:
+        assert (ours / name).exists() == (theirs / name).exists(), name
+        if (theirs / name).exists():
+            assert (ours / name).read_bytes() == (theirs / name).read_bytes(), name
+    # The module gives the same bytes, in-process (files named as given, as the CLI's).
+    monkeypatch.chdir(SAMPLES)
+    result = birlink.link(sample)
+    assert result.report_json().encode() == (theirs / "report.json").read_bytes()
+    linked = result.linked_json()
+    if (theirs / "linked.json").exists():
+        assert linked == (theirs / "linked.json").read_bytes()
+    else:
+        assert linked is None
+    assert result.ok == (b.returncode == 0)
+
+
+def test_a_failing_link_is_a_result_with_its_diagnostics():
+    result = birlink.link(SAMPLES / "error-1514.json")
+    assert not result.ok
+    assert result.failed_pass == "vnc_remote_addr_map"
+    d = next(d for d in result.diagnostics if d.code == "1514")
+    assert (d.ncc, d.severity, d.pass_name, d.core) == ("NCC_ILLC059", "error", "vnc_remote_addr_map", 1)
+    assert d.file.endswith("error-1514.json") and d.line > 0 and d.column > 0
+    assert d.pointer.endswith("/remote_local_target")
+    assert "c_partial_0" in d.nearest and d.help
+    assert result.report["passes"][2]["status"] == "error"
+    assert "error[1514] (NCC_ILLC059)" in str(result)
+    assert result.text().startswith("module nc00/sgLnk")
+    assert "failed in vnc_remote_addr_map" in repr(result)
+
+
+def test_options_as_the_cli_has_them():
+    linked = birlink.link(SAMPLES / "matmul-2core.json", lnc=2, passes="verify,bir_linker")
+    assert linked.ok
+    assert [p["status"] for p in linked.report["passes"]] == ["ok", "ok", "skipped", "skipped"]
+    assert birlink.link([SAMPLES / "matmul-2core.json"], lnc=3).failed_pass is not None
+
+
+def test_every_error_path_raises_what_it_says(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        birlink.link(tmp_path / "nowhere.json")
+    with pytest.raises(FileNotFoundError):
+        birlink.link(SAMPLES / "matmul-2core.json", netlist=tmp_path / "nowhere.json")
+    with pytest.raises(ValueError, match="from 1 to 64"):
+        birlink.link(SAMPLES / "matmul-2core.json", lnc=65)
+    with pytest.raises(ValueError, match="no pass `vnc_links`"):
+        birlink.link(SAMPLES / "matmul-2core.json", passes=["vnc_links"])
+    with pytest.raises(ValueError, match="no input"):
+        birlink.link([])
+    with pytest.raises(ValueError, match="unknown code"):
+        birlink.explain("NCC_NOPE999")
+    with pytest.raises(ValueError, match="does not fail"):
+        birlink.reduce(SAMPLES / "matmul-2core.json")
+    with pytest.raises(ValueError, match="no view"):
+        birlink.share(SAMPLES / "matmul-2core.json", view="graph")
+    # A file that is not JSON is a diagnostic, not an exception.
+    bad = tmp_path / "nc00.json"
+    bad.write_text("{ not json")
+    result = birlink.link(bad)
+    assert not result.ok and result.diagnostics[0].code == "BL0002"
+
+
+def test_explain_is_the_clis():
+    for code in ["1514", "NCC_ILLC059", "ncc_ixlv002", "BL0010"]:
+        assert birlink.explain(code).encode() == rust("explain", code).stdout
+
+
+def test_reduce_is_the_clis(tmp_path):
+    out = tmp_path / "repro.json"
+    assert rust("reduce", "--out", str(out), str(SAMPLES / "error-1514.json")).returncode == 0
+    assert birlink.reduce(SAMPLES / "error-1514.json") == out.read_bytes()
+    kept = birlink.reduce(SAMPLES / "warning-1189.json", code="1189", keep_names=True)
+    assert json.loads(kept)["modules"]
+
+
+def test_share_is_the_clis():
+    base = "https://example.org/birlink/"
+    ours = birlink.share(SAMPLES / "error-1514.json", base=base, view="diagnostics")
+    theirs = rust("share", str(SAMPLES / "error-1514.json"), "--base", base, "--view", "diagnostics").stdout
+    assert (ours + "\n").encode() == theirs
+    assert ours.startswith(base + "#")
+
+
+def test_the_module_runs_as_a_script():
+    run = subprocess.run([os.environ.get("PYTHON", "python"), "-m", "birlink", "explain", "1514"], capture_output=True)
+    assert run.returncode == 0 and run.stdout.startswith(b"1514")
+
+
+def test_the_wheel_carries_the_web_app():
+    from birlink import _birlink
+
+    for name in ["index.html", "app.js", "app_bg.wasm", "worker.js", "worker_bg.wasm", "style.css"]:
+        assert _birlink.web_file(name), name
+    assert _birlink.web_file("../Cargo.toml") is None
+
+
+def test_show_makes_a_widget_with_the_files():
+    widget = birlink.show(SAMPLES / "error-1514.json", view="diagnostics", height=500)
+    assert [f["name"] for f in widget.files] == ["error-1514.json"]
+    assert widget.files[0]["data"] == (SAMPLES / "error-1514.json").read_bytes()
+    assert (widget.view, widget.height) == ("diagnostics", 500)
+    assert set(widget.assets) >= {"app.js", "app_bg.wasm", "worker.js", "worker_bg.wasm"}
+    again = birlink.show(birlink.link(SAMPLES / "error-1514.json", lnc=2))
+    assert again.lnc == 2
+
+
+def test_the_types_ship_with_the_package():
+    root = Path(birlink.__file__).parent
+    assert (root / "py.typed").exists() and (root / "_birlink.pyi").exists()

@@ -152,3 +152,29 @@ def test_show_makes_a_widget_with_the_files():
 def test_the_types_ship_with_the_package():
     root = Path(birlink.__file__).parent
     assert (root / "py.typed").exists() and (root / "_birlink.pyi").exists()
+
+
+def test_ctrl_c_stops_birlink_open_and_a_closed_pipe_is_quiet():
+    import signal
+    import time
+
+    server = subprocess.Popen(
+        [COMMAND, "open", str(SAMPLES / "error-1514.json"), "--no-browser"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        url = server.stdout.readline().decode().strip()
+        assert url.startswith("http://127.0.0.1:"), url
+        time.sleep(0.2)
+        server.send_signal(signal.SIGINT)
+        code = server.wait(timeout=10)
+    finally:
+        server.kill()
+    # Ended by the signal itself, as the native binary is.
+    assert code == -signal.SIGINT, code
+    # `birlink print … | head -c 1`: no traceback, no panic.
+    pipe = subprocess.run(
+        f"{COMMAND} print {SAMPLES / 'ring-4core.json'} | head -c 1", shell=True, capture_output=True
+    )
+    assert pipe.stderr == b"", pipe.stderr

@@ -19,7 +19,9 @@ impl WebApp {
     /// The web app to serve: `folder` when given, else `BIRLINK_WEB_DIR`, else the one
     /// built in; `None` when there is none.
     pub fn find(folder: Option<&Path>) -> Option<WebApp> {
-        let folder = folder.map(Path::to_path_buf).or_else(|| std::env::var_os("BIRLINK_WEB_DIR").map(PathBuf::from));
+        let folder = folder
+            .map(Path::to_path_buf)
+            .or_else(|| std::env::var_os("BIRLINK_WEB_DIR").filter(|d| !d.is_empty()).map(PathBuf::from));
         match folder {
             Some(folder) => Some(WebApp::Folder(folder)),
             None => (!ASSETS.is_empty()).then_some(WebApp::Embedded),

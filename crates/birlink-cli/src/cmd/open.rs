@@ -82,11 +82,11 @@ impl OpenArgs {
                 self.host
             );
         }
-        outln!("{url}");
         eprintln!(
             "birlink: serving {} on this machine (Ctrl-C stops it); from another machine: `ssh -L {port}:127.0.0.1:{port} <this host>`, then open the URL there",
             birlink_core::diag::counted(files.len(), "file")
         );
+        outln!("{url}");
         if !self.no_browser {
             if let Err(why) = open_browser(&url) {
                 eprintln!("birlink: could not open a browser ({why}): open the URL above");

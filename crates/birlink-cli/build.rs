@@ -4,7 +4,8 @@
 //!   environment's `BIRLINK_COMMIT` when set (a release build from a tarball), else
 //!   `git rev-parse --short HEAD`, else `unknown`.
 //! * `web_assets.rs` in `OUT_DIR` — the inspector's files, for `birlink open`: every
-//!   file of the folder `BIRLINK_WEB_DIST` names (a `trunk build --release` `dist/`),
+//!   file of the folder `BIRLINK_WEB_DIST` names (a `trunk build --release` `dist/`;
+//!   a relative path is the repository root's, as in a release job's container),
 //!   embedded; none when it is unset (a plain `cargo build`, which then says how to get
 //!   a build with the web app).
 
@@ -19,7 +20,8 @@ fn main() {
 
     let mut table =
         String::from("/// The inspector's files, by path below `dist/`.\npub static ASSETS: &[(&str, &[u8])] = &[\n");
-    if let Some(dist) = std::env::var_os("BIRLINK_WEB_DIST").map(PathBuf::from) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    if let Some(dist) = std::env::var_os("BIRLINK_WEB_DIST").filter(|d| !d.is_empty()).map(|d| root.join(d)) {
         let mut files = Vec::new();
         walk(&dist, &mut files);
         files.sort();

@@ -1,4 +1,4 @@
-//! The keyboard shortcuts, in a [`Modal`].
+//! The keyboard shortcuts and the version, in a [`Modal`].
 
 use yew::prelude::*;
 
@@ -17,6 +17,15 @@ const KEYS: &[(&str, &str)] = &[
     ("?", "this help"),
 ];
 
+/// What the help dialog says it is: the version, and the commit when the build was told
+/// it (`cargo xtask dist` sets `BIRLINK_COMMIT`; a development build has none).
+fn version() -> String {
+    match option_env!("BIRLINK_COMMIT").filter(|commit| !commit.is_empty()) {
+        Some(commit) => format!("birlink {} ({commit})", env!("CARGO_PKG_VERSION")),
+        None => format!("birlink {}", env!("CARGO_PKG_VERSION")),
+    }
+}
+
 /// The help overlay.
 #[function_component(HelpOverlay)]
 pub fn help_overlay() -> Html {
@@ -33,6 +42,7 @@ pub fn help_overlay() -> Html {
             if full {
                 <p class="muted">{ "Drop files or folders anywhere on the page. Nothing you open leaves this browser unless you share it." }</p>
             }
+            <p class="muted" id="help-version">{ version() }</p>
             <button type="button" onclick={context.on(|| Action::ToggleHelp)} id="help-close">{ "Close" }</button>
         </Modal>
     }

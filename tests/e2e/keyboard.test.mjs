@@ -3,6 +3,7 @@
 // opened with Enter; `aria-selected` only where a grid uses it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { serve, launch, open, verdict } from './harness.mjs';
 
 let server;
@@ -31,6 +32,8 @@ test('the help dialog takes focus, keeps it, and gives it back', async () => {
   await page.keyboard.press('Enter');
   await page.locator('#help[role=dialog]').waitFor();
   assert.equal((await active(page)).inHelp, true, 'focus moved into the dialog');
+  const version = JSON.parse(fs.readFileSync(new URL('../../npm/package.json', import.meta.url), 'utf8')).version;
+  assert.match(await page.locator('#help-version').innerText(), new RegExp(`^birlink ${version.replaceAll('.', '\\.')}( \\([0-9a-f]+\\))?$`));
   for (const key of ['Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
     await page.keyboard.press(key);
     assert.equal((await active(page)).inHelp, true, `focus stays in the dialog after ${key}`);

@@ -3,6 +3,9 @@
 //! * `cargo xtask codegen` — writes what is generated from the code: `docs/diagnostics.md`
 //!   (from the code registry) and `www/samples/` (from the generator). The tidy tests
 //!   fail until the committed files equal what this writes.
+//! * `cargo xtask dist [ARTIFACT…]` — the release into `target/dist/` (see `dist.rs`):
+//!   the CLI with the web app inside, the wheel, the npm tarball, the site tarball and
+//!   `SHA256SUMS`.
 //!
 //! The tidy tests themselves (`tidy.rs`) are ordinary `#[test]`s: `cargo test
 //! --workspace` runs them with everything else. They police the whole repository, so
@@ -10,6 +13,7 @@
 
 #![forbid(unsafe_code)]
 
+mod dist;
 #[cfg(test)]
 mod tidy;
 
@@ -45,10 +49,11 @@ fn codegen() -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let task = std::env::args().nth(1);
-    let result = match task.as_deref() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
         Some("codegen") => codegen(),
-        _ => Err("usage: cargo xtask codegen".to_owned()),
+        Some("dist") => dist::dist(&root(), &args[1..]),
+        _ => Err("usage: cargo xtask codegen | cargo xtask dist [cli] [wheel] [npm] [site]".to_owned()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

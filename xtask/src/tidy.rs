@@ -218,3 +218,30 @@ fn every_allow_says_why() {
         }
     }
 }
+
+/// The `version = "…"` (TOML) or `"version": "…"` (JSON) first found after `section`.
+fn version_in(path: &str, section: &str) -> String {
+    let text = read(&root().join(path));
+    let after = text.find(section).map(|at| &text[at..]).unwrap_or_else(|| panic!("{path} has no `{section}`"));
+    after
+        .lines()
+        .find_map(|line| {
+            let line = line.trim();
+            let rest = line.strip_prefix("version = ").or_else(|| line.strip_prefix("\"version\": "))?;
+            Some(rest.trim_end_matches(',').trim_matches('"').to_owned())
+        })
+        .unwrap_or_else(|| panic!("{path} has no version after `{section}`"))
+}
+
+#[test]
+fn versions_agree() {
+    // The workspace's is the one `cargo xtask dist` releases (`birlink --version`, the
+    // report's `tool.version`, the help dialog); the wheel and the npm package say the same.
+    let workspace = version_in("Cargo.toml", "[workspace.package]");
+    assert_eq!(workspace, crate::dist::VERSION);
+    for (path, section) in
+        [("crates/birlink-py/Cargo.toml", "[package]"), ("pyproject.toml", "[project]"), ("npm/package.json", "{")]
+    {
+        assert_eq!(version_in(path, section), workspace, "{path}'s version is not the workspace's");
+    }
+}

@@ -168,28 +168,52 @@ fn not_found() -> Response {
     response(404, b"not found\n".to_vec(), "text/plain; charset=utf-8")
 }
 
+/// What a request asks for, decided from its method and path alone.
+#[derive(Debug, PartialEq, Eq)]
+enum Route<'a> {
+    /// One of the app's files (`index.html` for the per-run path itself).
+    App(&'a str),
+    /// The `i`-th named file (`files/<i>/<its name>`; the name is for the page).
+    File(usize),
+    /// Anything else: outside the per-run path, a file not named, a listing.
+    NotFound,
+    /// Not `GET` or `HEAD`.
+    Method,
+}
+
+fn route<'a>(get: bool, url: &'a str, prefix: &str, files: usize) -> Route<'a> {
+    if !get {
+        return Route::Method;
+    }
+    let path = url.split(['?', '#']).next().unwrap_or("");
+    let Some(rest) = path.strip_prefix(prefix) else { return Route::NotFound };
+    if let Some(file) = rest.strip_prefix("files/") {
+        let mut parts = file.splitn(2, '/');
+        let index = parts.next().and_then(|i| i.parse::<usize>().ok());
+        let named = parts.next().is_some_and(|name| !name.is_empty());
+        return match index {
+            Some(i) if i < files && named => Route::File(i),
+            _ => Route::NotFound,
+        };
+    }
+    Route::App(if rest.is_empty() { "index.html" } else { rest })
+}
+
 /// One request: the app's files and the named ones, under the per-run path; anything
 /// else is 404 (the path, too, is not said).
 fn respond(request: &tiny_http::Request, prefix: &str, app: &WebApp, files: &[Served]) -> Response {
-    if !matches!(request.method(), tiny_http::Method::Get | tiny_http::Method::Head) {
-        return response(405, b"method not allowed\n".to_vec(), "text/plain; charset=utf-8");
-    }
-    let path = request.url().split(['?', '#']).next().unwrap_or("");
-    let Some(rest) = path.strip_prefix(prefix) else { return not_found() };
-    if let Some(file) = rest.strip_prefix("files/") {
-        let index = file.split('/').next().and_then(|i| i.parse::<usize>().ok());
-        return match index.and_then(|i| files.get(i)) {
-            Some(served) => match std::fs::read(&served.path) {
-                Ok(bytes) => response(200, bytes, "application/json"),
-                Err(_) => not_found(),
-            },
+    let get = matches!(request.method(), tiny_http::Method::Get | tiny_http::Method::Head);
+    match route(get, request.url(), prefix, files.len()) {
+        Route::Method => response(405, b"method not allowed\n".to_vec(), "text/plain; charset=utf-8"),
+        Route::NotFound => not_found(),
+        Route::File(i) => match std::fs::read(&files[i].path) {
+            Ok(bytes) => response(200, bytes, "application/json"),
+            Err(_) => not_found(),
+        },
+        Route::App(name) => match app.file(name) {
+            Some(bytes) => response(200, bytes, content_type(name)),
             None => not_found(),
-        };
-    }
-    let rest = if rest.is_empty() { "index.html" } else { rest };
-    match app.file(rest) {
-        Some(bytes) => response(200, bytes, content_type(rest)),
-        None => not_found(),
+        },
     }
 }
 
@@ -214,4 +238,59 @@ fn open_browser(url: &str) -> Result<(), String> {
         .spawn()
         .map(drop)
         .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PREFIX: &str = "/0123456789abcdef0123456789abcdef/";
+
+    #[test]
+    fn only_the_app_and_the_named_files_below_the_per_run_path() {
+        let at = |url: &str| format!("{:?}", route(true, &format!("{PREFIX}{url}"), PREFIX, 2));
+        assert_eq!(at(""), r#"App("index.html")"#);
+        assert_eq!(at("app_bg.wasm?x=1#y"), r#"App("app_bg.wasm")"#);
+        assert_eq!(at("files/0/nc00.json"), "File(0)");
+        assert_eq!(at("files/1/dump%2Fnc01%2Fsg00%2Fx.json"), "File(1)");
+        for refused in ["files/2/x.json", "files/", "files/0", "files/0/", "files/-1/x", "files/x/y.json"] {
+            assert_eq!(at(refused), "NotFound", "{refused}");
+        }
+        for outside in ["/", "/index.html", "/0123456789abcdef0123456789abcdee/", "/0123456789abcdef0123456789abcdef"] {
+            assert_eq!(route(true, outside, PREFIX, 2), Route::NotFound, "{outside}");
+        }
+        assert_eq!(route(false, PREFIX, PREFIX, 2), Route::Method);
+    }
+
+    #[test]
+    fn the_app_never_serves_a_path_out_of_its_files() {
+        let dir = std::env::temp_dir().join(format!("birlink-open-test-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("app/samples")).unwrap();
+        std::fs::write(dir.join("app/index.html"), "<!doctype html>").unwrap();
+        std::fs::write(dir.join("app/samples/a.json"), "{}").unwrap();
+        std::fs::write(dir.join("secret.json"), "{}").unwrap();
+        let app = WebApp::Folder(dir.join("app"));
+        assert!(app.file("index.html").is_some());
+        assert!(app.file("samples/a.json").is_some());
+        for refused in
+            ["../secret.json", "samples/../../secret.json", "samples", "samples/", "", "./index.html", "/etc/passwd"]
+        {
+            assert_eq!(app.file(refused), None, "{refused}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_page_is_told_each_file_by_its_name() {
+        let files = [
+            Served { name: "nc00/sg00/bir debug.json".to_owned(), path: "a".into() },
+            Served { name: "b.json".to_owned(), path: "b".into() },
+        ];
+        assert_eq!(
+            page_query(&files, Some(2), Some(View::Diagnostics)),
+            "?src=files%2F0%2Fnc00%252Fsg00%252Fbir%2520debug.json&src=files%2F1%2Fb.json&lnc=2#view=diagnostics"
+        );
+        assert!(token().unwrap().chars().all(|c| c.is_ascii_hexdigit()) && token().unwrap().len() == 32);
+        assert_ne!(token().unwrap(), token().unwrap());
+    }
 }

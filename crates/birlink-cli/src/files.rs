@@ -1,34 +1,142 @@
-//! Reading inputs from disk: files, and folders of `*.json` in sorted path order.
+//! Reading inputs from disk: files, and folders of `*.json` in sorted path order — or,
+//! when a folder is a compiler work directory (`nc00/sg00/bir_debug.*after-*.json`…),
+//! the one dump per core the link reads (`birlink_core::read::workdir`).
 //!
 //! A path that cannot be read is passed on as an unreadable source, so the core turns
 //! it into a coded diagnostic (BL0001) like any other bad input.
 
 use std::path::{Path, PathBuf};
 
+use birlink_core::read::workdir::{self, Aside, Plan};
 use birlink_core::{Role, SourceFile};
 
-/// Every input file, folders expanded (recursively, sorted by path).
-pub fn gather(inputs: &[PathBuf]) -> Vec<SourceFile> {
-    let mut sources = Vec::new();
-    for input in inputs {
-        if input.is_dir() {
-            let mut found = Vec::new();
-            if let Err(error) = walk(input, &mut found) {
-                sources.push(unreadable(input, &error.to_string()));
-                continue;
-            }
-            found.sort();
-            if found.is_empty() {
-                sources.push(unreadable(input, "the folder holds no *.json file"));
-            }
-            for path in found {
-                sources.push(read(&path, Role::Auto));
-            }
-        } else {
-            sources.push(read(input, Role::Auto));
+/// A folder read as a compiler work directory: what was taken and what set aside.
+pub struct Workdir {
+    /// The folder as given.
+    pub folder: String,
+    /// Its files (`*.json` and `command.txt`), relative to it, sorted.
+    pub paths: Vec<String>,
+    /// What [`workdir::pick`] chose among them.
+    pub plan: Plan,
+    /// The pass asked for, if any.
+    pub after: Option<String>,
+}
+
+impl Workdir {
+    /// What the CLI says of it, a line each, for stderr.
+    pub fn summary(&self) -> Vec<String> {
+        let plan = &self.plan;
+        let mut lines = vec![format!(
+            "work directory `{}`: subgraph sg{:02}, {} (dumped: {})",
+            self.folder,
+            plan.subgraph,
+            match &self.after {
+                Some(pass) => format!("the dumps after `{pass}`"),
+                None => format!("the link's input (after `{}`)", workdir::DEFAULT_AFTER),
+            },
+            plan.passes.join(", ")
+        )];
+        for (i, dump, reason) in &plan.picked {
+            lines.push(format!("  core {}: `{}` ({})", dump.core, self.paths[*i], reason.describe(dump)));
         }
+        let after = self.after.as_deref().unwrap_or(workdir::DEFAULT_AFTER);
+        for core in &plan.missing {
+            let how = match plan.command {
+                Some(i) => format!("re-run the compile command in `{}` with", self.paths[i]),
+                None => "re-run the compile with".to_owned(),
+            };
+            lines.push(format!("  core {core}: no dump after `{after}`: {how} `{}`", workdir::dump_flags(after)));
+        }
+        let count = |f: &dyn Fn(&Aside) -> bool| plan.set_aside.iter().filter(|(_, a)| f(a)).count();
+        let kinds = [
+            (
+                count(&|a| matches!(a, Aside::OtherPass(_) | Aside::AfterTheLink(_))),
+                "dump of another pass",
+                "dumps of other passes",
+            ),
+            (count(&|a| matches!(a, Aside::OtherSubgraph(_))), "dump of another subgraph", "dumps of other subgraphs"),
+            (count(&|a| matches!(a, Aside::TensorMap)), "tensor map", "tensor maps"),
+            (count(&|a| matches!(a, Aside::Artifact)), "backend artifact", "backend artifacts"),
+            (
+                count(&|a| matches!(a, Aside::LinkOutput)),
+                "file of an earlier link (`sgLnk/`)",
+                "files of an earlier link (`sgLnk/`)",
+            ),
+            (count(&|a| matches!(a, Aside::Command)), "compile command", "compile commands"),
+        ];
+        let parts: Vec<String> = kinds
+            .iter()
+            .filter(|(n, _, _)| *n > 0)
+            .map(|(n, one, many)| format!("{n} {}", if *n == 1 { one } else { many }))
+            .collect();
+        if !parts.is_empty() {
+            lines.push(format!(
+                "  set aside {}: {}",
+                birlink_core::diag::counted(plan.set_aside.len(), "file"),
+                parts.join(", ")
+            ));
+        }
+        lines
     }
-    sources
+}
+
+/// A file to read, or a folder that could not be listed and why.
+type Listed = Result<PathBuf, (PathBuf, String)>;
+
+/// Files under the names the browser gives them ([`named_paths`]).
+pub type Named = Vec<(String, PathBuf)>;
+
+/// The files of the inputs, in order, folders expanded: a work directory's picked
+/// dumps (by core), any other folder's `*.json` (recursively, sorted by path); with
+/// the work directories found. A folder that cannot be listed is `Err` in its place.
+fn expand(inputs: &[PathBuf], after: Option<&str>) -> (Vec<Listed>, Vec<Workdir>) {
+    let mut files = Vec::new();
+    let mut workdirs = Vec::new();
+    for input in inputs {
+        if !input.is_dir() {
+            files.push(Ok(input.clone()));
+            continue;
+        }
+        let mut found = Vec::new();
+        if let Err(error) = walk(input, &mut found) {
+            files.push(Err((input.clone(), error.to_string())));
+            continue;
+        }
+        found.sort();
+        let relative: Vec<String> = found.iter().map(|p| display(p.strip_prefix(input).unwrap_or(p))).collect();
+        let names: Vec<&str> = relative.iter().map(String::as_str).collect();
+        if let Some(plan) = workdir::pick(&names, after) {
+            files.extend(plan.picked.iter().map(|(i, _, _)| Ok(found[*i].clone())));
+            workdirs.push(Workdir { folder: display(input), paths: relative, plan, after: after.map(str::to_owned) });
+            continue;
+        }
+        let json: Vec<PathBuf> = found.into_iter().filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+        if json.is_empty() {
+            files.push(Err((input.clone(), "the folder holds no *.json file".to_owned())));
+        }
+        files.extend(json.into_iter().map(Ok));
+    }
+    (files, workdirs)
+}
+
+/// Every input file, folders expanded (recursively, sorted by path; a work directory
+/// to its dumps after `lower_sync`).
+pub fn gather(inputs: &[PathBuf]) -> Vec<SourceFile> {
+    gather_after(inputs, None).0
+}
+
+/// [`gather`], a work directory's dumps after `after` when given, with the work
+/// directories found.
+pub fn gather_after(inputs: &[PathBuf], after: Option<&str>) -> (Vec<SourceFile>, Vec<Workdir>) {
+    let (files, workdirs) = expand(inputs, after);
+    let sources = files
+        .into_iter()
+        .map(|file| match file {
+            Ok(path) => read(&path, Role::Auto),
+            Err((path, reason)) => unreadable(&path, &reason),
+        })
+        .collect();
+    (sources, workdirs)
 }
 
 /// Every input file under the name the browser gives it: a file its file name, a
@@ -36,12 +144,24 @@ pub fn gather(inputs: &[PathBuf]) -> Vec<SourceFile> {
 /// (`webkitRelativePath`), in sorted order. `birlink share` names files this way so its
 /// link is the page's, byte for byte, and `birlink open` so the page shows them as if
 /// the folder had been dropped.
-pub fn named_paths(inputs: &[PathBuf]) -> Result<Vec<(String, PathBuf)>, String> {
+pub fn named_paths(inputs: &[PathBuf]) -> Result<Named, String> {
+    named_paths_after(inputs, None).map(|(files, _)| files)
+}
+
+/// [`named_paths`], a work directory's dumps after `after` when given, with the work
+/// directories found.
+pub fn named_paths_after(inputs: &[PathBuf], after: Option<&str>) -> Result<(Named, Vec<Workdir>), String> {
     let mut files = Vec::new();
+    let mut workdirs = Vec::new();
     for input in inputs {
         if input.is_dir() {
-            let mut found = Vec::new();
-            walk(input, &mut found).map_err(|e| format!("cannot read `{}`: {}", display(input), describe(&e)))?;
+            let (expanded, mut found_workdirs) = expand(std::slice::from_ref(input), after);
+            let found = expanded
+                .into_iter()
+                .map(|f| f.map_err(|(p, e)| format!("cannot read `{}`: {e}", display(&p))))
+                .collect::<Result<Vec<_>, _>>()?;
+            let in_core_order = !found_workdirs.is_empty();
+            workdirs.append(&mut found_workdirs);
             let parent = input.canonicalize().ok().and_then(|p| p.parent().map(Path::to_path_buf));
             let mut named = Vec::new();
             for path in found {
@@ -53,7 +173,9 @@ pub fn named_paths(inputs: &[PathBuf]) -> Result<Vec<(String, PathBuf)>, String>
                     .unwrap_or_else(|| display(&path));
                 named.push((name, path));
             }
-            named.sort_by(|a, b| a.0.cmp(&b.0));
+            if !in_core_order {
+                named.sort_by(|a, b| a.0.cmp(&b.0));
+            }
             files.extend(named);
         } else if input.is_file() {
             let name = input.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| display(input));
@@ -62,7 +184,7 @@ pub fn named_paths(inputs: &[PathBuf]) -> Result<Vec<(String, PathBuf)>, String>
             return Err(format!("cannot read `{}`: {}", display(input), "no such file or directory"));
         }
     }
-    Ok(files)
+    Ok((files, workdirs))
 }
 
 /// Every input file's bytes under the name the browser gives it ([`named_paths`]).
@@ -90,14 +212,15 @@ fn unreadable(path: &Path, reason: &str) -> SourceFile {
     SourceFile { path: display(path), content: Err(reason.to_owned()), role: Role::Auto }
 }
 
-/// Every `*.json` file below `dir`. A symbolic link to a file is read; one to a folder
-/// is not entered (a work directory's `sgLnk/` links back into the cores' folders, and
-/// a link to a parent would never end).
+/// Every `*.json` file below `dir`, and a work directory's `command.txt`. A symbolic
+/// link to a file is read; one to a folder is not entered (a work directory's `sgLnk/`
+/// links back into the cores' folders, and a link to a parent would never end).
 fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in walkdir::WalkDir::new(dir).follow_links(false).min_depth(1) {
         let entry = entry.map_err(std::io::Error::other)?;
         let is_file = entry.file_type().is_file() || (entry.path_is_symlink() && entry.path().is_file());
-        if is_file && entry.path().extension().is_some_and(|e| e == "json") {
+        let wanted = entry.path().extension().is_some_and(|e| e == "json") || entry.file_name() == "command.txt";
+        if is_file && wanted {
             found.push(entry.into_path());
         }
     }

@@ -445,3 +445,80 @@ fn an_lnc_past_any_device_is_a_bad_argument() {
     assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
     assert!(text(&run.stderr).contains("1..=64"), "{}", text(&run.stderr));
 }
+
+/// A two-core work directory as neuronx-cc leaves it: two dumped passes per core, the
+/// backend's other files, an earlier link's `sgLnk/`, the compile command.
+fn work_directory(name: &str) -> (PathBuf, PathBuf) {
+    let dir = temp(name);
+    let gen = dir.join("gen");
+    let run = birlink(&["gen", "--cores", "2", "--out", gen.to_str().expect("path")]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).expect("mkdir");
+    std::fs::write(work.join("command.txt"), "neuronx-cc compile --framework XLA model.hlo --output model.neff\n")
+        .expect("write");
+    for core in 0..2 {
+        let sg = work.join(format!("nc{core:02}/sg00"));
+        std::fs::create_dir_all(sg.join("sgLnk")).expect("mkdir");
+        let module = std::fs::read(gen.join(format!("nc{core:02}.json"))).expect("read");
+        std::fs::write(sg.join("bir_debug.11.after-lower_dma.before-lower_sync.penguin.json"), &module).expect("write");
+        std::fs::write(sg.join("bir_debug.12.after-lower_sync.before-lower_act.penguin.json"), &module).expect("write");
+        for other in ["def.json", "tensor_map.json", "PE.json", "kelf-0.json", "sgLnk/def.json"] {
+            std::fs::write(sg.join(other), "{\"not\": \"bir\"}").expect("write");
+        }
+        std::fs::write(sg.join("PE.bin"), [0u8, 1, 2]).expect("write");
+    }
+    (dir, work)
+}
+
+#[test]
+fn a_work_directory_links_its_lower_sync_dumps_and_says_what_it_set_aside() {
+    let (dir, work) = work_directory("workdir");
+    let out = dir.join("out");
+    let run = birlink(&["link", work.to_str().expect("path"), "--out", out.to_str().expect("path")]);
+    let stderr = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("subgraph sg00, the link's input (after `lower_sync`) (dumped: lower_dma, lower_sync)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("core 1: `nc01/sg00/bir_debug.12.after-lower_sync.before-lower_act.penguin.json`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("set aside 13 files: 2 dumps of other passes, 2 tensor maps, 6 backend artifacts, 2 files of an earlier link (`sgLnk/`), 1 compile command"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("linked: 0 errors, 0 warnings"), "{stderr}");
+    let report = std::fs::read_to_string(out.join("report.json")).expect("report");
+    assert!(!report.contains("BL0005") && !report.contains("def.json"), "nothing but the two dumps read");
+    assert!(report.contains("\"lnc\": 2"), "{report}");
+
+    // Another pass on request; a pass nobody dumped names the cores and how to dump it.
+    let run =
+        birlink(&["link", work.to_str().expect("path"), "--out", out.to_str().expect("path"), "--after", "lower_dma"]);
+    assert_eq!(run.status.code(), Some(0));
+    assert!(text(&run.stderr).contains("after-lower_dma.before-lower_sync.penguin.json` (after `lower_dma`, as asked)"));
+    let run =
+        birlink(&["link", work.to_str().expect("path"), "--out", out.to_str().expect("path"), "--after", "lower_act"]);
+    let stderr = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("core 0: no dump after `lower_act`: re-run the compile command in `command.txt` with `--internal-print-after=lower_act "), "{stderr}");
+    // Quiet says nothing of it.
+    let run = birlink(&["link", work.to_str().expect("path"), "--out", out.to_str().expect("path"), "--quiet"]);
+    assert!(!text(&run.stderr).contains("work directory"));
+}
+
+#[test]
+fn a_core_missing_its_dump_is_a_missing_core_not_a_smaller_link() {
+    let (dir, work) = work_directory("workdir-missing");
+    std::fs::remove_file(work.join("nc01/sg00/bir_debug.12.after-lower_sync.before-lower_act.penguin.json"))
+        .expect("rm");
+    let out = dir.join("out");
+    let run = birlink(&["link", work.to_str().expect("path"), "--out", out.to_str().expect("path")]);
+    let stderr = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("core 1: no dump after `lower_sync`"), "{stderr}");
+    assert!(text(&run.stdout).contains("1 module, lnc 2"), "the folders say two cores: {}", text(&run.stdout));
+}

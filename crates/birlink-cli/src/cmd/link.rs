@@ -44,6 +44,10 @@ pub struct LinkArgs {
     /// Print only the errors and the verdict line (no summary, warnings or notes).
     #[arg(long, short)]
     quiet: bool,
+    /// In a compiler work directory, link the dumps printed after this pass (default:
+    /// `lower_sync`, else the latest dumped).
+    #[arg(long, value_name = "PASS")]
+    after: Option<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -56,13 +60,22 @@ impl LinkArgs {
     /// Links, writes, prints.
     pub fn run(self) -> Outcome {
         let started = std::time::Instant::now();
-        let mut sources = files::gather(&self.inputs);
+        let (mut sources, workdirs) = files::gather_after(&self.inputs, self.after.as_deref());
+        if !self.quiet {
+            for line in workdirs.iter().flat_map(files::Workdir::summary) {
+                eprintln!("{line}");
+            }
+        }
         if let Some(netlist) = &self.netlist {
             sources.push(files::read_netlist(netlist));
         }
         create_dir(&self.out)?;
+        // A work directory with a core that has no dump: its folders say how many cores
+        // there are, so the link says one is missing instead of linking fewer.
+        let folders = workdirs.iter().map(|w| w.plan.picked.len() + w.plan.missing.len()).sum::<usize>();
+        let lnc = self.lnc.or_else(|| workdirs.iter().any(|w| !w.plan.missing.is_empty()).then_some(folders as u64));
         let options = LinkOptions {
-            lnc: self.lnc,
+            lnc,
             passes: self.passes.clone(),
             max_input_bytes: self.max_input_bytes,
             input_bytes: None,

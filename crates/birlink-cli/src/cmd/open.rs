@@ -42,6 +42,10 @@ pub struct OpenArgs {
     /// Serve this built web app (a `dist/` folder) instead of the one built in.
     #[arg(long, value_name = "DIR")]
     web: Option<PathBuf>,
+    /// In a compiler work directory, open the dumps printed after this pass (default:
+    /// `lower_sync`, else the latest dumped).
+    #[arg(long, value_name = "PASS")]
+    after: Option<String>,
 }
 
 fn parse_view(text: &str) -> Result<View, String> {
@@ -61,11 +65,11 @@ impl OpenArgs {
         if app.file("index.html").is_none() {
             return Err(Error(format!("{MISSING} (no index.html in the web app given)")));
         }
-        let files: Vec<Served> = files::named_paths(&self.inputs)
-            .map_err(Error)?
-            .into_iter()
-            .map(|(name, path)| Served { name, path })
-            .collect();
+        let (named, workdirs) = files::named_paths_after(&self.inputs, self.after.as_deref()).map_err(Error)?;
+        for line in workdirs.iter().flat_map(files::Workdir::summary) {
+            eprintln!("{line}");
+        }
+        let files: Vec<Served> = named.into_iter().map(|(name, path)| Served { name, path }).collect();
         if files.is_empty() {
             return Err(Error("no file to open: the folders hold no *.json".to_owned()));
         }

@@ -1,7 +1,9 @@
 //! Reading a link set: files classified and decoded ([`input`], several at once when
 //! asked), each document parsed and lowered into the model while it streams
-//! ([`json`]), the netlist ([`netlist`]).
+//! ([`json`]), the netlist ([`netlist`]); a compiler work directory's files told
+//! apart by name ([`workdir`]).
 
 pub mod input;
 pub mod json;
 pub mod netlist;
+pub mod workdir;

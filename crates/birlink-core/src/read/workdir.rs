@@ -1,0 +1,371 @@
+//! A compiler work directory, told apart by its file names alone: which per-core dump
+//! the link reads, and what is set aside (docs/spec/link.md §1).
+//!
+//! neuronx-cc's work directory for LNC=N holds one folder per core (`nc00/`, `nc01/`, …)
+//! and in it one per subgraph (`sg00/`); there, one dump per pass it was told to print,
+//! `bir_debug.<n>.after-<pass>.before-<next>.<…>.json`, beside everything else the
+//! backend writes (`def.json`, `tensor_map.json`, engine programs `PE.json`…,
+//! `kelf-<i>.json`, weights, `command.txt`) and the link's own output (`sgLnk/`).
+//! [`pick`] chooses one pass for the whole directory — the one asked for, else
+//! `lower_sync` when any core has it, else the latest dumped pass that is not one of
+//! the link's own — and each core's dump after it; says why, which cores have none, and
+//! what it left out and why, without reading a byte.
+//! Paths that are not in that layout are not its business: [`pick`] returns `None`
+//! and the files are read as they are.
+
+use std::collections::BTreeMap;
+
+/// The pass whose dump a link reads unless told otherwise.
+pub const DEFAULT_AFTER: &str = "lower_sync";
+
+/// The passes of the link itself: a dump after one of them is not a link's input.
+const LINK_PASSES: &[&str] = &["bir_linker", "vnc_remote_addr_map", "vnc_link"];
+
+/// One per-core dump's name, read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dump {
+    /// The core, from `nc<k>`.
+    pub core: u32,
+    /// The subgraph, from `sg<k>` (0 when the dump sits in the core's folder).
+    pub subgraph: u32,
+    /// The dump's position among the printed passes (`bir_debug.<n>.`), when it has one.
+    pub ordinal: Option<u64>,
+    /// The pass it was printed after (`after-<pass>`).
+    pub after: String,
+}
+
+/// Why a dump was taken for its core.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// The pass asked for (`--after PASS`, the page's pass chooser).
+    Asked,
+    /// `after-lower_sync`, the default.
+    Default,
+    /// No core has an `after-lower_sync` dump: the latest pass dumped before the link.
+    Latest,
+}
+
+/// Why a file was left out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Aside {
+    /// A dump of its core after another pass than the one taken.
+    OtherPass(String),
+    /// A dump of another subgraph than the one linked (`sg00`, or the lowest present).
+    OtherSubgraph(u32),
+    /// Under `sgLnk/`: what a previous link wrote.
+    LinkOutput,
+    /// A dump after one of the link's own passes.
+    AfterTheLink(String),
+    /// The compile command (`command.txt`): provenance, shown, not linked.
+    Command,
+    /// A per-core tensor map (`tensor_map.json`).
+    TensorMap,
+    /// Another artifact of the backend: `def.json`, an engine program, a `kelf`, …
+    Artifact,
+}
+
+impl Aside {
+    /// What the load panel and the CLI say of it.
+    pub fn describe(&self) -> String {
+        match self {
+            Aside::OtherPass(pass) => format!("a dump after `{pass}`, another pass"),
+            Aside::OtherSubgraph(sg) => format!("subgraph `sg{sg:02}`, not the one linked"),
+            Aside::LinkOutput => "the output of an earlier link (`sgLnk/`)".to_owned(),
+            Aside::AfterTheLink(pass) => format!("a dump after `{pass}`, a pass of the link itself"),
+            Aside::Command => "the compile command: provenance".to_owned(),
+            Aside::TensorMap => "a tensor map, not a BIR module".to_owned(),
+            Aside::Artifact => "a backend artifact, not a BIR module".to_owned(),
+        }
+    }
+}
+
+/// What [`pick`] chose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// The file each core links from, by core: its index in the list given, its dump, why.
+    pub picked: Vec<(usize, Dump, Reason)>,
+    /// Every other file, by index in the list given, and why it was left out.
+    pub set_aside: Vec<(usize, Aside)>,
+    /// The passes dumped, in the order printed (by ordinal, then name), each once.
+    pub passes: Vec<String>,
+    /// The subgraph linked.
+    pub subgraph: u32,
+    /// `command.txt`, by index, when present.
+    pub command: Option<usize>,
+    /// Cores that have a folder but no dump of the pass taken (the page says what would
+    /// dump them).
+    pub missing: Vec<u32>,
+}
+
+impl Reason {
+    /// What the load panel and the CLI say of it.
+    pub fn describe(&self, dump: &Dump) -> String {
+        match self {
+            Reason::Asked => format!("after `{}`, as asked", dump.after),
+            Reason::Default => format!("after `{}`, the link's input", dump.after),
+            Reason::Latest => {
+                format!("after `{}`: no `after-{DEFAULT_AFTER}` dump, the latest pass dumped", dump.after)
+            }
+        }
+    }
+}
+
+/// `nc<k>` → k.
+fn numbered(segment: &str, prefix: &str) -> Option<u32> {
+    let digits = segment.strip_prefix(prefix)?;
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.parse().ok()).flatten()
+}
+
+/// The core, the subgraph and what is below them, of a path in the layout; `None`
+/// when no segment is a core folder.
+fn place(path: &str) -> Option<(u32, Option<u32>, Vec<&str>)> {
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let at = segments.iter().rposition(|s| numbered(s, "nc").is_some())?;
+    let core = numbered(segments[at], "nc")?;
+    let rest = &segments[at + 1..];
+    match rest.first().and_then(|s| numbered(s, "sg")) {
+        Some(sg) => Some((core, Some(sg), rest[1..].to_vec())),
+        None => Some((core, None, rest.to_vec())),
+    }
+}
+
+/// `bir_debug.<n>.after-<pass>.before-<next>.<…>.json` → (n, pass).
+pub fn dump_name(file: &str) -> Option<(Option<u64>, String)> {
+    let stem = file.strip_suffix(".json")?.strip_prefix("bir_debug")?;
+    let mut parts = stem.split('.').filter(|p| !p.is_empty()).peekable();
+    let ordinal = parts.peek().and_then(|p| p.parse::<u64>().ok());
+    if ordinal.is_some() {
+        parts.next();
+    }
+    let after = parts.find_map(|p| p.strip_prefix("after-"))?;
+    (!after.is_empty()).then(|| (ordinal, after.to_owned()))
+}
+
+/// Chooses the link's input among the paths of a work directory (relative,
+/// `/`-separated), the dump after `after` (or the default rule) for each core; `None`
+/// when the paths are not a work directory (no `nc<k>/…/bir_debug.*after-*.json`).
+pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
+    let mut dumps: Vec<(usize, Dump)> = Vec::new();
+    let mut set_aside: Vec<(usize, Aside)> = Vec::new();
+    let mut command = None;
+    let mut cores_seen: Vec<u32> = Vec::new();
+    for (i, path) in paths.iter().enumerate() {
+        let file = path.rsplit('/').next().unwrap_or(path);
+        if file == "command.txt" {
+            command = Some(i);
+            set_aside.push((i, Aside::Command));
+            continue;
+        }
+        let Some((core, subgraph, below)) = place(path) else {
+            set_aside.push((i, classify_other(file)));
+            continue;
+        };
+        cores_seen.push(core);
+        if below.contains(&"sgLnk") {
+            set_aside.push((i, Aside::LinkOutput));
+            continue;
+        }
+        match dump_name(file) {
+            Some((ordinal, pass)) if below.len() == 1 => {
+                dumps.push((i, Dump { core, subgraph: subgraph.unwrap_or(0), ordinal, after: pass }));
+            }
+            _ => set_aside.push((i, classify_other(file))),
+        }
+    }
+    if dumps.is_empty() {
+        return None;
+    }
+    let subgraph = if dumps.iter().any(|(_, d)| d.subgraph == 0) {
+        0
+    } else {
+        dumps.iter().map(|(_, d)| d.subgraph).min().unwrap_or(0)
+    };
+    let mut passes: Vec<(Option<u64>, String)> = dumps.iter().map(|(_, d)| (d.ordinal, d.after.clone())).collect();
+    passes.sort_by(|a, b| (a.0.unwrap_or(u64::MAX), &a.1).cmp(&(b.0.unwrap_or(u64::MAX), &b.1)));
+    let mut ordered: Vec<String> = Vec::new();
+    for (_, pass) in passes {
+        if !ordered.contains(&pass) {
+            ordered.push(pass);
+        }
+    }
+
+    let mut by_core: BTreeMap<u32, Vec<(usize, Dump)>> = BTreeMap::new();
+    for (i, dump) in dumps {
+        if dump.subgraph != subgraph {
+            set_aside.push((i, Aside::OtherSubgraph(dump.subgraph)));
+        } else if LINK_PASSES.contains(&dump.after.as_str()) && after != Some(dump.after.as_str()) {
+            set_aside.push((i, Aside::AfterTheLink(dump.after.clone())));
+        } else {
+            by_core.entry(dump.core).or_default().push((i, dump));
+        }
+    }
+    cores_seen.sort_unstable();
+    cores_seen.dedup();
+
+    // One pass for the whole directory: modules dumped after different passes do not
+    // make one link set.
+    let all: Vec<(usize, Dump)> = by_core.values().flatten().cloned().collect();
+    let chosen: Option<(String, Reason)> = match after {
+        Some(pass) => Some((pass.to_owned(), Reason::Asked)),
+        None if all.iter().any(|(_, d)| d.after == DEFAULT_AFTER) => Some((DEFAULT_AFTER.to_owned(), Reason::Default)),
+        None => latest(&all).map(|at| (all[at].1.after.clone(), Reason::Latest)),
+    };
+    let mut picked = Vec::new();
+    let mut missing = Vec::new();
+    for core in &cores_seen {
+        let candidates = by_core.remove(core).unwrap_or_default();
+        let at = chosen.as_ref().and_then(|(pass, _)| candidates.iter().position(|(_, d)| &d.after == pass));
+        if at.is_none() {
+            missing.push(*core);
+        }
+        for (k, (i, dump)) in candidates.into_iter().enumerate() {
+            match (&chosen, Some(k) == at) {
+                (Some((_, reason)), true) => picked.push((i, dump, reason.clone())),
+                _ => set_aside.push((i, Aside::OtherPass(dump.after))),
+            }
+        }
+    }
+    set_aside.sort_by_key(|(i, _)| *i);
+    Some(Plan { picked, set_aside, passes: ordered, subgraph, command, missing })
+}
+
+/// The latest dump among these: the highest ordinal (a dump without one counts as
+/// earliest), then the first name.
+fn latest(candidates: &[(usize, Dump)]) -> Option<usize> {
+    (0..candidates.len()).max_by(|&a, &b| {
+        let (da, db) = (&candidates[a].1, &candidates[b].1);
+        da.ordinal.cmp(&db.ordinal).then_with(|| db.after.cmp(&da.after))
+    })
+}
+
+fn classify_other(file: &str) -> Aside {
+    if file == "tensor_map.json" || file == "tensor-map.json" {
+        Aside::TensorMap
+    } else {
+        Aside::Artifact
+    }
+}
+
+/// The flags that make neuronx-cc dump the link's input (docs/spec/sources.md).
+pub fn dump_flags(after: &str) -> String {
+    format!("--internal-print-after={after} --internal-compiler-debug-mode=all --internal-backend-options=--print-after-all=false")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WORKDIR: &[&str] = &[
+        "work/command.txt",
+        "work/nc00/sg00/PE.json",
+        "work/nc00/sg00/bir_debug.11.after-lower_dma.before-lower_sync.penguin.json",
+        "work/nc00/sg00/bir_debug.12.after-lower_sync.before-lower_act.penguin.json",
+        "work/nc00/sg00/def.json",
+        "work/nc00/sg00/kelf-0.json",
+        "work/nc00/sg00/sgLnk/def.json",
+        "work/nc00/sg00/tensor_map.json",
+        "work/nc01/sg00/bir_debug.11.after-lower_dma.before-lower_sync.penguin.json",
+        "work/nc01/sg00/bir_debug.12.after-lower_sync.before-lower_act.penguin.json",
+        "work/nc01/sg00/def.json",
+        "work/nc01/sg00/tensor_map.json",
+    ];
+
+    fn picked(plan: &Plan) -> Vec<(u32, &'static str, Reason)> {
+        plan.picked.iter().map(|(i, d, r)| (d.core, WORKDIR[*i], r.clone())).collect()
+    }
+
+    #[test]
+    fn a_dump_name_is_its_ordinal_and_pass() {
+        assert_eq!(
+            dump_name("bir_debug.12.after-lower_sync.before-lower_act.penguin.json"),
+            Some((Some(12), "lower_sync".to_owned()))
+        );
+        assert_eq!(dump_name("bir_debug.after-lower_sync.json"), Some((None, "lower_sync".to_owned())));
+        assert_eq!(dump_name("bir_debug.json"), None);
+        assert_eq!(dump_name("bir_debug.3.after-.json"), None);
+        assert_eq!(dump_name("def.json"), None);
+        assert_eq!(dump_name("bir_debug.12.after-lower_sync.txt"), None);
+    }
+
+    #[test]
+    fn the_lower_sync_dump_of_each_core_and_nothing_else() {
+        let plan = pick(WORKDIR, None).unwrap();
+        assert_eq!(picked(&plan), [(0, WORKDIR[3], Reason::Default), (1, WORKDIR[9], Reason::Default)], "{plan:#?}");
+        assert_eq!(plan.passes, ["lower_dma", "lower_sync"]);
+        assert_eq!(plan.command, Some(0));
+        assert!(plan.missing.is_empty());
+        let aside: Vec<(usize, Aside)> = plan.set_aside.clone();
+        assert_eq!(
+            aside,
+            [
+                (0, Aside::Command),
+                (1, Aside::Artifact),
+                (2, Aside::OtherPass("lower_dma".to_owned())),
+                (4, Aside::Artifact),
+                (5, Aside::Artifact),
+                (6, Aside::LinkOutput),
+                (7, Aside::TensorMap),
+                (8, Aside::OtherPass("lower_dma".to_owned())),
+                (10, Aside::Artifact),
+                (11, Aside::TensorMap),
+            ]
+        );
+        // Every file is accounted for, once.
+        assert_eq!(plan.picked.len() + plan.set_aside.len(), WORKDIR.len());
+    }
+
+    #[test]
+    fn another_pass_when_asked_and_the_latest_when_lower_sync_is_missing() {
+        let plan = pick(WORKDIR, Some("lower_dma")).unwrap();
+        assert_eq!(picked(&plan), [(0, WORKDIR[2], Reason::Asked), (1, WORKDIR[8], Reason::Asked)]);
+        let without: Vec<&str> = WORKDIR.iter().copied().filter(|p| !p.contains("after-lower_sync")).collect();
+        let plan = pick(&without, None).unwrap();
+        let names: Vec<(u32, &str, Reason)> =
+            plan.picked.iter().map(|(i, d, r)| (d.core, without[*i], r.clone())).collect();
+        assert_eq!(names[0].2, Reason::Latest);
+        assert!(names.iter().all(|(_, p, _)| p.contains("after-lower_dma")));
+        assert!(Reason::Latest.describe(&plan.picked[0].1).contains("no `after-lower_sync` dump"));
+    }
+
+    #[test]
+    fn a_core_without_the_pass_is_missing_and_said() {
+        let paths = [
+            "nc00/sg00/bir_debug.12.after-lower_sync.before-x.json",
+            "nc01/sg00/bir_debug.11.after-lower_dma.before-x.json",
+            "nc01/sg00/def.json",
+        ];
+        for asked in [Some("lower_sync"), None] {
+            // Not core 1's `lower_dma` beside core 0's `lower_sync`: one pass for all.
+            let plan = pick(&paths, asked).unwrap();
+            assert_eq!(plan.picked.len(), 1);
+            assert_eq!(plan.picked[0].1.core, 0);
+            assert_eq!(plan.missing, [1]);
+            assert_eq!(plan.set_aside, [(1, Aside::OtherPass("lower_dma".to_owned())), (2, Aside::Artifact)]);
+        }
+        assert!(dump_flags("lower_sync").starts_with("--internal-print-after=lower_sync "));
+    }
+
+    #[test]
+    fn the_link_passes_and_other_subgraphs_are_set_aside() {
+        let paths = [
+            "nc00/sg00/bir_debug.12.after-lower_sync.before-x.json",
+            "nc00/sg00/bir_debug.40.after-vnc_link.before-y.json",
+            "nc00/sg01/bir_debug.12.after-lower_sync.before-x.json",
+            "nc01/bir_debug.12.after-lower_sync.before-x.json",
+        ];
+        let plan = pick(&paths, None).unwrap();
+        assert_eq!(plan.subgraph, 0);
+        assert_eq!(plan.picked.iter().map(|(i, _, _)| *i).collect::<Vec<_>>(), [0, 3]);
+        assert_eq!(plan.set_aside, [(1, Aside::AfterTheLink("vnc_link".to_owned())), (2, Aside::OtherSubgraph(1))]);
+        // Asked for, a link pass is taken (re-running the VNC passes on their input).
+        let plan = pick(&paths, Some("vnc_link")).unwrap();
+        assert_eq!(plan.picked.iter().map(|(i, _, _)| *i).collect::<Vec<_>>(), [1]);
+    }
+
+    #[test]
+    fn not_a_work_directory() {
+        assert_eq!(pick(&["ring/nc00.json", "ring/nc01.json"], None), None);
+        assert_eq!(pick(&["nc00/sg00/def.json", "nc01/sg00/def.json"], None), None);
+        assert_eq!(pick(&[], None), None);
+    }
+}

@@ -23,8 +23,12 @@ before(async () => {
   execFileSync(cli(), ['gen', '--cores', '2', '--out', gen], { stdio: 'ignore' });
   for (const core of ['nc00', 'nc01']) {
     fs.mkdirSync(path.join(work, 'dump', core, 'sg00'), { recursive: true });
-    fs.copyFileSync(path.join(gen, `${core}.json`), path.join(work, 'dump', core, 'sg00', 'bir_debug.lower_sync.json'));
+    const sg = path.join(work, 'dump', core, 'sg00');
+    fs.copyFileSync(path.join(gen, `${core}.json`), path.join(sg, 'bir_debug.12.after-lower_sync.before-lower_act.penguin.json'));
+    fs.copyFileSync(path.join(gen, `${core}.json`), path.join(sg, 'bir_debug.11.after-lower_dma.before-lower_sync.penguin.json'));
+    for (const other of ['def.json', 'tensor_map.json', 'PE.json']) fs.writeFileSync(path.join(sg, other), '{"not": "bir"}');
   }
+  fs.writeFileSync(path.join(work, 'dump', 'command.txt'), 'neuronx-cc compile model.hlo --output model.neff\n');
   browser = await launch();
 });
 after(async () => { await browser?.close(); fs.rmSync(work, { recursive: true, force: true }); });
@@ -94,14 +98,19 @@ test('the wheel\'s birlink open links the files it was given, and serves nothing
   assert.ok(code === 'SIGINT' || code === 130 || code === 0, `Ctrl-C stops it (${code})`);
 });
 
-test('a work directory\'s folders keep their names and link as cores', async () => {
-  const { url, child } = await serve([path.join(work, 'dump'), '--lnc', '2']);
+test('a work directory links its lower_sync dumps, under their names, and serves nothing else of it', async () => {
+  const { url, child, stderr } = await serve([path.join(work, 'dump')]);
   try {
     const page = await open(browser, url);
     assert.match(await verdict(page), /linked nc00\/sgLnk/);
     const text = await page.locator('#load-panel').innerText();
-    assert.match(text, /dump\/nc00\/sg00\/bir_debug\.lower_sync\.json/, text);
-    assert.match(text, /dump\/nc01\/sg00\/bir_debug\.lower_sync\.json/);
+    assert.match(text, /dump\/nc00\/sg00\/bir_debug\.12\.after-lower_sync/, text);
+    assert.match(text, /dump\/nc01\/sg00\/bir_debug\.12\.after-lower_sync/);
+    // Only the dumps the link reads: the other pass and the backend's files stay on disk.
+    assert.doesNotMatch(text, /lower_dma|def\.json|tensor_map|PE\.json/, text);
+    assert.match(stderr(), /set aside 9 files: 2 dumps of other passes, 2 tensor maps, 4 backend artifacts, 1 compile command/, stderr());
+    const base = url.split('?')[0];
+    assert.equal((await fetch(`${base}files/2/def.json`)).status, 404, 'a set-aside file is not served');
     assert.deepEqual(page.errors, []);
     await page.context().close();
   } finally {

@@ -5,6 +5,7 @@ use birlink_core::diag::counted;
 use yew::prelude::*;
 
 use super::bytes;
+use super::workdir::WorkdirSummary;
 use crate::context::use_app;
 use crate::state::{Action, LinkAction, Status};
 
@@ -21,6 +22,16 @@ pub fn load_panel() -> Html {
         let context = context.clone();
         Callback::from(move |_| context.dispatch(Action::Link(LinkAction::ClearFiles)))
     };
+    let on_after = {
+        let context = context.clone();
+        Callback::from(move |pass: String| context.dispatch(Action::Link(LinkAction::SetAfter(Some(pass)))))
+    };
+    // A work directory shows the files it links; the rest are listed in its summary.
+    let workdir = state.link.workdir.clone();
+    let shown: Vec<_> = match &workdir {
+        Some(w) => w.plan.picked.iter().filter_map(|(i, _, _)| state.link.files.get(*i)).collect(),
+        None => state.link.files.iter().collect(),
+    };
     html! {
         <section class="panel load" aria-labelledby="load-title" id="load-panel">
             <h2 id="load-title">
@@ -31,16 +42,22 @@ pub fn load_panel() -> Html {
             </h2>
             <p class="summary">
                 { counted(state.link.files.len(), "file") }
+                if let Some(w) = &state.link.workdir {
+                    { format!(" ({} linked)", w.plan.picked.len()) }
+                }
                 if let Some((lnc, source)) = lnc {
                     { format!(" · {} · LNC {lnc} ({source})", counted(cores.len(), "core")) }
                 }
                 if running { <span class="spinner" aria-label="linking"></span> }
             </p>
             if state.link.files.is_empty() {
-                <p class="hint">{ "Drop per-core module JSON, a bundle or a dump folder anywhere on the page." }</p>
+                <p class="hint">{ "Drop per-core module JSON, a bundle, a dump folder or the compiler's work directory anywhere on the page." }</p>
+            }
+            if let Some(workdir) = workdir {
+                <WorkdirSummary {workdir} {on_after} />
             }
             <ul class="cards">
-                { for state.link.files.iter().map(|file| {
+                { for shown.into_iter().map(|file| {
                     let modules: Vec<_> = rows.iter().filter(|r| r.file == file.path).cloned().collect();
                     let worst = modules.iter().map(|m| m.status).max()
                         .map(|status| status.as_str())

@@ -23,6 +23,7 @@ mod semaphores;
 mod share;
 pub mod table;
 mod views;
+mod workdir;
 
 pub use call_graph::layout;
 pub use details::Details;

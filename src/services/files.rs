@@ -1,8 +1,9 @@
 //! Files the user picked or dropped, as [`PickedFile`]s — never read here.
 //!
 //! A folder (picked with the folder button, or dropped) contributes every `*.json`
-//! below it in sorted path order, as the CLI does; `nc*/sg*/…json` layouts keep their
-//! relative paths so modules are named from them.
+//! below it (and a `command.txt`) in sorted path order, as the CLI does; `nc*/sg*/…json`
+//! layouts keep their relative paths so modules are named from them, and the reducer
+//! reads a compiler work directory from them (`state::run`).
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -23,8 +24,10 @@ fn relative_path(file: &web_sys::File) -> String {
         .unwrap_or_else(|| file.name())
 }
 
+/// What a folder contributes: its `*.json`, and a work directory's `command.txt`
+/// (provenance: the reducer never links it).
 fn is_json(path: &str) -> bool {
-    path.to_ascii_lowercase().ends_with(".json")
+    path.to_ascii_lowercase().ends_with(".json") || path.ends_with("/command.txt")
 }
 
 /// The files of a file input (files, or a whole folder).

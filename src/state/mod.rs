@@ -55,7 +55,9 @@ pub use history::{History, HistoryAction, HistoryWrite};
 pub use host::{HostCall, HostState, HostWaits, Mailbox};
 pub use outbox::{Ask, Outbox, Query};
 pub use repro::{LogState, Reducing, Repro, ReproAction, MAX_LOG_BYTES};
-pub use run::{FileBlob, LinkAction, LinkOrder, LinkSet, LoadedFile, PickedFile, RunRef, RunResult, Source, Status};
+pub use run::{
+    FileBlob, LinkAction, LinkOrder, LinkSet, LoadedFile, PickedFile, RunRef, RunResult, Source, Status, Workdir,
+};
 pub use search::{Search, SearchAction};
 pub use share::{ShareAction, ShareDialog, ShareState};
 pub use view::{ViewAction, ViewLabels};

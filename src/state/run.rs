@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use birlink_core::diag::Severity;
 use birlink_core::output::report::{PassStatus, Report};
+use birlink_core::read::workdir::{self, Plan};
 use birlink_core::tools::align::Alignment;
 use birlink_core::tools::share::View;
 use birlink_core::Code;
@@ -123,6 +124,21 @@ pub struct LinkSet {
     pub out: Outbox<LinkOrder>,
     /// A link's `data=` to read (in the worker), with the query's LNC.
     pub decode: Outbox<(String, Option<u64>)>,
+    /// In a compiler work directory, the pass whose dumps to link (`None`: the default
+    /// rule, `lower_sync`).
+    pub after: Option<String>,
+    /// The files are a compiler work directory: what the last link took of them.
+    pub workdir: Option<Workdir>,
+}
+
+/// The link set read as a compiler work directory (docs/spec/link.md §1): which file
+/// each core links from and why, and what was set aside.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Workdir {
+    /// The files' paths, as the plan's indices count them.
+    pub paths: Vec<String>,
+    /// What `birlink_core::read::workdir::pick` chose.
+    pub plan: Plan,
 }
 
 impl Default for LinkSet {
@@ -138,6 +154,8 @@ impl Default for LinkSet {
             status: Status::Idle,
             out: Outbox::default(),
             decode: Outbox::default(),
+            after: None,
+            workdir: None,
         }
     }
 }
@@ -155,9 +173,35 @@ impl LinkSet {
     /// Replaces the files.
     pub(crate) fn replace(&mut self, files: Vec<PickedFile>, source: Source) {
         self.files.clear();
+        self.after = None;
         self.add(files);
         self.replace_on_add = true;
         self.source = source;
+    }
+}
+
+impl LinkSet {
+    /// The files to link and the LNC, deciding on the way whether the files are a work
+    /// directory: then only each core's dump after the chosen pass, and, when a core has
+    /// none, the core folders' count as the LNC (so the link says a core is missing).
+    /// Otherwise every file but a folder's `command.txt`, which is provenance only.
+    fn take_for_link(&mut self) -> (Vec<LoadedFile>, Option<u64>) {
+        let paths: Vec<String> = self.files.iter().map(|f| f.path.clone()).collect();
+        let names: Vec<&str> = paths.iter().map(String::as_str).collect();
+        match workdir::pick(&names, self.after.as_deref()) {
+            Some(plan) => {
+                let files = plan.picked.iter().map(|(i, _, _)| self.files[*i].clone()).collect();
+                let folders = (plan.picked.len() + plan.missing.len()) as u64;
+                let lnc = self.lnc.or((!plan.missing.is_empty()).then_some(folders));
+                self.workdir = Some(Workdir { paths, plan });
+                (files, lnc)
+            }
+            None => {
+                self.workdir = None;
+                let files = self.files.iter().filter(|f| !f.path.ends_with("/command.txt")).cloned().collect();
+                (files, self.lnc)
+            }
+        }
     }
 }
 
@@ -332,6 +376,8 @@ pub enum LinkAction {
     RemoveFile(u64),
     /// Drop every file.
     ClearFiles,
+    /// In a work directory, link the dumps after this pass (`None`: the default rule).
+    SetAfter(Option<String>),
     /// Set `vnc_nc_count` (`None`: automatic).
     SetLnc(Option<u64>),
     /// The worker reports progress.
@@ -373,9 +419,10 @@ impl State {
         // The first link starts at once; later ones wait for the rest of a batch.
         let link = &mut self.link;
         let delay_ms = if link.run == 0 { 0 } else { 120 };
+        let (files, lnc) = link.take_for_link();
         link.run += 1;
         link.status = Status::Running { phase: "starting".to_owned(), done: 0, total: 1 };
-        link.out.post(LinkOrder { run: link.run, files: link.files.clone(), lnc: link.lnc, delay_ms });
+        link.out.post(LinkOrder { run: link.run, files, lnc, delay_ms });
     }
 
     /// Applies a link set action; false when it changes nothing.
@@ -388,6 +435,7 @@ impl State {
                 | LinkAction::RemoveFile(_)
                 | LinkAction::ClearFiles
                 | LinkAction::SetLnc(_)
+                | LinkAction::SetAfter(_)
                 | LinkAction::OpenData { .. }
         ) {
             self.forget_repro();
@@ -436,8 +484,16 @@ impl State {
                 self.link.open_sample = None;
                 self.relink();
             }
+            LinkAction::SetAfter(after) => {
+                if self.link.after == after {
+                    return false;
+                }
+                self.link.after = after;
+                self.relink();
+            }
             LinkAction::ClearFiles => {
                 self.link.files.clear();
+                self.link.after = None;
                 self.link.open_sample = None;
                 self.result = None;
                 self.relink();

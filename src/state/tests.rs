@@ -598,3 +598,55 @@ fn enter_never_opens_a_hit_of_an_older_text() {
     );
     assert_eq!(state.search.chosen().map(|h| h.entity.name.as_str()), Some("c_partial_1"));
 }
+
+#[test]
+fn a_work_directory_links_one_dump_per_core_and_another_pass_on_request() {
+    let files = [
+        "work/command.txt",
+        "work/nc00/sg00/bir_debug.11.after-lower_dma.before-lower_sync.json",
+        "work/nc00/sg00/bir_debug.12.after-lower_sync.before-lower_act.json",
+        "work/nc00/sg00/def.json",
+        "work/nc01/sg00/bir_debug.11.after-lower_dma.before-lower_sync.json",
+        "work/nc01/sg00/bir_debug.12.after-lower_sync.before-lower_act.json",
+        "work/nc01/sg00/tensor_map.json",
+    ];
+    let state =
+        reduce(State::default(), Action::Link(LinkAction::AddFiles(files.iter().map(|f| picked(f, 1)).collect())));
+    let order = state.link.out.message.clone().expect("a link");
+    let linked: Vec<&str> = order.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(linked, [files[2], files[5]]);
+    assert_eq!(order.lnc, None);
+    let workdir = state.link.workdir.as_ref().expect("read as a work directory");
+    assert_eq!(workdir.plan.passes, ["lower_dma", "lower_sync"]);
+    assert_eq!(workdir.plan.set_aside.len(), 5);
+    assert_eq!(state.link.files.len(), files.len(), "nothing the user gave is dropped");
+
+    let state = reduce(state, Action::Link(LinkAction::SetAfter(Some("lower_dma".into()))));
+    let order = state.link.out.message.clone().expect("a link");
+    let linked: Vec<&str> = order.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(linked, [files[1], files[4]]);
+    // The same choice again changes nothing.
+    let seq = state.link.out.seq;
+    let state = reduce(state, Action::Link(LinkAction::SetAfter(Some("lower_dma".into()))));
+    assert_eq!(state.link.out.seq, seq);
+
+    // A core without the pass: the folders' count is the LNC, so the link says so.
+    let id = state.link.files.iter().find(|f| f.path == files[4]).map(|f| f.id).expect("file");
+    let state = reduce(state, Action::Link(LinkAction::RemoveFile(id)));
+    let order = state.link.out.message.clone().expect("a link");
+    assert_eq!((order.files.len(), order.lnc), (1, Some(2)));
+    assert_eq!(state.link.workdir.as_ref().map(|w| w.plan.missing.clone()), Some(vec![1]));
+
+    // Other files are not a work directory: all linked, a folder's command.txt aside.
+    let state = reduce(
+        state,
+        Action::Link(LinkAction::ReplaceFiles {
+            files: vec![picked("ring/nc00.json", 1), picked("ring/command.txt", 1)],
+            sample: None,
+        }),
+    );
+    assert_eq!(state.link.after, None);
+    assert!(state.link.workdir.is_none());
+    let order = state.link.out.message.clone().expect("a link");
+    assert_eq!(order.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["ring/nc00.json"]);
+}

@@ -162,13 +162,17 @@ def link(
     lnc: Optional[int] = None,
     netlist: Optional[Union[str, "os.PathLike[str]"]] = None,
     passes: Optional[Union[str, Sequence[str]]] = None,
+    after: Optional[str] = None,
 ) -> LinkResult:
     """Links per-core module files, bundles or folders, as ``birlink link`` does.
 
     ``lnc`` is the expected number of cores (default: the bundle's, the netlist's, or the
     number of modules); ``passes`` a contiguous run of ``verify``, ``bir_linker``,
     ``vnc_remote_addr_map``, ``vnc_link`` (a list, or a comma-separated string). A
-    missing input raises :class:`FileNotFoundError`, a bad argument :class:`ValueError`.
+    compiler work directory (``nc00/sg00/bir_debug.*after-*.json``…) links each core's
+    dump after ``after`` (default: ``lower_sync``, else the latest dumped), the rest of
+    it set aside. A missing input raises :class:`FileNotFoundError`, a bad argument
+    :class:`ValueError`.
     """
     listed = _paths(paths)
     if isinstance(passes, str):
@@ -178,6 +182,7 @@ def link(
         lnc=lnc,
         netlist=os.fspath(netlist) if netlist is not None else None,
         passes=list(passes) if passes is not None else None,
+        after=after,
     )
     return LinkResult(run, listed, lnc)
 

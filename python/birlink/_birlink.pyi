@@ -17,7 +17,12 @@ class Run:
     def rendered(self) -> str: ...
 
 def link(
-    paths: List[str], *, lnc: Optional[int] = None, netlist: Optional[str] = None, passes: Optional[List[str]] = None
+    paths: List[str],
+    *,
+    lnc: Optional[int] = None,
+    netlist: Optional[str] = None,
+    passes: Optional[List[str]] = None,
+    after: Optional[str] = None,
 ) -> Run: ...
 def explain(code: str) -> str: ...
 def reduce(paths: List[str], *, code: Optional[str] = None, keep_names: bool = False, lnc: Optional[int] = None) -> bytes: ...

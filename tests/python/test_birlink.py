@@ -178,3 +178,33 @@ def test_ctrl_c_stops_birlink_open_and_a_closed_pipe_is_quiet():
         f"{COMMAND} print {SAMPLES / 'ring-4core.json'} | head -c 1", shell=True, capture_output=True
     )
     assert pipe.stderr == b"", pipe.stderr
+
+
+def test_a_work_directory_links_its_lower_sync_dumps_or_the_pass_asked(tmp_path):
+    gen = tmp_path / "gen"
+    assert rust("gen", "--cores", "2", "--out", str(gen)).returncode == 0
+    work = tmp_path / "work"
+    (work).mkdir()
+    (work / "command.txt").write_text("neuronx-cc compile model.hlo --output model.neff\n")
+    for core in ["nc00", "nc01"]:
+        sg = work / core / "sg00"
+        sg.mkdir(parents=True)
+        module = (gen / f"{core}.json").read_bytes()
+        (sg / "bir_debug.11.after-lower_dma.before-lower_sync.json").write_bytes(module)
+        (sg / "bir_debug.12.after-lower_sync.before-lower_act.json").write_bytes(module)
+        (sg / "def.json").write_text('{"not": "bir"}')
+    result = birlink.link(work)
+    assert result.ok, result.diagnostics
+    files = [i["file"] for i in result.report["inputs"]]
+    assert len(files) == 2 and all("after-lower_sync" in f for f in files), files
+    assert [i["file"] for i in birlink.link(work, after="lower_dma").report["inputs"]] == [
+        f.replace("12.after-lower_sync.before-lower_act", "11.after-lower_dma.before-lower_sync") for f in files
+    ]
+    # The command says what it took; the module's result is the command's report.
+    ran = command("link", str(work), "--out", str(tmp_path / "out"))
+    assert ran.returncode == 0 and b"set aside 5 files" in ran.stderr, ran.stderr
+    assert (tmp_path / "out" / "report.json").read_text() == result.report_json()
+    # A core without the pass: the folders' count is the LNC, and the link says so.
+    (work / "nc01" / "sg00" / "bir_debug.12.after-lower_sync.before-lower_act.json").unlink()
+    missing = birlink.link(work)
+    assert not missing.ok and missing.report["options"]["lnc"] == 2

@@ -100,13 +100,14 @@ impl Run {
 
 /// Links per-core module files, bundles or folders (as `birlink link`).
 #[pyfunction]
-#[pyo3(signature = (paths, *, lnc=None, netlist=None, passes=None))]
+#[pyo3(signature = (paths, *, lnc=None, netlist=None, passes=None, after=None))]
 fn link(
     py: Python<'_>,
     paths: Vec<PathBuf>,
     lnc: Option<u64>,
     netlist: Option<PathBuf>,
     passes: Option<Vec<String>>,
+    after: Option<String>,
 ) -> PyResult<Run> {
     if paths.is_empty() {
         return Err(PyValueError::new_err("no input: give per-core module files, bundles or folders"));
@@ -127,12 +128,14 @@ fn link(
             Pass::PIPELINE.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ")
         )));
     }
-    let mut sources = birlink_cli::files::gather(&paths);
+    // A compiler work directory links each core's dump after `after` (default
+    // `lower_sync`), as `birlink link --after` does.
+    let (mut sources, workdirs) = birlink_cli::files::gather_after(&paths, after.as_deref());
     if let Some(netlist) = &netlist {
         sources.push(birlink_cli::files::read_netlist(netlist));
     }
     let options = LinkOptions {
-        lnc,
+        lnc: lnc.or_else(|| birlink_cli::files::Workdir::lnc(&workdirs)),
         passes,
         threads: std::thread::available_parallelism().map(usize::from).unwrap_or(1),
         ..LinkOptions::default()

@@ -70,10 +70,7 @@ impl LinkArgs {
             sources.push(files::read_netlist(netlist));
         }
         create_dir(&self.out)?;
-        // A work directory with a core that has no dump: its folders say how many cores
-        // there are, so the link says one is missing instead of linking fewer.
-        let folders = workdirs.iter().map(|w| w.plan.picked.len() + w.plan.missing.len()).sum::<usize>();
-        let lnc = self.lnc.or_else(|| workdirs.iter().any(|w| !w.plan.missing.is_empty()).then_some(folders as u64));
+        let lnc = self.lnc.or_else(|| files::Workdir::lnc(&workdirs));
         let options = LinkOptions {
             lnc,
             passes: self.passes.clone(),

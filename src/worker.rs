@@ -378,8 +378,14 @@ impl LinkWorker {
         }
         let load_ms = now() - started;
         let memory_read_bytes = memory_bytes();
-        let options =
-            LinkOptions { lnc, passes: None, max_input_bytes: Some(max), input_bytes: Some(bytes), threads: 1 };
+        let options = LinkOptions {
+            lnc,
+            passes: None,
+            max_input_bytes: Some(max),
+            input_bytes: Some(bytes),
+            threads: 1,
+            workdir: None,
+        };
         let started = now();
         let outcome = birlink_core::passes::run_with_progress(sources, &options, &mut |step| {
             let (phase, done) = match step {

@@ -42,9 +42,28 @@ fn codegen() -> Result<(), String> {
     for (info, bytes) in &all {
         write(&samples.join(&info.file), bytes)?;
     }
-    let index: Vec<_> = all.iter().map(|(info, _)| info).collect();
+    let workdirs = birlink_core::gen::samples::workdirs();
+    for (info, files) in &workdirs {
+        // Made afresh: a file the generator no longer writes does not linger.
+        let folder = samples.join(&info.file);
+        if folder.exists() {
+            std::fs::remove_dir_all(&folder).map_err(|e| format!("cannot remove `{}`: {e}", folder.display()))?;
+        }
+        for file in files {
+            let path = samples.join(&file.path);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| format!("cannot create `{}`: {e}", parent.display()))?;
+            }
+            write(&path, &file.bytes)?;
+        }
+    }
+    let index = birlink_core::gen::samples::index();
     write(&samples.join("index.json"), birlink_core::output::json::to_pretty_string(&index).as_bytes())?;
-    println!("wrote docs/diagnostics.md and {} samples with their index", all.len());
+    println!(
+        "wrote docs/diagnostics.md and {} samples ({} work directories) with their index",
+        all.len() + workdirs.len(),
+        workdirs.len()
+    );
     Ok(())
 }
 

@@ -7,14 +7,16 @@
 
 use std::path::{Path, PathBuf};
 
-use birlink_core::read::workdir::{self, Aside, Plan};
+use birlink_core::read::workdir::{self, Aside, Plan, WorkFile, WorkdirInput};
 use birlink_core::{Role, SourceFile};
 
 /// A folder read as a compiler work directory: what was taken and what set aside.
 pub struct Workdir {
     /// The folder as given.
     pub folder: String,
-    /// Its files (`*.json` and `command.txt`), relative to it, sorted.
+    /// The folder's path.
+    pub root: PathBuf,
+    /// Its files, relative to it, sorted.
     pub paths: Vec<String>,
     /// What [`workdir::pick`] chose among them.
     pub plan: Plan,
@@ -23,6 +25,36 @@ pub struct Workdir {
 }
 
 impl Workdir {
+    /// The directory as the link's last step reads it: every file's path (as the
+    /// link's inputs are named) and size, and the bytes of the files it reads (the
+    /// tensor maps, a name several cores offer). A file that cannot be read has size 0
+    /// and no bytes: the step then says so.
+    pub fn input(&self) -> WorkdirInput {
+        let names: Vec<&str> = self.paths.iter().map(String::as_str).collect();
+        let wanted = workdir::wanted(&names, &self.plan);
+        let files = self
+            .paths
+            .iter()
+            .enumerate()
+            .map(|(i, relative)| {
+                let path = self.root.join(relative);
+                let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                let content = wanted.binary_search(&i).is_ok().then(|| std::fs::read(&path).ok()).flatten();
+                WorkFile { path: display(&path), size, content }
+            })
+            .collect();
+        WorkdirInput { after: self.after.clone(), files }
+    }
+
+    /// The one work directory among the inputs, as the link's last step reads it
+    /// (`None` with none or several: the link directory is one folder's).
+    pub fn single_input(workdirs: &[Workdir]) -> Option<WorkdirInput> {
+        match workdirs {
+            [one] => Some(one.input()),
+            _ => None,
+        }
+    }
+
     /// The LNC the work directories imply: when a core folder has no dump of the pass,
     /// the number of core folders (so the link says a core is missing instead of
     /// linking fewer); otherwise none (the modules say).
@@ -115,7 +147,13 @@ fn expand(inputs: &[PathBuf], after: Option<&str>) -> (Vec<Listed>, Vec<Workdir>
         let names: Vec<&str> = relative.iter().map(String::as_str).collect();
         if let Some(plan) = workdir::pick(&names, after) {
             files.extend(plan.picked.iter().map(|(i, _, _)| Ok(found[*i].clone())));
-            workdirs.push(Workdir { folder: display(input), paths: relative, plan, after: after.map(str::to_owned) });
+            workdirs.push(Workdir {
+                folder: display(input),
+                root: input.clone(),
+                paths: relative,
+                plan,
+                after: after.map(str::to_owned),
+            });
             continue;
         }
         let json: Vec<PathBuf> = found.into_iter().filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
@@ -220,15 +258,16 @@ fn unreadable(path: &Path, reason: &str) -> SourceFile {
     SourceFile { path: display(path), content: Err(reason.to_owned()), role: Role::Auto }
 }
 
-/// Every `*.json` file below `dir`, and a work directory's `command.txt`. A symbolic
+/// Every file below `dir`, sorted by the caller. A symbolic
 /// link to a file is read; one to a folder is not entered (a work directory's `sgLnk/`
 /// links back into the cores' folders, and a link to a parent would never end).
 fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in walkdir::WalkDir::new(dir).follow_links(false).min_depth(1) {
         let entry = entry.map_err(std::io::Error::other)?;
+        // Every file: a work directory is told by all of its names; any other folder
+        // keeps its `*.json` (`expand`).
         let is_file = entry.file_type().is_file() || (entry.path_is_symlink() && entry.path().is_file());
-        let wanted = entry.path().extension().is_some_and(|e| e == "json") || entry.file_name() == "command.txt";
-        if is_file && wanted {
+        if is_file {
             found.push(entry.into_path());
         }
     }

@@ -13,6 +13,7 @@
 
 pub mod cmd;
 pub mod files;
+pub mod link_dir;
 mod out;
 pub mod render;
 pub mod web;

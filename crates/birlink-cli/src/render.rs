@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use birlink_core::diag::Diagnostic;
-use birlink_core::output::report::{InputStatus, PassStatus, Report};
+use birlink_core::output::report::{EntryStatus, InputStatus, PassStatus, Placement, Report};
 use birlink_core::read::input::FileEntry;
 use birlink_core::{Pass, Severity};
 
@@ -116,6 +116,41 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
             _ => String::new(),
         };
         let _ = writeln!(out, "  {:<20} {status} {detail}", pass.name.as_str());
+    }
+    if let Some(dir) = &report.link_dir {
+        let count = |p: Placement| dir.entries.iter().filter(|e| e.placement == p).count();
+        let collisions = dir.entries.iter().filter(|e| !e.differs_on.is_empty()).count();
+        let _ = writeln!(
+            out,
+            "  {:<20} {} {} · {} · {} written · {} left in the core folders{}",
+            "link directory",
+            paint(&format!("{}/", dir.root), Style::Accent, color),
+            counted(count(Placement::Symlink), "symbolic link"),
+            match count(Placement::Copy) {
+                1 => "1 copy".to_owned(),
+                n => format!("{n} copies"),
+            },
+            count(Placement::Write),
+            counted(dir.in_place.len(), "file"),
+            if collisions > 0 { format!(" · {}", counted(collisions, "collision")) } else { String::new() }
+        );
+    }
+    if let Some(map) = &report.tensor_map {
+        let count = |s: EntryStatus| map.entries.iter().filter(|e| e.status == s).count();
+        let _ = writeln!(
+            out,
+            "  {:<20} {} from {} · {} bound · {} stale · {} left out (internal) · {} in conflict",
+            "tensor map",
+            match map.entries.len() {
+                1 => "1 entry".to_owned(),
+                n => format!("{n} entries"),
+            },
+            counted(map.files.len(), "core"),
+            count(EntryStatus::Bound),
+            count(EntryStatus::Stale),
+            count(EntryStatus::Demoted),
+            count(EntryStatus::Conflict)
+        );
     }
     let names: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
     let linked = report.options.linked_name.as_deref().unwrap_or("-");

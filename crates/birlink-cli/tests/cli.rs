@@ -487,13 +487,21 @@ fn a_work_directory_links_its_lower_sync_dumps_and_says_what_it_set_aside() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("set aside 13 files: 2 dumps of other passes, 2 tensor maps, 6 backend artifacts, 2 files of an earlier link (`sgLnk/`), 1 compile command"),
+        stderr.contains("set aside 15 files: 2 dumps of other passes, 2 tensor maps, 8 backend artifacts, 2 files of an earlier link (`sgLnk/`), 1 compile command"),
         "{stderr}"
     );
-    assert!(stderr.contains("linked: 0 errors, 0 warnings"), "{stderr}");
-    let report = std::fs::read_to_string(out.join("report.json")).expect("report");
-    assert!(!report.contains("BL0005") && !report.contains("def.json"), "nothing but the two dumps read");
-    assert!(report.contains("\"lnc\": 2"), "{report}");
+    // The placeholder tensor maps are read by the link's last step, and said unreadable.
+    assert!(stderr.contains("linked: 0 errors, 2 warnings"), "{stderr}");
+    assert!(stderr.contains("warning[BL0309]: cannot read the tensor map"), "{stderr}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report")).expect("json");
+    let inputs: Vec<&str> = report["inputs"].as_array().unwrap().iter().filter_map(|r| r["file"].as_str()).collect();
+    assert!(
+        inputs.len() == 2 && inputs.iter().all(|f| f.contains("after-lower_sync")),
+        "nothing but the two dumps read: {inputs:?}"
+    );
+    assert!(!report.to_string().contains("BL0005"));
+    assert_eq!(report["options"]["lnc"], 2, "{report}");
 
     // Another pass on request; a pass nobody dumped names the cores and how to dump it.
     let run =
@@ -521,4 +529,129 @@ fn a_core_missing_its_dump_is_a_missing_core_not_a_smaller_link() {
     assert_eq!(run.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("core 1: no dump after `lower_sync`"), "{stderr}");
     assert!(text(&run.stdout).contains("1 module, lnc 2"), "the folders say two cores: {}", text(&run.stdout));
+}
+
+/// A copy of a work-directory sample, to make its link directory from.
+fn sample_workdir(name: &str, sample: &str) -> (PathBuf, PathBuf) {
+    let dir = temp(name);
+    let work = dir.join("work");
+    copy_tree(&samples().join(sample), &work);
+    (dir, work)
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            copy_tree(&path, &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(&path, to.join(entry.file_name())).expect("copy");
+        }
+    }
+}
+
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut found: Vec<String> = walkdir::WalkDir::new(dir)
+        .min_depth(1)
+        .into_iter()
+        .flatten()
+        .map(|e| e.path().strip_prefix(dir).expect("inside").to_string_lossy().into_owned())
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn link_dir_makes_sg_lnk_from_a_work_directory_and_a_second_run_changes_nothing() {
+    let (dir, work) = sample_workdir("link-dir", "workdir-2core");
+    let link_dir = dir.join("sgLnk");
+    let out = dir.join("out");
+    let before = files_under(&work);
+    let args =
+        ["link", work.to_str().unwrap(), "--out", out.to_str().unwrap(), "--link-dir", link_dir.to_str().unwrap()];
+    let run = birlink(&args);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let stderr = text(&run.stderr);
+    assert!(stderr.contains("6 symbolic links, 1 copy, 1 written; 8 made, 0 already there"), "{stderr}");
+    // Symbolic links to the cores' files, a copy of the CPU-node file, the merged map.
+    let weights = link_dir.join("weights_nc01.npy");
+    assert!(std::fs::symlink_metadata(&weights).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read_link(&weights).unwrap(), work.join("nc01/sg00/weights_nc01.npy").canonicalize().unwrap());
+    let copy = link_dir.join("cpu_node_0/host_graph.json");
+    assert!(std::fs::symlink_metadata(&copy).unwrap().file_type().is_file());
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        std::fs::read(work.join("nc00/sg00/cpu_node_0/host_graph.json")).unwrap()
+    );
+    let merged = std::fs::read_to_string(link_dir.join("tensor-map.json")).unwrap();
+    assert_eq!(merged, std::fs::read_to_string(out.join("tensor-map.json")).unwrap());
+    assert!(serde_json::from_str::<serde_json::Value>(&merged).unwrap()["nc01"].is_object());
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["link_dir"]["entries"].as_array().map(Vec::len), Some(8));
+    // Nothing else was written: the work directory is as it was, the link directory holds the plan.
+    assert_eq!(files_under(&work), before);
+    assert_eq!(
+        files_under(&link_dir),
+        [
+            "cpu_node_0",
+            "cpu_node_0/host_graph.json",
+            "custom_op",
+            "custom_op/libtopk.so",
+            "debug_info_nc00.json",
+            "debug_info_nc01.json",
+            "shared_constants.npy",
+            "tensor-map.json",
+            "weights_nc00.npy",
+            "weights_nc01.npy"
+        ]
+    );
+    let again = birlink(&args);
+    assert_eq!(again.status.code(), Some(0));
+    assert!(text(&again.stderr).contains("0 made, 8 already there"), "{}", text(&again.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn link_dir_never_writes_outside_its_folder() {
+    let (dir, work) = sample_workdir("link-dir-outside", "workdir-2core");
+    let link_dir = dir.join("sgLnk");
+    let outside = dir.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::create_dir_all(&link_dir).unwrap();
+    std::fs::write(outside.join("victim.json"), "keep me").unwrap();
+    // A symbolic link where the merged map goes, pointing outside: replaced, not written through.
+    std::os::unix::fs::symlink(outside.join("victim.json"), link_dir.join("tensor-map.json")).unwrap();
+    let out = dir.join("out");
+    let args =
+        ["link", work.to_str().unwrap(), "--out", out.to_str().unwrap(), "--link-dir", link_dir.to_str().unwrap()];
+    let run = birlink(&args);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert_eq!(std::fs::read_to_string(outside.join("victim.json")).unwrap(), "keep me");
+    assert!(std::fs::symlink_metadata(link_dir.join("tensor-map.json")).unwrap().file_type().is_file());
+    // A folder on the way that is a symbolic link to elsewhere: refused, exit 2, nothing written there.
+    std::fs::remove_dir_all(link_dir.join("cpu_node_0")).unwrap();
+    std::os::unix::fs::symlink(&outside, link_dir.join("cpu_node_0")).unwrap();
+    let run = birlink(&args);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert!(text(&run.stderr).contains("refusing"), "{}", text(&run.stderr));
+    assert_eq!(files_under(&outside), ["victim.json"]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn link_dir_needs_a_work_directory() {
+    let out = temp("link-dir-none");
+    let run = birlink(&[
+        "link",
+        &sample("matmul-2core.json"),
+        "--out",
+        out.to_str().unwrap(),
+        "--link-dir",
+        out.join("l").to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(text(&run.stderr).contains("--link-dir needs one compiler work directory"), "{}", text(&run.stderr));
+    assert!(!out.join("l").exists());
 }

@@ -48,6 +48,11 @@ pub fn report_json(outcome: &Outcome) -> String {
     output::json::to_pretty_string(&outcome.report)
 }
 
+/// The merged `tensor-map.json` text for an outcome, when the link merged tensor maps.
+pub fn tensor_map_json(outcome: &Outcome) -> Option<String> {
+    outcome.report.tensor_map.as_ref().map(output::tensor_map::to_string)
+}
+
 /// `linked.json` text for an outcome, if there is a linked module.
 pub fn linked_json(outcome: &Outcome) -> Option<String> {
     outcome.linked.as_ref().map(output::json::module_to_string)

@@ -138,6 +138,7 @@ fn link(
         lnc: lnc.or_else(|| birlink_cli::files::Workdir::lnc(&workdirs)),
         passes,
         threads: std::thread::available_parallelism().map(usize::from).unwrap_or(1),
+        workdir: birlink_cli::files::Workdir::single_input(&workdirs),
         ..LinkOptions::default()
     };
     // The link holds no Python object: other threads run meanwhile.

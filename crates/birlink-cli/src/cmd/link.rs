@@ -48,6 +48,12 @@ pub struct LinkArgs {
     /// `lower_sync`, else the latest dumped).
     #[arg(long, value_name = "PASS")]
     after: Option<String>,
+    /// For a compiler work directory, make its link directory here (what the compiler
+    /// makes as `sgLnk/`): symbolic links to each core's weights, debug info and custom
+    /// ops, copies of CPU-node files, the merged tensor-map.json. Nothing is written
+    /// outside DIR; a second run changes nothing.
+    #[arg(long, value_name = "DIR")]
+    link_dir: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -80,7 +86,14 @@ impl LinkArgs {
                 .threads
                 .map(|n| n as usize)
                 .unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1)),
+            workdir: files::Workdir::single_input(&workdirs),
         };
+        if self.link_dir.is_some() && options.workdir.is_none() {
+            return Err(Error(
+                "--link-dir needs one compiler work directory among the inputs (nc00/sg00/bir_debug.*.json …)"
+                    .to_owned(),
+            ));
+        }
         let outcome = birlink_core::run(sources, &options);
         let report_path = self.out.join("report.json");
         let linked_path = self.out.join("linked.json");
@@ -113,6 +126,18 @@ impl LinkArgs {
                 }
             }
         }
+        if let Some(tensor_map) = birlink_core::tensor_map_json(&outcome) {
+            let path = self.out.join("tensor-map.json");
+            write(&path, tensor_map)?;
+            written.push(path);
+        }
+        let made = match (&self.link_dir, &outcome.report.link_dir) {
+            (Some(dir), Some(plan)) => {
+                let tensor_map = birlink_core::tensor_map_json(&outcome);
+                Some(crate::link_dir::make(dir, plan, tensor_map.as_deref()).map_err(Error)?.describe(dir))
+            }
+            _ => None,
+        };
         let color = render::stderr_color();
         let diagnostics = &outcome.report.diagnostics;
         match self.format {
@@ -124,6 +149,9 @@ impl LinkArgs {
             }
             Format::Human => {
                 out!("{}", render::summary(&outcome.report, &written, started.elapsed()));
+                if let Some(made) = &made {
+                    eprintln!("{made}");
+                }
                 eprint!("{}", render::diagnostics(diagnostics, &outcome.files, color));
                 eprint!("{}", render::verdict(&outcome.report, color));
             }

@@ -268,6 +268,48 @@ codes! {
         example: "birlink link out/linked.json",
         fix: "to re-run the VNC passes on a linked module, select them: `--passes vnc_remote_addr_map,vnc_link`",
     }
+    TensorMapUnreadable = "BL0309", Warning, BirLinker {
+        title: "a core's tensor map cannot be read",
+        explanation: "A core's `tensor_map.json` in the work directory is not JSON, or holds nothing birlink reads as entries: an object keyed by tensor name, a list of objects naming their tensor (`name`, `tensor_name`, …), or groups of either. The tensor map's structure is not public (docs/spec/link.md §3.11): this is birlink's reading, not the compiler's check. The link goes on without that core's map.",
+        example: "`nc01/sg00/tensor_map.json` holding `[1, 2]`",
+        fix: "check the file the backend wrote; if its structure is one birlink does not know, report it with the file",
+    }
+    TensorMapStale = "BL0310", Warning, BirLinker {
+        title: "a tensor-map entry names no tensor of the linked module",
+        explanation: "An entry of a core's tensor map names a tensor (a memory-location set or location) that the linked module does not have on that core. The compiler's `verifyTensorMap` checks the merged map after linking and stops with `[NCC_ILNK020] tensor_map verification failed after linking`; its exact checks are not public, so this is birlink's reading of it, a warning, not a claim that the compiler fails here.",
+        example: "`tensor_map.json` of core 0 lists `out_7`, and core 0's module has no `out_7`",
+        fix: "find where the tensor went: an earlier pass renamed or removed it, or the tensor map is from another compile (compare the dump's and the map's times)",
+    }
+    TensorMapDemoted = "BL0311", Note, BirLinker {
+        title: "a tensor-map entry of a cross-core intermediate is left out",
+        explanation: "bir_linker makes a cross-core intermediate internal (`fixOutputKind`: an `ExternalOutput` only another core reads, or the `ExternalInput` that reads it), and the merged tensor map, the host's binding of the linked program's inputs and outputs, leaves its entry out (the linker's \"Intermediate Output\" and \"outs2Erase\"). birlink's reading of `buildMainTensorMap` (not public): said so the entry is not thought lost.",
+        example: "core 0's `ExternalOutput` `h` is read by core 1 and becomes `Internal`; core 0's tensor map lists `h`",
+        fix: "nothing to do, unless the host must read the tensor: then make it a real output (name it among the netlist's `outputs`)",
+    }
+    TensorMapConflict = "BL0312", Warning, BirLinker {
+        title: "two cores map the same tensor differently",
+        explanation: "Two cores' tensor maps have an entry of the same name with different fields; the merged map can hold one. birlink keeps the lowest core's and says which fields differ. birlink's reading of the merge (not public).",
+        example: "`x` has `sim_shape` [128, 64] on core 0 and [64, 64] on core 1",
+        fix: "check that both cores were compiled from the same graph; a tensor each core binds on its own needs a name of its own",
+    }
+    TensorMapUnbound = "BL0313", Warning, BirLinker {
+        title: "a linked input or output has no tensor-map entry",
+        explanation: "A memory-location set that is an input or output of the linked program (`ExternalInput`, `ExternalOutput` after the link) has no entry in its core's tensor map, so nothing binds it to a host tensor. birlink's reading of `verifyTensorMap` (not public).",
+        example: "core 1's `ExternalOutput` `y` and no `y` in `nc01/sg00/tensor_map.json`",
+        fix: "check that the tensor map is the one written with this dump; a tensor only the link uses should be `Internal`",
+    }
+    TensorMapMissing = "BL0314", Warning, BirLinker {
+        title: "a core has no tensor map",
+        explanation: "Another core of the work directory has a `tensor_map.json` and this one has none in its subgraph folder, so its inputs and outputs are bound by nothing in the merged map.",
+        example: "`nc00/sg00/tensor_map.json` and no `nc01/sg00/tensor_map.json`",
+        fix: "open the whole work directory, or re-run the compile that wrote it",
+    }
+    ArtifactCollision = "BL0315", Warning, BirLinker {
+        title: "two cores offer different files of the same name for the link directory",
+        explanation: "`setupLinkDir` puts every core's weights, debug info and custom-op files into one folder, `sgLnk/`, under their names: two cores offering the same name with different content cannot both be there. birlink keeps the lowest core's and names the others. What the compiler does then is not public (birlink's reading).",
+        example: "`nc00/sg00/w.npy` and `nc01/sg00/w.npy` of different sizes",
+        fix: "give each core's artifact a name of its own, or check that the cores were compiled from the same weights",
+    }
     ConflictingAddrSpace = "BL0401", Error, VncRemoteAddrMap {
         title: "one set gets two address spaces",
         explanation: "Two memory locations of one set have owners whose sets are in different address spaces, so the set's `addr_space` cannot be copied from both.",

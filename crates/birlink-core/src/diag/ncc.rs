@@ -57,8 +57,8 @@ pub const TABLE: &[Ncc] = &[
     Ncc {
         code: "ILNK020",
         shape: "[NCC_ILNK020] tensor_map verification failed after linking",
-        birlink: None,
-        note: "the linker's tensor-map check, outside what birlink reimplements: the link itself succeeded",
+        birlink: Some(Code::TensorMapStale),
+        note: "the linker's `verifyTensorMap` after the merge of the cores' tensor maps; its checks are not public, and birlink's reading of them, on a work directory's `tensor_map.json` files, is BL0310 (an entry naming no tensor), BL0312 (one memory laid out twice) and BL0313 (an input or output without an entry), warnings",
     },
     Ncc {
         code: "INLA001",
@@ -105,7 +105,8 @@ mod tests {
         }
         assert_eq!(find("IXLV002").and_then(|n| n.birlink), Some(Code::BarrierNameMismatch));
         assert_eq!(find("allEqual").and_then(|n| n.birlink), Some(Code::RemoteBlockCountMismatch));
-        assert!(find("ILNK020").is_some_and(|n| n.birlink.is_none()));
+        assert_eq!(find("ILNK020").and_then(|n| n.birlink), Some(Code::TensorMapStale));
+        assert!(find("INLA001").is_some_and(|n| n.birlink.is_none()));
         assert_eq!(find("NCC_NOPE1"), None);
     }
 

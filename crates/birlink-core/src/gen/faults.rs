@@ -86,6 +86,14 @@ pub(super) fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
     let one = 1.min(last);
     match code {
         Code::UnreadableFile | Code::InvalidJson | Code::ExtraNetlist | Code::InputTooLarge => {}
+        // The link's last step reads a work directory's other files: `gen::workdir`.
+        Code::TensorMapUnreadable
+        | Code::TensorMapStale
+        | Code::TensorMapDemoted
+        | Code::TensorMapConflict
+        | Code::TensorMapUnbound
+        | Code::TensorMapMissing
+        | Code::ArtifactCollision => {}
         Code::WrongType => {
             if let Some(f) = function_mut(set, one) {
                 f.insert("blocks".to_owned(), json!({"name": "Block1"}));

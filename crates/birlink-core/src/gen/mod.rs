@@ -23,6 +23,7 @@ mod faults;
 mod module;
 pub mod samples;
 mod scenarios;
+pub mod workdir;
 
 use serde_json::{json, Map, Value};
 
@@ -63,7 +64,7 @@ pub struct GenSet {
 /// Codes a fault can be injected for (every code but BL0010, which is a limit of the
 /// build, tested through `LinkOptions::max_input_bytes`).
 pub fn fault_codes() -> Vec<Code> {
-    Code::ALL.iter().copied().filter(|c| *c != Code::InputTooLarge).collect()
+    Code::ALL.iter().copied().filter(|c| *c != Code::InputTooLarge && !workdir::FAULTS.contains(c)).collect()
 }
 
 /// Generates the files of a link set.

@@ -25,6 +25,10 @@ pub struct SampleInfo {
     pub expect: String,
     /// Whether linking it reports an error (`birlink link` exits 1).
     pub fails: bool,
+    /// A work-directory sample's files, relative to `samples/` (`file` is its folder);
+    /// empty for a one-file sample.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
 }
 
 /// The file opened at start.
@@ -69,6 +73,7 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
                 code,
                 expect,
                 fails,
+                files: Vec::new(),
             },
             bundle.bytes,
         ));
@@ -132,9 +137,56 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
     out
 }
 
+/// The work-directory samples (`samples/<folder>/nc00/sg00/…`): each index entry and
+/// its files, paths relative to `samples/`.
+pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
+    let base = GenConfig { insts: 12, ..matmul_config() };
+    let cases: [(&str, &str, &str, Option<Code>); 3] = [
+        (
+            "workdir-2core",
+            "Work directory, 2 cores",
+            "What neuronx-cc leaves behind at LNC=2, three passes dumped: the link takes each core's dump after lower_sync, plans sgLnk/ (weights, debug info and a custom op linked, a CPU-node file copied) and merges the two tensor maps.",
+            None,
+        ),
+        (
+            "workdir-collision",
+            "Work directory: one name, two files",
+            "Both cores offer `shared_constants.npy` for sgLnk/, with different bytes: one folder cannot hold both (BL0315).",
+            Some(Code::ArtifactCollision),
+        ),
+        (
+            "workdir-ilnk020",
+            "NCC_ILNK020: a tensor map that does not merge",
+            "Core 1's tensor map binds `layer_13_attn_out`, a tensor its module no longer has: birlink's reading of the compiler's `tensor_map verification failed after linking` (BL0310).",
+            Some(Code::TensorMapStale),
+        ),
+    ];
+    let mut out = Vec::new();
+    for (folder, title, description, code) in cases {
+        let files = gen::workdir::generate(&base, folder, code);
+        let held: Vec<(String, Vec<u8>)> = files.iter().map(|f| (f.path.clone(), f.bytes.clone())).collect();
+        let fails = crate::read::workdir::split(held, None).is_none_or(|(sources, input)| {
+            let options = crate::passes::LinkOptions { workdir: Some(input), ..Default::default() };
+            crate::diag::has_errors(&crate::passes::run(sources, &options).report.diagnostics)
+        });
+        let expect = code.map(|c| c.severity().as_str().to_owned()).unwrap_or_else(|| "ok".to_owned());
+        let info = SampleInfo {
+            file: folder.to_owned(),
+            title: title.to_owned(),
+            description: description.to_owned(),
+            code,
+            expect,
+            fails,
+            files: files.iter().map(|f| f.path.clone()).collect(),
+        };
+        out.push((info, files));
+    }
+    out
+}
+
 /// `www/samples/index.json`.
 pub fn index() -> Vec<SampleInfo> {
-    all().into_iter().map(|(info, _)| info).collect()
+    all().into_iter().map(|(info, _)| info).chain(workdirs().into_iter().map(|(info, _)| info)).collect()
 }
 
 fn first_sentence(text: &str) -> String {

@@ -1,8 +1,9 @@
 //! What a run produces: `report.json`'s types ([`report`]), `linked.json` ([`json`]),
 //! the canonical text every diff is made of ([`print`]), and any document printed in
-//! another layout ([`layout`]).
+//! another layout ([`layout`]), and the merged `tensor-map.json` ([`tensor_map`]).
 
 pub mod json;
 pub mod layout;
 pub mod print;
 pub mod report;
+pub mod tensor_map;

@@ -42,6 +42,13 @@ pub struct Report {
     pub semaphores: Semaphores,
     /// Every diagnostic, in the order found.
     pub diagnostics: Vec<Diagnostic>,
+    /// The link directory `sgLnk/` (`setupLinkDir`), when the inputs were a compiler
+    /// work directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_dir: Option<LinkDir>,
+    /// The unified tensor map (`buildMainTensorMap`), when the cores had tensor maps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tensor_map: Option<TensorMap>,
 }
 
 /// `tool`.
@@ -113,6 +120,8 @@ pub enum FileKind {
     Netlist,
     /// Could not be read or parsed.
     Invalid,
+    /// A core's `tensor_map.json` (read by the link's last step, not a module).
+    TensorMap,
 }
 
 /// `inputs[]`.
@@ -489,4 +498,183 @@ mod tests {
         assert_eq!(serde_json::to_string(&InputStatus::Warning).unwrap_or_default(), "\"warning\"");
         assert_eq!(serde_json::to_string(&LncSource::Netlist).unwrap_or_default(), "\"netlist\"");
     }
+}
+
+/// What a file of a work directory's linked subgraph is to the link directory
+/// (docs/spec/link.md §3.10): what `setupLinkDir` symlinks, copies or leaves in place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArtifactKind {
+    /// A weight or constant tensor (`*.npy`): symlinked.
+    Weight,
+    /// Debug information: symlinked.
+    DebugInfo,
+    /// A custom operator's binary: symlinked.
+    CustomOp,
+    /// A host (CPU-node) file: copied.
+    CpuNode,
+    /// The core's tensor map: merged into `tensor-map.json`.
+    TensorMap,
+    /// A BIR dump (`bir_debug.*.json`): the link's input, not its directory's.
+    Dump,
+    /// What the backend writes for the core itself (`def.json`, engine programs, `kelf-<i>.json`).
+    Program,
+    /// Anything else.
+    Other,
+}
+
+impl ArtifactKind {
+    /// How the kind is named in the UI and the CLI.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ArtifactKind::Weight => "weights",
+            ArtifactKind::DebugInfo => "debug info",
+            ArtifactKind::CustomOp => "custom op",
+            ArtifactKind::CpuNode => "CPU-node file",
+            ArtifactKind::TensorMap => "tensor map",
+            ArtifactKind::Dump => "BIR dump",
+            ArtifactKind::Program => "core program",
+            ArtifactKind::Other => "other",
+        }
+    }
+}
+
+/// How an entry gets into the link directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Placement {
+    /// A symbolic link to the core's file.
+    Symlink,
+    /// A copy of the core's file.
+    Copy,
+    /// A file the link writes (the unified `tensor-map.json`).
+    Write,
+}
+
+/// `link_dir`: what `setupLinkDir` makes of the work directory.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkDir {
+    /// The folder, relative to the work directory (`sgLnk`).
+    pub root: String,
+    /// Its entries, by name.
+    pub entries: Vec<LinkDirEntry>,
+    /// The linked subgraph's other files, which stay in their core's folder.
+    pub in_place: Vec<InPlaceRow>,
+}
+
+/// `link_dir.entries[]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkDirEntry {
+    /// Its path inside the link directory (`/`-separated).
+    pub name: String,
+    /// Symlinked, copied or written.
+    pub placement: Placement,
+    /// What it is.
+    pub kind: ArtifactKind,
+    /// The core whose file it is (`null` for a file the link writes).
+    pub core: Option<u64>,
+    /// That file, as the inputs name it (`null` for a file the link writes).
+    pub source: Option<String>,
+    /// Its size in bytes (`null` for a file the link writes).
+    pub bytes: Option<u64>,
+    /// Other cores offering the same name with the same content (one entry serves them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub same_on: Vec<u64>,
+    /// Other cores offering the same name with other content (BL0314): the entry is the
+    /// lowest core's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub differs_on: Vec<u64>,
+}
+
+/// `link_dir.in_place[]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InPlaceRow {
+    /// The core.
+    pub core: u64,
+    /// The file, as the inputs name it.
+    pub path: String,
+    /// What it is.
+    pub kind: ArtifactKind,
+}
+
+/// `tensor_map`: the cores' tensor maps merged through the link (birlink's reading of
+/// `buildMainTensorMap` and `verifyTensorMap`, docs/spec/link.md §3.11).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TensorMap {
+    /// Each core's file as read.
+    pub files: Vec<TensorMapFile>,
+    /// The merged entries, by name.
+    pub entries: Vec<TensorMapEntry>,
+}
+
+/// `tensor_map.files[]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TensorMapFile {
+    /// The core.
+    pub core: u64,
+    /// The file, as the inputs name it.
+    pub path: String,
+    /// The structure birlink found (`object` keyed by tensor name, or `list` with the
+    /// name in a key), in words.
+    pub shape: String,
+    /// How many entries were read.
+    pub entries: u64,
+}
+
+/// `tensor_map.entries[]`: one entry of the merged map.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TensorMapEntry {
+    /// The core whose map it is from.
+    pub core: u64,
+    /// That core's function in the linked module: the entry's place in the merged map.
+    pub function: String,
+    /// The tensor's name.
+    pub name: String,
+    /// The group it was under in its file (an object of groups of entries), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// The entry's keys, every one of them, as read.
+    pub fields: serde_json::Map<String, Value>,
+    /// The tensor of the linked module it binds, if there is one.
+    pub linked: Option<TensorRef>,
+    /// The other core's entry for the same memory, through the link's alias edge (a
+    /// remote view's entry names its owner's, and the owner's its views').
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub same_memory: Vec<EntryRef>,
+    /// What the merge found.
+    pub status: EntryStatus,
+}
+
+/// Another entry of the merged map, by core and name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryRef {
+    /// Its core.
+    pub core: u64,
+    /// Its tensor's name.
+    pub name: String,
+}
+
+/// The tensor of the linked module a tensor-map entry binds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TensorRef {
+    /// The core function holding it.
+    pub function: String,
+    /// Its set.
+    pub set: String,
+    /// The set's kind after the link (`ExternalInput`, `ExternalOutput`, `Internal`…).
+    pub kind: String,
+}
+
+/// What the merge found of one entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryStatus {
+    /// It binds a tensor of the linked module.
+    Bound,
+    /// No tensor of that name in the linked module (BL0310).
+    Stale,
+    /// It binds a tensor the link made internal (BL0311).
+    Demoted,
+    /// The same memory has another layout in another core's entry (BL0312).
+    Conflict,
 }

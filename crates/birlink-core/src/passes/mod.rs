@@ -23,6 +23,7 @@ use crate::output::report::{InputRow, InputStatus, LncSource, PassRow, PassStatu
 use crate::passes::partition::Partitions;
 use crate::read::input::{self, FileEntry, LinkSet, SourceFile};
 use crate::read::json::locate;
+use crate::read::workdir::WorkdirInput;
 
 pub use crate::model::pass::Pass;
 
@@ -44,6 +45,10 @@ pub struct LinkOptions {
     /// Threads to read the files on (0 or 1: the caller's thread only, as in the
     /// browser). The outcome does not depend on it.
     pub threads: usize,
+    /// The compiler work directory the modules came from, when they did: `bir_linker`
+    /// then also plans the link directory and merges the cores' tensor maps (its
+    /// `setupLinkDir` and `buildMainTensorMap`).
+    pub workdir: Option<WorkdirInput>,
 }
 
 /// What the pipeline reports as it goes (for progress bars).
@@ -182,7 +187,23 @@ pub fn run_with_progress(
                 let modules: Vec<(u64, input::CoreModule)> =
                     cores.into_iter().zip(std::mem::take(&mut set.modules)).collect();
                 report.options.base_name = Some(bir_linker::base_name(&modules, set.netlist.as_ref()));
-                let result = bir_linker::run(modules, set.netlist.as_ref(), &mut diags);
+                let mut result = bir_linker::run(modules, set.netlist.as_ref(), &mut diags);
+                if let Some((work, plan)) = options.workdir.as_ref().and_then(|w| Some((w, w.plan()?))) {
+                    let (dir, step) = bir_linker::link_dir::plan(work, &plan, &mut diags);
+                    result.steps.push(step);
+                    report.link_dir = Some(dir);
+                    let merged = result.module.as_ref().and_then(|module| {
+                        let rows = bir_linker::tensor_map::LinkRows {
+                            aliases: &result.aliases,
+                            output_kinds: &result.output_kinds,
+                        };
+                        bir_linker::tensor_map::merge(module, work, &plan, rows, &mut set.files, &mut diags)
+                    });
+                    if let Some((map, step)) = merged {
+                        result.steps.push(step);
+                        report.tensor_map = Some(map);
+                    }
+                }
                 stopped = ledger.ran(Pass::BirLinker, result.failed, result.steps);
                 report.dispatcher = result.dispatcher;
                 report.aliases = result.aliases;

@@ -15,6 +15,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::output::report::ArtifactKind;
+use crate::read::input::{Role, SourceFile};
+
 /// The pass whose dump a link reads unless told otherwise.
 pub const DEFAULT_AFTER: &str = "lower_sync";
 
@@ -157,7 +160,9 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
             continue;
         }
         let Some((core, subgraph, below)) = place(path) else {
-            set_aside.push((i, classify_other(file)));
+            // A work directory's own `sgLnk/`, beside the core folders.
+            let aside = if path.split('/').any(|s| s == "sgLnk") { Aside::LinkOutput } else { classify_other(file) };
+            set_aside.push((i, aside));
             continue;
         };
         cores_seen.push(core);
@@ -244,6 +249,162 @@ fn classify_other(file: &str) -> Aside {
     } else {
         Aside::Artifact
     }
+}
+
+/// A work directory as the link's last step is given it: every file by name and size,
+/// with the bytes of those it reads ([`wanted`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WorkdirInput {
+    /// The pass whose dumps are linked (`None`: the default rule).
+    pub after: Option<String>,
+    /// Every file of the directory, as the inputs name them (a prefix before the core
+    /// folders is kept, as [`pick`] reads it).
+    pub files: Vec<WorkFile>,
+}
+
+/// Splits a work directory's files, all in memory, into the dumps the link reads and
+/// the rest as [`WorkdirInput`] (with the bytes of the files [`wanted`]); `None` when
+/// the files are not a work directory. For callers holding every file (tests, samples,
+/// Python); the CLI and the page read only what [`wanted`] names.
+pub fn split(files: Vec<(String, Vec<u8>)>, after: Option<&str>) -> Option<(Vec<SourceFile>, WorkdirInput)> {
+    let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+    let plan = pick(&paths, after)?;
+    let wanted = wanted(&paths, &plan);
+    let picked: Vec<usize> = plan.picked.iter().map(|(i, _, _)| *i).collect();
+    let sources = picked
+        .iter()
+        .map(|&i| SourceFile { path: files[i].0.clone(), content: Ok(files[i].1.clone()), role: Role::Auto })
+        .collect();
+    let files = files
+        .into_iter()
+        .enumerate()
+        .map(|(i, (path, bytes))| WorkFile {
+            path,
+            size: bytes.len() as u64,
+            content: wanted.binary_search(&i).is_ok().then_some(bytes),
+        })
+        .collect();
+    Some((sources, WorkdirInput { after: after.map(str::to_owned), files }))
+}
+
+/// One file of a work directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkFile {
+    /// Its path, `/`-separated.
+    pub path: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its bytes, when the step reads them (a tensor map, a name two cores offer).
+    pub content: Option<Vec<u8>>,
+}
+
+impl WorkdirInput {
+    /// The files' paths.
+    pub fn paths(&self) -> Vec<&str> {
+        self.files.iter().map(|f| f.path.as_str()).collect()
+    }
+
+    /// What [`pick`] makes of it.
+    pub fn plan(&self) -> Option<Plan> {
+        pick(&self.paths(), self.after.as_deref())
+    }
+}
+
+/// One file of the linked subgraph, as the link directory sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Artifact {
+    /// Its index in the list given to [`pick`].
+    pub index: usize,
+    /// The core whose folder holds it.
+    pub core: u32,
+    /// Its path below the subgraph folder: its name in `sgLnk/`.
+    pub name: String,
+    /// What it is.
+    pub kind: ArtifactKind,
+}
+
+/// The engine programs the backend writes per core (`{PE,Pool,Activation,SP,DVE}.{bin,json}`).
+const ENGINES: &[&str] = &["PE", "Pool", "Activation", "SP", "DVE"];
+
+/// What a file below a subgraph folder is, by its path there (birlink's reading of the
+/// predicates of `symlinkNpyFiles`, `symLinkDebugInfoFiles`, `symLinkCustomOpFiles` and
+/// `copyCpuNodeFiles`, whose exact patterns are not public: docs/spec/link.md §3.10).
+pub fn artifact_kind(below: &[&str]) -> ArtifactKind {
+    let file = below.last().copied().unwrap_or("");
+    let lower = file.to_ascii_lowercase();
+    let folders: Vec<String> = below[..below.len().saturating_sub(1)].iter().map(|s| s.to_ascii_lowercase()).collect();
+    let in_folder = |prefixes: &[&str]| folders.iter().any(|f| prefixes.iter().any(|p| f.starts_with(p)));
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    if file.starts_with("bir_debug") && lower.ends_with(".json") {
+        ArtifactKind::Dump
+    } else if file == "tensor_map.json" || file == "tensor-map.json" {
+        ArtifactKind::TensorMap
+    } else if lower.ends_with(".npy") {
+        ArtifactKind::Weight
+    } else if in_folder(&["cpu_node", "cpunode", "cpu-node"]) || lower.contains("cpu_node") || lower.contains("cpunode")
+    {
+        ArtifactKind::CpuNode
+    } else if in_folder(&["custom_op", "customop", "custom-op"])
+        || lower.ends_with(".so")
+        || lower.contains(".so.")
+        || lower.contains("custom_op")
+    {
+        ArtifactKind::CustomOp
+    } else if in_folder(&["debug_info", "debuginfo", "debug-info"])
+        || lower.contains("debug_info")
+        || lower.contains("debuginfo")
+        || lower.ends_with(".dbg")
+    {
+        ArtifactKind::DebugInfo
+    } else if folders.is_empty()
+        && (file == "def.json"
+            || (ENGINES.contains(&stem) && (lower.ends_with(".bin") || lower.ends_with(".json")))
+            || (lower.starts_with("kelf-") && lower.ends_with(".json")))
+    {
+        ArtifactKind::Program
+    } else {
+        ArtifactKind::Other
+    }
+}
+
+/// The files of the linked subgraph of every core that has a folder, in the order
+/// given: what the link directory is made from. Nothing under `sgLnk/`.
+pub fn artifacts(paths: &[&str], plan: &Plan) -> Vec<Artifact> {
+    let mut found = Vec::new();
+    for (index, path) in paths.iter().enumerate() {
+        let Some((core, subgraph, below)) = place(path) else { continue };
+        if subgraph.unwrap_or(0) != plan.subgraph || below.is_empty() || below.contains(&"sgLnk") {
+            continue;
+        }
+        found.push(Artifact { index, core, name: below.join("/"), kind: artifact_kind(&below) });
+    }
+    found
+}
+
+/// Whether the link directory takes a file of this kind (symlinked or copied).
+pub fn is_linked(kind: ArtifactKind) -> bool {
+    matches!(kind, ArtifactKind::Weight | ArtifactKind::DebugInfo | ArtifactKind::CustomOp | ArtifactKind::CpuNode)
+}
+
+/// The files whose bytes the link's last step reads, by index: each core's tensor map,
+/// and every file the link directory takes under a name another core offers too (to
+/// tell one shared file from a collision). Everything else is known by name and size.
+pub fn wanted(paths: &[&str], plan: &Plan) -> Vec<usize> {
+    let found = artifacts(paths, plan);
+    let mut cores_of: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+    for a in found.iter().filter(|a| is_linked(a.kind)) {
+        cores_of.entry(a.name.as_str()).or_default().push(a.core);
+    }
+    let mut wanted: Vec<usize> = found
+        .iter()
+        .filter(|a| {
+            a.kind == ArtifactKind::TensorMap
+                || (is_linked(a.kind) && cores_of.get(a.name.as_str()).is_some_and(|cores| cores.len() > 1))
+        })
+        .map(|a| a.index)
+        .collect();
+    wanted.sort_unstable();
+    wanted
 }
 
 /// The flags that make neuronx-cc dump the link's input (docs/spec/sources.md).
@@ -360,6 +521,63 @@ mod tests {
         // Asked for, a link pass is taken (re-running the VNC passes on their input).
         let plan = pick(&paths, Some("vnc_link")).unwrap();
         assert_eq!(plan.picked.iter().map(|(i, _, _)| *i).collect::<Vec<_>>(), [1]);
+    }
+
+    #[test]
+    fn artifacts_are_told_apart_by_name() {
+        let kind = |path: &str| artifact_kind(&path.split('/').collect::<Vec<_>>());
+        assert_eq!(kind("w_0.npy"), ArtifactKind::Weight);
+        assert_eq!(kind("consts/W.NPY"), ArtifactKind::Weight);
+        assert_eq!(kind("tensor_map.json"), ArtifactKind::TensorMap);
+        assert_eq!(kind("bir_debug.12.after-lower_sync.before-x.json"), ArtifactKind::Dump);
+        assert_eq!(kind("custom_op/kernel.bin"), ArtifactKind::CustomOp);
+        assert_eq!(kind("libtopk.so"), ArtifactKind::CustomOp);
+        assert_eq!(kind("libtopk.so.1"), ArtifactKind::CustomOp);
+        assert_eq!(kind("cpu_node_0/graph.pb"), ArtifactKind::CpuNode);
+        assert_eq!(kind("debug_info.json"), ArtifactKind::DebugInfo);
+        assert_eq!(kind("debug_info/line_table.bin"), ArtifactKind::DebugInfo);
+        for program in ["def.json", "PE.bin", "Pool.json", "Activation.bin", "SP.json", "DVE.bin", "kelf-0.json"] {
+            assert_eq!(kind(program), ArtifactKind::Program, "{program}");
+        }
+        assert_eq!(kind("notes.txt"), ArtifactKind::Other);
+        // An engine program's name in a folder of its own is not the core's program.
+        assert_eq!(kind("extra/PE.bin"), ArtifactKind::Other);
+    }
+
+    #[test]
+    fn the_linked_subgraph_s_files_and_which_are_read() {
+        let paths = [
+            "w/command.txt",
+            "w/nc00/sg00/bir_debug.12.after-lower_sync.before-x.json",
+            "w/nc00/sg00/w_shared.npy",
+            "w/nc00/sg00/w_0.npy",
+            "w/nc00/sg00/tensor_map.json",
+            "w/nc00/sg00/sgLnk/w_0.npy",
+            "w/nc00/sg01/w_9.npy",
+            "w/nc01/sg00/bir_debug.12.after-lower_sync.before-x.json",
+            "w/nc01/sg00/w_shared.npy",
+            "w/nc01/sg00/PE.bin",
+            "w/sgLnk/tensor-map.json",
+        ];
+        let plan = pick(&paths, None).unwrap();
+        let found: Vec<(usize, u32, &str, ArtifactKind)> =
+            artifacts(&paths, &plan).iter().map(|a| (a.index, a.core, paths[a.index], a.kind)).collect();
+        assert_eq!(
+            found.iter().map(|(i, c, _, k)| (*i, *c, *k)).collect::<Vec<_>>(),
+            [
+                (1, 0, ArtifactKind::Dump),
+                (2, 0, ArtifactKind::Weight),
+                (3, 0, ArtifactKind::Weight),
+                (4, 0, ArtifactKind::TensorMap),
+                (7, 1, ArtifactKind::Dump),
+                (8, 1, ArtifactKind::Weight),
+                (9, 1, ArtifactKind::Program),
+            ]
+        );
+        assert_eq!(artifacts(&paths, &plan)[1].name, "w_shared.npy");
+        // The tensor map, and the one name two cores offer; never a file of an earlier link.
+        assert_eq!(wanted(&paths, &plan), [2, 4, 8]);
+        assert!(plan.set_aside.contains(&(10, Aside::LinkOutput)), "{:?}", plan.set_aside);
     }
 
     #[test]

@@ -200,7 +200,7 @@ mod tests {
                 (2, "NCC_ILLC059", Some(Code::RemoteMemlocMissing)),
                 (3, "NCC_IXLV002", Some(Code::BarrierNameMismatch)),
                 (4, "NCC_ILLC059", Some(Code::RemoteMemlocMissing)),
-                (6, "NCC_ILNK020", None),
+                (6, "NCC_ILNK020", Some(Code::TensorMapStale)),
                 (7, "allEqual", Some(Code::RemoteBlockCountMismatch)),
                 (8, "NCC_ZZZZ999", None),
             ]

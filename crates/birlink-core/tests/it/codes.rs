@@ -197,7 +197,7 @@ macro_rules! code_tests {
         /// Every code but BL0010 (tested below) has a test above.
         #[test]
         fn every_code_has_a_test() {
-            let tested = [$(Code::$code),*];
+            let tested: Vec<Code> = [$(Code::$code),*].into_iter().chain(WORKDIR_TESTED.iter().copied()).collect();
             for code in Code::ALL {
                 assert!(tested.contains(code) || *code == Code::InputTooLarge, "no test for {}", code.as_str());
             }
@@ -306,4 +306,82 @@ fn one_bad_file_does_not_hide_the_others() {
     assert!(found.contains(&"BL0002".to_owned()) && found.contains(&"BL0003".to_owned()), "{found:?}");
     let statuses: Vec<&str> = outcome.report.inputs.iter().map(|i| i.status.as_str()).collect();
     assert_eq!(statuses, vec!["error", "error"]);
+}
+
+/// The codes of the link's last step, each tested on a generated work directory with
+/// its fault (`gen::workdir`): severity, pass, where it points, that the link went on.
+const WORKDIR_TESTED: &[Code] = &[
+    Code::TensorMapUnreadable,
+    Code::TensorMapStale,
+    Code::TensorMapDemoted,
+    Code::TensorMapConflict,
+    Code::TensorMapUnbound,
+    Code::TensorMapMissing,
+    Code::ArtifactCollision,
+];
+
+fn check_workdir(code: Code) {
+    assert!(birlink_core::gen::workdir::FAULTS.contains(&code));
+    let outcome = crate::workdir::run(Some(code), None);
+    let info = code.info();
+    let d = find(&outcome, code);
+    assert_eq!((d.severity, d.pass), (info.severity, info.pass), "{}", info.code);
+    assert!(!birlink_core::diag::codes::starts_capitalized(&d.message) && !d.help.is_empty(), "{}", d.message);
+    let location = d.location.as_ref().unwrap_or_else(|| panic!("{} has no location", info.code));
+    match code {
+        // Not a JSON file: the file, no place in it.
+        Code::ArtifactCollision => assert!(location.file.ends_with("shared_constants.npy") && location.line.is_none()),
+        // The core's dump, where its function is.
+        Code::TensorMapMissing => assert!(location.file.contains("nc01/sg00/bir_debug.12") && location.line.is_some()),
+        Code::TensorMapUnbound => assert!(location.file.contains("nc01/sg00/bir_debug.12") && location.line.is_some()),
+        _ => {
+            assert!(location.file.ends_with("tensor_map.json"), "{}: {location:?}", info.code);
+            assert!(location.line.is_some() && location.column.is_some(), "{}: {location:?}", info.code);
+        }
+    }
+    // Birlink's reading of the last step never fails a link.
+    assert!(!has_errors(&outcome.report.diagnostics), "{}: {:?}", info.code, codes(&outcome));
+    assert!(outcome.linked.is_some() && Pass::PIPELINE.iter().all(|p| status(&outcome, p) == "ok"));
+    if code != Code::TensorMapDemoted {
+        // The fault is the only warning.
+        let warnings: Vec<Code> =
+            outcome.report.diagnostics.iter().filter(|d| d.severity == Severity::Warning).map(|d| d.code).collect();
+        assert!(warnings.iter().all(|c| *c == code), "{}: {warnings:?}", info.code);
+    }
+    assert!(outcome.report.link_dir.is_some());
+}
+
+#[test]
+fn bl0309_tensor_map_unreadable() {
+    check_workdir(Code::TensorMapUnreadable);
+}
+
+#[test]
+fn bl0310_tensor_map_stale() {
+    check_workdir(Code::TensorMapStale);
+}
+
+#[test]
+fn bl0311_tensor_map_demoted() {
+    check_workdir(Code::TensorMapDemoted);
+}
+
+#[test]
+fn bl0312_tensor_map_conflict() {
+    check_workdir(Code::TensorMapConflict);
+}
+
+#[test]
+fn bl0313_tensor_map_unbound() {
+    check_workdir(Code::TensorMapUnbound);
+}
+
+#[test]
+fn bl0314_tensor_map_missing() {
+    check_workdir(Code::TensorMapMissing);
+}
+
+#[test]
+fn bl0315_artifact_collision() {
+    check_workdir(Code::ArtifactCollision);
 }

@@ -23,3 +23,4 @@ mod properties;
 mod reduce;
 mod samples;
 mod support;
+mod workdir;

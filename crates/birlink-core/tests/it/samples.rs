@@ -17,9 +17,61 @@ fn committed_samples_are_generated() {
         let committed = std::fs::read(dir.join(&info.file)).unwrap_or_default();
         assert!(committed == bytes, "www/samples/{} differs from the generator: run `cargo xtask codegen`", info.file);
     }
+    for (info, files) in samples::workdirs() {
+        let mut committed: Vec<String> = Vec::new();
+        collect(&dir.join(&info.file), &dir, &mut committed);
+        committed.sort();
+        let mut generated: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
+        generated.sort();
+        assert_eq!(committed, generated, "www/samples/{}/ holds other files: run `cargo xtask codegen`", info.file);
+        for file in files {
+            let bytes = std::fs::read(dir.join(&file.path)).unwrap_or_default();
+            assert!(
+                bytes == file.bytes,
+                "www/samples/{} differs from the generator: run `cargo xtask codegen`",
+                file.path
+            );
+        }
+    }
     let index = birlink_core::output::json::to_pretty_string(&samples::index());
     let committed = std::fs::read_to_string(dir.join("index.json")).unwrap_or_default();
     assert_eq!(committed, index, "www/samples/index.json is stale: run `cargo xtask codegen`");
+}
+
+fn collect(at: &std::path::Path, root: &std::path::Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(at).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, root, out);
+        } else if let Ok(relative) = path.strip_prefix(root) {
+            out.push(relative.to_string_lossy().replace('\\', "/"));
+        }
+    }
+}
+
+#[test]
+fn every_work_directory_sample_links_as_its_index_says() {
+    for (info, files) in samples::workdirs() {
+        let outcome = crate::workdir::link(files, None);
+        let warnings: Vec<_> = outcome
+            .report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity >= birlink_core::Severity::Warning)
+            .map(|d| d.code)
+            .collect();
+        match info.code {
+            None => assert!(warnings.is_empty(), "{}: {warnings:?}", info.file),
+            Some(code) => assert_eq!(warnings.first(), Some(&code), "{}", info.file),
+        }
+        assert!(!info.fails && outcome.report.link_dir.is_some() && outcome.report.tensor_map.is_some());
+        let name = info.file.clone();
+        insta::assert_snapshot!(format!("{name}.report.json"), birlink_core::report_json(&outcome));
+        insta::assert_snapshot!(
+            format!("{name}.tensor-map.json"),
+            birlink_core::tensor_map_json(&outcome).unwrap_or_default()
+        );
+    }
 }
 
 #[test]

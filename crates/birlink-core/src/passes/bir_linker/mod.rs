@@ -27,6 +27,11 @@
 //! 9. [`barriers`] `renumber_barriers` — one monotonic id over the whole module
 //!    (`renumberCoreBarriers`).
 //!
+//!
+//! When the modules came from a compiler work directory, two more steps follow
+//! (`passes::run` calls them): [`link_dir`] plans `sgLnk/` (`setupLinkDir`) and
+//! [`tensor_map`] merges and checks the cores' tensor maps (`buildMainTensorMap`).
+//!
 //! Every step records what it changed as canonical lines before and after
 //! ([`record::Step`]). An error in any step leaves no linked module (the rows computed
 //! so far are kept).
@@ -35,12 +40,14 @@ mod aliases;
 mod barriers;
 mod copy;
 mod dispatcher;
+pub mod link_dir;
 mod module;
 mod output_kinds;
 mod queue_switches;
 mod queues;
 mod record;
 mod returns;
+pub mod tensor_map;
 
 use crate::diag::{has_errors, Diagnostic};
 use crate::model::arena::Handle;

@@ -1,0 +1,43 @@
+//! The merged `tensor-map.json` a link of a work directory writes into `sgLnk/`
+//! (docs/spec/link.md §3.11).
+//!
+//! The compiler's on-disk structure is not public; birlink writes an object keyed by
+//! each core's function in the linked module (`copyTensorMapForFunc(funcName, …)`),
+//! each holding that core's entries keyed by tensor name (under their groups, when the
+//! core's file had groups), each value the entry's keys as read; keys in order,
+//! 2-space indented. Entries the link made
+//! internal (BL0311) are left out; every other entry is written, stale or conflicting
+//! ones included (their warnings say why), so nothing a core's map held is lost.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::report::{EntryStatus, TensorMap};
+
+/// The text of `tensor-map.json`.
+pub fn to_string(map: &TensorMap) -> String {
+    let mut functions: BTreeMap<&str, BTreeMap<Option<&str>, Map<String, Value>>> = BTreeMap::new();
+    for entry in map.entries.iter().filter(|e| e.status != EntryStatus::Demoted) {
+        functions
+            .entry(entry.function.as_str())
+            .or_default()
+            .entry(entry.group.as_deref())
+            .or_default()
+            .insert(entry.name.clone(), Value::Object(entry.fields.clone()));
+    }
+    let mut root = Map::new();
+    for (function, groups) in functions {
+        let mut inner = Map::new();
+        for (group, entries) in groups {
+            match group {
+                Some(group) => {
+                    inner.insert(group.to_owned(), Value::Object(entries));
+                }
+                None => inner.extend(entries),
+            }
+        }
+        root.insert(function.to_owned(), Value::Object(inner));
+    }
+    super::json::to_pretty_string(&Value::Object(root))
+}

@@ -1,0 +1,194 @@
+//! Step 10, `link_dir`: the link directory `sgLnk/` (`setupLinkDir`, seed §8), planned
+//! from the work directory's file list alone (docs/spec/link.md §3.10).
+//!
+//! Every file of the linked subgraph of each core is placed by its kind
+//! ([`workdir::artifact_kind`]): weights, debug info and custom-op files are symlinked
+//! into `sgLnk/` under their path below the subgraph folder, CPU-node files copied, the
+//! cores' tensor maps merged into one `tensor-map.json` (step 11); the rest (the dumps,
+//! the core's programs) stays where it is. One name offered by several cores is one
+//! entry when their bytes agree, and BL0315 when they do not. Nothing is written: the
+//! CLI's `--link-dir` makes the folder from this plan.
+
+use std::collections::BTreeMap;
+
+use crate::diag::codes::Code;
+use crate::diag::{Diagnostic, Location};
+use crate::model::pass::Pass;
+use crate::output::report::{ArtifactKind, InPlaceRow, LinkDir, LinkDirEntry, Placement, StepRow};
+use crate::read::workdir::{self, Artifact, Plan, WorkdirInput};
+
+/// The name of the merged tensor map in the link directory (rodata "tensor-map").
+pub const TENSOR_MAP_NAME: &str = "tensor-map.json";
+
+/// Plans the link directory of a work directory whose modules were linked.
+pub fn plan(input: &WorkdirInput, plan: &Plan, diags: &mut Vec<Diagnostic>) -> (LinkDir, StepRow) {
+    let paths = input.paths();
+    let found = workdir::artifacts(&paths, plan);
+    let mut by_name: BTreeMap<&str, Vec<&Artifact>> = BTreeMap::new();
+    let mut in_place = Vec::new();
+    let mut tensor_maps = 0;
+    for artifact in &found {
+        if workdir::is_linked(artifact.kind) {
+            by_name.entry(artifact.name.as_str()).or_default().push(artifact);
+        } else if artifact.kind == ArtifactKind::TensorMap {
+            tensor_maps += 1;
+        } else {
+            in_place.push(InPlaceRow {
+                core: u64::from(artifact.core),
+                path: paths[artifact.index].to_owned(),
+                kind: artifact.kind,
+            });
+        }
+    }
+    let mut entries = Vec::new();
+    for (name, mut offers) in by_name {
+        offers.sort_by_key(|a| (a.core, a.index));
+        let first = offers[0];
+        let file = &input.files[first.index];
+        let mut entry = LinkDirEntry {
+            name: name.to_owned(),
+            placement: if first.kind == ArtifactKind::CpuNode { Placement::Copy } else { Placement::Symlink },
+            kind: first.kind,
+            core: Some(u64::from(first.core)),
+            source: Some(file.path.clone()),
+            bytes: Some(file.size),
+            same_on: Vec::new(),
+            differs_on: Vec::new(),
+        };
+        for other in &offers[1..] {
+            let theirs = &input.files[other.index];
+            let same = theirs.size == file.size
+                && match (&theirs.content, &file.content) {
+                    (Some(a), Some(b)) => a == b,
+                    // Not read (too large to compare in this build): the sizes agree.
+                    _ => true,
+                };
+            let core = u64::from(other.core);
+            if same {
+                entry.same_on.push(core);
+                continue;
+            }
+            entry.differs_on.push(core);
+            let mut diagnostic = Diagnostic::new(
+                Code::ArtifactCollision,
+                Pass::BirLinker,
+                format!(
+                    "`{name}` is offered by core {} and core {core} with different content; `sgLnk/{name}` is core {}'s",
+                    first.core, first.core
+                ),
+            )
+            .core(core)
+            .note(format!("core {}: `{}`, {} bytes", first.core, file.path, file.size))
+            .note(format!("core {core}: `{}`, {} bytes", theirs.path, theirs.size));
+            diagnostic.location =
+                Some(Location { file: theirs.path.clone(), pointer: String::new(), line: None, column: None });
+            diags.push(diagnostic);
+        }
+        entries.push(entry);
+    }
+    if tensor_maps > 0 {
+        entries.push(LinkDirEntry {
+            name: TENSOR_MAP_NAME.to_owned(),
+            placement: Placement::Write,
+            kind: ArtifactKind::TensorMap,
+            core: None,
+            source: None,
+            bytes: None,
+            same_on: Vec::new(),
+            differs_on: Vec::new(),
+        });
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+    let step = StepRow { name: "link_dir".to_owned(), changes: entries.len() as u64, edits: Vec::new() };
+    (LinkDir { root: "sgLnk".to_owned(), entries, in_place }, step)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::workdir::WorkFile;
+
+    fn input(files: &[(&str, &[u8])]) -> WorkdirInput {
+        let paths: Vec<&str> = files.iter().map(|(p, _)| *p).collect();
+        let probe = WorkdirInput {
+            after: None,
+            files: files
+                .iter()
+                .map(|(p, b)| WorkFile { path: (*p).to_owned(), size: b.len() as u64, content: None })
+                .collect(),
+        };
+        let plan = workdir::pick(&paths, None).unwrap();
+        let wanted = workdir::wanted(&paths, &plan);
+        WorkdirInput {
+            files: probe
+                .files
+                .into_iter()
+                .enumerate()
+                .map(|(i, f)| WorkFile { content: wanted.contains(&i).then(|| files[i].1.to_vec()), ..f })
+                .collect(),
+            ..probe
+        }
+    }
+
+    const DUMP: &str = "bir_debug.12.after-lower_sync.before-x.json";
+
+    #[test]
+    fn weights_debug_info_and_custom_ops_are_linked_cpu_files_copied() {
+        let files: Vec<(String, &[u8])> = vec![
+            (format!("w/nc00/sg00/{DUMP}"), b"{}"),
+            ("w/nc00/sg00/w0.npy".to_owned(), b"0000"),
+            ("w/nc00/sg00/shared.npy".to_owned(), b"same"),
+            ("w/nc00/sg00/debug_info.json".to_owned(), b"{}"),
+            ("w/nc00/sg00/custom_op/topk.so".to_owned(), b"elf"),
+            ("w/nc00/sg00/cpu_node_0/graph.pb".to_owned(), b"pb"),
+            ("w/nc00/sg00/tensor_map.json".to_owned(), b"{}"),
+            ("w/nc00/sg00/PE.bin".to_owned(), b"pe"),
+            (format!("w/nc01/sg00/{DUMP}"), b"{}"),
+            ("w/nc01/sg00/w1.npy".to_owned(), b"1111"),
+            ("w/nc01/sg00/shared.npy".to_owned(), b"same"),
+            ("w/nc01/sg00/tensor_map.json".to_owned(), b"{}"),
+        ];
+        let refs: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (p.as_str(), *b)).collect();
+        let input = input(&refs);
+        let mut diags = Vec::new();
+        let (dir, step) = plan(&input, &input.plan().unwrap(), &mut diags);
+        assert!(diags.is_empty(), "{diags:?}");
+        let rows: Vec<(&str, Placement, Option<u64>, Vec<u64>)> =
+            dir.entries.iter().map(|e| (e.name.as_str(), e.placement, e.core, e.same_on.clone())).collect();
+        assert_eq!(
+            rows,
+            [
+                ("cpu_node_0/graph.pb", Placement::Copy, Some(0), vec![]),
+                ("custom_op/topk.so", Placement::Symlink, Some(0), vec![]),
+                ("debug_info.json", Placement::Symlink, Some(0), vec![]),
+                ("shared.npy", Placement::Symlink, Some(0), vec![1]),
+                ("tensor-map.json", Placement::Write, None, vec![]),
+                ("w0.npy", Placement::Symlink, Some(0), vec![]),
+                ("w1.npy", Placement::Symlink, Some(1), vec![]),
+            ]
+        );
+        assert_eq!(dir.entries[5].source.as_deref(), Some("w/nc00/sg00/w0.npy"));
+        assert_eq!(step.changes, 7);
+        let in_place: Vec<(u64, &str)> = dir.in_place.iter().map(|r| (r.core, r.path.as_str())).collect();
+        assert_eq!(in_place, [(0, files[0].0.as_str()), (0, "w/nc00/sg00/PE.bin"), (1, files[8].0.as_str())]);
+    }
+
+    #[test]
+    fn one_name_with_two_contents_is_a_collision() {
+        let dump0 = format!("nc00/sg00/{DUMP}");
+        let dump1 = format!("nc01/sg00/{DUMP}");
+        for (theirs, why) in [(&b"abcd"[..], "same size"), (&b"abcdef"[..], "another size")] {
+            let input =
+                input(&[(&dump0, b"{}"), ("nc00/sg00/w.npy", b"wxyz"), (&dump1, b"{}"), ("nc01/sg00/w.npy", theirs)]);
+            let mut diags = Vec::new();
+            let (dir, _) = plan(&input, &input.plan().unwrap(), &mut diags);
+            assert_eq!(dir.entries.len(), 1, "{why}");
+            assert_eq!(dir.entries[0].differs_on, [1], "{why}");
+            assert_eq!(diags.len(), 1, "{why}");
+            let d = &diags[0];
+            assert_eq!(d.code, Code::ArtifactCollision);
+            assert!(d.message.contains("`w.npy` is offered by core 0 and core 1"), "{}", d.message);
+            assert_eq!(d.location.as_ref().map(|l| l.file.as_str()), Some("nc01/sg00/w.npy"));
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! A generated compiler work directory linked as a whole: the dumps after `lower_sync`,
+//! the link directory planned, the cores' tensor maps merged and checked.
+
+use birlink_core::diag::codes::Code;
+use birlink_core::gen::{self, workdir};
+use birlink_core::output::report::{ArtifactKind, EntryStatus, Placement};
+use birlink_core::read::workdir::split;
+use birlink_core::{LinkOptions, Outcome, Severity};
+
+use crate::support::codes;
+
+/// The generated work directory `work/` with `fault`, linked after `after`.
+pub fn run(fault: Option<Code>, after: Option<&str>) -> Outcome {
+    link(workdir::generate(&gen::samples::fault_config(), "work", fault), after)
+}
+
+/// Links a work directory's files, held in memory.
+pub fn link(files: Vec<gen::GenFile>, after: Option<&str>) -> Outcome {
+    let (sources, input) =
+        split(files.into_iter().map(|f| (f.path, f.bytes)).collect(), after).expect("a work directory");
+    birlink_core::run(sources, &LinkOptions { workdir: Some(input), ..LinkOptions::default() })
+}
+
+#[test]
+fn a_work_directory_links_its_lower_sync_dumps_and_plans_sg_lnk() {
+    let outcome = run(None, None);
+    let report = &outcome.report;
+    let inputs: Vec<&str> = report.inputs.iter().map(|r| r.file.as_str()).collect();
+    assert_eq!(
+        inputs,
+        [
+            "work/nc00/sg00/bir_debug.12.after-lower_sync.before-lower_act.penguin.json",
+            "work/nc01/sg00/bir_debug.12.after-lower_sync.before-lower_act.penguin.json"
+        ]
+    );
+    assert!(
+        report.diagnostics.iter().all(|d| d.severity == Severity::Note),
+        "a clean work directory has notes at most: {:?}",
+        codes(&outcome)
+    );
+    let dir = report.link_dir.as_ref().expect("a link directory");
+    assert_eq!(dir.root, "sgLnk");
+    let entries: Vec<(&str, Placement, Option<u64>, &[u64])> =
+        dir.entries.iter().map(|e| (e.name.as_str(), e.placement, e.core, e.same_on.as_slice())).collect();
+    assert_eq!(
+        entries,
+        [
+            ("cpu_node_0/host_graph.json", Placement::Copy, Some(0), &[][..]),
+            ("custom_op/libtopk.so", Placement::Symlink, Some(0), &[1][..]),
+            ("debug_info_nc00.json", Placement::Symlink, Some(0), &[][..]),
+            ("debug_info_nc01.json", Placement::Symlink, Some(1), &[][..]),
+            ("shared_constants.npy", Placement::Symlink, Some(0), &[1][..]),
+            ("tensor-map.json", Placement::Write, None, &[][..]),
+            ("weights_nc00.npy", Placement::Symlink, Some(0), &[][..]),
+            ("weights_nc01.npy", Placement::Symlink, Some(1), &[][..]),
+        ]
+    );
+    // The other dumps, the programs, def.json and the kelf stay in their core's folder.
+    assert_eq!(dir.in_place.len(), 2 * (3 + 1 + 1 + 5));
+    assert!(dir.in_place.iter().any(|r| r.kind == ArtifactKind::Dump && r.path.contains("after-lower_dma")));
+
+    let map = report.tensor_map.as_ref().expect("a merged tensor map");
+    assert_eq!(map.files.len(), 2);
+    assert!(map.files.iter().all(|f| f.shape == "an object keyed by tensor name" && f.entries > 0));
+    assert!(map.entries.iter().all(|e| e.linked.is_some()), "every entry binds a tensor");
+    // The cross-core intermediates the link made internal are noted and left out of the file.
+    let demoted: Vec<&str> =
+        map.entries.iter().filter(|e| e.status == EntryStatus::Demoted).map(|e| e.name.as_str()).collect();
+    assert!(!demoted.is_empty());
+    let notes = report.diagnostics.iter().filter(|d| d.code == Code::TensorMapDemoted).count();
+    assert_eq!(notes, demoted.len());
+    let text = birlink_core::tensor_map_json(&outcome).expect("tensor-map.json");
+    let written: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // One object per core function, each core's entries in it.
+    let functions: Vec<&String> = written.as_object().unwrap().keys().collect();
+    assert_eq!(functions, ["nc00", "nc01"]);
+    let written_entries: usize = written.as_object().unwrap().values().map(|v| v.as_object().unwrap().len()).sum();
+    assert_eq!(written_entries, map.entries.len() - demoted.len());
+    for entry in map.entries.iter().filter(|e| e.status == EntryStatus::Demoted) {
+        assert!(written[&entry.function].get(&entry.name).is_none(), "{} written", entry.name);
+    }
+    let steps: Vec<&str> = report.passes[1].steps.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(steps[steps.len() - 2..], ["link_dir", "tensor_map"]);
+}
+
+#[test]
+fn without_a_work_directory_nothing_changes() {
+    let config = gen::samples::fault_config();
+    let sources = gen::generate(&config, gen::Layout::Files).iter().map(gen::GenFile::source).collect();
+    let outcome = birlink_core::run(sources, &LinkOptions::default());
+    assert!(outcome.report.link_dir.is_none() && outcome.report.tensor_map.is_none());
+    let json = birlink_core::report_json(&outcome);
+    assert!(!json.contains("\"link_dir\"") && !json.contains("\"tensor_map\""));
+}
+
+#[test]
+fn another_pass_links_other_dumps_and_the_same_directory() {
+    let outcome = run(None, Some("lower_dma"));
+    assert!(outcome.report.inputs.iter().all(|r| r.file.contains("after-lower_dma")));
+    assert!(outcome.report.link_dir.is_some());
+}
+
+#[test]
+fn a_stale_entry_is_found_where_it_is_written() {
+    let outcome = run(Some(Code::TensorMapStale), None);
+    let d = outcome.report.diagnostics.iter().find(|d| d.code == Code::TensorMapStale).expect("BL0310");
+    assert!(d.message.contains(&format!("`{}`", workdir::STALE_NAME)), "{}", d.message);
+    let location = d.location.as_ref().unwrap();
+    assert_eq!(location.file, "work/nc01/sg00/tensor_map.json");
+    assert_eq!(location.pointer, format!("/{}", workdir::STALE_NAME));
+    assert!(location.line.is_some_and(|l| l > 1));
+    let map = outcome.report.tensor_map.as_ref().unwrap();
+    let entry = map.entries.iter().find(|e| e.name == workdir::STALE_NAME).unwrap();
+    assert_eq!((entry.status, entry.core, entry.linked.is_none()), (EntryStatus::Stale, 1, true));
+    // The compiler's NCC_ILNK020 is explained by it.
+    assert_eq!(birlink_core::diag::ncc::find("NCC_ILNK020").and_then(|n| n.birlink), Some(Code::TensorMapStale));
+}
+
+#[test]
+fn one_memory_laid_out_twice_is_a_conflict() {
+    let outcome = run(Some(Code::TensorMapConflict), None);
+    let d = outcome.report.diagnostics.iter().find(|d| d.code == Code::TensorMapConflict).expect("BL0312");
+    assert!(d.message.contains("are one memory") && d.message.contains("`sim_shape`"), "{}", d.message);
+    let map = outcome.report.tensor_map.as_ref().unwrap();
+    let entry = map.entries.iter().find(|e| e.status == EntryStatus::Conflict).unwrap();
+    assert_eq!(entry.core, 1);
+    assert_eq!(entry.same_memory.iter().map(|r| r.core).collect::<Vec<_>>(), [0]);
+    assert_eq!(entry.fields["sim_shape"], serde_json::json!([64, 64]));
+}

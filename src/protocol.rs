@@ -24,6 +24,18 @@ pub struct InputFile {
     pub blob: web_sys::Blob,
 }
 
+/// A compiler work directory's other files, for the link's last step (`sgLnk/` and
+/// the tensor maps): every file by name and size, the bytes of those it reads.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct WorkdirFiles {
+    /// The pass whose dumps are linked (`None`: the default rule).
+    pub after: Option<String>,
+    /// Every file of the directory: its path and size.
+    pub files: Vec<(String, u64)>,
+    /// The files whose bytes the step reads (`birlink_core::read::workdir::wanted`).
+    pub wanted: Vec<InputFile>,
+}
+
 /// What the page asks the worker. Every request names its `run` (the link it is about);
 /// the worker answers only for the run it holds, and the page drops answers for others.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -35,6 +47,8 @@ pub enum Request {
         files: Vec<InputFile>,
         /// `vnc_nc_count`, when the user set it.
         lnc: Option<u64>,
+        /// The work directory the files came from, when they did.
+        workdir: Option<WorkdirFiles>,
     },
     /// Details of one entity of the linked module.
     Entity {

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use birlink_core::passes::{LinkOptions, Progress};
 use birlink_core::{Outcome, SourceFile};
 
-use crate::protocol::{Export, InputFile, ReduceStep, ReducedSummary, Request, Response, RunStats, Wire};
+use crate::protocol::{Export, InputFile, ReduceStep, ReducedSummary, Request, Response, RunStats, Wire, WorkdirFiles};
 
 /// The worker's state: the last run, and a reduction of it under way.
 pub struct LinkWorker {
@@ -66,6 +66,34 @@ fn read(file: &InputFile) -> SourceFile {
             error.as_string().unwrap_or_else(|| "the browser could not read the file".to_owned()).to_lowercase()
         });
     SourceFile { path: file.path.clone(), content, role: birlink_core::Role::Auto }
+}
+
+/// The largest file of a work directory whose bytes the link's last step reads here
+/// (a tensor map, a name two cores offer); a larger one is compared by its size.
+const WORKDIR_READ_MAX: u64 = 64 << 20;
+
+/// A work directory's files as the core's link reads them: names and sizes, the bytes
+/// of the wanted ones.
+fn workdir_input(files: WorkdirFiles) -> birlink_core::read::workdir::WorkdirInput {
+    let mut wanted: std::collections::BTreeMap<String, Vec<u8>> = std::collections::BTreeMap::new();
+    for file in &files.wanted {
+        if (file.blob.size() as u64) <= WORKDIR_READ_MAX {
+            if let Ok(bytes) = read(file).content {
+                wanted.insert(file.path.clone(), bytes);
+            }
+        }
+    }
+    birlink_core::read::workdir::WorkdirInput {
+        after: files.after,
+        files: files
+            .files
+            .into_iter()
+            .map(|(path, size)| {
+                let content = wanted.remove(&path);
+                birlink_core::read::workdir::WorkFile { path, size, content }
+            })
+            .collect(),
+    }
 }
 
 /// The size of this worker's wasm memory.
@@ -144,9 +172,9 @@ impl Worker for LinkWorker {
             Err(message) => return scope.respond(id, Wire::new(Response::Broken { message })),
         };
         match msg {
-            Request::Link { run, files, lnc } => {
+            Request::Link { run, files, lnc, workdir } => {
                 self.reducing = None;
-                self.link(scope, id, run, files, lnc)
+                self.link(scope, id, run, files, lnc, workdir)
             }
             Request::Locate { run, text } => {
                 let Some(session) = self.session(run) else { return };
@@ -351,7 +379,15 @@ impl LinkWorker {
         }
     }
 
-    fn link(&mut self, scope: &WorkerScope<Self>, id: HandlerId, run: u64, files: Vec<InputFile>, lnc: Option<u64>) {
+    fn link(
+        &mut self,
+        scope: &WorkerScope<Self>,
+        id: HandlerId,
+        run: u64,
+        files: Vec<InputFile>,
+        lnc: Option<u64>,
+        workdir: Option<WorkdirFiles>,
+    ) {
         // The previous run's memory goes first: a big link set must not be held twice.
         self.last = None;
         // Steps: read each blob, parse each file, four passes, the report.
@@ -378,14 +414,10 @@ impl LinkWorker {
         }
         let load_ms = now() - started;
         let memory_read_bytes = memory_bytes();
-        let options = LinkOptions {
-            lnc,
-            passes: None,
-            max_input_bytes: Some(max),
-            input_bytes: Some(bytes),
-            threads: 1,
-            workdir: None,
-        };
+        // Over the limit nothing is read, the work directory's files neither.
+        let workdir = if bytes > max { None } else { workdir.map(workdir_input) };
+        let options =
+            LinkOptions { lnc, passes: None, max_input_bytes: Some(max), input_bytes: Some(bytes), threads: 1, workdir };
         let started = now();
         let outcome = birlink_core::passes::run_with_progress(sources, &options, &mut |step| {
             let (phase, done) = match step {

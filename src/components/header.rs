@@ -55,9 +55,10 @@ pub fn header() -> Html {
             }
             let context = context.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                match fetch::blob(&format!("samples/{file}")).await {
-                    Ok(picked) => context
-                        .dispatch(Action::Link(LinkAction::ReplaceFiles { files: vec![picked], sample: Some(file) })),
+                match fetch::sample(&file).await {
+                    Ok((files, name)) => {
+                        context.dispatch(Action::Link(LinkAction::ReplaceFiles { files, sample: Some(name) }))
+                    }
                     Err(error) => context.dispatch(Action::Notice(Some(error))),
                 }
             });
@@ -109,10 +110,11 @@ pub fn header() -> Html {
                     <span class="visually-hidden">{ "Open a sample" }</span>
                     <select onchange={on_sample} id="samples">
                         <option value="" selected={open_sample.is_none()}>{ "Samples…" }</option>
-                        { group("Link sets", |s| s.code.is_none()) }
-                        { group("Errors", |s| s.code.is_some_and(|c| c.severity() == Severity::Error)) }
-                        { group("Warnings", |s| s.code.is_some_and(|c| c.severity() == Severity::Warning)) }
-                        { group("Notes", |s| s.code.is_some_and(|c| c.severity() == Severity::Note)) }
+                        { group("Link sets", |s| s.code.is_none() && s.files.is_empty()) }
+                        { group("Work directories", |s| !s.files.is_empty()) }
+                        { group("Errors", |s| s.files.is_empty() && s.code.is_some_and(|c| c.severity() == Severity::Error)) }
+                        { group("Warnings", |s| s.files.is_empty() && s.code.is_some_and(|c| c.severity() == Severity::Warning)) }
+                        { group("Notes", |s| s.files.is_empty() && s.code.is_some_and(|c| c.severity() == Severity::Note)) }
                     </select>
                 </label>
                 <label class="lnc" title="vnc_nc_count: the expected number of cores (empty: from the inputs)">

@@ -54,7 +54,7 @@ pub fn load_panel() -> Html {
                 <p class="hint">{ "Drop per-core module JSON, a bundle, a dump folder or the compiler's work directory anywhere on the page." }</p>
             }
             if let Some(workdir) = workdir {
-                <WorkdirSummary {workdir} {on_after} />
+                <WorkdirSummary command={workdir.plan.command.and_then(|i| state.link.files.get(i).cloned())} {workdir} {on_after} />
             }
             <ul class="cards">
                 { for shown.into_iter().map(|file| {

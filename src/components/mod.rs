@@ -14,6 +14,7 @@ mod embed_bar;
 mod header;
 mod help;
 mod later;
+mod link_dir;
 mod load_panel;
 mod modal;
 mod pass_list;

@@ -106,7 +106,12 @@ pub fn pipeline() -> Html {
                     </button>
                 }
             </div>
-            if edits.is_empty() {
+            if matches!(step.name.as_str(), "link_dir" | "tensor_map") {
+                <p>
+                    { if step.name == "link_dir" { "The link directory is planned, not part of the module: " } else { "The merged tensor map is not part of the module: " } }
+                    <button type="button" class="link" onclick={context.on(|| Action::View(ViewAction::Set(View::LinkDir)))}>{ "see the sgLnk view" }</button>
+                </p>
+            } else if edits.is_empty() {
                 <p class="muted">{ if pass.status == PassStatus::Skipped { "This pass did not run." } else { "This step changed nothing." } }</p>
             } else {
                 <DataTable caption={format!("What {} changed, before and after", step.name)} columns={columns(&["where", "before", "after"])}

@@ -6,6 +6,7 @@ use super::addresses::Addresses;
 use super::barriers::Barriers;
 use super::call_graph::CallGraph;
 use super::diagnostics::Diagnostics;
+use super::link_dir::LinkDir;
 use super::pipeline::Pipeline;
 use super::semaphores::Semaphores;
 use super::RunStatus;
@@ -40,6 +41,7 @@ pub fn main_views() -> Html {
             View::Semaphores => report.semaphores.relocations.len(),
             View::Addresses => report.address_map.len(),
             View::Diagnostics => report.diagnostics.len(),
+            View::LinkDir => report.link_dir.as_ref().map_or(0, |d| d.entries.len()),
         };
         Some(n.to_string())
     };
@@ -47,7 +49,9 @@ pub fn main_views() -> Html {
         <>
             <RunStatus />
             <nav class="tabs" role="tablist" aria-label="Views">
-                { for View::ALL.iter().enumerate().map(|(i, &view)| {
+                // The link directory's tab is a work directory's only (its view still
+                // explains itself when a link names it).
+                { for View::ALL.iter().enumerate().filter(|(_, &view)| view != View::LinkDir || result.report.link_dir.is_some() || state.view == View::LinkDir).map(|(i, &view)| {
                     let selected = state.view == view;
                     let onclick = {
                         let context = context.clone();
@@ -72,6 +76,7 @@ pub fn main_views() -> Html {
                     View::Semaphores => html! { <Semaphores /> },
                     View::Addresses => html! { <Addresses /> },
                     View::Diagnostics => html! { <Diagnostics /> },
+                    View::LinkDir => html! { <LinkDir /> },
                 } }
             </section>
         </>

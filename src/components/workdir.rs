@@ -7,7 +7,10 @@ use birlink_core::read::workdir::{dump_flags, Aside, DEFAULT_AFTER};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::state::Workdir;
+use crate::state::{LoadedFile, Workdir};
+
+/// How much of `command.txt` is shown.
+const COMMAND_MAX: f64 = 16_384.0;
 
 /// Props of [`WorkdirSummary`].
 #[derive(Properties, PartialEq)]
@@ -16,6 +19,50 @@ pub struct WorkdirProps {
     pub workdir: Workdir,
     /// Choose another pass.
     pub on_after: Callback<String>,
+    /// The folder's `command.txt`, when it has one.
+    #[prop_or_default]
+    pub command: Option<LoadedFile>,
+}
+
+/// Props of [`CommandText`].
+#[derive(Properties, PartialEq)]
+struct CommandProps {
+    file: LoadedFile,
+    /// The pass whose dumps are linked.
+    after: String,
+    /// Whether a core has no dump of it.
+    missing: bool,
+}
+
+/// The compile command the work directory was made with, read from its `command.txt`
+/// (as text, never markup), and the flags that dump the link's input.
+#[function_component(CommandText)]
+fn command_text(props: &CommandProps) -> Html {
+    let text = use_state(|| None::<String>);
+    {
+        let text = text.clone();
+        let blob = props.file.blob.0.clone();
+        use_effect_with(props.file.id, move |_| {
+            if let Some(blob) = blob {
+                let part = if blob.size() > COMMAND_MAX { blob.slice_with_f64_and_f64(0.0, COMMAND_MAX).ok() } else { Some(blob) };
+                if let Some(part) = part {
+                    wasm_bindgen_futures::spawn_local(async move {
+                        if let Ok(value) = wasm_bindgen_futures::JsFuture::from(part.text()).await {
+                            text.set(value.as_string());
+                        }
+                    });
+                }
+            }
+        });
+    }
+    let flags = dump_flags(&props.after);
+    html! {
+        <details class="workdir-command" id="workdir-command" open={props.missing}>
+            <summary>{ format!("compile command ({})", props.file.path) }</summary>
+            <pre class="command">{ (*text).clone().unwrap_or_default() }</pre>
+            <p class="muted">{ "Run it again with " }<code>{ flags }</code>{ format!(" to dump each core's module after `{}`.", props.after) }</p>
+        </details>
+    }
 }
 
 /// What one kind of set-aside file is called, one and many.
@@ -33,7 +80,7 @@ fn kind(aside: &Aside) -> (u8, &'static str, &'static str) {
 /// The work directory's summary.
 #[function_component(WorkdirSummary)]
 pub fn workdir_summary(props: &WorkdirProps) -> Html {
-    let WorkdirProps { workdir, on_after } = props;
+    let WorkdirProps { workdir, on_after, command: command_file } = props;
     let plan = &workdir.plan;
     let chosen = plan.picked.first().map(|(_, d, _)| d.after.clone()).unwrap_or_else(|| DEFAULT_AFTER.to_owned());
     let on_change = {
@@ -86,6 +133,9 @@ pub fn workdir_summary(props: &WorkdirProps) -> Html {
                     </li>
                 }) }
             </ul>
+            if let Some(file) = command_file.clone() {
+                <CommandText {file} after={chosen.clone()} missing={!plan.missing.is_empty()} />
+            }
             if !plan.set_aside.is_empty() {
                 <details class="workdir-aside">
                     <summary>{ format!("set aside {}: {}", counted(plan.set_aside.len(), "file"), counts.join(", ")) }</summary>

@@ -50,7 +50,15 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
         wasm_bindgen_futures::spawn_local(async move {
             let (urls, sample) = match (params.src.is_empty(), &params.sample) {
                 (false, _) => (params.src.clone(), None),
-                (true, Some(sample)) => (vec![format!("samples/{sample}")], Some(sample.clone())),
+                // A sample may be a work directory: many files.
+                (true, Some(sample)) => {
+                    match fetch::sample(sample).await {
+                        Ok((files, name)) => dispatcher
+                            .dispatch(Action::Link(LinkAction::StartFiles { files, sample: Some(name) })),
+                        Err(error) => dispatcher.dispatch(Action::Notice(Some(error))),
+                    }
+                    return;
+                }
                 // Embedded without a source: the host sends the files (`load`).
                 (true, None) if params.embed => return,
                 (true, None) => {

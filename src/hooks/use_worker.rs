@@ -13,7 +13,7 @@ use gloo::timers::callback::Timeout;
 use gloo_worker::{Spawnable, WorkerBridge};
 use yew::prelude::*;
 
-use crate::protocol::{Codec, InputFile, Request, Response, Wire};
+use crate::protocol::{Codec, InputFile, Request, Response, Wire, WorkdirFiles};
 use crate::services::download;
 use crate::state::{
     Action, Ask, DetailsAction, FileBlob, LinkAction, Outbox, PickedFile, Query, ReproAction, RunResult, SearchAction,
@@ -150,7 +150,16 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
                 .filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob }))
                 .collect();
             let (run, lnc) = (order.run, order.lnc);
-            let send = move || bridge.send(Wire::new(Request::Link { run, files, lnc }));
+            let workdir = order.workdir.as_ref().map(|w| WorkdirFiles {
+                after: w.after.clone(),
+                files: w.files.clone(),
+                wanted: w
+                    .wanted
+                    .iter()
+                    .filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob }))
+                    .collect(),
+            });
+            let send = move || bridge.send(Wire::new(Request::Link { run, files, lnc, workdir }));
             *pending.borrow_mut() = Some(Timeout::new(order.delay_ms, send));
         });
     }

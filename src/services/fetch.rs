@@ -45,6 +45,28 @@ pub async fn samples_index() -> Result<Vec<SampleInfo>, String> {
     serde_json::from_str(&text.as_string().unwrap_or_default()).map_err(|e| format!("bad samples index: {e}"))
 }
 
+/// A shipped sample's files: the one file, or a work-directory sample's every file
+/// under its path (`workdir-2core/nc00/sg00/…`, as a dropped folder names them). `name`
+/// is the index's `file`, or that with `.json` added (as `sample=` gives it). With the
+/// files, the sample's name as the index has it (the samples menu marks it).
+pub async fn sample(name: &str) -> Result<(Vec<PickedFile>, String), String> {
+    let folder = name.strip_suffix(".json").unwrap_or(name);
+    let index = samples_index().await.unwrap_or_default();
+    let files = index.into_iter().find(|s| s.file == folder && !s.files.is_empty()).map(|s| s.files);
+    match files {
+        Some(files) => {
+            let mut picked = Vec::with_capacity(files.len());
+            for path in files {
+                let mut file = blob(&format!("samples/{path}")).await?;
+                file.path = path;
+                picked.push(file);
+            }
+            Ok((picked, folder.to_owned()))
+        }
+        None => Ok((vec![blob(&format!("samples/{name}")).await?], name.to_owned())),
+    }
+}
+
 /// The `src` query parameter of the page, if any.
 pub fn src_param() -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;

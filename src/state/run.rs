@@ -98,6 +98,19 @@ pub struct LinkOrder {
     pub lnc: Option<u64>,
     /// Wait this long for more changes first (a folder arrives as many changes).
     pub delay_ms: u32,
+    /// The work directory the files came from, for the link's last step.
+    pub workdir: Option<WorkdirOrder>,
+}
+
+/// A work directory's other files, as a link order carries them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkdirOrder {
+    /// The pass whose dumps are linked.
+    pub after: Option<String>,
+    /// Every file: path and size.
+    pub files: Vec<(String, u64)>,
+    /// The files whose bytes the last step reads.
+    pub wanted: Vec<LoadedFile>,
 }
 
 /// The link set, and where its latest run stands.
@@ -181,25 +194,31 @@ impl LinkSet {
 }
 
 impl LinkSet {
-    /// The files to link and the LNC, deciding on the way whether the files are a work
-    /// directory: then only each core's dump after the chosen pass, and, when a core has
-    /// none, the core folders' count as the LNC (so the link says a core is missing).
+    /// The files to link, the LNC and the work directory, deciding on the way whether
+    /// the files are one: then only each core's dump after the chosen pass are linked,
+    /// and the rest go to the link's last step (names and sizes, the bytes it reads).
     /// Otherwise every file but a folder's `command.txt`, which is provenance only.
-    fn take_for_link(&mut self) -> (Vec<LoadedFile>, Option<u64>) {
+    fn take_for_link(&mut self) -> (Vec<LoadedFile>, Option<u64>, Option<WorkdirOrder>) {
         let paths: Vec<String> = self.files.iter().map(|f| f.path.clone()).collect();
         let names: Vec<&str> = paths.iter().map(String::as_str).collect();
         match workdir::pick(&names, self.after.as_deref()) {
             Some(plan) => {
                 let files = plan.picked.iter().map(|(i, _, _)| self.files[*i].clone()).collect();
-                let folders = (plan.picked.len() + plan.missing.len()) as u64;
-                let lnc = self.lnc.or((!plan.missing.is_empty()).then_some(folders));
+                // A missing core makes the LNC the folders' count: the core decides it
+                // from the work directory (`lnc_source` `workdir`).
+                let lnc = self.lnc;
+                let order = WorkdirOrder {
+                    after: self.after.clone(),
+                    files: self.files.iter().map(|f| (f.path.clone(), f.size)).collect(),
+                    wanted: workdir::wanted(&names, &plan).into_iter().map(|i| self.files[i].clone()).collect(),
+                };
                 self.workdir = Some(Workdir { paths, plan });
-                (files, lnc)
+                (files, lnc, Some(order))
             }
             None => {
                 self.workdir = None;
                 let files = self.files.iter().filter(|f| !f.path.ends_with("/command.txt")).cloned().collect();
-                (files, self.lnc)
+                (files, self.lnc, None)
             }
         }
     }
@@ -419,10 +438,10 @@ impl State {
         // The first link starts at once; later ones wait for the rest of a batch.
         let link = &mut self.link;
         let delay_ms = if link.run == 0 { 0 } else { 120 };
-        let (files, lnc) = link.take_for_link();
+        let (files, lnc, workdir) = link.take_for_link();
         link.run += 1;
         link.status = Status::Running { phase: "starting".to_owned(), done: 0, total: 1 };
-        link.out.post(LinkOrder { run: link.run, files, lnc, delay_ms });
+        link.out.post(LinkOrder { run: link.run, files, lnc, delay_ms, workdir });
     }
 
     /// Applies a link set action; false when it changes nothing.

@@ -620,6 +620,10 @@ fn a_work_directory_links_one_dump_per_core_and_another_pass_on_request() {
     assert_eq!(workdir.plan.passes, ["lower_dma", "lower_sync"]);
     assert_eq!(workdir.plan.set_aside.len(), 5);
     assert_eq!(state.link.files.len(), files.len(), "nothing the user gave is dropped");
+    // The link's last step gets every name and the one tensor map's bytes.
+    let last = order.workdir.as_ref().expect("a work directory order");
+    assert_eq!(last.files.len(), files.len());
+    assert_eq!(last.wanted.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), [files[6]]);
 
     let state = reduce(state, Action::Link(LinkAction::SetAfter(Some("lower_dma".into()))));
     let order = state.link.out.message.clone().expect("a link");
@@ -630,11 +634,15 @@ fn a_work_directory_links_one_dump_per_core_and_another_pass_on_request() {
     let state = reduce(state, Action::Link(LinkAction::SetAfter(Some("lower_dma".into()))));
     assert_eq!(state.link.out.seq, seq);
 
-    // A core without the pass: the folders' count is the LNC, so the link says so.
+    // A core without the pass: the link is told the whole directory, and the core makes
+    // the folders' count the LNC (so the link says a core is missing).
     let id = state.link.files.iter().find(|f| f.path == files[4]).map(|f| f.id).expect("file");
     let state = reduce(state, Action::Link(LinkAction::RemoveFile(id)));
     let order = state.link.out.message.clone().expect("a link");
-    assert_eq!((order.files.len(), order.lnc), (1, Some(2)));
+    assert_eq!((order.files.len(), order.lnc), (1, None));
+    let workdir = order.workdir.as_ref().expect("the work directory goes with the link");
+    assert_eq!(workdir.files.len(), state.link.files.len());
+    assert_eq!(workdir.after.as_deref(), Some("lower_dma"));
     assert_eq!(state.link.workdir.as_ref().map(|w| w.plan.missing.clone()), Some(vec![1]));
 
     // Other files are not a work directory: all linked, a folder's command.txt aside.

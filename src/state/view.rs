@@ -23,6 +23,7 @@ impl ViewLabels for View {
             View::Semaphores => "Semaphores",
             View::Addresses => "Addresses",
             View::Diagnostics => "Diagnostics",
+            View::LinkDir => "sgLnk",
         }
     }
 
@@ -34,6 +35,7 @@ impl ViewLabels for View {
             View::Semaphores => "semaphores",
             View::Addresses => "addresses",
             View::Diagnostics => "diagnostics",
+            View::LinkDir => "link-dir",
         }
     }
 }
@@ -107,7 +109,7 @@ impl State {
                 };
                 self.select(Selection::Diagnostic(order[next]));
             }
-            View::CallGraph | View::Barriers | View::Semaphores | View::Addresses => {}
+            View::CallGraph | View::Barriers | View::Semaphores | View::Addresses | View::LinkDir => {}
         }
     }
 

@@ -76,7 +76,8 @@ impl LinkArgs {
             sources.push(files::read_netlist(netlist));
         }
         create_dir(&self.out)?;
-        let lnc = self.lnc.or_else(|| files::Workdir::lnc(&workdirs));
+        // One work directory: the core counts its folders (`lnc_source` `workdir`).
+        let lnc = self.lnc.or_else(|| if workdirs.len() > 1 { files::Workdir::lnc(&workdirs) } else { None });
         let options = LinkOptions {
             lnc,
             passes: self.passes.clone(),

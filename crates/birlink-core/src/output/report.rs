@@ -91,18 +91,22 @@ pub enum LncSource {
     Bundle,
     /// The netlist's `lnc`.
     Netlist,
+    /// A compiler work directory's core folders, when one of them has no dump of the
+    /// pass linked (so the link says a core is missing instead of linking fewer).
+    Workdir,
     /// The number of modules given.
     #[default]
     Modules,
 }
 
 impl LncSource {
-    /// `option`, `bundle`, `netlist` or `modules`.
+    /// `option`, `bundle`, `netlist`, `workdir` or `modules`.
     pub fn as_str(self) -> &'static str {
         match self {
             LncSource::Option => "option",
             LncSource::Bundle => "bundle",
             LncSource::Netlist => "netlist",
+            LncSource::Workdir => "workdir",
             LncSource::Modules => "modules",
         }
     }

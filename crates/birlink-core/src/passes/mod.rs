@@ -143,7 +143,13 @@ pub fn run_with_progress(
         (Some(n), _, _) => (n, LncSource::Option),
         (None, Some(n), _) => (n, LncSource::Bundle),
         (None, None, Some(n)) => (n, LncSource::Netlist),
-        (None, None, None) => (set.modules.len() as u64, LncSource::Modules),
+        (None, None, None) => {
+            let folders = options.workdir.as_ref().and_then(WorkdirInput::plan).filter(|p| !p.missing.is_empty());
+            match folders {
+                Some(plan) => ((plan.picked.len() + plan.missing.len()) as u64, LncSource::Workdir),
+                None => (set.modules.len() as u64, LncSource::Modules),
+            }
+        }
     };
     report.options.lnc = lnc;
     report.options.lnc_source = lnc_source;

@@ -127,3 +127,16 @@ fn one_memory_laid_out_twice_is_a_conflict() {
     assert_eq!(entry.same_memory.iter().map(|r| r.core).collect::<Vec<_>>(), [0]);
     assert_eq!(entry.fields["sim_shape"], serde_json::json!([64, 64]));
 }
+
+#[test]
+fn a_core_without_the_dump_makes_the_lnc_the_folders_count() {
+    let files: Vec<gen::GenFile> = workdir::generate(&gen::samples::fault_config(), "work", None)
+        .into_iter()
+        .filter(|f| !(f.path.starts_with("work/nc01/") && f.path.contains("after-lower_sync")))
+        .collect();
+    let outcome = link(files, None);
+    let options = &outcome.report.options;
+    assert_eq!((options.lnc, options.lnc_source), (2, birlink_core::output::report::LncSource::Workdir));
+    assert_eq!(outcome.report.inputs.len(), 1);
+    assert!(codes(&outcome).contains(&"1513".to_owned()), "{:?}", codes(&outcome));
+}

@@ -30,12 +30,21 @@ pub enum View {
     Addresses,
     /// `diagnostics`.
     Diagnostics,
+    /// `linkdir`: a work directory's link directory and merged tensor map.
+    LinkDir,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: [View; 6] =
-        [View::Pipeline, View::CallGraph, View::Barriers, View::Semaphores, View::Addresses, View::Diagnostics];
+    pub const ALL: [View; 7] = [
+        View::Pipeline,
+        View::CallGraph,
+        View::Barriers,
+        View::Semaphores,
+        View::Addresses,
+        View::Diagnostics,
+        View::LinkDir,
+    ];
 
     /// Its name in links.
     pub fn as_str(self) -> &'static str {
@@ -46,6 +55,7 @@ impl View {
             View::Semaphores => "semaphores",
             View::Addresses => "addresses",
             View::Diagnostics => "diagnostics",
+            View::LinkDir => "linkdir",
         }
     }
 

@@ -1,0 +1,224 @@
+//! The link's last step, for a compiler work directory: the link directory `sgLnk/`
+//! as a tree (each entry symlinked, copied or written, from which core's file), the
+//! files left in the core folders, and the cores' tensor maps merged, each entry with
+//! what the merge found; the merged `tensor-map.json` to download.
+
+use std::collections::BTreeMap;
+
+use yew::prelude::*;
+
+use birlink_core::output::report::{
+    EntryStatus, InPlaceRow, LinkDir as LinkDirReport, LinkDirEntry, Placement, TensorMap as TensorMapReport,
+};
+use birlink_core::read::input::human_bytes;
+use birlink_core::EntityKind;
+
+use super::table::{columns, DataTable};
+use super::EntityLink;
+use crate::context::use_app;
+use crate::services::download;
+
+/// The view.
+#[function_component(LinkDir)]
+pub fn link_dir() -> Html {
+    let context = use_app();
+    let Some(result) = &context.state.result else { return html! {} };
+    let report = &result.report;
+    let Some(dir) = &report.link_dir else {
+        return html! {
+            <div class="empty-state" id="link-dir-view">
+                <p>{ "This link set is not a compiler work directory, so there is no link directory to plan." }</p>
+                <p class="muted">{ "Open the folder neuronx-cc worked in (nc00/sg00/bir_debug.*.json, tensor_map.json, weights…) to see what bir_linker puts into sgLnk/ and the cores' tensor maps merged." }</p>
+            </div>
+        };
+    };
+    html! {
+        <div class="link-dir" id="link-dir-view">
+            <Tree dir={dir.clone()} />
+            if let Some(map) = &report.tensor_map {
+                <TensorMapTable map={map.clone()} />
+            } else {
+                <p class="muted" id="tensor-map-none">{ "No core of the work directory has a tensor_map.json: there is nothing to merge." }</p>
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TreeProps {
+    dir: LinkDirReport,
+}
+
+/// One folder of the tree: its files and its sub-folders, by name.
+#[derive(Default)]
+struct Folder<'e> {
+    files: Vec<&'e LinkDirEntry>,
+    folders: BTreeMap<&'e str, Folder<'e>>,
+}
+
+impl<'e> Folder<'e> {
+    fn insert(&mut self, segments: &[&'e str], entry: &'e LinkDirEntry) {
+        match segments {
+            [] | [_] => self.files.push(entry),
+            [first, rest @ ..] => self.folders.entry(first).or_default().insert(rest, entry),
+        }
+    }
+
+    fn html(&self) -> Html {
+        html! {
+            <ul>
+                { for self.folders.iter().map(|(name, folder)| html! {
+                    <li class="folder"><span class="name">{ format!("{name}/") }</span>{ folder.html() }</li>
+                }) }
+                { for self.files.iter().map(|entry| entry_html(entry)) }
+            </ul>
+        }
+    }
+}
+
+fn entry_html(entry: &LinkDirEntry) -> Html {
+    let base = entry.name.rsplit('/').next().unwrap_or(&entry.name).to_owned();
+    let (mark, how) = match entry.placement {
+        Placement::Symlink => ("→", "symbolic link to"),
+        Placement::Copy => ("⎘", "copy of"),
+        Placement::Write => ("✎", "written by the link:"),
+    };
+    let source = match (&entry.source, entry.core) {
+        (Some(source), Some(core)) => format!("{how} core {core}'s {source}"),
+        _ => format!("{how} the cores' tensor maps, merged"),
+    };
+    let collision = !entry.differs_on.is_empty();
+    html! {
+        <li class={classes!("entry", collision.then_some("collision"))} data-name={entry.name.clone()}>
+            <span class="mark" aria-hidden="true">{ mark }</span>
+            <span class="name">{ base }</span>
+            <span class="kind">{ entry.kind.describe() }</span>
+            <span class="source">{ source }</span>
+            if let Some(bytes) = entry.bytes { <span class="size">{ human_bytes(bytes) }</span> }
+            if !entry.same_on.is_empty() {
+                <span class="same">{ format!("the same bytes on core {}", cores(&entry.same_on)) }</span>
+            }
+            if collision {
+                <span class="differs">{ format!("BL0315: core {} offers other bytes under this name", cores(&entry.differs_on)) }</span>
+            }
+        </li>
+    }
+}
+
+fn cores(list: &[u64]) -> String {
+    list.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+}
+
+#[function_component(Tree)]
+fn tree(props: &TreeProps) -> Html {
+    let dir = &props.dir;
+    let mut root = Folder::default();
+    for entry in &dir.entries {
+        let segments: Vec<&str> = entry.name.split('/').collect();
+        root.insert(&segments, entry);
+    }
+    let count = |p: Placement| dir.entries.iter().filter(|e| e.placement == p).count();
+    let mut in_place: BTreeMap<&str, Vec<&InPlaceRow>> = BTreeMap::new();
+    for row in &dir.in_place {
+        in_place.entry(row.kind.describe()).or_default().push(row);
+    }
+    html! {
+        <section class="link-dir-tree" aria-labelledby="link-dir-title">
+            <h3 id="link-dir-title">{ format!("{}/, as bir_linker makes it (setupLinkDir)", dir.root) }</h3>
+            <p class="summary" id="link-dir-summary">
+                { format!(
+                    "{} entries: {} symbolic links, {} copies, {} written by the link; {} files stay in their core's folder.",
+                    dir.entries.len(), count(Placement::Symlink), count(Placement::Copy), count(Placement::Write), dir.in_place.len()
+                ) }
+                <span class="muted">{ " `birlink link WORKDIR --link-dir DIR` makes this folder." }</span>
+            </p>
+            <div class="tree" id="link-dir-tree" role="tree" aria-label={format!("{}/", dir.root)}>
+                <span class="name root">{ format!("{}/", dir.root) }</span>
+                { root.html() }
+            </div>
+            if !dir.in_place.is_empty() {
+                <details class="in-place" id="link-dir-in-place">
+                    <summary>{ format!("{} files stay in the core folders", dir.in_place.len()) }</summary>
+                    <ul>
+                        { for in_place.iter().map(|(kind, rows)| html! {
+                            <li><span class="kind">{ format!("{kind} ({})", rows.len()) }</span>
+                                <ul>{ for rows.iter().map(|r| html! { <li>{ format!("core {}: {}", r.core, r.path) }</li> }) }</ul>
+                            </li>
+                        }) }
+                    </ul>
+                </details>
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TensorMapProps {
+    map: TensorMapReport,
+}
+
+fn status_text(status: EntryStatus) -> (&'static str, &'static str) {
+    match status {
+        EntryStatus::Bound => ("bound", "ok"),
+        EntryStatus::Stale => ("no such tensor (BL0310)", "warning"),
+        EntryStatus::Demoted => ("internal after the link: left out (BL0311)", "note"),
+        EntryStatus::Conflict => ("laid out otherwise by another core (BL0312)", "warning"),
+    }
+}
+
+#[function_component(TensorMapTable)]
+fn tensor_map_table(props: &TensorMapProps) -> Html {
+    let map = props.map.clone();
+    let on_download = {
+        let map = map.clone();
+        Callback::from(move |_| {
+            let text = birlink_core::output::tensor_map::to_string(&map);
+            download::text(&text, "tensor-map.json", "application/json");
+        })
+    };
+    let count = |s: EntryStatus| map.entries.iter().filter(|e| e.status == s).count();
+    let row = {
+        let map = map.clone();
+        Callback::from(move |i: usize| -> Vec<Html> {
+            let e = &map.entries[i];
+            let (status, class) = status_text(e.status);
+            let fields = serde_json::Value::Object(e.fields.clone()).to_string();
+            let same: Vec<String> = e.same_memory.iter().map(|r| format!("core {}: {}", r.core, r.name)).collect();
+            vec![
+                html! { { e.core } },
+                html! { <span class="name">{ e.name.clone() }</span> },
+                match &e.linked {
+                    Some(t) => html! { <><EntityLink kind={EntityKind::Set} name={t.set.clone()} parent={Some(AttrValue::from(t.function.clone()))} />{ format!(" {}", t.kind) }</> },
+                    None => html! { <span class="muted">{ "—" }</span> },
+                },
+                html! { <span class={classes!("status", class)}>{ status }</span> },
+                html! { <span class="muted">{ same.join("; ") }</span> },
+                html! { <code class="fields" title={fields.clone()}>{ fields }</code> },
+            ]
+        })
+    };
+    let row_class = {
+        let map = map.clone();
+        Callback::from(move |i: usize| classes!(status_text(map.entries[i].status).1))
+    };
+    html! {
+        <section class="tensor-map" aria-labelledby="tensor-map-title" id="tensor-map">
+            <h3 id="tensor-map-title">{ "The cores' tensor maps, merged (buildMainTensorMap)" }</h3>
+            <p class="summary" id="tensor-map-summary">
+                { format!(
+                    "{} entries from {} cores: {} bound, {} naming no tensor, {} left out as internal, {} in conflict.",
+                    map.entries.len(), map.files.len(), count(EntryStatus::Bound), count(EntryStatus::Stale),
+                    count(EntryStatus::Demoted), count(EntryStatus::Conflict)
+                ) }
+                <button type="button" id="export-tensor-map" onclick={on_download}>{ "tensor-map.json" }</button>
+            </p>
+            <ul class="muted files">
+                { for map.files.iter().map(|f| html! { <li>{ format!("core {}: {} — {}, {} entries", f.core, f.path, f.shape, f.entries) }</li> }) }
+            </ul>
+            <p class="muted">{ "The tensor map's structure and verifyTensorMap's checks are not public: what birlink finds here is its reading (docs/spec/link.md §3.11), said as warnings, never as the compiler's errors." }</p>
+            <DataTable caption="Each core's tensor-map entries, carried to the linked module"
+                       columns={columns(&["core", "tensor", "linked as", "merge", "same memory", "fields"])}
+                       rows={map.entries.len()} {row} row_class={Some(row_class)} id="tensor-map-entries" />
+        </section>
+    }
+}

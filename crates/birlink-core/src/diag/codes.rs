@@ -300,7 +300,7 @@ codes! {
     }
     TensorMapMissing = "BL0314", Warning, BirLinker {
         title: "a core has no tensor map",
-        explanation: "Another core of the work directory has a `tensor_map.json` and this one has none in its subgraph folder, so its inputs and outputs are bound by nothing in the merged map.",
+        explanation: "Another core of the work directory has a `tensor_map.json` and this one has none in its subgraph folder, so its inputs and outputs are bound by nothing in the merged map. Whether the compiler needs every core's map is not public: birlink's reading.",
         example: "`nc00/sg00/tensor_map.json` and no `nc01/sg00/tensor_map.json`",
         fix: "open the whole work directory, or re-run the compile that wrote it",
     }

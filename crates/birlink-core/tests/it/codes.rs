@@ -327,6 +327,7 @@ fn check_workdir(code: Code) {
     let d = find(&outcome, code);
     assert_eq!((d.severity, d.pass), (info.severity, info.pass), "{}", info.code);
     assert!(!birlink_core::diag::codes::starts_capitalized(&d.message) && !d.help.is_empty(), "{}", d.message);
+    assert!(info.explanation.contains("birlink's reading"), "{} must say it is birlink's reading", info.code);
     let location = d.location.as_ref().unwrap_or_else(|| panic!("{} has no location", info.code));
     match code {
         // Not a JSON file: the file, no place in it.

@@ -416,8 +416,14 @@ impl LinkWorker {
         let memory_read_bytes = memory_bytes();
         // Over the limit nothing is read, the work directory's files neither.
         let workdir = if bytes > max { None } else { workdir.map(workdir_input) };
-        let options =
-            LinkOptions { lnc, passes: None, max_input_bytes: Some(max), input_bytes: Some(bytes), threads: 1, workdir };
+        let options = LinkOptions {
+            lnc,
+            passes: None,
+            max_input_bytes: Some(max),
+            input_bytes: Some(bytes),
+            threads: 1,
+            workdir,
+        };
         let started = now();
         let outcome = birlink_core::passes::run_with_progress(sources, &options, &mut |step| {
             let (phase, done) = match step {

@@ -144,10 +144,21 @@ fn sixty_four_bit_numbers_cross_the_worker_boundary() {
     use birlink_web::protocol::{Codec, Request, Response, RunStats, Wire};
     use gloo_worker::Codec as _;
 
-    let request = Wire::new(Request::Link { run: u64::MAX, files: Vec::new(), lnc: Some(u64::MAX) });
+    // A work directory's file sizes are 64-bit too, and its blobs cross as blobs.
+    let blob = web_sys::Blob::new().unwrap();
+    let workdir = birlink_web::protocol::WorkdirFiles {
+        after: Some("lower_dma".into()),
+        files: vec![("w/nc00/sg00/weights.npy".into(), u64::MAX)],
+        wanted: vec![birlink_web::protocol::InputFile { path: "w/nc00/sg00/tensor_map.json".into(), blob }],
+    };
+    let request =
+        Wire::new(Request::Link { run: u64::MAX, files: Vec::new(), lnc: Some(u64::MAX), workdir: Some(workdir) });
     let back: Wire<Request> = Codec::decode(Codec::encode(&request));
     match back.0 {
-        Ok(Request::Link { run, lnc, .. }) => assert_eq!((run, lnc), (u64::MAX, Some(u64::MAX))),
+        Ok(Request::Link { run, lnc, workdir: Some(w), .. }) => {
+            assert_eq!((run, lnc), (u64::MAX, Some(u64::MAX)));
+            assert_eq!((w.after.as_deref(), w.files[0].1, w.wanted.len()), (Some("lower_dma"), u64::MAX, 1));
+        }
         other => panic!("{other:?}"),
     }
     let cell = BarrierCell {

@@ -132,6 +132,10 @@ class LinkResult:
         """``report.json``'s text, byte for byte the CLI's."""
         return str(self._run.report_json())
 
+    def tensor_map_json(self) -> Optional[str]:
+        """A work directory's merged ``tensor-map.json`` (``None`` when no core had a tensor map)."""
+        return self._run.tensor_map_json()
+
     def linked_json(self) -> Optional[bytes]:
         """``linked.json``, byte for byte the CLI's; ``None`` when bir_linker made no module."""
         return self._run.linked_json()

@@ -7,7 +7,7 @@ use crate::context::use_app;
 use crate::state::{Action, Mode};
 
 const KEYS: &[(&str, &str)] = &[
-    ("1 … 6", "Pipeline, Call graph, Barriers, Semaphores, Addresses, Diagnostics"),
+    ("1 … 7", "Pipeline, Call graph, Barriers, Semaphores, Addresses, Diagnostics, sgLnk (a work directory)"),
     ("j / k", "next / previous step (Pipeline) or diagnostic (Diagnostics)"),
     ("↑ / ↓", "move in a focused table; Home / End, Page Up / Down"),
     ("/", "search names across cores; ↑ ↓ Enter in the results"),

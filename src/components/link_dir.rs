@@ -105,6 +105,10 @@ fn entry_html(entry: &LinkDirEntry) -> Html {
     }
 }
 
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn cores(list: &[u64]) -> String {
     list.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
 }
@@ -127,8 +131,12 @@ fn tree(props: &TreeProps) -> Html {
             <h3 id="link-dir-title">{ format!("{}/, as bir_linker makes it (setupLinkDir)", dir.root) }</h3>
             <p class="summary" id="link-dir-summary">
                 { format!(
-                    "{} entries: {} symbolic links, {} copies, {} written by the link; {} files stay in their core's folder.",
-                    dir.entries.len(), count(Placement::Symlink), count(Placement::Copy), count(Placement::Write), dir.in_place.len()
+                    "{}: {}, {}, {} written by the link; {} stay in their core's folder.",
+                    plural(dir.entries.len(), "entry", "entries"),
+                    plural(count(Placement::Symlink), "symbolic link", "symbolic links"),
+                    plural(count(Placement::Copy), "copy", "copies"),
+                    count(Placement::Write),
+                    plural(dir.in_place.len(), "file", "files")
                 ) }
                 <span class="muted">{ " `birlink link WORKDIR --link-dir DIR` makes this folder." }</span>
             </p>
@@ -188,7 +196,9 @@ fn tensor_map_table(props: &TensorMapProps) -> Html {
                 html! { { e.core } },
                 html! { <span class="name">{ e.name.clone() }</span> },
                 match &e.linked {
-                    Some(t) => html! { <><EntityLink kind={EntityKind::Set} name={t.set.clone()} parent={Some(AttrValue::from(t.function.clone()))} />{ format!(" {}", t.kind) }</> },
+                    Some(t) => {
+                        html! { <><EntityLink kind={EntityKind::Set} name={t.set.clone()} parent={Some(AttrValue::from(t.function.clone()))} />{ format!(" {}", t.kind) }</> }
+                    }
                     None => html! { <span class="muted">{ "—" }</span> },
                 },
                 html! { <span class={classes!("status", class)}>{ status }</span> },
@@ -206,8 +216,9 @@ fn tensor_map_table(props: &TensorMapProps) -> Html {
             <h3 id="tensor-map-title">{ "The cores' tensor maps, merged (buildMainTensorMap)" }</h3>
             <p class="summary" id="tensor-map-summary">
                 { format!(
-                    "{} entries from {} cores: {} bound, {} naming no tensor, {} left out as internal, {} in conflict.",
-                    map.entries.len(), map.files.len(), count(EntryStatus::Bound), count(EntryStatus::Stale),
+                    "{} from {}: {} bound, {} naming no tensor, {} left out as internal, {} in conflict.",
+                    plural(map.entries.len(), "entry", "entries"), plural(map.files.len(), "core", "cores"),
+                    count(EntryStatus::Bound), count(EntryStatus::Stale),
                     count(EntryStatus::Demoted), count(EntryStatus::Conflict)
                 ) }
                 <button type="button" id="export-tensor-map" onclick={on_download}>{ "tensor-map.json" }</button>

@@ -44,7 +44,11 @@ fn command_text(props: &CommandProps) -> Html {
         let blob = props.file.blob.0.clone();
         use_effect_with(props.file.id, move |_| {
             if let Some(blob) = blob {
-                let part = if blob.size() > COMMAND_MAX { blob.slice_with_f64_and_f64(0.0, COMMAND_MAX).ok() } else { Some(blob) };
+                let part = if blob.size() > COMMAND_MAX {
+                    blob.slice_with_f64_and_f64(0.0, COMMAND_MAX).ok()
+                } else {
+                    Some(blob)
+                };
                 if let Some(part) = part {
                     wasm_bindgen_futures::spawn_local(async move {
                         if let Ok(value) = wasm_bindgen_futures::JsFuture::from(part.text()).await {

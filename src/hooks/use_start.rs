@@ -53,8 +53,9 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
                 // A sample may be a work directory: many files.
                 (true, Some(sample)) => {
                     match fetch::sample(sample).await {
-                        Ok((files, name)) => dispatcher
-                            .dispatch(Action::Link(LinkAction::StartFiles { files, sample: Some(name) })),
+                        Ok((files, name)) => {
+                            dispatcher.dispatch(Action::Link(LinkAction::StartFiles { files, sample: Some(name) }))
+                        }
                         Err(error) => dispatcher.dispatch(Action::Notice(Some(error))),
                     }
                     return;

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, verdict, cli } from './harness.mjs';
+import { serve, launch, open, verdict, cli, download } from './harness.mjs';
 
 let server;
 let browser;
@@ -42,7 +42,8 @@ test('a work directory links its lower_sync dumps, says what it set aside, and l
   await verdict(page);
   await page.setInputFiles('#folder-input', work);
   await page.locator('#workdir').waitFor();
-  assert.match(await verdict(page), /linked nc00\/sgLnk.*0 errors, 0 warnings/s);
+  // The placeholder tensor maps are read by the link's last step, and said unreadable.
+  assert.match(await verdict(page), /linked nc00\/sgLnk.*0 errors, 2 warnings/s);
   const panel = page.locator('#load-panel');
   // Two cards, the two dumps; no BL0005 for the rest.
   assert.equal(await panel.locator('.card').count(), 2);
@@ -71,5 +72,61 @@ test('a work directory links its lower_sync dumps, says what it set aside, and l
     /core 1 has no dump after `lower_dma`: re-run the compile \(its command is in `work\/command\.txt`\) with --internal-print-after=lower_dma/);
   assert.match(await verdict(page), /failed/);
   assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+const samples = path.join(path.dirname(path.dirname(path.dirname(new URL(import.meta.url).pathname))), 'www', 'samples');
+
+test('a whole work directory dropped: the sgLnk view shows the link directory and the merged tensor map', async () => {
+  const page = await open(browser, server.url);
+  await verdict(page);
+  await page.setInputFiles('#folder-input', path.join(samples, 'workdir-ilnk020'));
+  await page.locator('#workdir').waitFor();
+  await page.waitForFunction(() => document.querySelector('#verdict')?.innerText.includes('1 warning'));
+  assert.match(await verdict(page), /0 errors, 1 warning, 4 notes/);
+  // The compile command, as text, and the flags that dump the link's input.
+  await page.locator('#workdir-command summary').click();
+  assert.match(await page.locator('#workdir-command pre').innerText(), /^neuronx-cc compile .*--lnc 2/);
+  assert.match(await page.locator('#workdir-command').innerText(), /--internal-print-after=lower_sync/);
+
+  await page.locator('#tab-link-dir').click();
+  await page.locator('#link-dir-tree').waitFor();
+  assert.match(await page.locator('#link-dir-summary').innerText(), /8 entries: 6 symbolic links, 1 copy, 1 written by the link; 20 files stay/);
+  const tree = await page.locator('#link-dir-tree').textContent();
+  for (const name of ['custom_op/', 'libtopk.so', 'cpu_node_0/', 'host_graph.json', 'weights_nc00.npy', 'weights_nc01.npy', 'tensor-map.json']) {
+    assert.ok(tree.includes(name), `${name} in the tree: ${tree}`);
+  }
+  assert.match(await page.locator('.entry[data-name="shared_constants.npy"]').innerText(), /core 0's .*nc00\/sg00\/shared_constants\.npy.*the same bytes on core 1/s);
+  assert.match(await page.locator('.entry[data-name="cpu_node_0/host_graph.json"]').innerText(), /copy of core 0's/);
+
+  assert.match(await page.locator('#tensor-map-summary').innerText(), /8 entries from 2 cores: 3 bound, 1 naming no tensor, 4 left out as internal, 0 in conflict/);
+  const stale = page.locator('#tensor-map-entries tr', { hasText: 'layer_13_attn_out' });
+  assert.match(await stale.innerText(), /no such tensor \(BL0310\)/);
+  const merged = JSON.parse((await download(page, '#export-tensor-map')).toString('utf8'));
+  assert.deepEqual(Object.keys(merged), ['nc00', 'nc01']);
+  assert.ok('layer_13_attn_out' in merged.nc01);
+  await page.screenshot({ path: path.join(path.dirname(samples), '..', 'target', 'sglnk.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a work-directory sample by its link: the collision is marked and the view named', async () => {
+  const page = await open(browser, `${server.url}?sample=workdir-collision#view=linkdir`);
+  assert.match(await verdict(page), /0 errors, 1 warning/);
+  await page.locator('#link-dir-tree').waitFor();
+  assert.equal(await page.locator('#samples').inputValue(), 'workdir-collision');
+  const entry = page.locator('.entry.collision');
+  assert.equal(await entry.count(), 1);
+  assert.match(await entry.innerText(), /shared_constants\.npy.*BL0315: core 1 offers other bytes/s);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a link set that is not a work directory has no sgLnk tab, and the view says why when named', async () => {
+  const page = await open(browser, `${server.url}?sample=matmul-2core#view=linkdir`);
+  await verdict(page);
+  assert.match(await page.locator('#link-dir-view').innerText(), /not a compiler work directory/);
+  await page.locator('#tab-pipeline').click();
+  assert.equal(await page.locator('#tab-link-dir').count(), 0);
   await page.context().close();
 });

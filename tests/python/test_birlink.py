@@ -208,3 +208,24 @@ def test_a_work_directory_links_its_lower_sync_dumps_or_the_pass_asked(tmp_path)
     (work / "nc01" / "sg00" / "bir_debug.12.after-lower_sync.before-lower_act.json").unlink()
     missing = birlink.link(work)
     assert not missing.ok and missing.report["options"]["lnc"] == 2
+    assert missing.report["options"]["lnc_source"] == "workdir"
+
+
+def test_a_work_directory_s_link_directory_and_merged_tensor_map(tmp_path):
+    work = tmp_path / "work"
+    shutil.copytree(SAMPLES / "workdir-ilnk020", work)
+    result = birlink.link(work)
+    assert result.ok
+    entries = {e["name"]: e for e in result.report["link_dir"]["entries"]}
+    assert entries["weights_nc01.npy"]["placement"] == "symlink" and entries["weights_nc01.npy"]["core"] == 1
+    assert entries["cpu_node_0/host_graph.json"]["placement"] == "copy"
+    # Core 1's stale entry is birlink's reading of NCC_ILNK020: a warning, with its place.
+    stale = [d for d in result.diagnostics if d.code == "BL0310"]
+    assert len(stale) == 1 and stale[0].severity == "warning", result.diagnostics
+    merged = json.loads(result.tensor_map_json())
+    assert "layer_13_attn_out" in merged["nc01"]
+    # The command makes the folder, and the same bytes.
+    ran = command("link", str(work), "--out", str(tmp_path / "out"), "--link-dir", str(tmp_path / "sgLnk"))
+    assert ran.returncode == 0, ran.stderr
+    assert (tmp_path / "sgLnk" / "weights_nc01.npy").is_symlink()
+    assert (tmp_path / "sgLnk" / "tensor-map.json").read_text() == result.tensor_map_json()

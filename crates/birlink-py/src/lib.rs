@@ -87,6 +87,12 @@ impl Run {
         birlink_core::linked_json(&self.outcome).map(|text| PyBytes::new(py, text.as_bytes()))
     }
 
+    /// A work directory's merged `tensor-map.json`, as `birlink link` writes it (`None`
+    /// when no core had a tensor map).
+    fn tensor_map_json(&self) -> Option<String> {
+        birlink_core::tensor_map_json(&self.outcome)
+    }
+
     /// The linked module's canonical text (`birlink link --text`), if there is one.
     fn text(&self) -> Option<String> {
         self.outcome.linked.as_ref().map(birlink_core::output::print::module_text)

@@ -80,7 +80,7 @@ fn entry_html(entry: &LinkDirEntry) -> Html {
     let base = entry.name.rsplit('/').next().unwrap_or(&entry.name).to_owned();
     let (mark, how) = match entry.placement {
         Placement::Symlink => ("→", "symbolic link to"),
-        Placement::Copy => ("⎘", "copy of"),
+        Placement::Copy => ("=", "copy of"),
         Placement::Write => ("✎", "written by the link:"),
     };
     let source = match (&entry.source, entry.core) {
@@ -93,8 +93,8 @@ fn entry_html(entry: &LinkDirEntry) -> Html {
             <span class="mark" aria-hidden="true">{ mark }</span>
             <span class="name">{ base }</span>
             <span class="kind">{ entry.kind.describe() }</span>
+            <span class="size">{ entry.bytes.map(human_bytes).unwrap_or_default() }</span>
             <span class="source">{ source }</span>
-            if let Some(bytes) = entry.bytes { <span class="size">{ human_bytes(bytes) }</span> }
             if !entry.same_on.is_empty() {
                 <span class="same">{ format!("the same bytes on core {}", cores(&entry.same_on)) }</span>
             }

@@ -1,9 +1,11 @@
 //! Files the user picked or dropped, as [`PickedFile`]s — never read here.
 //!
 //! A folder (picked with the folder button, or dropped) contributes every `*.json`
-//! below it (and a `command.txt`) in sorted path order, as the CLI does; `nc*/sg*/…json`
-//! layouts keep their relative paths so modules are named from them, and the reducer
-//! reads a compiler work directory from them (`state::run`).
+//! below it (and a `command.txt`) in sorted path order, as the CLI does — and every
+//! file, when it is a compiler work directory (the link's last step places its weights,
+//! custom ops, …: their names and sizes, never their bytes unless it compares them);
+//! `nc*/sg*/…json` layouts keep their relative paths so modules are named from them,
+//! and the reducer reads a compiler work directory from them (`state::run`).
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -30,6 +32,16 @@ fn is_json(path: &str) -> bool {
     path.to_ascii_lowercase().ends_with(".json") || path.ends_with("/command.txt")
 }
 
+/// What a folder keeps of its files, sorted by path: all of them for a work
+/// directory, else its `*.json` and `command.txt`.
+fn folder_files(files: &mut Vec<PickedFile>) {
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    if birlink_core::read::workdir::pick(&paths, None).is_none() {
+        files.retain(|f| is_json(&f.path));
+    }
+}
+
 /// The files of a file input (files, or a whole folder).
 pub fn from_input(input: &web_sys::HtmlInputElement) -> Vec<PickedFile> {
     let Some(list) = input.files() else { return Vec::new() };
@@ -43,8 +55,7 @@ pub fn from_input(input: &web_sys::HtmlInputElement) -> Vec<PickedFile> {
         }
     }
     if folder {
-        files.retain(|f| is_json(&f.path));
-        files.sort_by(|a, b| a.path.cmp(&b.path));
+        folder_files(&mut files);
     }
     files
 }
@@ -73,8 +84,7 @@ pub async fn from_drop(transfer: web_sys::DataTransfer) -> Vec<PickedFile> {
     for entry in entries {
         walk(entry, &mut files, &mut from_folders).await;
     }
-    from_folders.retain(|f| is_json(&f.path));
-    from_folders.sort_by(|a, b| a.path.cmp(&b.path));
+    folder_files(&mut from_folders);
     files.extend(from_folders);
     files
 }

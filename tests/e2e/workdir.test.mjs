@@ -53,7 +53,7 @@ test('a work directory links its lower_sync dumps, says what it set aside, and l
   const summary = await page.locator('#workdir').innerText();
   assert.match(summary, /subgraph sg00/);
   assert.match(summary, /core 0\s+bir_debug\.12\.after-lower_sync\.before-lower_act\.penguin\.json\s+— after `lower_sync`, the link's input/);
-  assert.match(summary, /set aside 13 files: 2 dumps of other passes, 2 tensor maps, 6 backend artifacts, 2 files of an earlier link, 1 compile command/, summary);
+  assert.match(summary, /set aside 15 files: 2 dumps of other passes, 2 tensor maps, 8 backend artifacts, 2 files of an earlier link, 1 compile command/, summary);
   assert.equal(await page.locator('#tab-diagnostics .count, #tab-diagnostics').first().innerText().then((t) => /BL0005/.test(t)), false);
   assert.deepEqual(await page.locator('#after-pass option').allInnerTexts(), ['lower_dma', 'lower_sync']);
   assert.equal(await page.locator('#after-pass').inputValue(), 'lower_sync');
@@ -99,7 +99,7 @@ test('a whole work directory dropped: the sgLnk view shows the link directory an
   assert.match(await page.locator('.entry[data-name="shared_constants.npy"]').innerText(), /core 0's .*nc00\/sg00\/shared_constants\.npy.*the same bytes on core 1/s);
   assert.match(await page.locator('.entry[data-name="cpu_node_0/host_graph.json"]').innerText(), /copy of core 0's/);
 
-  assert.match(await page.locator('#tensor-map-summary').innerText(), /8 entries from 2 cores: 3 bound, 1 naming no tensor, 4 left out as internal, 0 in conflict/);
+  assert.match(await page.locator('#tensor-map-summary').innerText(), /9 entries from 2 cores: 4 bound, 1 naming no tensor, 4 left out as internal, 0 in conflict/);
   const stale = page.locator('#tensor-map-entries tr', { hasText: 'layer_13_attn_out' });
   assert.match(await stale.innerText(), /no such tensor \(BL0310\)/);
   const merged = JSON.parse((await download(page, '#export-tensor-map')).toString('utf8'));

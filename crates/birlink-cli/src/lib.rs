@@ -61,6 +61,11 @@ pub enum Command {
         after_help = "Examples:\n  birlink share nc00.json nc01.json\n  birlink share dump/ --view diagnostics --base https://example.org/birlink/\n  birlink share big/ --bundle big-linkset.json    # too big for a link\n\nExit status: 0 the link is printed, 1 it would be over the budget, 2 bad arguments."
     )]
     Share(cmd::share::ShareArgs),
+    /// Compare two link sets, each linked: rank 0 against rank 1, LNC 1 against LNC 2, before against after.
+    #[command(
+        after_help = "Examples:\n  birlink diff rank0/ --against rank1/\n  birlink diff lnc1/ --against lnc2/ --against-lnc 2\n  birlink diff one-call.json --against two-calls.json --normalize numbers\n  birlink diff a/ --against b/ --core-map 0:1,1:0 --format json\n\nExit status: 0 the two agree, 1 they differ, 2 bad arguments."
+    )]
+    Diff(cmd::diff::DiffArgs),
     /// Explain a diagnostic code, or list them all.
     Explain(cmd::explain::ExplainArgs),
     /// Open the inspector on these files in the browser, served on this machine only.
@@ -87,6 +92,7 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> u8 {
         Command::Print(args) => args.run(),
         Command::Share(args) => args.run(),
         Command::Reduce(args) => args.run(),
+        Command::Diff(args) => args.run(),
         Command::Explain(args) => args.run(),
         Command::Open(args) => args.run(),
     };

@@ -29,7 +29,8 @@ pub fn stderr_color() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
-fn stdout_color() -> bool {
+/// Whether standard output gets colour (a terminal, no `NO_COLOR`).
+pub fn stdout_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 

@@ -655,3 +655,47 @@ fn link_dir_needs_a_work_directory() {
     assert!(text(&run.stderr).contains("--link-dir needs one compiler work directory"), "{}", text(&run.stderr));
     assert!(!out.join("l").exists());
 }
+
+#[test]
+fn diff_exits_as_diff_does_and_prints_the_comparison() {
+    let same = birlink(&["diff", &sample("matmul-2core.json"), "--against", &sample("matmul-2core.json")]);
+    assert_eq!(same.status.code(), Some(0), "{}", text(&same.stderr));
+    assert!(text(&same.stdout).starts_with("the two link sets agree"), "{}", text(&same.stdout));
+
+    let differ = birlink(&["diff", &sample("matmul-2core.json"), "--against", &sample("error-1514.json")]);
+    assert_eq!(differ.status.code(), Some(1));
+    let stdout = text(&differ.stdout);
+    assert!(
+        stdout.contains("B: 1 file") && stdout.contains("fails in vnc_remote_addr_map with 1514 (NCC_ILLC059)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("first divergence"), "{stdout}");
+
+    let json = birlink(&[
+        "diff",
+        &sample("sendrecv-called-twice.json"),
+        "--against",
+        &sample("sendrecv-called-twice.json"),
+        "--normalize",
+        "numbers",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(json.status.code(), Some(0));
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    for key in ["equal", "sides", "diagnostics", "cores", "entities", "barriers", "first_divergence"] {
+        assert!(value.get(key).is_some(), "no `{key}` in {value}");
+    }
+    assert_eq!(value["normalization"]["applied"], serde_json::json!(["numbers"]));
+    assert_eq!(value["sides"][0]["lnc"], 2);
+
+    for bad in [
+        vec!["diff", "x.json"],
+        vec!["diff", "x.json", "--against", "y.json", "--core-map", "0-1"],
+        vec!["diff", "x.json", "--against", "y.json", "--normalize", "letters"],
+        vec!["diff", "no-such-a.json", "--against", "no-such-b.json"],
+    ] {
+        let run = birlink(&bad);
+        assert_eq!(run.status.code(), Some(2), "{bad:?}: {}", text(&run.stderr));
+    }
+}

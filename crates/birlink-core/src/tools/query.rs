@@ -376,6 +376,27 @@ pub fn query_of(key: &EntityKey) -> EntityQuery {
     EntityQuery { kind: key.kind(), name: key.name().to_owned(), parent: key.parent().map(str::to_owned) }
 }
 
+/// Every entity of the module with its key and its canonical line, in module order
+/// (functions with their sets, locations, blocks and instructions in walk order, then
+/// queues): what two link sets are compared by (`tools::compare`).
+pub fn all_lines(module: &Module) -> Vec<(EntityKey, String)> {
+    let mut lines = Vec::new();
+    each(module, &mut |found, _, _| {
+        let line = match found {
+            Found::Function(f) => print::function_line(module, f),
+            Found::Block(b, _) => print::block_line(module, b),
+            Found::Inst(i, _) => print::inst_line(module, i),
+            Found::Set(s, _) => print::set_line(module, s),
+            Found::MemLoc(m, _) => print::memloc_line(module, m),
+            Found::Queue(q) => print::queue_line(module, q),
+            Found::Instance(n, _) => print::instance_line(module, n),
+        };
+        lines.push((key_of(module, found), line));
+        false
+    });
+    lines
+}
+
 /// The key of every entity of the module, in module order (for tests and checks).
 pub fn all_keys(module: &Module) -> Vec<(EntityQuery, EntityKey)> {
     let mut keys = Vec::new();

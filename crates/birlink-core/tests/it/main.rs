@@ -15,6 +15,7 @@
 mod align;
 mod cases;
 mod codes;
+mod compare;
 mod entities;
 mod fuzz;
 mod layouts;

@@ -1,0 +1,227 @@
+//! Two link sets compared: A against B, each linked by the real pipeline
+//! (docs/spec/compare.md).
+//!
+//! Public failure reports are comparisons made by hand — rank 0 against rank 1, LNC 1
+//! against LNC 2, one call against two. birlink knows both sides' structure and where
+//! every entity came from, so it aligns them by entity key ([`entities`]), sums up
+//! first ([`sides`]: provenance and verdicts; [`counts`]: per-core tables), lines up
+//! each core's CoreBarriers and remote DMA blocks position by position
+//! ([`sequences`]), and says where each core's instructions first part
+//! ([`entities::first_divergence`]). Cores are matched through a core map (default:
+//! the same ids); names can be compared with their numbers masked ([`Normalize`]),
+//! and what was masked is listed, never hidden.
+//!
+//! Pure, like the rest of the core: two [`Outcome`]s in, one [`Comparison`] out, the
+//! same bytes for the same inputs.
+
+pub mod counts;
+pub mod entities;
+pub mod sequences;
+pub mod sides;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::passes::Outcome;
+
+pub use counts::{CoreCounts, Counts};
+pub use entities::{Changed, Divergence, EntityChanges, Place};
+pub use sequences::{AddressDiff, BarrierDiff, BarrierEnd, BlockDiff, BlockEnd};
+pub use sides::{DiagnosticKey, Diagnostics, ErrorCode, Side, SideFile};
+
+/// How names are compared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Normalize {
+    /// Mask every run of digits in names and canonical text (`CoreBarrier-0_480` and
+    /// `CoreBarrier-0_180` both read `CoreBarrier-#_#`): the counters that differ
+    /// between ranks and call sites stop counting as differences.
+    pub numbers: bool,
+}
+
+impl Normalize {
+    /// `text` as compared.
+    pub fn apply<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        if !self.numbers || !text.bytes().any(|b| b.is_ascii_digit()) {
+            return std::borrow::Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut in_digits = false;
+        for c in text.chars() {
+            if c.is_ascii_digit() {
+                if !in_digits {
+                    out.push('#');
+                }
+                in_digits = true;
+            } else {
+                out.push(c);
+                in_digits = false;
+            }
+        }
+        std::borrow::Cow::Owned(out)
+    }
+}
+
+/// How to compare.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompareOptions {
+    /// A's core → B's core; a core not listed maps to the same id.
+    pub core_map: BTreeMap<u64, u64>,
+    /// Name normalization (off by default).
+    pub normalize: Normalize,
+}
+
+impl CompareOptions {
+    /// B's core for A's core `core`.
+    pub fn b_core(&self, core: u64) -> u64 {
+        self.core_map.get(&core).copied().unwrap_or(core)
+    }
+
+    /// A's core for B's core `core`, when one maps to it.
+    pub fn a_core(&self, core: u64) -> Option<u64> {
+        match self.core_map.iter().find(|(_, &b)| b == core) {
+            Some((&a, _)) => Some(a),
+            None if self.core_map.contains_key(&core) => None,
+            None => Some(core),
+        }
+    }
+}
+
+/// What was masked: a name as written and as compared, a few of each side's.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Normalization {
+    /// `numbers` when digits were masked.
+    pub applied: Vec<String>,
+    /// Up to [`Normalization::EXAMPLES`] keys, as written and as compared.
+    pub examples: Vec<Masked>,
+    /// How many entity keys read differently once normalized.
+    pub keys_changed: u64,
+}
+
+/// A key as written and as compared.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Masked {
+    /// As written.
+    pub written: String,
+    /// As compared.
+    pub compared: String,
+}
+
+/// Two cores compared: A's and B's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct CorePair {
+    /// A's core.
+    pub a: u64,
+    /// B's core.
+    pub b: u64,
+}
+
+impl Normalization {
+    /// How many examples are listed.
+    pub const EXAMPLES: usize = 8;
+}
+
+/// The comparison of two link sets: `birlink diff --format json` (docs/spec/compare.md).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// Whether nothing differs (after normalization).
+    pub equal: bool,
+    /// A and B: provenance and verdict.
+    pub sides: [Side; 2],
+    /// A's core → B's core, every core compared (the identity unless a map was given).
+    pub core_map: Vec<CorePair>,
+    /// What was normalized.
+    pub normalization: Normalization,
+    /// Diagnostics only in A, only in B, in both, matched by code and entity.
+    pub diagnostics: Diagnostics,
+    /// Per core, both sides' counts, the differing ones named.
+    pub cores: Vec<CoreCounts>,
+    /// Entities added (in B only), removed (in A only) and changed, by key.
+    pub entities: EntityChanges,
+    /// CoreBarriers that differ, per core and position.
+    pub barriers: Vec<BarrierDiff>,
+    /// Remote-notifying DMA blocks that differ, per core and position.
+    pub blocks: Vec<BlockDiff>,
+    /// Address copies (vnc_remote_addr_map) that differ.
+    pub addresses: Vec<AddressDiff>,
+    /// Each differing core's first instruction, in walk order, whose text differs.
+    pub first_divergence: Vec<Divergence>,
+}
+
+/// Compares two linked runs.
+pub fn compare(a: &Outcome, b: &Outcome, options: &CompareOptions) -> Comparison {
+    let sides = [sides::side(a), sides::side(b)];
+    let core_map = core_pairs(&sides, options);
+    let mut normalization = Normalization::default();
+    if options.normalize.numbers {
+        normalization.applied.push("numbers".to_owned());
+    }
+    let diagnostics = sides::diagnostics(a, b, options);
+    let cores = counts::compare(a, b, &core_map);
+    let (entities, first_divergence) = entities::compare(a, b, options, &core_map, &mut normalization);
+    let barriers = sequences::barriers(a, b, options, &core_map);
+    let blocks = sequences::blocks(a, b, options, &core_map);
+    let addresses = sequences::addresses(a, b, options, &core_map);
+    let verdicts_agree = sides[0].ok == sides[1].ok && sides[0].failed_pass == sides[1].failed_pass;
+    let equal = verdicts_agree
+        && sides[0].lnc == sides[1].lnc
+        && diagnostics.only_a.is_empty()
+        && diagnostics.only_b.is_empty()
+        && cores.iter().all(|c| c.differs.is_empty())
+        && entities.is_empty()
+        && barriers.is_empty()
+        && blocks.is_empty()
+        && addresses.is_empty()
+        && first_divergence.is_empty();
+    Comparison {
+        equal,
+        sides,
+        core_map: core_map.iter().map(|&(a, b)| CorePair { a, b }).collect(),
+        normalization,
+        diagnostics,
+        cores,
+        entities,
+        barriers,
+        blocks,
+        addresses,
+        first_divergence,
+    }
+}
+
+/// Every core compared, as (A's, B's): A's cores through the map, then B's cores no A
+/// core maps to (a core of one side only pairs with itself and finds nothing there).
+fn core_pairs(sides: &[Side; 2], options: &CompareOptions) -> Vec<(u64, u64)> {
+    let mut pairs: Vec<(u64, u64)> = sides[0].cores.iter().map(|&c| (c, options.b_core(c))).collect();
+    for &core in &sides[1].cores {
+        if !pairs.iter().any(|&(_, b)| b == core) {
+            pairs.push((options.a_core(core).unwrap_or(core), core));
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_masked_only_when_asked() {
+        let on = Normalize { numbers: true };
+        assert_eq!(on.apply("CoreBarrier-0_480"), "CoreBarrier-#_#");
+        assert_eq!(on.apply("CoreBarrier-0_180"), "CoreBarrier-#_#");
+        assert_eq!(on.apply("no digits"), "no digits");
+        assert_eq!(Normalize::default().apply("CoreBarrier-0_480"), "CoreBarrier-0_480");
+    }
+
+    #[test]
+    fn a_core_map_pairs_cores_and_keeps_the_rest_as_they_are() {
+        let options = CompareOptions { core_map: [(0, 1), (1, 0)].into_iter().collect(), ..Default::default() };
+        assert_eq!((options.b_core(0), options.b_core(1), options.b_core(2)), (1, 0, 2));
+        assert_eq!((options.a_core(1), options.a_core(0), options.a_core(2)), (Some(0), Some(1), Some(2)));
+        let only = CompareOptions { core_map: [(0, 1)].into_iter().collect(), ..Default::default() };
+        // B's core 0: no A core maps to it, and A's core 0 is mapped elsewhere.
+        assert_eq!(only.a_core(0), None);
+    }
+}

@@ -122,6 +122,9 @@ fn entity_details(props: &EntityProps) -> Html {
                 { " " }{ whole.unwrap_or_default() }
             </p>
             <p class="key"><code title="the entity's key: links to it use this">{ view.key.to_string() }</code></p>
+            if let Some(source) = &view.source {
+                <p class="source" title="the kernel line behind it (debug.filename)">{ "source: " }<code>{ source.clone() }</code></p>
+            }
             <details open=true>
                 <summary>{ "Canonical text" }</summary>
                 <pre class="code">{ view.text.clone() }</pre>

@@ -152,6 +152,9 @@ fn diagnostic_card(props: &CardProps) -> Html {
                     <tbody>{ for d.table.iter().map(|row| html! { <tr><td>{ row.core }</td><td>{ row.module.clone() }</td><td class="num">{ row.count }</td></tr> }) }</tbody>
                 </table>
             }
+            if let Some(source) = &d.source {
+                <p class="source">{ "source: " }<code>{ source.clone() }</code></p>
+            }
             { for d.notes.iter().map(|note| html! { <p class="note">{ format!("note: {note}") }</p> }) }
             if !d.help.is_empty() { <p class="help"><strong>{ "help: " }</strong>{ d.help.clone() }</p> }
             <details class="explain">

@@ -255,6 +255,9 @@ fn render_one(out: &mut String, files: &[FileEntry], d: &Diagnostic, color: bool
     }
     let eq = paint("=", Style::Accent, color);
     let _ = writeln!(out, "{pad} {eq} pass: {}{}", d.pass, d.core.map(|c| format!(", core {c}")).unwrap_or_default());
+    if let Some(source) = &d.source {
+        let _ = writeln!(out, "{pad} {eq} source: {source}");
+    }
     for note in &d.notes {
         let _ = writeln!(out, "{pad} {eq} note: {note}");
     }

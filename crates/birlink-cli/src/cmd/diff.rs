@@ -241,6 +241,11 @@ fn human(c: &Comparison) -> String {
             if let (Some(a), Some(b)) = (&d.a, &d.b) {
                 let _ = writeln!(out, "    {}", word_diff(&a.text, &b.text));
             }
+            for (side, place) in [("A", &d.a), ("B", &d.b)] {
+                if let Some(source) = place.as_ref().and_then(|p| p.source.as_ref()) {
+                    let _ = writeln!(out, "    {side}'s source: {source}");
+                }
+            }
         }
     }
     let d = &c.diagnostics;

@@ -112,6 +112,10 @@ pub struct Diagnostic {
     /// The entity concerned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entity: Option<EntityRef>,
+    /// The kernel line behind the instruction it is about (`ring_attention.py:142`),
+    /// when the dump carries one (`debug.filename`, `debug.lineno`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     /// The entity's source, resolved into `location` by the pipeline.
     #[serde(skip)]
     pub(crate) src: Unresolved,
@@ -144,6 +148,7 @@ impl Diagnostic {
             found_on_cores: Vec::new(),
             table: Vec::new(),
             entity: None,
+            source: None,
             src: Unresolved(None),
         }
     }

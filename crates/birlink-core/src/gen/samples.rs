@@ -163,7 +163,9 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
     ];
     let mut out = Vec::new();
     for (folder, title, description, code) in cases {
-        let files = gen::workdir::generate(&base, folder, code);
+        let mut files = gen::workdir::generate(&base, folder, code);
+        // As a folder lists them: by path.
+        files.sort_by(|a, b| a.path.cmp(&b.path));
         let held: Vec<(String, Vec<u8>)> = files.iter().map(|f| (f.path.clone(), f.bytes.clone())).collect();
         let fails = crate::read::workdir::split(held, None).is_none_or(|(sources, input)| {
             let options = crate::passes::LinkOptions { workdir: Some(input), ..Default::default() };

@@ -362,20 +362,33 @@ pub fn resolve_locations(files: &[FileEntry], diags: &mut [Diagnostic]) {
         let text = files.get(file as usize).and_then(|f| f.text.as_deref());
         let pointers: Vec<String> =
             indices.iter().filter_map(|&i| diags[i].src().map(|s| s.pointer().into_owned())).collect();
+        // The instructions they are in, located in the same scan: their `debug` names
+        // the kernel line.
+        let instructions: Vec<Option<String>> =
+            pointers.iter().map(|p| crate::read::source::instruction_pointer(p).map(str::to_owned)).collect();
         let spans = match text {
             Some(text) => {
-                let refs: Vec<&str> = pointers.iter().map(String::as_str).collect();
+                let mut refs: Vec<&str> = pointers.iter().map(String::as_str).collect();
+                refs.extend(instructions.iter().flatten().map(String::as_str));
                 locate::locate(text, &refs)
             }
             None => vec![None; pointers.len()],
         };
-        for ((&i, pointer), span) in indices.iter().zip(pointers).zip(spans) {
+        let mut at_instruction = pointers.len();
+        for (k, ((&i, pointer), span)) in indices.iter().zip(pointers.iter()).zip(spans.iter()).enumerate() {
             diags[i].location = Some(Location {
                 file: path.clone(),
-                pointer,
+                pointer: pointer.clone(),
                 line: span.map(|s| s.line),
                 column: span.map(|s| s.column),
             });
+            if instructions[k].is_some() {
+                let span = spans.get(at_instruction).copied().flatten();
+                at_instruction += 1;
+                if let (Some(text), Some(span)) = (text, span) {
+                    diags[i].source = text.get(span.start..span.end).and_then(crate::read::source::of_text);
+                }
+            }
         }
     }
 }

@@ -49,6 +49,10 @@ pub struct EntityView {
     pub linked: String,
     /// Its JSON in the input, when it came from one.
     pub original: Option<Original>,
+    /// The kernel line behind it (an instruction's `debug.filename` and line), when the
+    /// dump carries one.
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 /// An entity's text in its input file.
@@ -376,6 +380,14 @@ pub fn query_of(key: &EntityKey) -> EntityQuery {
     EntityQuery { kind: key.kind(), name: key.name().to_owned(), parent: key.parent().map(str::to_owned) }
 }
 
+/// The kernel line behind the instruction a key names (`debug.filename` and line).
+pub fn source_of(module: &Module, key: &EntityKey) -> Option<String> {
+    match find_key(module, key)? {
+        Found::Inst(inst, _) => crate::read::source::of_value(&crate::output::json::inst_to_value(module, inst)),
+        _ => None,
+    }
+}
+
 /// Every entity of the module with its key and its canonical line, in module order
 /// (functions with their sets, locations, blocks and instructions in walk order, then
 /// queues): what two link sets are compared by (`tools::compare`).
@@ -450,7 +462,12 @@ fn view_of(module: &Module, files: &[FileEntry], found: Found) -> EntityView {
         let file = files.get(src.file.0 as usize)?;
         original(file, &src.pointer())
     });
+    let source = match found {
+        Found::Inst(..) => crate::read::source::of_value(&linked),
+        _ => None,
+    };
     EntityView {
+        source,
         entity: EntityQuery {
             kind: kind_of(found),
             name: name_of(module, found),

@@ -141,3 +141,58 @@ fn the_comparison_json() {
     // Same inputs, same bytes.
     assert_eq!(c, diff(&a, &b, &CompareOptions::default()));
 }
+
+/// Every instruction of every module given a `debug` object naming its kernel line,
+/// as real dumps carry them.
+fn with_debug(config: &GenConfig, line_of: &dyn Fn(usize, &str) -> u64) -> String {
+    let mut set = gen::generate_set(config);
+    for (core, module) in set.modules.iter_mut().enumerate() {
+        let mut stack: Vec<&mut serde_json::Value> = vec![module];
+        while let Some(value) = stack.pop() {
+            match value {
+                serde_json::Value::Object(map) => {
+                    if map.contains_key("opcode") {
+                        let name = map.get("name").and_then(|n| n.as_str()).unwrap_or("").to_owned();
+                        map.insert(
+                            "debug".into(),
+                            serde_json::json!({"filename": "ring_attention.py", "lineno": line_of(core, &name)}),
+                        );
+                    }
+                    stack.extend(map.values_mut());
+                }
+                serde_json::Value::Array(list) => stack.extend(list.iter_mut()),
+                _ => {}
+            }
+        }
+    }
+    serde_json::json!({"modules": set.modules}).to_string()
+}
+
+#[test]
+fn the_kernel_line_behind_a_diagnostic_an_entity_and_a_divergence() {
+    let config = GenConfig { fault: Some(birlink_core::Code::UnknownQueue), ..base() };
+    let a = with_debug(&config, &|_, _| 142);
+    let outcome = link(&a);
+    let d = outcome.report.diagnostics.iter().find(|d| d.code == birlink_core::Code::UnknownQueue).expect("BL0201");
+    assert_eq!(d.source.as_deref(), Some("ring_attention.py:142"), "{:?}", d.location);
+    let module = outcome.linked.as_ref().unwrap();
+    let (_, key) = birlink_core::tools::query::all_keys(module)
+        .into_iter()
+        .find(|(_, k)| {
+            k.kind() == birlink_core::EntityKind::Instruction && k.core == Some(1) && k.name().ends_with(":mm")
+        })
+        .unwrap();
+    let view = birlink_core::tools::query::entity_view_by_key(module, &outcome.files, &key).unwrap();
+    assert_eq!(view.source.as_deref(), Some("ring_attention.py:142"));
+    // The debug line is not the program: alone it is no divergence.
+    let moved = with_debug(&config, &|core, _| if core == 1 { 150 } else { 142 });
+    assert!(diff(&a, &moved, &CompareOptions::default()).first_divergence.is_empty());
+    // Core 1 changed, and on other lines: the divergence says both sides' lines.
+    let at = moved.find("\"neuron_core_id\":1").expect("core 1's module");
+    let b = format!("{}{}", &moved[..at], moved[at..].replace("sb_tile_1", "sb_tile_one"));
+    let c = diff(&a, &b, &CompareOptions::default());
+    let first = c.first_divergence.iter().find(|d| d.core == 1).expect("core 1 parts");
+    assert_eq!(first.a.as_ref().and_then(|p| p.source.as_deref()), Some("ring_attention.py:142"));
+    assert_eq!(first.b.as_ref().and_then(|p| p.source.as_deref()), Some("ring_attention.py:150"));
+    assert!(c.first_divergence.iter().all(|d| d.core == 1));
+}

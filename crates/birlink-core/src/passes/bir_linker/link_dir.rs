@@ -99,6 +99,9 @@ pub fn plan(input: &WorkdirInput, plan: &Plan, diags: &mut Vec<Diagnostic>) -> (
         });
         entries.sort_by(|a, b| a.name.cmp(&b.name));
     }
+    // The order files were given in is not the plan's: the same directory listed
+    // otherwise (a browser's folder, a sample's index) gives the same report.
+    in_place.sort_by(|a, b| (a.core, &a.path).cmp(&(b.core, &b.path)));
     let step = StepRow { name: "link_dir".to_owned(), changes: entries.len() as u64, edits: Vec::new() };
     (LinkDir { root: "sgLnk".to_owned(), entries, in_place }, step)
 }
@@ -170,7 +173,7 @@ mod tests {
         assert_eq!(dir.entries[5].source.as_deref(), Some("w/nc00/sg00/w0.npy"));
         assert_eq!(step.changes, 7);
         let in_place: Vec<(u64, &str)> = dir.in_place.iter().map(|r| (r.core, r.path.as_str())).collect();
-        assert_eq!(in_place, [(0, files[0].0.as_str()), (0, "w/nc00/sg00/PE.bin"), (1, files[8].0.as_str())]);
+        assert_eq!(in_place, [(0, "w/nc00/sg00/PE.bin"), (0, files[0].0.as_str()), (1, files[8].0.as_str())]);
     }
 
     #[test]

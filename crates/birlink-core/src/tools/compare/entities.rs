@@ -63,6 +63,9 @@ pub struct Place {
     pub key: String,
     /// Its canonical line.
     pub text: String,
+    /// The kernel line behind it, when the dump carries one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// `first_divergence[]`: where a core's instructions first part.
@@ -223,8 +226,12 @@ pub fn compare(
     let mut divergences = Vec::new();
     for &(core_a, core_b) in pairs {
         let (ia, ib) = (instructions(&lines_a, core_a), instructions(&lines_b, core_b));
-        let place = |lines: &[(EntityKey, String)], i: Option<&usize>| {
-            i.map(|&i| Place { key: lines[i].0.to_string(), text: lines[i].1.clone() })
+        let place = |outcome: &Outcome, lines: &[(EntityKey, String)], i: Option<&usize>| {
+            i.map(|&i| Place {
+                key: lines[i].0.to_string(),
+                text: lines[i].1.clone(),
+                source: outcome.linked.as_ref().and_then(|m| crate::tools::query::source_of(m, &lines[i].0)),
+            })
         };
         let at = (0..ia.len().max(ib.len())).find(|&k| match (ia.get(k), ib.get(k)) {
             (Some(&x), Some(&y)) => norm.apply(&lines_a[x].1) != norm.apply(&lines_b[y].1),
@@ -235,8 +242,8 @@ pub fn compare(
                 core: core_a,
                 core_b,
                 index: k as u64,
-                a: place(&lines_a, ia.get(k)),
-                b: place(&lines_b, ib.get(k)),
+                a: place(a, &lines_a, ia.get(k)),
+                b: place(b, &lines_b, ib.get(k)),
             });
         }
     }

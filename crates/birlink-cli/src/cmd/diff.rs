@@ -253,7 +253,8 @@ fn human(c: &Comparison) -> String {
         let _ = writeln!(out, "{}", paint("diagnostics", Style::Bold, color));
         for (label, list) in [("only in A", &d.only_a), ("only in B", &d.only_b)] {
             for key in list {
-                let _ = writeln!(out, "  {label}: {} {}", key.code, key.entity);
+                let what = if key.entity.is_empty() { "(the link set)" } else { key.entity.as_str() };
+                let _ = writeln!(out, "  {label}: {} {what}", key.code);
             }
         }
         let _ = writeln!(out, "  in both: {}", d.both.len());

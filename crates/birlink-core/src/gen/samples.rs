@@ -25,6 +25,10 @@ pub struct SampleInfo {
     pub expect: String,
     /// Whether linking it reports an error (`birlink link` exits 1).
     pub fails: bool,
+    /// The sample this one is compared with in a public failure report's story
+    /// (`birlink diff THIS --against OTHER`, docs/compare.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub against: Option<String>,
     /// A work-directory sample's files, relative to `samples/` (`file` is its folder);
     /// empty for a one-file sample.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -73,6 +77,7 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
                 code,
                 expect,
                 fails,
+                against: None,
                 files: Vec::new(),
             },
             bundle.bytes,
@@ -125,6 +130,28 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
         Some(Code::BarrierNameMismatch),
         GenConfig { barriers: 6, scenario: Some(Scenario::SendrecvCalledTwice), ..fault_config() },
     );
+    // The other side of each public report's comparison.
+    push(
+        "ring-attention-with-grid.json",
+        "Ring attention, launched with its grid",
+        "Rank 0 of the NCC_ILLC059 story: the same ring-attention kernel launched with its LNC grid, so both cores materialise `send_k_buf`; it links. Compare it with `ring-attention-send-k-buf.json`.",
+        None,
+        GenConfig { handoffs: 1, ring: true, ..fault_config() },
+    );
+    push(
+        "matmul-1core.json",
+        "Sharded matmul, 1 core (lnc = 1)",
+        "The default sample's program at LNC 1: it links, with nothing to relink. Compare it with `matmul-2core.json`, the LNC 2 build.",
+        None,
+        GenConfig { cores: 1, ..matmul_config() },
+    );
+    push(
+        "sendrecv-called-once.json",
+        "A sendrecv called once",
+        "The NCC_IXLV002 story's working half: the kernel's sendrecv called once, every core's barriers named alike. Compare it with `sendrecv-called-twice.json`: core 1's sixth barrier is the one that differs.",
+        None,
+        GenConfig { barriers: 6, scenario: Some(Scenario::SendrecvCalledOnce), ..fault_config() },
+    );
     // BL0011 needs two netlist files, which one bundle cannot hold; its test uses files.
     for code in gen::fault_codes().into_iter().filter(|c| *c != Code::ExtraNetlist) {
         let info = code.info();
@@ -134,8 +161,20 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
         let config = GenConfig { fault: Some(code), ..fault_config() };
         push(&file, &title, &description, Some(code), config);
     }
+    for (file, against) in PAIRS {
+        if let Some((info, _)) = out.iter_mut().find(|(info, _)| info.file == *file) {
+            info.against = Some((*against).to_owned());
+        }
+    }
     out
 }
+
+/// The pairs of the public failure reports: (A, B) for `birlink diff A --against B`.
+pub const PAIRS: &[(&str, &str)] = &[
+    ("ring-attention-with-grid.json", "ring-attention-send-k-buf.json"),
+    ("matmul-1core.json", DEFAULT_SAMPLE),
+    ("sendrecv-called-once.json", "sendrecv-called-twice.json"),
+];
 
 /// The work-directory samples (`samples/<folder>/nc00/sg00/…`): each index entry and
 /// its files, paths relative to `samples/`.
@@ -179,6 +218,7 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
             code,
             expect,
             fails,
+            against: None,
             files: files.iter().map(|f| f.path.clone()).collect(),
         };
         out.push((info, files));

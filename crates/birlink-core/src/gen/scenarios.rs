@@ -22,6 +22,10 @@ pub enum Scenario {
     /// call (`CoreBarrier-0_180`) where core 0 names it after the second
     /// (`CoreBarrier-0_480`) (the compiler's `NCC_IXLV002`, birlink's 1189).
     SendrecvCalledTwice,
+    /// The same kernel with its `sendrecv` called once: every core names its barriers
+    /// alike (`CoreBarrier-0_480` on both); it links. The other half of the
+    /// NCC_IXLV002 comparison.
+    SendrecvCalledOnce,
 }
 
 /// The kernel of the ring-attention scenario, as the compiler prefixes its names.
@@ -31,7 +35,8 @@ const KERNEL: &str = "inst__I-5-0";
 pub(super) fn apply(set: &mut GenSet, scenario: Scenario) {
     match scenario {
         Scenario::RingAttentionWithoutGrid => ring_attention_without_grid(set),
-        Scenario::SendrecvCalledTwice => sendrecv_called_twice(set),
+        Scenario::SendrecvCalledTwice => sendrecv_barriers(set, true),
+        Scenario::SendrecvCalledOnce => sendrecv_barriers(set, false),
     }
 }
 
@@ -83,7 +88,7 @@ fn ring_attention_without_grid(set: &mut GenSet) {
     }
 }
 
-fn sendrecv_called_twice(set: &mut GenSet) {
+fn sendrecv_barriers(set: &mut GenSet, twice: bool) {
     // Barrier names as the compiler gives them: after the collective that needs them.
     const CORE_0: [u64; 6] = [30, 60, 90, 120, 180, 480];
     for (core, module) in set.modules.iter_mut().enumerate() {
@@ -96,7 +101,7 @@ fn sendrecv_called_twice(set: &mut GenSet) {
                     }
                     let op = CORE_0.get(i).copied().unwrap_or(480 + 60 * i as u64);
                     // Core 1's second `sendrecv` reused the first call's barrier.
-                    let op = if core == 1 && op == 480 { 180 } else { op };
+                    let op = if twice && core == 1 && op == 480 { 180 } else { op };
                     inst["name"] = json!(format!("CoreBarrier-0_{op}"));
                     i += 1;
                 }

@@ -196,3 +196,47 @@ fn the_kernel_line_behind_a_diagnostic_an_entity_and_a_divergence() {
     assert_eq!(first.b.as_ref().and_then(|p| p.source.as_deref()), Some("ring_attention.py:150"));
     assert!(c.first_divergence.iter().all(|d| d.core == 1));
 }
+
+fn sample(file: &str) -> Outcome {
+    let (_, bytes) = gen::samples::all().into_iter().find(|(info, _)| info.file == file).expect("a sample");
+    birlink_core::run(
+        vec![SourceFile { path: file.to_owned(), content: Ok(bytes), role: birlink_core::Role::Auto }],
+        &LinkOptions::default(),
+    )
+}
+
+#[test]
+fn each_public_report_s_pair_differs_where_its_story_says() {
+    let index = gen::samples::index();
+    for (a, b) in gen::samples::PAIRS {
+        let info = index.iter().find(|s| s.file == *a).expect("in the index");
+        assert_eq!(info.against.as_deref(), Some(*b), "{a} names its other half");
+        let c = compare(&sample(a), &sample(b), &CompareOptions::default());
+        assert!(!c.equal, "{a} against {b}");
+        match *a {
+            // Rank 0 links; rank 1 fails with 1514, the compiler's NCC_ILLC059.
+            "ring-attention-with-grid.json" => {
+                assert!(c.sides[0].ok && !c.sides[1].ok);
+                assert!(c.sides[1].errors.iter().any(|e| e.ncc.as_deref() == Some("NCC_ILLC059")));
+                assert!(c.diagnostics.only_b.iter().any(|k| k.code == "1514" && k.entity.contains("send_k_buf")));
+            }
+            // LNC 1 against LNC 2: core 0 against core 0, core 1 B's only.
+            "matmul-1core.json" => {
+                assert_eq!((c.sides[0].lnc, c.sides[1].lnc), (1, 2));
+                assert!(c.cores.iter().any(|row| row.core == 1 && row.a.is_none()));
+            }
+            // Called once against twice: core 1's sixth barrier, and only that.
+            "sendrecv-called-once.json" => {
+                assert_eq!(c.barriers.len(), 1, "{:?}", c.barriers);
+                let row = &c.barriers[0];
+                assert_eq!((row.core, row.index), (1, 5));
+                assert_eq!(row.a.as_ref().map(|e| e.name.as_str()), Some("CoreBarrier-0_480"));
+                assert_eq!(row.b.as_ref().map(|e| e.name.as_str()), Some("CoreBarrier-0_180"));
+                assert_eq!(c.first_divergence.len(), 1);
+                assert_eq!(c.first_divergence[0].core, 1);
+                assert_eq!(c.diagnostics.only_b.iter().map(|k| k.code.as_str()).collect::<Vec<_>>(), ["1189"]);
+            }
+            other => panic!("no story for {other}"),
+        }
+    }
+}

@@ -29,6 +29,7 @@ __all__ = [
     "Diagnostic",
     "LinkResult",
     "__version__",
+    "diff",
     "explain",
     "link",
     "reduce",
@@ -189,6 +190,33 @@ def link(
         after=after,
     )
     return LinkResult(run, listed, lnc)
+
+
+def diff(
+    paths: Paths,
+    against: Paths,
+    *,
+    lnc: Optional[int] = None,
+    against_lnc: Optional[int] = None,
+    core_map: Optional[Dict[int, int]] = None,
+    normalize: Optional[str] = None,
+) -> Dict[str, Any]:
+    """Compares two link sets, each linked, as ``birlink diff A --against B`` does: the
+    comparison as a dict (``equal``, ``sides``, ``diagnostics``, ``cores``, ``entities``,
+    ``barriers``, ``first_divergence``, …; its schema is docs/spec/compare.md).
+
+    ``core_map`` pairs A's cores with B's (``{0: 1}``); ``normalize="numbers"`` compares
+    names with their digits masked.
+    """
+    text = _birlink.diff(
+        _paths(paths),
+        _paths(against),
+        lnc=lnc,
+        against_lnc=against_lnc,
+        core_map=sorted(core_map.items()) if core_map else None,
+        normalize=normalize,
+    )
+    return json.loads(text)
 
 
 def explain(code: str) -> str:

@@ -31,3 +31,13 @@ def share(paths: List[str], *, base: Optional[str] = None, view: Optional[str] =
 def cli(argv: List[str]) -> int: ...
 def web_file(path: str) -> Optional[bytes]: ...
 def gather(paths: List[str]) -> List[Tuple[str, bytes]]: ...
+
+def diff(
+    paths: List[str],
+    against: List[str],
+    *,
+    lnc: Optional[int] = ...,
+    against_lnc: Optional[int] = ...,
+    core_map: Optional[List[Tuple[int, int]]] = ...,
+    normalize: Optional[str] = ...,
+) -> str: ...

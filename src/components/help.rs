@@ -10,7 +10,7 @@ const KEYS: &[(&str, &str)] = &[
     ("1 … 7", "Pipeline, Call graph, Barriers, Semaphores, Addresses, Diagnostics, sgLnk (a work directory)"),
     ("j / k", "next / previous step (Pipeline) or diagnostic (Diagnostics)"),
     ("↑ / ↓", "move in a focused table; Home / End, Page Up / Down"),
-    ("/", "search names across cores; ↑ ↓ Enter in the results"),
+    ("/", "search names across cores (source:FILE: the instructions of a kernel file); ↑ ↓ Enter in the results"),
     ("Tab, Enter", "reach a node of the call graph, show its details"),
     ("s", "share: a link that carries this link set"),
     ("Esc", "close a dialog or search, clear the selection"),

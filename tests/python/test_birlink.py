@@ -229,3 +229,20 @@ def test_a_work_directory_s_link_directory_and_merged_tensor_map(tmp_path):
     assert ran.returncode == 0, ran.stderr
     assert (tmp_path / "sgLnk" / "weights_nc01.npy").is_symlink()
     assert (tmp_path / "sgLnk" / "tensor-map.json").read_text() == result.tensor_map_json()
+
+
+def test_diff_compares_two_link_sets_as_the_command_does(tmp_path):
+    once, twice = SAMPLES / "sendrecv-called-once.json", SAMPLES / "sendrecv-called-twice.json"
+    result = birlink.diff([once], [twice])
+    assert result["equal"] is False
+    assert [(b["core"], b["index"]) for b in result["barriers"]] == [(1, 5)]
+    assert [k["code"] for k in result["diagnostics"]["only_b"]] == ["1189"]
+    assert birlink.diff([once], [once])["equal"] is True
+    masked = birlink.diff([once], [twice], normalize="numbers")
+    assert masked["normalization"]["applied"] == ["numbers"]
+    ran = command("diff", str(once), "--against", str(twice), "--format", "json")
+    assert ran.returncode == 1 and json.loads(ran.stdout) == result
+    with pytest.raises(ValueError):
+        birlink.diff([once], [twice], normalize="letters")
+    with pytest.raises(FileNotFoundError):
+        birlink.diff([tmp_path / "nope.json"], [twice])

@@ -152,6 +152,47 @@ fn link(
     Ok(Run { outcome })
 }
 
+/// Compares two link sets, each linked (as `birlink diff`): the comparison's JSON
+/// (docs/spec/compare.md).
+#[pyfunction]
+#[pyo3(signature = (paths, against, *, lnc=None, against_lnc=None, core_map=None, normalize=None))]
+fn diff(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    against: Vec<PathBuf>,
+    lnc: Option<u64>,
+    against_lnc: Option<u64>,
+    core_map: Option<Vec<(u64, u64)>>,
+    normalize: Option<String>,
+) -> PyResult<String> {
+    if paths.is_empty() || against.is_empty() {
+        return Err(PyValueError::new_err("give both sides: diff(A, against=B)"));
+    }
+    existing(&paths)?;
+    existing(&against)?;
+    let numbers = match normalize.as_deref() {
+        None => false,
+        Some("numbers") => true,
+        Some(other) => return Err(PyValueError::new_err(format!("normalize must be `numbers`, not `{other}`"))),
+    };
+    let mut map = std::collections::BTreeMap::new();
+    for (a, b) in core_map.unwrap_or_default() {
+        if map.insert(a, b).is_some() {
+            return Err(PyValueError::new_err(format!("core {a} of A is mapped twice")));
+        }
+    }
+    let options = birlink_core::tools::compare::CompareOptions {
+        core_map: map,
+        normalize: birlink_core::tools::compare::Normalize { numbers },
+    };
+    let comparison = py.allow_threads(|| {
+        let a = birlink_cli::cmd::diff::link(&paths, lnc);
+        let b = birlink_cli::cmd::diff::link(&against, against_lnc);
+        birlink_core::tools::compare::compare(&a, &b, &options)
+    });
+    Ok(birlink_core::output::json::to_pretty_string(&comparison))
+}
+
 /// What a code means and what to do (`1514`, `BL0002`, `NCC_ILLC059`).
 #[pyfunction]
 fn explain(code: &str) -> PyResult<String> {
@@ -247,6 +288,7 @@ fn _birlink(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("version", birlink_cli::VERSION)?;
     m.add_class::<Run>()?;
     m.add_function(wrap_pyfunction!(link, m)?)?;
+    m.add_function(wrap_pyfunction!(diff, m)?)?;
     m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add_function(wrap_pyfunction!(reduce, m)?)?;
     m.add_function(wrap_pyfunction!(share, m)?)?;

@@ -56,8 +56,8 @@ enum Format {
 }
 
 /// Links one side as `birlink link` does (one thread per core, a work directory read
-/// as one).
-fn link(inputs: &[PathBuf], lnc: Option<u64>) -> birlink_core::Outcome {
+/// as one). The Python module's `diff` links its sides with it too.
+pub fn link(inputs: &[PathBuf], lnc: Option<u64>) -> birlink_core::Outcome {
     let (sources, workdirs) = files::gather_after(inputs, None);
     let options = LinkOptions {
         lnc: lnc.or_else(|| if workdirs.len() > 1 { files::Workdir::lnc(&workdirs) } else { None }),

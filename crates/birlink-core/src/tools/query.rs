@@ -380,6 +380,32 @@ pub fn query_of(key: &EntityKey) -> EntityQuery {
     EntityQuery { kind: key.kind(), name: key.name().to_owned(), parent: key.parent().map(str::to_owned) }
 }
 
+/// The instructions whose `debug.filename` contains `file` (lowercase), in module order.
+fn by_source(module: &Module, file: &str, limit: usize) -> Vec<SearchHit> {
+    let mut hits = Vec::new();
+    if file.is_empty() {
+        return hits;
+    }
+    each(module, &mut |found, name, parent| {
+        if let Found::Inst(inst, _) = found {
+            let value = crate::output::json::inst_to_value(module, inst);
+            let source = crate::read::source::of_value(&value);
+            if source.is_some_and(|s| s.to_lowercase().contains(file)) {
+                hits.push(SearchHit {
+                    entity: EntityQuery {
+                        kind: EntityKind::Instruction,
+                        name: name.to_owned(),
+                        parent: (!parent.is_empty()).then(|| parent.to_owned()),
+                    },
+                    core: core_of(module, found),
+                });
+            }
+        }
+        hits.len() >= limit
+    });
+    hits
+}
+
 /// The kernel line behind the instruction a key names (`debug.filename` and line).
 pub fn source_of(module: &Module, key: &EntityKey) -> Option<String> {
     match find_key(module, key)? {
@@ -514,6 +540,10 @@ pub fn search(module: &Module, text: &str, limit: usize) -> Vec<SearchHit> {
     let needle = text.trim().to_lowercase();
     if needle.is_empty() {
         return Vec::new();
+    }
+    // `source:FILE` (or `file:FILE`): the instructions whose kernel line is in FILE.
+    if let Some(file) = needle.strip_prefix("source:").or_else(|| needle.strip_prefix("file:")) {
+        return by_source(module, file.trim(), limit);
     }
     let mut exact = Vec::new();
     let mut partial = Vec::new();

@@ -240,3 +240,16 @@ fn each_public_report_s_pair_differs_where_its_story_says() {
         }
     }
 }
+
+#[test]
+fn search_finds_the_instructions_of_a_kernel_file() {
+    let text = with_debug(&base(), &|core, _| 100 + core as u64);
+    let outcome = link(&text);
+    let module = outcome.linked.as_ref().unwrap();
+    let hits = birlink_core::tools::query::search(module, "source:ring_attention", 1000);
+    assert!(!hits.is_empty());
+    assert!(hits.iter().all(|h| h.entity.kind == birlink_core::EntityKind::Instruction));
+    assert!(birlink_core::tools::query::search(module, "file:other_kernel.py", 1000).is_empty());
+    // The linker's own instructions have no kernel line.
+    assert!(hits.iter().all(|h| !h.entity.name.starts_with("I-SQI-") && !h.entity.name.starts_with("call_def_")));
+}

@@ -282,7 +282,7 @@ codes! {
     }
     TensorMapDemoted = "BL0311", Note, BirLinker {
         title: "a tensor-map entry of a cross-core intermediate is left out",
-        explanation: "bir_linker makes a cross-core intermediate internal (`fixOutputKind`: an `ExternalOutput` only another core reads, or the `ExternalInput` that reads it), and the merged tensor map, the host's binding of the linked program's inputs and outputs, leaves its entry out (the linker's \"Intermediate Output\" and \"outs2Erase\"). birlink's reading of `buildMainTensorMap` (not public): said so the entry is not thought lost.",
+        explanation: "bir_linker makes a cross-core intermediate internal (`fixOutputKind`: an `ExternalOutput` only another core reads, or the `ExternalInput` that reads it), and the merged tensor map, the host's binding of the linked program's inputs and outputs, leaves its entry out (the linker's \"Intermediate Output\" and \"outs2Erase\"). birlink's reading of `buildMainTensorMap` (not public): said once per core, naming the entries, so none is thought lost.",
         example: "core 0's `ExternalOutput` `h` is read by core 1 and becomes `Internal`; core 0's tensor map lists `h`",
         fix: "nothing to do, unless the host must read the tensor: then make it a real output (name it among the netlist's `outputs`)",
     }

@@ -128,6 +128,8 @@ pub fn merge(
         }
 
         let mut named: BTreeSet<&str> = BTreeSet::new();
+        // Entries of cross-core intermediates: one note for the core, not one each.
+        let mut left_out: Vec<(&str, &str, TensorRef)> = Vec::new();
         for entry in &map.entries {
             named.insert(entry.name.as_str());
             let linked_ref = tensors.get(entry.name.as_str()).cloned();
@@ -147,18 +149,7 @@ pub fn merge(
                     EntryStatus::Stale
                 }
                 Some(r) if demoted.contains(&(core, r.set.as_str())) => {
-                    let d = Diagnostic::new(
-                        Code::TensorMapDemoted,
-                        Pass::BirLinker,
-                        format!(
-                            "core {core}'s tensor map binds `{}`, which the link made `{}` (set `{}`, a cross-core intermediate): left out of the merged map",
-                            entry.name, r.kind, r.set
-                        ),
-                    )
-                    .core(core)
-                    .at_pointer(id, entry.pointer.clone())
-                    .entity(EntityKind::Set, &r.set, Some(&r.function));
-                    limit.push(diags, d, core);
+                    left_out.push((entry.name.as_str(), entry.pointer.as_str(), r.clone()));
                     EntryStatus::Demoted
                 }
                 Some(_) => EntryStatus::Bound,
@@ -176,6 +167,26 @@ pub fn merge(
             });
         }
 
+        if let Some((_, pointer, first)) = left_out.first() {
+            const NAMED: usize = 8;
+            let mut names: Vec<String> = left_out.iter().take(NAMED).map(|(n, _, _)| format!("`{n}`")).collect();
+            if left_out.len() > NAMED {
+                names.push(format!("and {} more", left_out.len() - NAMED));
+            }
+            let d = Diagnostic::new(
+                Code::TensorMapDemoted,
+                Pass::BirLinker,
+                format!(
+                    "core {core}'s tensor map binds {} the link made internal (cross-core intermediates): left out of the merged map: {}",
+                    if left_out.len() == 1 { "1 tensor".to_owned() } else { format!("{} tensors", left_out.len()) },
+                    names.join(", ")
+                ),
+            )
+            .core(core)
+            .at_pointer(id, (*pointer).to_owned())
+            .entity(EntityKind::Set, &first.set, Some(&first.function));
+            diags.push(d);
+        }
         for (set, reference) in io_sets {
             let set = &linked.store.sets[set];
             let bound = named.contains(reference.set.as_str())

@@ -253,3 +253,14 @@ fn search_finds_the_instructions_of_a_kernel_file() {
     // The linker's own instructions have no kernel line.
     assert!(hits.iter().all(|h| !h.entity.name.starts_with("I-SQI-") && !h.entity.name.starts_with("call_def_")));
 }
+
+#[test]
+fn the_same_set_in_any_layout_compares_equal() {
+    use birlink_core::output::layout::{relayout, Layout};
+    let a = bundle(&GenConfig { barriers: 6, scenario: Some(gen::Scenario::SendrecvCalledTwice), ..base() });
+    for layout in Layout::ALL {
+        let b = relayout(&a, layout).expect("a document");
+        let c = diff(&a, &b, &CompareOptions::default());
+        assert!(c.equal, "{}: {:#?}", layout.name(), c.entities);
+    }
+}

@@ -169,9 +169,9 @@ impl Export {
 /// How long a run took in the worker.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunStats {
-    /// Reading the blobs into memory.
+    /// Reading the blobs (each when the loader reaches it, inside the run).
     pub load_ms: f64,
-    /// `birlink_core::run` itself.
+    /// `birlink_core::run` itself, less reading the blobs.
     pub pipeline_ms: f64,
     /// Writing `report.json`.
     pub report_ms: f64,
@@ -179,7 +179,7 @@ pub struct RunStats {
     pub bytes: u64,
     /// The worker's wasm memory after the run (it only grows).
     pub memory_bytes: u64,
-    /// The worker's wasm memory once the blobs were read, before the pipeline.
+    /// The worker's wasm memory before the run (the blobs are read inside it).
     pub memory_read_bytes: u64,
 }
 

@@ -58,14 +58,41 @@ fn now() -> f64 {
 }
 
 /// Reads a blob's bytes synchronously (allowed in workers).
-fn read(file: &InputFile) -> SourceFile {
-    let content = web_sys::FileReaderSync::new()
-        .and_then(|reader| reader.read_as_array_buffer(&file.blob))
+fn read_blob(blob: &web_sys::Blob) -> Result<Vec<u8>, String> {
+    web_sys::FileReaderSync::new()
+        .and_then(|reader| reader.read_as_array_buffer(blob))
         .map(|buffer| js_sys::Uint8Array::new(&buffer).to_vec())
         .map_err(|error| {
             error.as_string().unwrap_or_else(|| "the browser could not read the file".to_owned()).to_lowercase()
-        });
-    SourceFile { path: file.path.clone(), content, role: birlink_core::Role::Auto }
+        })
+}
+
+thread_local! {
+    /// The last run's input blobs, which its sources read when the loader reaches them
+    /// (and again for a location): a reader holds an index, which can cross threads as
+    /// the core's `Reader` must, where a blob cannot. The worker has one thread.
+    static BLOBS: std::cell::RefCell<Vec<web_sys::Blob>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Milliseconds spent reading blobs in this run.
+    static READ_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+}
+
+/// A source read when the loader reaches it: the loader holds one file's bytes at a
+/// time, and drops those no instruction is a span of (a pretty dump's, a producer's
+/// key order's), reading the blob again for a location.
+fn later(index: usize, file: &InputFile) -> SourceFile {
+    let reader = birlink_core::Reader::new(move || {
+        let blob = BLOBS.with(|blobs| blobs.borrow().get(index).cloned());
+        let blob = blob.ok_or_else(|| "the file is no longer open".to_owned())?;
+        let started = now();
+        let bytes = read_blob(&blob);
+        READ_MS.with(|ms| ms.set(ms.get() + now() - started));
+        bytes
+    });
+    SourceFile {
+        path: file.path.clone(),
+        content: birlink_core::Content::Later { len: file.blob.size() as u64, reader },
+        role: birlink_core::Role::Auto,
+    }
 }
 
 /// The largest file of a work directory whose bytes the link's last step reads here
@@ -78,7 +105,7 @@ fn workdir_input(files: WorkdirFiles) -> birlink_core::read::workdir::WorkdirInp
     let mut wanted: std::collections::BTreeMap<String, Vec<u8>> = std::collections::BTreeMap::new();
     for file in &files.wanted {
         if (file.blob.size() as u64) <= WORKDIR_READ_MAX {
-            if let Ok(bytes) = read(file).content {
+            if let Ok(bytes) = read_blob(&file.blob) {
                 wanted.insert(file.path.clone(), bytes);
             }
         }
@@ -279,8 +306,7 @@ impl Session {
     fn link_set(&self) -> Result<birlink_core::tools::share::LinkSetData, String> {
         let mut files = Vec::with_capacity(self.inputs.len());
         for input in &self.inputs {
-            let source = read(input);
-            let bytes = source.content.map_err(|why| format!("cannot read `{}` again: {why}", input.path))?;
+            let bytes = read_blob(&input.blob).map_err(|why| format!("cannot read `{}` again: {why}", input.path))?;
             files.push(birlink_core::tools::share::SharedFile { name: input.path.clone(), bytes });
         }
         Ok(birlink_core::tools::share::LinkSetData { files, lnc: self.lnc })
@@ -390,29 +416,18 @@ impl LinkWorker {
     ) {
         // The previous run's memory goes first: a big link set must not be held twice.
         self.last = None;
-        // Steps: read each blob, parse each file, four passes, the report.
+        // Steps: read and parse each file, four passes, the report.
         let n = files.len() as u32;
-        let total = 2 * n + 5;
+        let total = n + 5;
         let progress = |phase: String, done: u32| Response::Progress { run, phase, done, total };
-        let started = now();
         // The sizes are known before reading: a link set over the limit is refused
         // (BL0010) without a byte of it entering wasm memory.
         let bytes: u64 = files.iter().map(|f| f.blob.size() as u64).sum();
         let max = birlink_core::limits::WASM_MAX_INPUT_BYTES;
-        let mut sources = Vec::with_capacity(files.len());
-        for (i, file) in files.iter().enumerate() {
-            if bytes > max {
-                sources.push(SourceFile {
-                    path: file.path.clone(),
-                    content: Ok(Vec::new()),
-                    role: birlink_core::Role::Auto,
-                });
-                continue;
-            }
-            scope.respond(id, Wire::new(progress(format!("reading {}", file.path), i as u32)));
-            sources.push(read(file));
-        }
-        let load_ms = now() - started;
+        BLOBS.with(|blobs| *blobs.borrow_mut() = files.iter().map(|f| f.blob.clone()).collect());
+        READ_MS.with(|ms| ms.set(0.0));
+        // Each file is read when the loader reaches it, one at a time.
+        let sources: Vec<SourceFile> = files.iter().enumerate().map(|(i, file)| later(i, file)).collect();
         let memory_read_bytes = memory_bytes();
         // Over the limit nothing is read, the work directory's files neither.
         let workdir = if bytes > max { None } else { workdir.map(workdir_input) };
@@ -428,14 +443,16 @@ impl LinkWorker {
         let outcome = birlink_core::passes::run_with_progress(sources, &options, &mut |step| {
             let (phase, done) = match step {
                 Progress::Reading { file, index, count } => {
-                    (format!("parsing {file} ({} of {count})", index + 1), n + index as u32)
+                    (format!("reading {file} ({} of {count})", index + 1), index as u32)
                 }
-                Progress::Pass(pass) => (format!("running {pass}"), 2 * n + pass.index().unwrap_or(0) as u32),
-                Progress::Reporting => ("writing the report".to_owned(), 2 * n + 4),
+                Progress::Pass(pass) => (format!("running {pass}"), n + pass.index().unwrap_or(0) as u32),
+                Progress::Reporting => ("writing the report".to_owned(), n + 4),
             };
             scope.respond(id, Wire::new(progress(phase, done)));
         });
-        let pipeline_ms = now() - started;
+        // Reading the blobs happened inside the pipeline, file by file.
+        let load_ms = READ_MS.with(std::cell::Cell::get);
+        let pipeline_ms = now() - started - load_ms;
         let started = now();
         let report = birlink_core::report_json(&outcome);
         let report_ms = now() - started;

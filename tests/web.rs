@@ -62,7 +62,7 @@ fn wasm_links_to_the_same_bytes_as_native() {
         let outcome = birlink_core::run(
             vec![birlink_core::SourceFile {
                 path: format!("{name}.json"),
-                content: Ok(bytes.to_vec()),
+                content: birlink_core::Content::Bytes(bytes.to_vec()),
                 role: birlink_core::Role::Auto,
             }],
             &birlink_core::LinkOptions::default(),
@@ -76,7 +76,7 @@ fn wasm_links_to_the_same_bytes_as_native() {
         // aside) and the same linked.json, in wasm too.
         let source = birlink_core::SourceFile {
             path: format!("{name}.json"),
-            content: Ok(bytes.to_vec()),
+            content: birlink_core::Content::Bytes(bytes.to_vec()),
             role: birlink_core::Role::Auto,
         };
         birlink_core::tools::selfcheck::check_layouts(&[source], &birlink_core::LinkOptions::default())

@@ -49,7 +49,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     for file in &files {
-        let bytes = file.content.clone().unwrap_or_default();
+        let bytes = file.content.clone().read().unwrap_or_default();
         if let Err(e) = fs::write(out.join(&file.path), bytes) {
             eprintln!("{}: {e}", file.path);
             return ExitCode::from(2);

@@ -20,7 +20,10 @@ mod set;
 
 pub use inst::InstText;
 pub use mutate::{Edit, EditOp, Mutated};
-pub use set::{FuzzBlock, FuzzDmaBlock, FuzzFunction, FuzzInst, FuzzMemSet, FuzzMemloc, FuzzModule, FuzzNetlist, FuzzQueue, FuzzSet, SetKind};
+pub use set::{
+    FuzzBlock, FuzzDmaBlock, FuzzFunction, FuzzInst, FuzzMemSet, FuzzMemloc, FuzzModule, FuzzNetlist, FuzzQueue,
+    FuzzSet, SetKind,
+};
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 use serde_json::{json, Value};
@@ -41,7 +44,7 @@ pub fn split_files(data: &[u8]) -> Vec<SourceFile> {
         .enumerate()
         .map(|(i, part)| SourceFile {
             path: format!("nc{i:02}.json"),
-            content: Ok(part.to_vec()),
+            content: birlink_core::Content::Bytes(part.to_vec()),
             role: birlink_core::Role::Auto,
         })
         .collect()
@@ -53,8 +56,22 @@ pub fn join_files(files: &[Vec<u8>]) -> Vec<u8> {
 }
 
 const NAMES: [&str; 16] = [
-    "main", "a", "b", "c_partial_0", "c_partial_1", "qSyncIO", "qRemoteSem", "Block1", "Block2", "entry", "x", "in",
-    "out", "q0", "def", "sg00",
+    "main",
+    "a",
+    "b",
+    "c_partial_0",
+    "c_partial_1",
+    "qSyncIO",
+    "qRemoteSem",
+    "Block1",
+    "Block2",
+    "entry",
+    "x",
+    "in",
+    "out",
+    "q0",
+    "def",
+    "sg00",
 ];
 
 /// A name: mostly from [`NAMES`] (so they collide), sometimes any text.
@@ -110,4 +127,3 @@ impl Scalar {
         }
     }
 }
-

@@ -268,7 +268,8 @@ fn dma_block_value(block: &FuzzDmaBlock) -> Value {
             u
         })
         .collect();
-    let mut v = json!({"name": block.name.0, "opcode": "DMABlock", "engine": "DMA", "sync_info": {"on_update": updates}});
+    let mut v =
+        json!({"name": block.name.0, "opcode": "DMABlock", "engine": "DMA", "sync_info": {"on_update": updates}});
     if let Some(n) = &block.notifications {
         v["remote_notifications"] = json!(n);
     }
@@ -406,4 +407,3 @@ impl FuzzSet {
         (files, options)
     }
 }
-

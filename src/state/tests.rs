@@ -14,7 +14,11 @@ use crate::protocol::RunStats;
 fn sample_run(run: u64, file: &str) -> (RunResult, birlink_core::Outcome) {
     let bytes = std::fs::read(format!("{}/www/samples/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default();
     let outcome = birlink_core::run(
-        vec![birlink_core::SourceFile { path: file.to_owned(), content: Ok(bytes), role: birlink_core::Role::Auto }],
+        vec![birlink_core::SourceFile {
+            path: file.to_owned(),
+            content: birlink_core::Content::Bytes(bytes),
+            role: birlink_core::Role::Auto,
+        }],
         &birlink_core::LinkOptions::default(),
     );
     let linked = outcome.linked.is_some();

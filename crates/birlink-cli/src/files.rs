@@ -250,12 +250,22 @@ pub fn read_netlist(path: &Path) -> SourceFile {
     read(path, Role::Netlist)
 }
 
+/// A file read when the loader reaches it (and again for a location, when its text was
+/// dropped): the loader then holds one file per thread at a time, not the whole set.
 fn read(path: &Path, role: Role) -> SourceFile {
-    SourceFile { path: display(path), content: std::fs::read(path).map_err(|e| describe(&e)), role }
+    let content = match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            let owned = path.to_path_buf();
+            let reader = birlink_core::Reader::new(move || std::fs::read(&owned).map_err(|e| describe(&e)));
+            birlink_core::Content::Later { len: meta.len(), reader }
+        }
+        _ => birlink_core::Content::from(std::fs::read(path).map_err(|e| describe(&e))),
+    };
+    SourceFile { path: display(path), content, role }
 }
 
 fn unreadable(path: &Path, reason: &str) -> SourceFile {
-    SourceFile { path: display(path), content: Err(reason.to_owned()), role: Role::Auto }
+    SourceFile { path: display(path), content: birlink_core::Content::Unreadable(reason.to_owned()), role: Role::Auto }
 }
 
 /// Every file below `dir`, sorted by the caller. A symbolic

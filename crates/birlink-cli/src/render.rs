@@ -239,7 +239,8 @@ fn render_one(out: &mut String, files: &[FileEntry], d: &Diagnostic, color: bool
             paint("-->", Style::Accent, color),
             paint(&pointer, Style::Dim, color)
         );
-        let text = files.iter().find(|f| f.path == location.file).and_then(|f| f.text.as_deref());
+        let held = files.iter().find(|f| f.path == location.file).and_then(|f| f.read_text());
+        let text = held.as_deref().map(String::as_str);
         if let (Some(text), Some(line), Some(column)) = (text, location.line, location.column) {
             if let Some(source) = text.lines().nth(line.saturating_sub(1) as usize) {
                 let (shown, caret_at) = window(source, column as usize, 160);

@@ -123,7 +123,7 @@ fn time_with<I, T>(repeat: usize, mut setup: impl FnMut() -> I, mut f: impl FnMu
 
 fn child(cores: u64, insts: usize) {
     let sources = files(cores, insts);
-    let bytes: usize = sources.iter().map(|s| s.content.as_ref().map(Vec::len).unwrap_or(0)).sum();
+    let bytes: usize = sources.iter().map(|s| s.content.len() as usize).sum();
     let total_insts = cores as f64 * insts as f64;
     let repeat = if cores as usize * insts >= 2_000_000 {
         1
@@ -138,7 +138,7 @@ fn child(cores: u64, insts: usize) {
     let tight = || {
         let mut written = 0usize;
         for source in &sources {
-            let bytes = source.content.as_ref().expect("bytes");
+            let bytes = source.content.bytes().expect("bytes");
             let _: serde::de::IgnoredAny = serde_json::from_slice(bytes).expect("json");
             let out = std::hint::black_box(bytes.to_vec());
             written += out.len();
@@ -149,7 +149,7 @@ fn child(cores: u64, insts: usize) {
         let mut written = 0usize;
         for source in &sources {
             let value: serde_json::Value =
-                serde_json::from_slice(source.content.as_ref().expect("bytes")).expect("json");
+                serde_json::from_slice(source.content.bytes().expect("bytes")).expect("json");
             let mut out = Vec::new();
             serde_json::to_writer_pretty(&mut out, &value).expect("write");
             written += out.len();
@@ -229,7 +229,7 @@ fn child(cores: u64, insts: usize) {
     let dir = std::env::temp_dir().join(format!("birlink-bench-{}-{cores}x{insts}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     for source in &sources {
-        std::fs::write(dir.join(&source.path), source.content.as_ref().expect("bytes")).expect("write");
+        std::fs::write(dir.join(&source.path), source.content.bytes().expect("bytes")).expect("write");
     }
     drop(sources);
     let exe = std::env::current_exe().expect("current exe");
@@ -278,7 +278,7 @@ fn peak_child(dir: &std::path::Path) {
         .iter()
         .map(|p| SourceFile {
             path: p.to_string_lossy().into_owned(),
-            content: Ok(std::fs::read(p).expect("read")),
+            content: birlink_core::Content::Bytes(std::fs::read(p).expect("read")),
             role: birlink_core::Role::Auto,
         })
         .collect();

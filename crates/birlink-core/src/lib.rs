@@ -41,7 +41,7 @@ pub use diag::{Diagnostic, Severity};
 pub use model::entity::{EntityKey, EntityKind};
 pub use model::pass::Pass;
 pub use passes::{run, LinkOptions, Outcome};
-pub use read::input::{Role, SourceFile};
+pub use read::input::{Content, Reader, Role, SourceFile};
 
 /// `report.json` text for an outcome.
 pub fn report_json(outcome: &Outcome) -> String {

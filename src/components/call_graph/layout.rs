@@ -272,7 +272,11 @@ pub fn text_fit(text: &str, width: f64) -> String {
 #[cfg(test)]
 pub(crate) fn sample_report(file: &str) -> Report {
     let bytes = std::fs::read(format!("{}/www/samples/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default();
-    let source = birlink_core::SourceFile { path: file.into(), content: Ok(bytes), role: birlink_core::Role::Auto };
+    let source = birlink_core::SourceFile {
+        path: file.into(),
+        content: birlink_core::Content::Bytes(bytes),
+        role: birlink_core::Role::Auto,
+    };
     birlink_core::run(vec![source], &birlink_core::LinkOptions::default()).report
 }
 

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use birlink_core::gen::{GenConfig, Layout};
 use birlink_core::Code;
 
-use super::{create_dir, write, Error, Outcome, Status};
+use super::{Error, Outcome, Status};
 use crate::out::outln;
 
 static DEFAULTS: LazyLock<GenConfig> = LazyLock::new(GenConfig::default);
@@ -47,6 +47,14 @@ pub struct GenArgs {
     /// Write compact JSON (one line per file).
     #[arg(long)]
     compact: bool,
+    /// Keys sorted (as libBIR's writer prints them) or in a producer's own order.
+    #[arg(long, value_enum, default_value_t = KeysArg::Sorted)]
+    keys: KeysArg,
+    /// The instructions' shape: the generator's few keys, or a real dump's header (origin,
+    /// engine_id, optin_passes, debug with the kernel's file and line, operands with their
+    /// set and owner, typed sync_info entries).
+    #[arg(long, value_enum, default_value_t = ShapeArg::Gen)]
+    shape: ShapeArg,
     /// Seed.
     #[arg(long, default_value_t = DEFAULTS.seed)]
     seed: u64,
@@ -59,6 +67,18 @@ pub struct GenArgs {
     /// A folder (files layout) or a file (bundle layout).
     #[arg(long)]
     out: PathBuf,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum KeysArg {
+    Sorted,
+    Producer,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ShapeArg {
+    Gen,
+    Real,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -90,6 +110,11 @@ impl GenArgs {
             netlist: self.netlist,
             ring: self.ring,
             compact: self.compact,
+            sorted: matches!(self.keys, KeysArg::Sorted),
+            shape: match self.shape {
+                ShapeArg::Gen => birlink_core::gen::Shape::Gen,
+                ShapeArg::Real => birlink_core::gen::Shape::Real,
+            },
             seed: self.seed,
             fault,
             scenario: None,
@@ -98,25 +123,31 @@ impl GenArgs {
             LayoutArg::Bundle => Layout::Bundle,
             LayoutArg::Files => Layout::Files,
         };
-        let generated = birlink_core::gen::generate(&config, layout);
-        let mut total = 0usize;
-        for file in &generated {
-            let path = match layout {
-                Layout::Bundle if file.path == "linkset.json" => self.out.clone(),
-                Layout::Bundle => self.out.with_file_name(&file.path),
-                Layout::Files => self.out.join(&file.path),
-            };
+        // Streamed: one core's module at a time, written as it is printed, so a set
+        // larger than memory can be made.
+        let out = &self.out;
+        let target = |name: &str| match layout {
+            Layout::Bundle if name == "linkset.json" => out.clone(),
+            Layout::Bundle => out.with_file_name(name),
+            Layout::Files => out.join(name),
+        };
+        let written = birlink_core::gen::write_files(&config, layout, |name| {
+            let path = target(name);
             if let Some(parent) = path.parent() {
-                create_dir(parent)?;
+                std::fs::create_dir_all(parent)?;
             }
-            write(&path, &file.bytes)?;
-            total += file.bytes.len();
-            outln!("wrote {} ({})", path.display(), birlink_core::read::input::human_bytes(file.bytes.len() as u64));
+            std::fs::File::create(&path).map(|file| std::io::BufWriter::with_capacity(1 << 20, file))
+        })
+        .map_err(|e| Error(format!("cannot write into `{}`: {e}", out.display())))?;
+        let mut total = 0u64;
+        for (name, bytes) in &written {
+            total += bytes;
+            outln!("wrote {} ({})", target(name).display(), birlink_core::read::input::human_bytes(*bytes));
         }
         outln!(
             "{}, {} in all",
-            birlink_core::diag::counted(generated.len(), "file"),
-            birlink_core::read::input::human_bytes(total as u64)
+            birlink_core::diag::counted(written.len(), "file"),
+            birlink_core::read::input::human_bytes(total)
         );
         Ok(Status::OK)
     }

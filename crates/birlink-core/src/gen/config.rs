@@ -29,6 +29,10 @@ pub struct GenConfig {
     pub ring: bool,
     /// Write compact JSON (one line per file) instead of pretty JSON.
     pub compact: bool,
+    /// Keys sorted (libBIR's writer), or in a producer's own order (`output::layout`).
+    pub sorted: bool,
+    /// The instructions' shape: the generator's few keys, or a real dump's header.
+    pub shape: Shape,
     /// Seed of the pseudo-random choices.
     pub seed: u64,
     /// A fault to inject, by code.
@@ -50,6 +54,8 @@ impl Default for GenConfig {
             netlist: false,
             ring: false,
             compact: false,
+            sorted: true,
+            shape: Shape::Gen,
             seed: 1,
             fault: None,
             scenario: None,
@@ -64,4 +70,17 @@ pub enum Layout {
     Bundle,
     /// One file per core (`nc00.json`, …) and `hlo_netlist.json`.
     Files,
+}
+
+/// What an instruction carries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shape {
+    /// The keys the passes read, and a few more (`sync_info`, `dependencies` on the
+    /// common instructions): the shape of every sample and snapshot.
+    #[default]
+    Gen,
+    /// A real dump's header on every instruction: `origin`, `engine_id`,
+    /// `optin_passes`, `debug` (file, line, op), operands with their set, owner function
+    /// and access shape, typed `sync_info` entries (`gen::real`).
+    Real,
 }

@@ -21,16 +21,19 @@
 mod config;
 mod faults;
 mod module;
+mod real;
 pub mod samples;
 mod scenarios;
 pub mod workdir;
+
+use std::io::Write as _;
 
 use serde_json::{json, Map, Value};
 
 use crate::diag::codes::Code;
 use crate::read::input::SourceFile;
 
-pub use config::{GenConfig, Layout};
+pub use config::{GenConfig, Layout, Shape};
 pub use module::{shared_name, SHARED_BASE, SHARED_STRIDE};
 pub use scenarios::Scenario;
 
@@ -46,7 +49,11 @@ pub struct GenFile {
 impl GenFile {
     /// As a pipeline input.
     pub fn source(&self) -> SourceFile {
-        SourceFile { path: self.path.clone(), content: Ok(self.bytes.clone()), role: crate::read::input::Role::Auto }
+        SourceFile {
+            path: self.path.clone(),
+            content: crate::read::input::Content::Bytes(self.bytes.clone()),
+            role: crate::read::input::Role::Auto,
+        }
     }
 }
 
@@ -70,13 +77,7 @@ pub fn fault_codes() -> Vec<Code> {
 /// Generates the files of a link set.
 pub fn generate(config: &GenConfig, layout: Layout) -> Vec<GenFile> {
     let mut set = generate_set(config);
-    let pretty = |value: &Value| {
-        if config.compact {
-            compact_text(value)
-        } else {
-            pretty(value)
-        }
-    };
+    let pretty = |value: &Value| document_text(value, config);
     let mut extra_files = Vec::new();
     let mut corrupt: Option<(usize, Corruption)> = None;
     match config.fault {
@@ -170,11 +171,97 @@ fn not_utf8(text: String) -> Vec<u8> {
     bytes
 }
 
-/// Compact JSON with a final newline.
-fn compact_text(value: &Value) -> String {
-    let mut text = value.to_string();
-    text.push('\n');
-    text
+/// A document in the config's layout, with a final newline.
+fn document_text(value: &Value, config: &GenConfig) -> String {
+    let mut out = Vec::new();
+    // Writing into a Vec cannot fail.
+    let _ = write_document(value, config, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes a document in the config's layout (compact or two-space indent, keys sorted
+/// or in a producer's order), with a final newline.
+fn write_document<W: std::io::Write>(value: &Value, config: &GenConfig, out: &mut W) -> std::io::Result<()> {
+    let layout = crate::output::layout::Layout { indent: !config.compact, sorted: config.sorted };
+    crate::output::layout::write(value, layout, out)?;
+    if config.compact {
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// Writes the files of a link set one at a time through `open` (a file's relative path
+/// to where its bytes go), and returns each file's path and size.
+///
+/// A set without a fault or a scenario in the files layout is streamed: one core's
+/// module is built, written and dropped before the next, so a set larger than memory
+/// can be written (the generator never holds it). Anything else is generated whole, as
+/// [`generate`] does, and then written: the bytes are the same either way.
+pub fn write_files<W: std::io::Write>(
+    config: &GenConfig,
+    layout: Layout,
+    mut open: impl FnMut(&str) -> std::io::Result<W>,
+) -> std::io::Result<Vec<(String, u64)>> {
+    let mut written = Vec::new();
+    if config.fault.is_some() || config.scenario.is_some() || layout != Layout::Files {
+        for file in generate(config, layout) {
+            let mut out = open(&file.path)?;
+            out.write_all(&file.bytes)?;
+            out.flush()?;
+            written.push((file.path, file.bytes.len() as u64));
+        }
+        return Ok(written);
+    }
+    let mut rng = module::Rng::new(config.seed);
+    let cores = config.cores.max(1);
+    for core in 0..cores {
+        let module = core_module(config, core, &mut rng);
+        let path = format!("nc{core:02}.json");
+        let mut out = Counted { inner: open(&path)?, bytes: 0 };
+        write_document(&module, config, &mut out)?;
+        out.flush()?;
+        written.push((path, out.bytes));
+    }
+    if let Some(netlist) = netlist(config, cores) {
+        let path = "hlo_netlist.json".to_owned();
+        let mut out = Counted { inner: open(&path)?, bytes: 0 };
+        write_document(&netlist, config, &mut out)?;
+        out.flush()?;
+        written.push((path, out.bytes));
+    }
+    Ok(written)
+}
+
+/// A writer that counts what passes through it.
+struct Counted<W> {
+    inner: W,
+    bytes: u64,
+}
+
+impl<W: std::io::Write> std::io::Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// One core's module, in the config's shape.
+fn core_module(config: &GenConfig, core: u64, rng: &mut module::Rng) -> Value {
+    let mut module = module::core_module(config, core, rng);
+    if config.shape == Shape::Real {
+        real::realize(&mut module, core);
+    }
+    module
+}
+
+/// The netlist a files layout writes (its `lnc` from the netlist or the options).
+fn netlist(config: &GenConfig, cores: u64) -> Option<Value> {
+    config.netlist.then(|| json!({"lnc": cores, "name": "nc00", "outputs": ["output"]}))
 }
 
 /// Pretty JSON with a final newline.
@@ -186,11 +273,8 @@ pub fn pretty(value: &Value) -> String {
 pub fn generate_set(config: &GenConfig) -> GenSet {
     let mut rng = module::Rng::new(config.seed);
     let cores = config.cores.max(1);
-    let modules: Vec<Value> = (0..cores).map(|c| module::core_module(config, c, &mut rng)).collect();
-    let mut set = GenSet { modules, netlist: None, options: Map::new() };
-    if config.netlist {
-        set.netlist = Some(json!({"lnc": cores, "name": "nc00", "outputs": ["output"]}));
-    }
+    let modules: Vec<Value> = (0..cores).map(|c| core_module(config, c, &mut rng)).collect();
+    let mut set = GenSet { modules, netlist: netlist(config, cores), options: Map::new() };
     if let Some(scenario) = config.scenario {
         scenarios::apply(&mut set, scenario);
     }
@@ -203,6 +287,58 @@ pub fn generate_set(config: &GenConfig) -> GenSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The streamed files are the generated ones, byte for byte, in every shape and
+    /// layout (and a set with a fault, which is not streamed, too).
+    #[test]
+    fn streamed_files_are_the_generated_ones() {
+        for (compact, sorted, shape, fault) in [
+            (false, true, Shape::Gen, None),
+            (true, true, Shape::Gen, None),
+            (true, false, Shape::Real, None),
+            (false, false, Shape::Real, None),
+            (false, true, Shape::Real, None),
+            (true, true, Shape::Gen, Some(Code::MissingKey)),
+        ] {
+            let config = GenConfig {
+                cores: 3,
+                insts: 300,
+                netlist: true,
+                compact,
+                sorted,
+                shape,
+                fault,
+                ..GenConfig::default()
+            };
+            let generated = generate(&config, Layout::Files);
+            let streamed = std::rc::Rc::new(std::cell::RefCell::new(Vec::<GenFile>::new()));
+            let sizes = write_files(&config, Layout::Files, |path| {
+                streamed.borrow_mut().push(GenFile { path: path.to_owned(), bytes: Vec::new() });
+                Ok(Sink(std::rc::Rc::clone(&streamed)))
+            })
+            .unwrap();
+            assert_eq!(*streamed.borrow(), generated, "{config:?}");
+            let expected: Vec<(String, u64)> =
+                generated.iter().map(|f| (f.path.clone(), f.bytes.len() as u64)).collect();
+            assert_eq!(sizes, expected);
+        }
+    }
+
+    /// Appends to the last file of a list.
+    struct Sink(std::rc::Rc<std::cell::RefCell<Vec<GenFile>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if let Some(file) = self.0.borrow_mut().last_mut() {
+                file.bytes.extend_from_slice(buf);
+            }
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
 
     #[test]
     fn generation_is_deterministic() {

@@ -288,7 +288,7 @@ fn select_passes(asked: Option<(&Vec<String>, Option<&Src>)>, diags: &mut Vec<Di
 fn input_rows(set: &LinkSet) -> Vec<InputRow> {
     let mut rows = Vec::new();
     for (i, file) in set.files.iter().enumerate() {
-        let bytes = file.text.as_ref().map(|t| t.len() as u64).unwrap_or(0);
+        let bytes = file.len;
         let modules: Vec<&input::CoreModule> = set.modules.iter().filter(|m| m.file.0 as usize == i).collect();
         if modules.is_empty() {
             rows.push(InputRow {
@@ -359,7 +359,8 @@ pub fn resolve_locations(files: &[FileEntry], diags: &mut [Diagnostic]) {
     }
     for (file, indices) in by_file {
         let path = files.get(file as usize).map(|f| f.path.clone()).unwrap_or_default();
-        let text = files.get(file as usize).and_then(|f| f.text.as_deref());
+        let held = files.get(file as usize).and_then(FileEntry::read_text);
+        let text = held.as_deref().map(String::as_str);
         let pointers: Vec<String> =
             indices.iter().filter_map(|&i| diags[i].src().map(|s| s.pointer().into_owned())).collect();
         // The instructions they are in, located in the same scan: their `debug` names

@@ -18,13 +18,13 @@ use crate::read::json;
 use crate::read::json::stream::Document;
 use crate::read::netlist::{self, Netlist, NETLIST_KEYS};
 
-/// One input file, as the caller read it.
+/// One input file, as the caller read it (or will read it).
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     /// The path or upload name, shown in diagnostics.
     pub path: String,
-    /// The bytes, or why they could not be read.
-    pub content: Result<Vec<u8>, String>,
+    /// The bytes, why they could not be read, or how to read them.
+    pub content: Content,
     /// How to read it.
     pub role: Role,
 }
@@ -32,7 +32,98 @@ pub struct SourceFile {
 impl SourceFile {
     /// A file whose text is known.
     pub fn text(path: impl Into<String>, text: impl Into<String>) -> Self {
-        SourceFile { path: path.into(), content: Ok(text.into().into_bytes()), role: Role::Auto }
+        SourceFile::bytes(path, text.into().into_bytes())
+    }
+
+    /// A file whose bytes are known.
+    pub fn bytes(path: impl Into<String>, bytes: Vec<u8>) -> Self {
+        SourceFile { path: path.into(), content: Content::Bytes(bytes), role: Role::Auto }
+    }
+}
+
+/// A source's bytes.
+#[derive(Clone, Debug)]
+pub enum Content {
+    /// Read by the caller.
+    Bytes(Vec<u8>),
+    /// Why the caller could not read them.
+    Unreadable(String),
+    /// Read when the loader reaches the file, through the caller's [`Reader`], and read
+    /// again when a location or an original text is asked for after the loader has
+    /// dropped the text. The loader holds at most one such file per thread at a time,
+    /// and keeps a file's text only while instructions are spans of it: an indented
+    /// dump, or one whose keys are not sorted, is held as its instructions' compact
+    /// copies alone.
+    Later {
+        /// The size, known without reading (for BL0010 and the inputs table).
+        len: u64,
+        /// How to read the bytes.
+        reader: Reader,
+    },
+}
+
+impl Content {
+    /// The bytes, when they are held.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match self {
+            Content::Bytes(bytes) => Some(bytes),
+            _ => None,
+        }
+    }
+
+    /// The size, when it is known without reading.
+    pub fn len(&self) -> u64 {
+        match self {
+            Content::Bytes(bytes) => bytes.len() as u64,
+            Content::Unreadable(_) => 0,
+            Content::Later { len, .. } => *len,
+        }
+    }
+
+    /// Whether there is nothing (or nothing known) to read.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes, read now if they are read later.
+    pub fn read(self) -> Result<Vec<u8>, String> {
+        match self {
+            Content::Bytes(bytes) => Ok(bytes),
+            Content::Unreadable(reason) => Err(reason),
+            Content::Later { reader, .. } => reader.read(),
+        }
+    }
+}
+
+impl From<Result<Vec<u8>, String>> for Content {
+    fn from(result: Result<Vec<u8>, String>) -> Content {
+        match result {
+            Ok(bytes) => Content::Bytes(bytes),
+            Err(reason) => Content::Unreadable(reason),
+        }
+    }
+}
+
+/// How a file's bytes are read (again): the caller's IO, behind a function, so the core
+/// does none itself. The CLI's reads the path; the browser's worker reads the blob.
+#[derive(Clone)]
+pub struct Reader(std::sync::Arc<dyn Fn() -> Result<Vec<u8>, String> + Send + Sync>);
+
+impl Reader {
+    /// A reader from a function.
+    pub fn new(read: impl Fn() -> Result<Vec<u8>, String> + Send + Sync + 'static) -> Reader {
+        Reader(std::sync::Arc::new(read))
+    }
+
+    /// Reads the bytes.
+    pub fn read(&self) -> Result<Vec<u8>, String> {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for Reader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Reader")
     }
 }
 
@@ -50,11 +141,36 @@ pub enum Role {
 pub struct FileEntry {
     /// As given.
     pub path: String,
-    /// The text, when it was readable UTF-8 (shared with the instructions kept as spans
-    /// of it).
+    /// The text, when it was readable UTF-8 and is held (shared with the instructions
+    /// kept as spans of it); see [`FileEntry::read_text`].
     pub text: Option<FileText>,
+    /// Its size in bytes.
+    pub len: u64,
+    /// How to read it again, when its text was dropped after reading.
+    pub reader: Option<Reader>,
     /// What it was.
     pub kind: FileKind,
+}
+
+impl FileEntry {
+    /// A file entry with its text held.
+    pub fn held(path: String, text: Option<FileText>, kind: FileKind) -> FileEntry {
+        let len = text.as_ref().map_or(0, |t| t.len() as u64);
+        FileEntry { path, text, len, reader: None, kind }
+    }
+
+    /// The text: held, or read again through the caller's reader (`None` when it was
+    /// never readable, or reads back other bytes than it had: a file changed since).
+    pub fn read_text(&self) -> Option<FileText> {
+        if let Some(text) = &self.text {
+            return Some(std::sync::Arc::clone(text));
+        }
+        let bytes = self.reader.as_ref()?.read().ok()?;
+        if bytes.len() as u64 != self.len {
+            return None;
+        }
+        String::from_utf8(bytes).ok().map(FileText::new)
+    }
 }
 
 /// One per-core module of the link set, with its identity.
@@ -117,8 +233,7 @@ pub fn load(
     on_file: &mut dyn FnMut(usize, &str),
 ) -> LinkSet {
     let mut set = LinkSet::default();
-    let total = input_bytes
-        .unwrap_or_else(|| sources.iter().map(|s| s.content.as_ref().map(|b| b.len() as u64).unwrap_or(0)).sum());
+    let total = input_bytes.unwrap_or_else(|| sources.iter().map(|s| s.content.len()).sum());
     let too_large = max_input_bytes.is_some_and(|max| total > max);
     if too_large {
         let max = max_input_bytes.unwrap_or(0);
@@ -264,7 +379,7 @@ fn decode_parallel(sources: Vec<SourceFile>, threads: usize) -> Vec<Decoded> {
         .map(|(i, slot)| {
             slot.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner).unwrap_or_else(|| Decoded {
                 file: FileId(i as u32),
-                entry: FileEntry { path: String::new(), text: None, kind: FileKind::Invalid },
+                entry: FileEntry::held(String::new(), None, FileKind::Invalid),
                 document: None,
                 diags: Vec::new(),
                 role: Role::Auto,
@@ -281,7 +396,11 @@ fn decode(file: FileId, source: SourceFile, too_large: bool) -> Decoded {
     let role = source.role;
     let is_netlist_name = file_name(&path) == "hlo_netlist.json";
     let mut diags = Vec::new();
-    let mut entry = FileEntry { path: source.path, text: None, kind: FileKind::Invalid };
+    let mut entry = FileEntry::held(source.path, None, FileKind::Invalid);
+    let reader = match &source.content {
+        Content::Later { reader, .. } => Some(reader.clone()),
+        _ => None,
+    };
     let failed = |entry: FileEntry, diags: Vec<Diagnostic>| Decoded {
         file,
         entry,
@@ -293,7 +412,7 @@ fn decode(file: FileId, source: SourceFile, too_large: bool) -> Decoded {
     if too_large {
         return failed(entry, diags);
     }
-    let bytes = match source.content {
+    let bytes = match source.content.read() {
         Ok(bytes) => bytes,
         Err(reason) => {
             diags.push(
@@ -331,7 +450,17 @@ fn decode(file: FileId, source: SourceFile, too_large: bool) -> Decoded {
     } else {
         json::stream::read_document(&text, file, &mut diags)
     };
-    entry.text = Some(text);
+    entry.len = text.len() as u64;
+    // A text no instruction is a span of is dropped when it can be read again: the
+    // instructions hold their own compact copies, and a location is found in the text
+    // read back (`FileEntry::read_text`).
+    match reader {
+        Some(reader) if FileText::strong_count(&text) == 1 => {
+            drop(text);
+            entry.reader = Some(reader);
+        }
+        _ => entry.text = Some(text),
+    }
     match document {
         Ok(document) => Decoded { file, entry, document: Some(document), diags, role, is_netlist_name },
         Err(error) => {

@@ -273,7 +273,11 @@ pub fn split(files: Vec<(String, Vec<u8>)>, after: Option<&str>) -> Option<(Vec<
     let picked: Vec<usize> = plan.picked.iter().map(|(i, _, _)| *i).collect();
     let sources = picked
         .iter()
-        .map(|&i| SourceFile { path: files[i].0.clone(), content: Ok(files[i].1.clone()), role: Role::Auto })
+        .map(|&i| SourceFile {
+            path: files[i].0.clone(),
+            content: crate::read::input::Content::Bytes(files[i].1.clone()),
+            role: Role::Auto,
+        })
         .collect();
     let files = files
         .into_iter()

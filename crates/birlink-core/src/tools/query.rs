@@ -510,7 +510,8 @@ fn view_of(module: &Module, files: &[FileEntry], found: Found) -> EntityView {
 
 /// The value at `pointer` in an input file, pretty-printed, with its line and column.
 pub fn original(file: &FileEntry, pointer: &str) -> Option<Original> {
-    let text = file.text.as_deref()?;
+    let text = file.read_text()?;
+    let text = text.as_str();
     let span = locate::locate(text, &[pointer]).into_iter().next().flatten()?;
     let raw = text.get(span.start..span.end)?;
     let json = match serde_json::from_str::<Value>(raw) {

@@ -9,7 +9,11 @@ use crate::support::link;
 
 fn sample(file: &str) -> birlink_core::Outcome {
     let (_, bytes) = samples::all().into_iter().find(|(info, _)| info.file == file).expect("sample");
-    link(vec![SourceFile { path: file.to_owned(), content: Ok(bytes), role: birlink_core::Role::Auto }])
+    link(vec![SourceFile {
+        path: file.to_owned(),
+        content: birlink_core::Content::Bytes(bytes),
+        role: birlink_core::Role::Auto,
+    }])
 }
 
 #[test]

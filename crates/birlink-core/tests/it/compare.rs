@@ -200,7 +200,11 @@ fn the_kernel_line_behind_a_diagnostic_an_entity_and_a_divergence() {
 fn sample(file: &str) -> Outcome {
     let (_, bytes) = gen::samples::all().into_iter().find(|(info, _)| info.file == file).expect("a sample");
     birlink_core::run(
-        vec![SourceFile { path: file.to_owned(), content: Ok(bytes), role: birlink_core::Role::Auto }],
+        vec![SourceFile {
+            path: file.to_owned(),
+            content: birlink_core::Content::Bytes(bytes),
+            role: birlink_core::Role::Auto,
+        }],
         &LinkOptions::default(),
     )
 }

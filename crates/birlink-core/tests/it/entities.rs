@@ -14,8 +14,11 @@ fn link(sources: Vec<SourceFile>) -> birlink_core::Outcome {
 fn every_entity_of_every_sample_is_found_by_its_key() {
     let mut kinds = std::collections::BTreeSet::new();
     for (info, bytes) in samples::all() {
-        let outcome =
-            link(vec![SourceFile { path: info.file.clone(), content: Ok(bytes), role: birlink_core::Role::Auto }]);
+        let outcome = link(vec![SourceFile {
+            path: info.file.clone(),
+            content: birlink_core::Content::Bytes(bytes),
+            role: birlink_core::Role::Auto,
+        }]);
         let Some(module) = &outcome.linked else { continue };
         let keys = query::all_keys(module);
         assert!(!keys.is_empty(), "{}", info.file);

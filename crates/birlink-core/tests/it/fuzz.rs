@@ -24,7 +24,11 @@ fn split_files(data: &[u8]) -> Vec<SourceFile> {
     data.split(|b| *b == 0xFF)
         .take(6)
         .enumerate()
-        .map(|(i, part)| SourceFile { path: format!("nc{i:02}.json"), content: Ok(part.to_vec()), role: Role::Auto })
+        .map(|(i, part)| SourceFile {
+            path: format!("nc{i:02}.json"),
+            content: birlink_core::Content::Bytes(part.to_vec()),
+            role: Role::Auto,
+        })
         .collect()
 }
 
@@ -69,7 +73,7 @@ fn fuzz_findings_stay_fixed() {
             .filter(|p| p.file_name().is_some_and(|n| n != "options.json" && n != "README.md"))
             .map(|p| SourceFile {
                 path: p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-                content: Ok(fs::read(&p).expect("regression file")),
+                content: birlink_core::Content::Bytes(fs::read(&p).expect("regression file")),
                 role: Role::Auto,
             })
             .collect();

@@ -19,7 +19,8 @@ fn sample_sources() -> Vec<(String, Vec<SourceFile>)> {
     samples::all()
         .into_iter()
         .map(|(info, bytes)| {
-            let source = SourceFile { path: info.file.clone(), content: Ok(bytes), role: Role::Auto };
+            let source =
+                SourceFile { path: info.file.clone(), content: birlink_core::Content::Bytes(bytes), role: Role::Auto };
             (info.file, vec![source])
         })
         .collect()
@@ -130,10 +131,10 @@ fn minus_zero_is_written_as_the_writer_prints_it() {
         with_instruction(inst.clone(), layout)
             .into_iter()
             .map(|mut file| {
-                let bytes = file.content.expect("generated");
+                let bytes = file.content.read().expect("generated");
                 let text = String::from_utf8(bytes).expect("utf-8").replace("\"scale\":0", "\"scale\":-0");
                 let text = text.replace("\"scale\": 0", "\"scale\": -0");
-                file.content = Ok(text.into_bytes());
+                file.content = birlink_core::Content::Bytes(text.into_bytes());
                 file
             })
             .collect::<Vec<_>>()

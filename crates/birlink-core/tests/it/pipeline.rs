@@ -242,13 +242,13 @@ fn reading_on_several_threads_gives_the_same_bytes() {
     sources.push(SourceFile::text("truncated.json", "{\"functions\": [{\"name\": \"f\""));
     sources.push(SourceFile {
         path: "binary.json".to_owned(),
-        content: Ok(vec![b'{', 0xFF, b'}']),
+        content: birlink_core::Content::Bytes(vec![b'{', 0xFF, b'}']),
         role: birlink_core::Role::Auto,
     });
     sources.push(SourceFile::text("notes.json", "[1, 2]"));
     sources.push(SourceFile {
         path: "gone.json".to_owned(),
-        content: Err("no such file".to_owned()),
+        content: birlink_core::Content::Unreadable("no such file".to_owned()),
         role: birlink_core::Role::Auto,
     });
     let one = birlink_core::run(sources.clone(), &LinkOptions { threads: 1, ..LinkOptions::default() });

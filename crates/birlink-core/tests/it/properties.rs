@@ -48,6 +48,8 @@ fn config_strategy() -> impl Strategy<Value = (GenConfig, bool)> {
                 netlist: seed % 3 == 0,
                 ring,
                 compact: seed % 2 == 0,
+                sorted: seed % 4 != 1,
+                shape: if seed % 3 == 1 { gen::Shape::Real } else { gen::Shape::Gen },
                 seed,
                 fault: None,
                 scenario: None,
@@ -248,7 +250,7 @@ fn no_key_lost(sources: &[SourceFile], linked: &Module) -> Result<(), TestCaseEr
     }
     let mut expected = Vec::new();
     for source in sources {
-        let text = std::str::from_utf8(source.content.as_ref().expect("bytes")).expect("utf8");
+        let text = std::str::from_utf8(source.content.bytes().expect("bytes")).expect("utf8");
         probes(&serde_json::from_str(text).expect("json"), &mut expected);
     }
     let mut found = Vec::new();

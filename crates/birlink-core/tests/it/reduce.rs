@@ -22,8 +22,11 @@ fn set_of(files: Vec<(String, Vec<u8>)>) -> LinkSetData {
 /// The codes and passes of a run of the reduced contents.
 fn diagnostics_of(reduced: &Reduced) -> Vec<(Code, Pass, Severity)> {
     let name = reduced.form.file_name();
-    let source =
-        SourceFile { path: name.to_owned(), content: Ok(reduced.contents.clone()), role: birlink_core::Role::Auto };
+    let source = SourceFile {
+        path: name.to_owned(),
+        content: birlink_core::Content::Bytes(reduced.contents.clone()),
+        role: birlink_core::Role::Auto,
+    };
     let outcome = birlink_core::run(vec![source], &LinkOptions::default());
     outcome.report.diagnostics.iter().map(|d| (d.code, d.pass, d.severity)).collect()
 }
@@ -173,7 +176,7 @@ fn the_names_the_kept_diagnostic_quotes_are_never_shortened() {
     let outcome = birlink_core::run(
         vec![SourceFile {
             path: "r.json".into(),
-            content: Ok(reduced.contents.clone()),
+            content: birlink_core::Content::Bytes(reduced.contents.clone()),
             role: birlink_core::Role::Auto,
         }],
         &LinkOptions::default(),
@@ -203,14 +206,22 @@ fn the_bundle_records_the_lnc_and_names_are_shortened_unless_kept() {
     assert!(kept_text.len() > text.len());
     // The name 1514 reports is in the bundle verbatim when names are kept.
     let outcome = birlink_core::run(
-        vec![SourceFile { path: "r.json".into(), content: Ok(kept.contents.clone()), role: birlink_core::Role::Auto }],
+        vec![SourceFile {
+            path: "r.json".into(),
+            content: birlink_core::Content::Bytes(kept.contents.clone()),
+            role: birlink_core::Role::Auto,
+        }],
         &LinkOptions::default(),
     );
     let missing = outcome.report.diagnostics.iter().find(|d| d.code == Code::RemoteMemlocMissing).unwrap();
     let original = birlink_core::run(
         set.files
             .iter()
-            .map(|f| SourceFile { path: f.name.clone(), content: Ok(f.bytes.clone()), role: birlink_core::Role::Auto })
+            .map(|f| SourceFile {
+                path: f.name.clone(),
+                content: birlink_core::Content::Bytes(f.bytes.clone()),
+                role: birlink_core::Role::Auto,
+            })
             .collect(),
         &LinkOptions::default(),
     );

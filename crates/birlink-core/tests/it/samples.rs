@@ -78,7 +78,11 @@ fn every_work_directory_sample_links_as_its_index_says() {
 fn every_sample_links_as_its_index_says() {
     for (info, bytes) in samples::all() {
         let outcome = birlink_core::run(
-            vec![SourceFile { path: info.file.clone(), content: Ok(bytes), role: birlink_core::Role::Auto }],
+            vec![SourceFile {
+                path: info.file.clone(),
+                content: birlink_core::Content::Bytes(bytes),
+                role: birlink_core::Role::Auto,
+            }],
             &LinkOptions::default(),
         );
         let worst = outcome.report.diagnostics.iter().map(|d| d.severity).max();
@@ -104,7 +108,11 @@ fn sample_outputs() {
     for (info, bytes) in samples::all() {
         let name = info.file.trim_end_matches(".json").to_owned();
         let outcome = birlink_core::run(
-            vec![SourceFile { path: info.file.clone(), content: Ok(bytes), role: birlink_core::Role::Auto }],
+            vec![SourceFile {
+                path: info.file.clone(),
+                content: birlink_core::Content::Bytes(bytes),
+                role: birlink_core::Role::Auto,
+            }],
             &LinkOptions::default(),
         );
         insta::assert_snapshot!(format!("{name}.report.json"), birlink_core::report_json(&outcome));

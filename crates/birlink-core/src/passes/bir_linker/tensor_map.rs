@@ -87,7 +87,7 @@ pub fn merge(
         let file = &input.files[index];
         let text = file.content.as_deref().map(|b| String::from_utf8_lossy(b).into_owned());
         let id = FileId(files.len() as u32);
-        files.push(FileEntry { path: file.path.clone(), text: text.clone().map(Arc::new), kind: FileKind::TensorMap });
+        files.push(FileEntry::held(file.path.clone(), text.clone().map(Arc::new), FileKind::TensorMap));
         let Some(map) = text.as_deref().and_then(|t| tensor_map::read(t, id, &file.path, diags)) else {
             if text.is_none() {
                 diags.push(

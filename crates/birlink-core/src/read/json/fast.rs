@@ -32,6 +32,28 @@ pub(crate) struct Scratch {
     members: Vec<Member>,
     order: Vec<usize>,
     rebuilt: String,
+    orders: Orders,
+}
+
+/// The sorted orders of the last key sequences seen. A producer writes every
+/// instruction of a kind (and every operand, every `sync_info` entry) with its keys in
+/// the same order, so the order an object's members sort into is, nearly always, one
+/// found already: it is looked up by the keys themselves (compared, not trusted to a
+/// hash) instead of sorted again.
+#[derive(Debug, Default)]
+struct Orders {
+    /// Each entry: the keys in written order, joined by `"` (which no key read here
+    /// holds), and the written index of each member in sorted order (duplicates gone).
+    entries: Vec<(Vec<u8>, Vec<usize>)>,
+    /// The entry to replace next.
+    next: usize,
+    /// The key sequence of the object being sorted, joined as in `entries`.
+    joined: Vec<u8>,
+}
+
+impl Orders {
+    /// How many key sequences are remembered.
+    const SIZE: usize = 16;
 }
 
 /// One member of an object: where it starts (its key's opening quote), its key's
@@ -79,6 +101,7 @@ pub(crate) fn canonical<'s>(input: &'s str, scratch: &'s mut Scratch) -> Option<
         members: &mut scratch.members,
         order: &mut scratch.order,
         rebuilt: &mut scratch.rebuilt,
+        orders: &mut scratch.orders,
     };
     scan.ws()?;
     if scan.bytes.get(scan.i) != Some(&b'{') {
@@ -109,6 +132,7 @@ struct Scan<'i, 's> {
     members: &'s mut Vec<Member>,
     order: &'s mut Vec<usize>,
     rebuilt: &'s mut String,
+    orders: &'s mut Orders,
 }
 
 impl Scan<'_, '_> {
@@ -301,25 +325,17 @@ impl Scan<'_, '_> {
     /// Rewrites the members from `first` on (the output from `from` to its end) in key
     /// order, keeping a repeated key's last value.
     fn sort_members(&mut self, from: usize, first: usize) -> Option<()> {
+        self.sorted_order(first)?;
         let members = &self.members[first..];
-        let out = self.out.as_str();
-        let key = |m: usize| members.get(m).and_then(|m| out.get(m.key.0..m.key.1)).unwrap_or("");
-        self.order.clear();
-        self.order.extend(0..members.len());
-        self.order.sort_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
         self.rebuilt.clear();
-        let mut sorted = Vec::with_capacity(members.len());
-        for (n, &m) in self.order.iter().enumerate() {
-            // Of members with the same key, the last written wins.
-            if self.order.get(n + 1).is_some_and(|&next| key(next) == key(m)) {
-                continue;
-            }
+        let mut sorted = Vec::with_capacity(self.order.len());
+        for &m in self.order.iter() {
+            let member = members[m];
             if !self.rebuilt.is_empty() {
                 self.rebuilt.push(',');
             }
-            let member = members[m];
             let start = from + self.rebuilt.len();
-            self.rebuilt.push_str(out.get(member.start..member.end)?);
+            self.rebuilt.push_str(self.out.get(member.start..member.end)?);
             let moved = |offset: usize| start + (offset - member.start);
             sorted.push(Member {
                 start,
@@ -332,6 +348,46 @@ impl Scan<'_, '_> {
         self.out.push_str(self.rebuilt);
         self.members.truncate(first);
         self.members.extend(sorted);
+        Some(())
+    }
+
+    /// Sets `order` to the written indices of the members from `first` on, in key order,
+    /// a repeated key's last member only: from the orders seen before when these keys
+    /// came in this order already, else sorted (and remembered).
+    fn sorted_order(&mut self, first: usize) -> Option<()> {
+        let members = &self.members[first..];
+        let out = self.out.as_bytes();
+        let key = |m: usize| members.get(m).and_then(|m| out.get(m.key.0..m.key.1)).unwrap_or(b"");
+        let orders = &mut *self.orders;
+        orders.joined.clear();
+        for m in 0..members.len() {
+            orders.joined.extend_from_slice(key(m));
+            orders.joined.push(b'"');
+        }
+        if let Some((_, order)) = orders.entries.iter().find(|(keys, _)| *keys == orders.joined) {
+            self.order.clear();
+            self.order.extend_from_slice(order);
+            return Some(());
+        }
+        self.order.clear();
+        self.order.extend(0..members.len());
+        self.order.sort_unstable_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
+        // Of members with the same key, the last written wins.
+        let mut n = 0;
+        while n < self.order.len() {
+            if self.order.get(n + 1).is_some_and(|&next| key(next) == key(self.order[n])) {
+                self.order.remove(n);
+            } else {
+                n += 1;
+            }
+        }
+        let entry = (orders.joined.clone(), self.order.clone());
+        if orders.entries.len() < Orders::SIZE {
+            orders.entries.push(entry);
+        } else {
+            orders.entries[orders.next] = entry;
+            orders.next = (orders.next + 1) % Orders::SIZE;
+        }
         Some(())
     }
 }

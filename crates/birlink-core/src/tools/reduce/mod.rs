@@ -234,7 +234,7 @@ impl Reduction {
             .iter()
             .map(|f| SourceFile {
                 path: f.name.clone(),
-                content: Ok(f.bytes.clone()),
+                content: crate::read::input::Content::Bytes(f.bytes.clone()),
                 role: crate::read::input::Role::Auto,
             })
             .collect();
@@ -407,7 +407,11 @@ impl Reduction {
             Subject::Lines { name, .. } => name.clone(),
         };
         let options = LinkOptions { lnc: self.lnc, ..LinkOptions::default() };
-        let source = SourceFile { path: name, content: Ok(bytes.to_vec()), role: crate::read::input::Role::Auto };
+        let source = SourceFile {
+            path: name,
+            content: crate::read::input::Content::Bytes(bytes.to_vec()),
+            role: crate::read::input::Role::Auto,
+        };
         let outcome = run(vec![source], &options);
         let diagnostics = &outcome.report.diagnostics;
         let same = |d: &&crate::diag::Diagnostic| {
@@ -427,8 +431,11 @@ impl Reduction {
             Subject::Bundle(_) => ("linkset.json".to_owned(), self.lnc),
             Subject::Lines { name, .. } => (name.clone(), self.lnc),
         };
-        let source =
-            SourceFile { path: name, content: Ok(self.materialize(&[]).0), role: crate::read::input::Role::Auto };
+        let source = SourceFile {
+            path: name,
+            content: crate::read::input::Content::Bytes(self.materialize(&[]).0),
+            role: crate::read::input::Role::Auto,
+        };
         let outcome = run(vec![source], &LinkOptions { lnc, ..LinkOptions::default() });
         let diagnostics = &outcome.report.diagnostics;
         let chosen = if self.target.first_error {

@@ -13,6 +13,9 @@
 //! * The canonical text, search and the details of every function of the linked module
 //!   can be made (the viewers' queries), and every entity's key reads back and finds an
 //!   entity with that key (what links to entities rely on).
+//! * Both readers read each input alike: straight from its text (`json::direct`) and
+//!   with serde_json driving (`json::stream`), the same module, entities, pointers, uses
+//!   and diagnostics ([`direct_agrees`]), in every layout.
 //! * The layout does not matter: the input printed again in every layout (pretty and
 //!   compact, keys sorted and not, `json::layout`) gives the same report — but for
 //!   lines, columns and byte counts — and the same `linked.json` ([`check_layouts`]).
@@ -48,6 +51,11 @@ pub fn check_run(sources: Vec<SourceFile>, options: &LinkOptions) -> Result<(), 
         return Err("linked.json differs between two runs of the same input".to_owned());
     }
 
+    for source in &sources {
+        if let Some(text) = source.content.bytes().and_then(|b| std::str::from_utf8(b).ok()) {
+            direct_agrees(text).map_err(|e| format!("`{}`: {e}", source.path))?;
+        }
+    }
     check_diagnostics(&outcome, &paths)?;
     check_statuses(&outcome)?;
     if let Some(text) = linked.clone() {
@@ -65,6 +73,26 @@ pub fn fast_agrees(text: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("the fast path reads `{text}` as {fast:?}, the general path as {general:?}"))
+    }
+}
+
+/// The direct reader's oracle: a document read straight from its text (`json::direct`)
+/// is read as serde_json driving reads it (`json::stream`): the same module, its
+/// entities in the same order with the same pointers, the same uses and diagnostics.
+/// `Ok` when the direct reader leaves the text to the other (not JSON, a container
+/// given twice, …): there is only one reading then.
+pub fn direct_agrees(text: &str) -> Result<(), String> {
+    match crate::read::json::stream::both_readings(text) {
+        (Some(direct), general) if direct != general => {
+            let line = direct.lines().zip(general.lines()).position(|(a, b)| a != b).unwrap_or(0);
+            let at = |reading: &str| reading.lines().nth(line).unwrap_or("").chars().take(400).collect::<String>();
+            Err(format!(
+                "the direct reader reads the text otherwise than serde_json driving, first at line {line}: {} against {}",
+                at(&direct),
+                at(&general)
+            ))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -111,6 +139,11 @@ fn check_layouts_of(
         let relaid: Vec<SourceFile> = sources.iter().map(|source| in_layout(source, layout)).collect();
         if relaid.iter().zip(sources).all(|(a, b)| a.content.bytes() == b.content.bytes()) {
             continue;
+        }
+        for source in &relaid {
+            if let Some(text) = source.content.bytes().and_then(|b| std::str::from_utf8(b).ok()) {
+                direct_agrees(text).map_err(|e| format!("printed {}, `{}`: {e}", layout.name(), source.path))?;
+            }
         }
         let other = run(relaid, &options);
         let report = layout_free_report(&other);

@@ -109,9 +109,19 @@ pub(crate) fn sync_problems<'a, V: JsonView<'a>>(sync_info: Option<V>, problem: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::view::{remote_update, Text};
+    use crate::model::view::remote_update;
+    use crate::read::json::fast::{canonical, Scratch};
+
+    /// `sync_info` given as text, read through the fast path's tape.
+    fn on_tape<R>(text: &str, f: impl FnOnce(Option<crate::read::json::fast::Node<'_>>) -> R) -> R {
+        let wrapped = format!("{{\"s\":{text}}}");
+        let mut scratch = Scratch::default();
+        let canonical = canonical(&wrapped, &mut scratch).unwrap();
+        f(canonical.get("s"))
+    }
 
     #[test]
+    #[allow(clippy::redundant_closure, reason = "`remote_update` is generic: the closure gives it the tape's lifetime")]
     fn sync_problems_read_objects_only() {
         let problems = |text: &str| {
             let value: Value = serde_json::from_str(text).unwrap();
@@ -120,8 +130,8 @@ mod tests {
                 from_value.push(format!("{p:?}").split(" found").next().map(str::to_owned))
             });
             let mut from_text = Vec::new();
-            sync_problems(Some(Text(text)), &mut |p| {
-                from_text.push(format!("{p:?}").split(" found").next().map(str::to_owned))
+            on_tape(text, |sync| {
+                sync_problems(sync, &mut |p| from_text.push(format!("{p:?}").split(" found").next().map(str::to_owned)))
             });
             assert_eq!(from_value, from_text, "{text}");
             from_value.len()
@@ -131,7 +141,7 @@ mod tests {
         assert_eq!(problems(r#"{"on_update":[{"target_core":-1,"type":1,"mode":"m"}]}"#), 2);
         assert_eq!(problems(r#"{"on_wait":{},"on_update":{}}"#), 2);
         assert_eq!(problems(r#"{"on_wait":[],"on_update":[{"target_core":1}]}"#), 0);
-        assert!(remote_update(Some(Text(r#"{"on_update":[{"id":1},{"target_core":0}]}"#))));
-        assert!(!remote_update(Some(Text(r#"{"on_update":[[{"target_core":0}]]}"#))));
+        assert!(on_tape(r#"{"on_update":[{"id":1},{"target_core":0}]}"#, |s| remote_update(s)));
+        assert!(!on_tape(r#"{"on_update":[[{"target_core":0}]]}"#, |s| remote_update(s)));
     }
 }

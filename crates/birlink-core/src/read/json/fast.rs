@@ -1,38 +1,47 @@
-//! The common instruction, read without a tree.
+//! The common instruction, read without a tree, in one pass.
 //!
 //! Most instructions of a real dump are ones no pass acts on (`Op::Other`): they are kept
 //! as compact text and written back as they are. Building a map of every key only to
-//! print it again is where reading spent its time, so [`canonical`] reads an
-//! instruction's text once and makes, on the way, exactly what `serde_json` would print
-//! for its value: whitespace dropped, every object's keys sorted (a repeated key's last
-//! value kept, as a map keeps it), numbers as the writer prints them (`-0` is `-0.0`,
-//! `1e3` is `1000.0`). When the text already is that — a compact dump with sorted keys —
-//! nothing is copied at all, and the instruction keeps a span of the file.
+//! print it again is where reading spent its time, so [`scan`] reads an instruction's
+//! text once and, on the way:
 //!
-//! The same pass notes the instruction's own keys, so the reader asks [`Canonical::get`]
-//! for `name`, `opcode`, `sync_info` and the names it uses, through the [`JsonView`]
-//! questions the general path asks of a parsed map (`json::view`, `uses::each_ref`):
-//! one definition of each check, two forms of input.
+//! - **checks it is JSON** as serde_json would (strings without control characters, valid
+//!   escapes, the number grammar, literals, commas and colons, serde_json's nesting
+//!   limit counted from the document's root), so the document needs no other parser;
+//! - **makes its canonical text**, exactly what `serde_json` prints for its value:
+//!   whitespace dropped, every object's keys sorted (a repeated key's last value kept, as
+//!   a map keeps it), numbers as the writer prints them (`-0` is `-0.0`, `1e3` is
+//!   `1000.0`). When the text already is that — a compact dump with sorted keys —
+//!   nothing is copied at all, and the instruction keeps a span of the file;
+//! - **records a tape**: every value's kind, extent and key, and where its subtree ends,
+//!   so the reader's questions (`name`, `opcode`, `sync_info`, the names it uses, through
+//!   the [`JsonView`] questions the general path asks of a parsed map: `json::checks`,
+//!   `uses::each_ref`) are answered by walking the tape, never by scanning text again.
 //!
-//! What it cannot vouch for it refuses (`None`), and the instruction takes the general
-//! path (a map, every check, a diagnostic where one is due): a string with an escape,
-//! anything that is not JSON, nesting deeper than serde_json allows.
+//! What it cannot vouch for goes elsewhere, and the scan says where: a string with an
+//! escape, or a value that is not an object, is [`Scanned::General`] (parsed into a map
+//! and lowered by the general path); an object with a `blocks` array at its top level (a
+//! `Loop`'s body) is [`Scanned::Blocks`] when the caller reads such members one by one
+//! (`json::direct`); anything that is not JSON, or nests deeper than serde_json allows,
+//! is [`Scanned::Invalid`], and the document's own parser says why.
 //!
 //! [`JsonView`]: crate::model::view::JsonView
 
-use crate::model::view::Text;
+use crate::model::view::{JsonType, JsonView};
 
-/// Deeper than this, the text is refused (serde_json refuses a document at 128).
-const MAX_DEPTH: usize = 128;
+/// serde_json refuses a document when its 128th container opens (its
+/// `remaining_depth`); the scan counts open containers from the document's root.
+pub(crate) const MAX_NESTING: usize = 128;
 
 /// Buffers reused from one instruction to the next.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     out: String,
-    members: Vec<Member>,
+    kids: Vec<u32>,
     order: Vec<usize>,
     rebuilt: String,
     orders: Orders,
+    tape: Vec<Slot>,
 }
 
 /// The sorted orders of the last key sequences seen. A producer writes every
@@ -56,122 +65,435 @@ impl Orders {
     const SIZE: usize = 16;
 }
 
-/// One member of an object: where it starts (its key's opening quote), its key's
-/// characters, where its value starts, and where it ends, as offsets in the output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Member {
-    start: usize,
-    key: (usize, usize),
-    value: usize,
-    end: usize,
+/// One value on the tape: its kind, where it is in the input (offsets from the
+/// instruction's first byte), its key's characters when it is an object's member, the
+/// tape index just past its subtree (its next sibling), and where it is in the output
+/// (a member from its key's opening quote; in the output a member is always
+/// `"key":value`). An object sorted moves its members: the output offsets of what is
+/// inside it are stale from then on (but for the top level's, which the sort keeps).
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    kind: JsonType,
+    start: u32,
+    end: u32,
+    key: (u32, u32),
+    next: u32,
+    out: (u32, u32),
 }
 
-/// An instruction's text in the form the writer prints, with its own keys.
+/// What the scan of one instruction found.
+#[derive(Debug)]
+pub(crate) enum Scanned<'s> {
+    /// An object the fast path reads, its canonical text and its tape; `end` is where
+    /// it ends in the text.
+    Read { canonical: Canonical<'s>, end: usize },
+    /// JSON the general path reads (a string with an escape, or not an object): it
+    /// ends at `end`.
+    General { end: usize },
+    /// An object with a `blocks` array at its top level, when the caller asked to be
+    /// told: it reads such an instruction member by member.
+    Blocks,
+    /// Not JSON serde_json would read, or nested deeper than it allows.
+    Invalid,
+}
+
+/// An instruction's text in the form the writer prints, with its tape.
 #[derive(Debug)]
 pub(crate) struct Canonical<'s> {
     /// The canonical text.
     pub text: &'s str,
     /// Whether `text` is the input itself (not a byte was changed).
     pub unchanged: bool,
-    /// The top-level members, sorted by key, each key once.
-    members: &'s [Member],
+    /// The tape (offsets in `input`); its first slot is the instruction.
+    tape: &'s [Slot],
+    /// The instruction's input text.
+    input: &'s str,
 }
 
 impl<'s> Canonical<'s> {
-    /// The value of one of the instruction's keys.
-    pub(crate) fn get(&self, key: &str) -> Option<Text<'s>> {
-        let text = self.text;
-        let found = self.members.binary_search_by(|m| text.get(m.key.0..m.key.1).unwrap_or("").cmp(key)).ok()?;
-        let member = self.members.get(found)?;
-        text.get(member.value..member.end).map(Text)
+    /// The value of one of the instruction's keys (the last, when the text repeats it).
+    #[cfg(test)]
+    pub(crate) fn get(&self, key: &str) -> Option<Node<'s>> {
+        self.root().get(key)
+    }
+
+    /// The top-level keys the reader asks for (`name`, `opcode`, `sync_info` and what
+    /// `uses::each_ref` reads), found in one walk of the top level.
+    pub(crate) fn top(&self) -> Top<'s> {
+        let mut top = Top { root: self.root(), found: [None; TOP_KEYS.len()] };
+        for (key, node) in self.root().children() {
+            if let Some(slot) = top_slot(key) {
+                // A repeated key's last value, as a map keeps it.
+                top.found[slot] = Some(node);
+            }
+        }
+        top
+    }
+
+    /// The instruction itself, as a view.
+    pub(crate) fn root(&self) -> Node<'s> {
+        Node { tape: self.tape, input: self.input, index: 0 }
+    }
+
+    /// The instruction's `name`, when it is a string: a slice of [`Self::text`], so the
+    /// instruction can keep where it is instead of a copy.
+    pub(crate) fn name(&self) -> Option<&'s str> {
+        let (_, node) = self.root().children().filter(|(key, _)| *key == "name").last()?;
+        let slot = node.slot()?;
+        // Past `"name":` and the opening quote, up to the closing one.
+        let value = slot.out.0 as usize + "\"name\":\"".len();
+        self.text.get(value..(slot.out.1 as usize).checked_sub(1)?)
     }
 }
 
-/// The canonical form of `input`, which must be one JSON object; `None` for anything
-/// the fast path does not read (see the module's documentation).
-pub(crate) fn canonical<'s>(input: &'s str, scratch: &'s mut Scratch) -> Option<Canonical<'s>> {
+/// The top-level keys [`Top`] finds at once.
+const TOP_KEYS: [&str; 11] = [
+    "name",
+    "opcode",
+    "sync_info",
+    "dependencies",
+    "ins",
+    "outs",
+    "queue",
+    "target",
+    "on_true",
+    "on_false",
+    "instance",
+];
+
+/// Where [`Top`] keeps `key`: its index in [`TOP_KEYS`] (a `match`, which compares a
+/// key's length before its bytes).
+fn top_slot(key: &str) -> Option<usize> {
+    Some(match key {
+        "name" => 0,
+        "opcode" => 1,
+        "sync_info" => 2,
+        "dependencies" => 3,
+        "ins" => 4,
+        "outs" => 5,
+        "queue" => 6,
+        "target" => 7,
+        "on_true" => 8,
+        "on_false" => 9,
+        "instance" => 10,
+        _ => return None,
+    })
+}
+
+/// An instruction's top level, its common keys found ([`Canonical::top`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Top<'s> {
+    root: Node<'s>,
+    found: [Option<Node<'s>>; TOP_KEYS.len()],
+}
+
+impl<'s> Top<'s> {
+    /// The value of one of the instruction's keys (the last, when the text repeats it).
+    pub(crate) fn get(&self, key: &str) -> Option<Node<'s>> {
+        match top_slot(key) {
+            Some(slot) => self.found[slot],
+            None => self.root.get(key),
+        }
+    }
+}
+
+/// One value of a scanned instruction, read through its tape.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node<'s> {
+    tape: &'s [Slot],
+    input: &'s str,
+    index: usize,
+}
+
+impl<'s> Node<'s> {
+    fn slot(self) -> Option<Slot> {
+        self.tape.get(self.index).copied()
+    }
+
+    /// The value's text, as written in the input.
+    fn raw(self) -> &'s str {
+        self.slot().and_then(|s| self.input.get(s.start as usize..s.end as usize)).unwrap_or("")
+    }
+
+    /// The key of each child, with the child (an object's members, an array's elements
+    /// with an empty key), in written order.
+    fn children(self) -> impl Iterator<Item = (&'s str, Node<'s>)> {
+        let end = self.slot().map_or(0, |s| s.next as usize);
+        let mut at = self.index + 1;
+        std::iter::from_fn(move || {
+            if at >= end {
+                return None;
+            }
+            let slot = self.tape.get(at)?;
+            let node = Node { tape: self.tape, input: self.input, index: at };
+            at = (slot.next as usize).max(at + 1);
+            let key = self.input.get(slot.key.0 as usize..slot.key.1 as usize).unwrap_or("");
+            Some((key, node))
+        })
+    }
+}
+
+impl<'s> JsonView<'s> for Node<'s> {
+    fn json_type(self) -> JsonType {
+        self.slot().map_or(JsonType::Null, |s| s.kind)
+    }
+
+    fn as_str(self) -> Option<&'s str> {
+        // A read instruction has no escape: a string's characters are its bytes.
+        (self.json_type() == JsonType::String).then(|| self.raw()).and_then(|r| r.get(1..r.len().checked_sub(1)?))
+    }
+
+    fn as_u64(self) -> Option<u64> {
+        let raw = self.raw();
+        // A non-negative integer: digits only (`-`, `.` and exponents are not).
+        if self.json_type() != JsonType::Number || !raw.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        raw.parse().ok()
+    }
+
+    fn get(self, key: &str) -> Option<Self> {
+        if self.json_type() != JsonType::Object {
+            return None;
+        }
+        self.children().filter(|(k, _)| *k == key).last().map(|(_, node)| node)
+    }
+
+    fn for_each_element(self, each: &mut dyn FnMut(Self)) {
+        if self.json_type() == JsonType::Array {
+            self.children().for_each(|(_, node)| each(node));
+        }
+    }
+}
+
+/// Scans the instruction that starts at `text[at]`, inside `nesting` open containers of
+/// its document. `blocks`: stop at a `blocks` array at the top level ([`Scanned::Blocks`]).
+pub(crate) fn scan<'s>(
+    text: &'s str,
+    at: usize,
+    nesting: usize,
+    blocks: bool,
+    scratch: &'s mut Scratch,
+) -> Scanned<'s> {
     scratch.out.clear();
-    scratch.members.clear();
+    scratch.tape.clear();
     let mut scan = Scan {
-        input,
-        bytes: input.as_bytes(),
-        i: 0,
+        input: text,
+        bytes: text.as_bytes(),
+        base: at,
+        i: at,
+        nesting,
         copying: false,
+        escaped: false,
+        stop_at_blocks: blocks,
         out: &mut scratch.out,
-        members: &mut scratch.members,
+        kids: &mut scratch.kids,
         order: &mut scratch.order,
         rebuilt: &mut scratch.rebuilt,
         orders: &mut scratch.orders,
+        tape: &mut scratch.tape,
     };
-    scan.ws()?;
-    if scan.bytes.get(scan.i) != Some(&b'{') {
-        return None;
+    let is_object = scan.bytes.get(at) == Some(&b'{');
+    match scan.value(None, 0, 0) {
+        Ok(()) => {}
+        Err(Stop::Blocks) => return Scanned::Blocks,
+        Err(Stop::Invalid) => return Scanned::Invalid,
     }
-    scan.object(0)?;
-    scan.ws()?;
-    if scan.i != scan.bytes.len() {
-        return None;
+    let end = scan.i;
+    if scan.escaped || !is_object {
+        return Scanned::General { end };
     }
     let copying = scan.copying;
     let scratch: &'s Scratch = scratch;
-    let text = if copying { scratch.out.as_str() } else { input };
-    Some(Canonical { text, unchanged: !copying, members: &scratch.members })
+    let (text, input) = match (copying, text.get(at..end)) {
+        (true, Some(input)) => (scratch.out.as_str(), input),
+        (false, Some(input)) => (input, input),
+        (_, None) => return Scanned::Invalid,
+    };
+    let canonical = Canonical { text, unchanged: !copying, tape: &scratch.tape, input };
+    Scanned::Read { canonical, end }
 }
 
-/// The scan of one text. Offsets are in the output's coordinates: while nothing has
-/// changed (`copying` is false) the output *is* the input read so far, so nothing is
-/// written; at the first change, the input read so far is copied and writing begins.
+/// The canonical form of `input`, which must be one JSON object and nothing else (but
+/// whitespace); `None` for anything the fast path does not read.
+pub(crate) fn canonical<'s>(input: &'s str, scratch: &'s mut Scratch) -> Option<Canonical<'s>> {
+    let start = input.len() - input.trim_start_matches(is_ws).len();
+    match scan(input, start, 0, false, scratch) {
+        Scanned::Read { canonical, end }
+            if input.get(end..).is_some_and(|rest| rest.trim_start_matches(is_ws).is_empty()) =>
+        {
+            Some(canonical)
+        }
+        _ => None,
+    }
+}
+
+/// JSON's whitespace.
+fn is_ws(c: char) -> bool {
+    matches!(c, ' ' | '\n' | '\r' | '\t')
+}
+
+/// Why a scan stopped early.
+enum Stop {
+    Invalid,
+    Blocks,
+}
+
+/// The string that starts at `bytes[at]` (a `"`): where it ends (past its closing
+/// quote) and whether it has an escape; `None` when it is not a JSON string (a control
+/// character, a bad escape, no end).
+#[inline]
+pub(crate) fn string_end(bytes: &[u8], at: usize) -> Option<(usize, bool)> {
+    let mut j = at + 1;
+    let mut escaped = false;
+    loop {
+        j = special(bytes, j)?;
+        match bytes[j] {
+            b'"' => return Some((j + 1, escaped)),
+            b'\\' => {
+                escaped = true;
+                j = match *bytes.get(j + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => j + 2,
+                    b'u' => {
+                        let hex = bytes.get(j + 2..j + 6)?;
+                        if !hex.iter().all(u8::is_ascii_hexdigit) {
+                            return None;
+                        }
+                        j + 6
+                    }
+                    _ => return None,
+                };
+            }
+            // A control character, which a JSON string cannot hold as it is.
+            _ => return None,
+        }
+    }
+}
+
+/// The first index from `at` of a byte that ends a run of plain string characters: `"`,
+/// `\` or a control character. Eight bytes at a time, as serde_json's own scan does.
+#[inline]
+fn special(bytes: &[u8], mut at: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(word);
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        // A byte is zero in `x`, or below 0x20 in `word`, when its high bit is set here.
+        let found = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (word.wrapping_sub(ONES * 0x20) & !word);
+        if found & HIGH != 0 {
+            break;
+        }
+        at += 8;
+    }
+    bytes.get(at..)?.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map(|n| at + n)
+}
+
+/// The end of the value that starts at `bytes[at]`, found by matching brackets and
+/// strings alone (nothing else is checked): for a value the caller reads properly
+/// afterwards.
+pub(crate) fn skip(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = at;
+    loop {
+        i = match *bytes.get(i)? {
+            b'"' => string_end(bytes, i)?.0,
+            b'{' | b'[' => {
+                depth += 1;
+                i + 1
+            }
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                i + 1
+            }
+            _ if depth > 0 => i + 1,
+            // A scalar at the top: up to the next delimiter.
+            _ => {
+                let rest = bytes.get(i..)?;
+                return Some(i + rest.iter().position(|b| b",:]} \n\r\t".contains(b)).unwrap_or(rest.len()));
+            }
+        };
+        if depth == 0 {
+            return Some(i);
+        }
+    }
+}
+
+/// The scan of one text. Output offsets are relative to the instruction's start: while
+/// nothing has changed (`copying` is false) the output *is* the input read so far, so
+/// nothing is written; at the first change, the input read so far is copied and
+/// writing begins.
 struct Scan<'i, 's> {
     input: &'i str,
     bytes: &'i [u8],
-    /// Where the scan is in the input.
+    /// Where the instruction starts in `input`.
+    base: usize,
+    /// Where the scan is in `input`.
     i: usize,
+    /// Containers open, the document's included.
+    nesting: usize,
     copying: bool,
+    /// A string with an escape was met: the general path reads this one.
+    escaped: bool,
+    stop_at_blocks: bool,
     out: &'s mut String,
-    /// Members of the objects open, innermost last; then the top level's.
-    members: &'s mut Vec<Member>,
+    /// The tape indices of an object's members, while it is sorted.
+    kids: &'s mut Vec<u32>,
     order: &'s mut Vec<usize>,
     rebuilt: &'s mut String,
     orders: &'s mut Orders,
+    tape: &'s mut Vec<Slot>,
 }
+
+type Step = Result<(), Stop>;
 
 impl Scan<'_, '_> {
     /// Where the output is.
+    #[inline]
     fn pos(&self) -> usize {
         if self.copying {
             self.out.len()
         } else {
-            self.i
+            self.i - self.base
         }
     }
 
     /// The output differs from the input from input offset `at` on (nothing before it
-    /// has changed, so the output so far is `input[..at]`).
-    fn diverge(&mut self, at: usize) -> Option<()> {
+    /// has changed, so the output so far is `input[base..at]`).
+    fn diverge(&mut self, at: usize) -> Step {
         if !self.copying {
             self.out.clear();
-            self.out.push_str(self.input.get(..at)?);
+            self.out.push_str(self.input.get(self.base..at).ok_or(Stop::Invalid)?);
             self.copying = true;
         }
-        Some(())
+        Ok(())
     }
 
     /// Passes `input[from..to]` to the output.
-    fn copy(&mut self, from: usize, to: usize) -> Option<()> {
+    #[inline]
+    fn copy(&mut self, from: usize, to: usize) -> Step {
         if self.copying {
-            self.out.push_str(self.input.get(from..to)?);
+            self.out.push_str(self.input.get(from..to).ok_or(Stop::Invalid)?);
         }
-        Some(())
-    }
-
-    /// The output's text between two of its offsets.
-    fn output(&self, from: usize, to: usize) -> &str {
-        let text = if self.copying { self.out.as_str() } else { self.input };
-        text.get(from..to).unwrap_or("")
+        Ok(())
     }
 
     /// Skips whitespace, which the writer does not print.
-    fn ws(&mut self) -> Option<()> {
+    #[inline]
+    fn ws(&mut self) -> Step {
+        if !matches!(self.bytes.get(self.i), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            return Ok(());
+        }
+        self.skip_ws()
+    }
+
+    #[inline(never)]
+    fn skip_ws(&mut self) -> Step {
         let start = self.i;
         while matches!(self.bytes.get(self.i), Some(b' ' | b'\n' | b'\r' | b'\t')) {
             self.i += 1;
@@ -179,242 +501,341 @@ impl Scan<'_, '_> {
         if self.i > start {
             self.diverge(start)?;
         }
-        Some(())
+        Ok(())
     }
 
     /// Passes one structural byte, which must be `byte`.
-    fn expect(&mut self, byte: u8) -> Option<()> {
+    #[inline]
+    fn expect(&mut self, byte: u8) -> Step {
         if self.bytes.get(self.i) != Some(&byte) {
-            return None;
+            return Err(Stop::Invalid);
         }
         self.copy(self.i, self.i + 1)?;
         self.i += 1;
-        Some(())
+        Ok(())
     }
 
-    fn value(&mut self, depth: usize) -> Option<()> {
-        if depth >= MAX_DEPTH {
-            return None;
-        }
-        match *self.bytes.get(self.i)? {
-            b'{' => self.object(depth + 1),
-            b'[' => self.array(depth + 1),
-            b'"' => self.string().map(|_| ()),
-            b't' => self.literal("true"),
-            b'f' => self.literal("false"),
-            b'n' => self.literal("null"),
-            b'-' | b'0'..=b'9' => self.number(),
-            _ => None,
-        }
+    /// An offset from the instruction's start, for the tape.
+    #[inline]
+    fn rel(&self, at: usize) -> u32 {
+        (at - self.base) as u32
     }
 
-    /// A string without escapes; its characters' offsets in the output.
-    fn string(&mut self) -> Option<(usize, usize)> {
+    /// One value, put on the tape with its key (`level` 0 is the instruction itself);
+    /// `out` is where it starts in the output (a member: where its key does).
+    fn value(&mut self, key: Option<(u32, u32)>, out: usize, level: usize) -> Step {
         let start = self.i;
-        let rest = self.bytes.get(start + 1..)?;
-        let len = memchr::memchr2(b'"', b'\\', rest)?;
-        if rest[len] == b'\\' {
-            return None;
+        let key = key.unwrap_or((0, 0));
+        let kind = match *self.bytes.get(self.i).ok_or(Stop::Invalid)? {
+            b'"' => {
+                self.string()?;
+                JsonType::String
+            }
+            b'-' | b'0'..=b'9' => {
+                self.number()?;
+                JsonType::Number
+            }
+            b't' => {
+                self.literal(b"true")?;
+                JsonType::Bool
+            }
+            b'f' => {
+                self.literal(b"false")?;
+                JsonType::Bool
+            }
+            b'n' => {
+                self.literal(b"null")?;
+                JsonType::Null
+            }
+            open @ (b'{' | b'[') => {
+                // A container's slot is made first: its members follow it on the tape.
+                let slot = self.tape.len();
+                let kind = if open == b'{' { JsonType::Object } else { JsonType::Array };
+                self.tape.push(Slot { kind, start: self.rel(start), end: 0, key, next: 0, out: (out as u32, 0) });
+                if open == b'{' {
+                    self.object(level, slot)?;
+                } else {
+                    self.array(level)?;
+                }
+                let (end, next, out_end) = (self.rel(self.i), self.tape.len() as u32, self.pos() as u32);
+                if let Some(slot) = self.tape.get_mut(slot) {
+                    slot.end = end;
+                    slot.next = next;
+                    slot.out.1 = out_end;
+                }
+                return Ok(());
+            }
+            _ => return Err(Stop::Invalid),
+        };
+        let next = self.tape.len() as u32 + 1;
+        let slot = Slot {
+            kind,
+            start: self.rel(start),
+            end: self.rel(self.i),
+            key,
+            next,
+            out: (out as u32, self.pos() as u32),
+        };
+        self.tape.push(slot);
+        Ok(())
+    }
+
+    /// Opens a container, within serde_json's nesting limit.
+    fn open(&mut self, byte: u8) -> Step {
+        self.nesting += 1;
+        if self.nesting >= MAX_NESTING {
+            return Err(Stop::Invalid);
         }
+        self.expect(byte)
+    }
+
+    /// A string; its characters' offsets in the output.
+    #[inline]
+    fn string(&mut self) -> Result<(usize, usize), Stop> {
+        let start = self.i;
+        let (end, escaped) = string_end(self.bytes, start).ok_or(Stop::Invalid)?;
+        self.escaped |= escaped;
         let at = self.pos();
-        let end = start + 1 + len + 1;
         self.copy(start, end)?;
         self.i = end;
-        Some((at + 1, at + 1 + len))
+        Ok((at + 1, at + end - start - 1))
     }
 
-    fn literal(&mut self, word: &str) -> Option<()> {
+    fn literal(&mut self, word: &[u8]) -> Step {
         let end = self.i + word.len();
-        if self.bytes.get(self.i..end)? != word.as_bytes() {
-            return None;
+        if self.bytes.get(self.i..end) != Some(word) {
+            return Err(Stop::Invalid);
         }
         self.copy(self.i, end)?;
         self.i = end;
-        Some(())
+        Ok(())
     }
 
-    fn number(&mut self) -> Option<()> {
+    /// A number, checked against JSON's grammar; printed as serde_json prints it.
+    fn number(&mut self) -> Step {
         let start = self.i;
-        let mut end = start;
-        while matches!(self.bytes.get(end), Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')) {
-            end += 1;
+        let digits = |bytes: &[u8], mut j: usize| {
+            while bytes.get(j).is_some_and(u8::is_ascii_digit) {
+                j += 1;
+            }
+            j
+        };
+        let mut j = start;
+        if self.bytes.get(j) == Some(&b'-') {
+            j += 1;
         }
-        let token = self.input.get(start..end)?;
-        self.i = end;
-        if integer_as_printed(token) {
-            return self.copy(start, end);
+        j = match self.bytes.get(j) {
+            Some(b'0') => j + 1,
+            Some(b'1'..=b'9') => digits(self.bytes, j + 1),
+            _ => return Err(Stop::Invalid),
+        };
+        let integer = j;
+        if self.bytes.get(j) == Some(&b'.') {
+            let after = digits(self.bytes, j + 1);
+            if after == j + 1 {
+                return Err(Stop::Invalid);
+            }
+            j = after;
         }
-        // Anything else is what serde_json prints for the number it reads.
-        let number: serde_json::Number = serde_json::from_str(token).ok()?;
-        let printed = serde_json::to_string(&number).ok()?;
+        if matches!(self.bytes.get(j), Some(b'e' | b'E')) {
+            j += 1;
+            if matches!(self.bytes.get(j), Some(b'+' | b'-')) {
+                j += 1;
+            }
+            let after = digits(self.bytes, j);
+            if after == j {
+                return Err(Stop::Invalid);
+            }
+            j = after;
+        }
+        let token = self.input.get(start..j).ok_or(Stop::Invalid)?;
+        self.i = j;
+        if j == integer && integer_as_printed(token) {
+            return self.copy(start, j);
+        }
+        // Anything else is what serde_json prints for the number it reads (out of its
+        // range, it reads none: the document's parser says so).
+        let number: serde_json::Number = serde_json::from_str(token).map_err(|_| Stop::Invalid)?;
+        let printed = serde_json::to_string(&number).map_err(|_| Stop::Invalid)?;
         if printed != token {
             self.diverge(start)?;
         }
         if self.copying {
             self.out.push_str(&printed);
         }
-        Some(())
+        Ok(())
     }
 
-    fn array(&mut self, depth: usize) -> Option<()> {
-        self.expect(b'[')?;
+    fn array(&mut self, level: usize) -> Step {
+        self.open(b'[')?;
         self.ws()?;
         if self.bytes.get(self.i) == Some(&b']') {
+            self.nesting -= 1;
             return self.expect(b']');
         }
         loop {
             self.ws()?;
-            self.value(depth)?;
+            let out = self.pos();
+            self.value(None, out, level + 1)?;
             self.ws()?;
-            match self.bytes.get(self.i)? {
-                b',' => self.expect(b',')?,
-                b']' => return self.expect(b']'),
-                _ => return None,
+            match self.bytes.get(self.i) {
+                Some(b',') => self.expect(b',')?,
+                Some(b']') => break,
+                _ => return Err(Stop::Invalid),
             }
         }
+        self.nesting -= 1;
+        self.expect(b']')
     }
 
-    /// An object, its keys sorted when they are not. The top level's members (`depth`
-    /// 0) stay in `members`; a nested object's are dropped once it is done.
-    fn object(&mut self, depth: usize) -> Option<()> {
+    /// An object (tape slot `me`), its keys sorted when they are not.
+    fn object(&mut self, level: usize, me: usize) -> Step {
         let open = self.pos();
-        self.expect(b'{')?;
-        let first = self.members.len();
+        self.open(b'{')?;
         let mut sorted = true;
+        // The previous key's characters, in the input.
+        let mut previous: Option<(usize, usize)> = None;
         self.ws()?;
         if self.bytes.get(self.i) != Some(&b'}') {
             loop {
                 self.ws()?;
                 if self.bytes.get(self.i) != Some(&b'"') {
-                    return None;
+                    return Err(Stop::Invalid);
                 }
                 let start = self.pos();
-                let key = self.string()?;
-                self.ws()?;
-                self.expect(b':')?;
-                self.ws()?;
-                let value = self.pos();
-                self.value(depth)?;
-                let end = self.pos();
-                if let Some(last) = self.members[first..].last() {
+                let key_at = self.i + 1;
+                self.string()?;
+                let key_end = self.i - 1;
+                let key = self.bytes.get(key_at..key_end).ok_or(Stop::Invalid)?;
+                if let Some((a, b)) = previous {
                     // Strictly ascending, as a sorted map prints them; a repeat is not.
-                    if self.output(key.0, key.1) <= self.output(last.key.0, last.key.1) {
+                    if sorted && !ascending(self.bytes.get(a..b).unwrap_or(b""), key) {
                         sorted = false;
                     }
                 }
-                self.members.push(Member { start, key, value, end });
+                previous = Some((key_at, key_end));
                 self.ws()?;
-                match self.bytes.get(self.i)? {
-                    b',' => self.expect(b',')?,
-                    b'}' => break,
-                    _ => return None,
+                self.expect(b':')?;
+                self.ws()?;
+                if level == 0 && self.stop_at_blocks && self.bytes.get(self.i) == Some(&b'[') && key == b"blocks" {
+                    return Err(Stop::Blocks);
+                }
+                self.value(Some((self.rel(key_at), self.rel(key_end))), start, level + 1)?;
+                self.ws()?;
+                match self.bytes.get(self.i) {
+                    Some(b',') => self.expect(b',')?,
+                    Some(b'}') => break,
+                    _ => return Err(Stop::Invalid),
                 }
             }
         }
-        if !sorted {
+        if !sorted && !self.escaped {
             self.diverge(self.i)?;
-            self.sort_members(open + 1, first)?;
+            self.sort_members(open + 1, me, level == 0)?;
         }
-        self.expect(b'}')?;
-        if depth > 0 {
-            self.members.truncate(first);
-        }
-        Some(())
+        self.nesting -= 1;
+        self.expect(b'}')
     }
 
-    /// Rewrites the members from `first` on (the output from `from` to its end) in key
-    /// order, keeping a repeated key's last value.
-    fn sort_members(&mut self, from: usize, first: usize) -> Option<()> {
-        self.sorted_order(first)?;
-        let members = &self.members[first..];
+    /// Rewrites the members of the object at tape slot `me` (the output from `from` to
+    /// its end) in key order, keeping a repeated key's last value; `top`: the members'
+    /// output offsets follow them (the top level's are read afterwards).
+    fn sort_members(&mut self, from: usize, me: usize, top: bool) -> Step {
+        self.kids.clear();
+        let mut at = me + 1;
+        while let Some(slot) = self.tape.get(at) {
+            self.kids.push(at as u32);
+            at = slot.next as usize;
+        }
+        self.sorted_order();
         self.rebuilt.clear();
-        let mut sorted = Vec::with_capacity(self.order.len());
-        for &m in self.order.iter() {
-            let member = members[m];
+        for &k in self.order.iter() {
+            let kid = self.kids[k] as usize;
+            let slot = self.tape[kid];
             if !self.rebuilt.is_empty() {
                 self.rebuilt.push(',');
             }
             let start = from + self.rebuilt.len();
-            self.rebuilt.push_str(self.out.get(member.start..member.end)?);
-            let moved = |offset: usize| start + (offset - member.start);
-            sorted.push(Member {
-                start,
-                key: (moved(member.key.0), moved(member.key.1)),
-                value: moved(member.value),
-                end: moved(member.end),
-            });
+            self.rebuilt.push_str(self.out.get(slot.out.0 as usize..slot.out.1 as usize).ok_or(Stop::Invalid)?);
+            if top {
+                self.tape[kid].out = (start as u32, (from + self.rebuilt.len()) as u32);
+            }
         }
         self.out.truncate(from);
         self.out.push_str(self.rebuilt);
-        self.members.truncate(first);
-        self.members.extend(sorted);
-        Some(())
+        Ok(())
     }
 
-    /// Sets `order` to the written indices of the members from `first` on, in key order,
-    /// a repeated key's last member only: from the orders seen before when these keys
-    /// came in this order already, else sorted (and remembered).
-    fn sorted_order(&mut self, first: usize) -> Option<()> {
-        let members = &self.members[first..];
-        let out = self.out.as_bytes();
-        let key = |m: usize| members.get(m).and_then(|m| out.get(m.key.0..m.key.1)).unwrap_or(b"");
+    /// Sets `order` to the indices in `kids` of the members in key order, a repeated
+    /// key's last member only: from the orders seen before when these keys came in this
+    /// order already, else sorted (and remembered).
+    fn sorted_order(&mut self) {
+        let (kids, tape) = (&*self.kids, &*self.tape);
+        let input = self.bytes.get(self.base..).unwrap_or(b"");
+        let key = |k: usize| {
+            kids.get(k)
+                .and_then(|&at| tape.get(at as usize))
+                .and_then(|s| input.get(s.key.0 as usize..s.key.1 as usize))
+        };
+        let key = |k: usize| key(k).unwrap_or(b"");
         let orders = &mut *self.orders;
         orders.joined.clear();
-        for m in 0..members.len() {
-            orders.joined.extend_from_slice(key(m));
+        for k in 0..kids.len() {
+            orders.joined.extend_from_slice(key(k));
             orders.joined.push(b'"');
         }
         if let Some((_, order)) = orders.entries.iter().find(|(keys, _)| *keys == orders.joined) {
             self.order.clear();
             self.order.extend_from_slice(order);
-            return Some(());
+            return;
         }
-        self.order.clear();
-        self.order.extend(0..members.len());
-        self.order.sort_unstable_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
+        let order = &mut *self.order;
+        order.clear();
+        order.extend(0..kids.len());
+        order.sort_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
         // Of members with the same key, the last written wins.
-        let mut n = 0;
-        while n < self.order.len() {
-            if self.order.get(n + 1).is_some_and(|&next| key(next) == key(self.order[n])) {
-                self.order.remove(n);
-            } else {
-                n += 1;
+        let mut kept = 0;
+        for n in 0..order.len() {
+            let last_of_its_key = order.get(n + 1).is_none_or(|&next| key(next) != key(order[n]));
+            if last_of_its_key {
+                order[kept] = order[n];
+                kept += 1;
             }
         }
-        let entry = (orders.joined.clone(), self.order.clone());
+        order.truncate(kept);
+        let entry = (orders.joined.clone(), order.clone());
         if orders.entries.len() < Orders::SIZE {
             orders.entries.push(entry);
         } else {
             orders.entries[orders.next] = entry;
             orders.next = (orders.next + 1) % Orders::SIZE;
         }
-        Some(())
     }
 }
 
-/// Whether an integer token is printed as it is: one `serde_json` reads as an integer
-/// (fits `u64`, or `i64` when negative) and prints back the same. `-0` is not: it is read
-/// as the float `-0.0`.
-fn integer_as_printed(token: &str) -> bool {
-    let (negative, digits) = match token.strip_prefix('-') {
-        Some(digits) => (true, digits),
-        None => (false, token),
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || (digits.len() > 1 && digits.starts_with('0'))
-    {
-        return false;
+/// Whether `a < b`, with the common answer (the first bytes differ) found without a
+/// call.
+#[inline]
+fn ascending(a: &[u8], b: &[u8]) -> bool {
+    match (a.first(), b.first()) {
+        (Some(x), Some(y)) if x != y => x < y,
+        _ => a < b,
     }
-    if negative {
-        token.parse::<i64>().is_ok_and(|n| n != 0)
-    } else {
-        token.parse::<u64>().is_ok()
+}
+
+/// Whether an integer token (JSON's grammar already checked) is printed as it is: one
+/// `serde_json` reads as an integer (fits `u64`, or `i64` when negative) and prints back
+/// the same. `-0` is not: it is read as the float `-0.0`.
+fn integer_as_printed(token: &str) -> bool {
+    match token.strip_prefix('-') {
+        Some(digits) => digits.len() <= 19 && token.parse::<i64>().is_ok_and(|n| n != 0),
+        None => token.len() < 20 || token.parse::<u64>().is_ok(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::view::JsonView;
     use serde_json::Value;
 
     fn printed(text: &str) -> String {
@@ -434,6 +855,7 @@ mod tests {
             r#"{"":1}"#,
             r#"{"a":{"a":{},"b":[]},"b":18446744073709551615}"#,
             r#"{"a":-9223372036854775808}"#,
+            r#"{"a":[0,-1,1.5,0.001,1e-7,123456789012345678]}"#,
         ] {
             assert_eq!(canonical_of(text), Some((text.to_owned(), true)), "{text}");
             assert_eq!(printed(text), text);
@@ -442,8 +864,10 @@ mod tests {
             r#"{"b":1,"a":2}"#,
             r#"{"a":1, "b":2}"#,
             "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}",
+            "\t{ \"a\" :\r\n1 }\n",
             r#"{"a":1.5e0}"#,
             r#"{"a":1e3}"#,
+            r#"{"a":1E+2}"#,
             r#"{"a":-0}"#,
             r#"{"a":[-0,0.0,-0.0,1.0E+2]}"#,
             r#"{"a":1,"a":2}"#,
@@ -468,16 +892,161 @@ mod tests {
         assert_eq!(canonical_of(&deep), None);
     }
 
+    /// Everything serde_json refuses, the scan refuses too: a document read without
+    /// serde_json must not accept what it would not.
+    #[test]
+    fn what_is_not_json_is_invalid() {
+        for text in [
+            "{\"a\":\"x\ny\"}",
+            "{\"a\":\"x\u{1}\"}",
+            r#"{"a":"\x"}"#,
+            r#"{"a":"\u12"}"#,
+            r#"{"a":"\u12G4"}"#,
+            r#"{"a":01}"#,
+            r#"{"a":1.}"#,
+            r#"{"a":.5}"#,
+            r#"{"a":1e}"#,
+            r#"{"a":1e+}"#,
+            r#"{"a":-}"#,
+            r#"{"a":+1}"#,
+            r#"{"a":1e400}"#,
+            r#"{"a":tru}"#,
+            r#"{"a":nul}"#,
+            r#"{"a":[1,]}"#,
+            r#"{"a":1,}"#,
+            r#"{"a" 1}"#,
+            r#"{"a":1 "b":2}"#,
+            r#"{a:1}"#,
+            r#"{"a":[1 2]}"#,
+            r#"{"a":"unterminated}"#,
+            "{\"a\":\u{a0}1}",
+        ] {
+            assert!(serde_json::from_str::<Value>(text).is_err(), "serde_json reads {text}");
+            let mut scratch = Scratch::default();
+            assert!(matches!(scan(text, 0, 0, false, &mut scratch), Scanned::Invalid), "{text}");
+        }
+    }
+
+    #[test]
+    fn nesting_counts_from_the_document_root() {
+        // serde_json refuses the 128th open container: at 127 levels a value is fine.
+        let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        let mut scratch = Scratch::default();
+        let inst = format!("{{\"a\":{}}}", nested(10));
+        assert!(matches!(scan(&inst, 0, 116, false, &mut scratch), Scanned::Read { .. }));
+        assert!(matches!(scan(&inst, 0, 117, false, &mut scratch), Scanned::Invalid));
+        let doc = format!("{}{inst}{}", "[".repeat(116), "]".repeat(116));
+        assert!(serde_json::from_str::<Value>(&doc).is_ok());
+        let doc = format!("{}{inst}{}", "[".repeat(117), "]".repeat(117));
+        assert!(serde_json::from_str::<Value>(&doc).is_err());
+    }
+
+    #[test]
+    fn escapes_and_other_values_take_the_general_path_with_their_end() {
+        for (text, end) in [
+            (r#"{"a":"x\/y"} ,"#, 12),
+            (r#"{"a\u0062":1},"#, 13),
+            (r#"[1,{"a":2}],"#, 11),
+            (r#""s","#, 3),
+            ("12,", 2),
+            ("null ,", 4),
+        ] {
+            let mut scratch = Scratch::default();
+            match scan(text, 0, 0, false, &mut scratch) {
+                Scanned::General { end: found } => assert_eq!(found, end, "{text}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_blocks_array_at_the_top_is_left_to_the_caller_when_asked() {
+        let text = r#"{"blocks":[{"name":"b","instructions":[]}],"name":"l","opcode":"Loop"}"#;
+        let mut scratch = Scratch::default();
+        assert!(matches!(scan(text, 0, 0, true, &mut scratch), Scanned::Blocks));
+        assert!(matches!(scan(text, 0, 0, false, &mut scratch), Scanned::Read { .. }));
+        // Elsewhere, or not an array, it is read as any key.
+        for text in [r#"{"blocks":5,"name":"l"}"#, r#"{"x":{"blocks":[]},"name":"l"}"#] {
+            assert!(matches!(scan(text, 0, 0, true, &mut scratch), Scanned::Read { .. }), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_scan_starts_anywhere_in_a_text_and_says_where_it_ends() {
+        let text = r#"[{"b":1,"a":[2]} , {"name":"x"}]"#;
+        let mut scratch = Scratch::default();
+        let Scanned::Read { canonical, end } = scan(text, 1, 1, false, &mut scratch) else { panic!() };
+        assert_eq!(canonical.text, r#"{"a":[2],"b":1}"#);
+        assert_eq!(end, 16);
+        assert_eq!(canonical.get("a").map(|a| a.raw()), Some("[2]"));
+        let Scanned::Read { canonical, end } = scan(text, 19, 1, false, &mut scratch) else { panic!() };
+        assert!(canonical.unchanged);
+        assert_eq!((canonical.text, canonical.name(), end), (r#"{"name":"x"}"#, Some("x"), 31));
+    }
+
+    #[test]
+    fn skip_finds_a_values_end() {
+        for (text, end) in
+            [(r#"{"a":[1,"]}\""],"b":{}},"#, 23), (r#"[1, 2] x"#, 6), (r#""a\"b","#, 6), ("123,", 3), ("true}", 4)]
+        {
+            assert_eq!(skip(text.as_bytes(), 0), Some(end), "{text}");
+        }
+    }
+
     #[test]
     fn its_keys_are_found_whatever_the_order_and_layout() {
         let text = "{\n  \"sync_info\": {\"on_update\": [{\"target_core\": 1}]},\n  \"opcode\": \"Matmult\",\n  \"name\": \"i\",\n  \"name\": \"j\"\n}";
         let mut scratch = Scratch::default();
         let c = canonical(text, &mut scratch).unwrap();
         assert_eq!(c.get("name").and_then(|v| v.as_str()), Some("j"));
+        assert_eq!(c.name(), Some("j"));
         assert_eq!(c.get("opcode").and_then(|v| v.as_str()), Some("Matmult"));
-        assert_eq!(c.get("sync_info").map(|v| v.0), Some(r#"{"on_update":[{"target_core":1}]}"#));
-        assert_eq!(c.get("missing"), None);
+        let target = c.get("sync_info").and_then(|s| s.get("on_update")).map(|u| {
+            let mut cores = Vec::new();
+            u.for_each_element(&mut |e| cores.push(e.get("target_core").and_then(JsonView::as_u64)));
+            cores
+        });
+        assert_eq!(target, Some(vec![Some(1)]));
+        assert!(c.get("missing").is_none());
         assert_eq!(c.text, printed(text));
+    }
+
+    /// Every question asked of the tape and of the parsed value gets the same answer.
+    #[test]
+    fn the_tape_and_the_value_agree() {
+        fn same(tape: Node<'_>, value: &Value, text: &str) {
+            assert_eq!(tape.json_type(), value.json_type(), "{text}");
+            assert_eq!(tape.as_str(), value.as_str(), "{text}");
+            assert_eq!(tape.as_u64(), JsonView::as_u64(value), "{text}");
+            for key in ["a", "b", "memref", ""] {
+                match (tape.get(key), JsonView::get(value, key)) {
+                    (Some(t), Some(v)) => same(t, v, text),
+                    (None, None) => {}
+                    (t, v) => panic!("{text}: `{key}` is {t:?} on the tape, {v:?} in the value"),
+                }
+            }
+            let mut tapes = Vec::new();
+            tape.for_each_element(&mut |t| tapes.push(t));
+            let mut values = Vec::new();
+            value.for_each_element(&mut |v| values.push(v));
+            assert_eq!(tapes.len(), values.len(), "{text}");
+            for (t, v) in tapes.into_iter().zip(values) {
+                same(t, v, text);
+            }
+        }
+        for text in [
+            r#"{"a":1,"b":[1,{"c":"]}"}],"a":2}"#,
+            r#"{"a":[[],{},"x",1,-1,1.5,true,null,{"memref":"m"}],"b":{"a":{"a":0}}}"#,
+            r#"{}"#,
+            r#"{"a":18446744073709551615,"b":18446744073709551616,"memref":-0.0,"":0}"#,
+            r#"{"":[{"a":{"b":"}"}}],"b":"s"}"#,
+            "{ \"b\" : [ 1 , { \"memref\" : \"q\" } ] , \"a\" : { } }",
+        ] {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let mut scratch = Scratch::default();
+            let c = canonical(text, &mut scratch).unwrap();
+            same(c.root(), &value, text);
+        }
     }
 
     /// Every shape the review and the fuzzer found, and the common ones: the fast path
@@ -510,6 +1079,7 @@ mod tests {
             "{\n  \"name\": \"i\",\n  \"opcode\": \"Matmult\",\n  \"debug\": {\"filename\": \"k.py\", \"lineno\": 3}\n}",
             r#"{"name":"i\n","opcode":"Matmult"}"#,
             r#"{"name":"é","opcode":"Matmult","x":"\u00e9"}"#,
+            r#"{"sync_info":{"on_wait":[{"wait_value":1,"id":4,"from":"a"}]},"outs":[{"memref":"o","ap":[[1,2]]}],"opcode":"Activation","name":"x","ins":[{"memref":"i"}],"dependencies":[["a","Flow"]]}"#,
             r#"[1]"#,
             r#"{}"#,
         ] {
@@ -518,21 +1088,40 @@ mod tests {
     }
 
     #[test]
+    fn every_top_key_has_its_slot() {
+        for (slot, key) in TOP_KEYS.iter().enumerate() {
+            assert_eq!(top_slot(key), Some(slot));
+        }
+        assert_eq!(top_slot("debug"), None);
+    }
+
+    #[test]
     fn integers_as_printed() {
         for (token, as_is) in [
             ("0", true),
             ("-0", false),
             ("-1", true),
-            ("01", false),
             ("18446744073709551615", true),
             ("18446744073709551616", false),
+            ("99999999999999999999", false),
             ("-9223372036854775808", true),
             ("-9223372036854775809", false),
-            ("1.0", false),
-            ("", false),
-            ("-", false),
         ] {
             assert_eq!(integer_as_printed(token), as_is, "{token}");
         }
+    }
+
+    #[test]
+    fn special_bytes_are_found_in_any_position() {
+        for n in 0..20 {
+            for byte in [b'"', b'\\', 0x1f, 0] {
+                let mut text = vec![b'a'; n];
+                text.push(byte);
+                text.extend_from_slice(b"bbbbbbbbbbbb");
+                assert_eq!(special(&text, 0), Some(n), "{n} {byte}");
+            }
+        }
+        assert_eq!(special(b"abcdefghijklmnop", 0), None);
+        assert_eq!(special("aé\u{7f}ÿ\"".as_bytes(), 0), Some(6));
     }
 }

@@ -406,38 +406,62 @@ impl<'d> Reader<'d> {
 
     /// Lowers one instruction (and a `Loop`'s body), recording its uses.
     pub(crate) fn inst(&mut self, mut fields: Fields, pointer: &str, depth: usize) -> Handle<Inst> {
-        let what = "instruction";
-        self.require(&fields, "name", what, pointer);
-        self.require(&fields, "opcode", what, pointer);
-        let op = fields.get("opcode").and_then(Value::as_str).unwrap_or("");
-        let is_loop = op == opcode::LOOP;
-        match op {
-            opcode::CALL => {
-                self.check(&fields, "target", Expect::String, what, pointer);
-            }
-            opcode::SWITCH_QUEUE_INSTANCE => {
-                self.check(&fields, "queue", Expect::String, what, pointer);
-                self.check(&fields, "instance", Expect::String, what, pointer);
-            }
-            opcode::CORE_BARRIER => {
-                self.check(&fields, "cores", Expect::Array, what, pointer);
-            }
-            opcode::DMA_BLOCK => {
-                self.check(&fields, "remote_notifications", Expect::Array, what, pointer);
-            }
-            _ => {}
-        }
-        self.sync_info(&fields, pointer);
+        let is_loop = self.inst_checks(&fields, pointer);
         let mut body = None;
         if is_loop {
-            let blocks = self.take_array(&mut fields, "blocks", what, pointer);
-            if depth >= MAX_LOOP_DEPTH {
-                let message = format!("{} nests more than {MAX_LOOP_DEPTH} `Loop` levels", describe(what, &fields));
-                self.report(Diagnostic::new(Code::TooDeep, Pass::Read, message).at_pointer(self.file, pointer));
-            } else {
+            let blocks = self.take_array(&mut fields, "blocks", "instruction", pointer);
+            if !self.loop_too_deep(&fields, pointer, depth) {
                 body = Some(self.blocks(blocks, pointer, depth + 1));
             }
         }
+        self.inst_finish(fields, body, pointer)
+    }
+
+    /// An instruction's checks, before its body (if any) is lowered; whether it is a
+    /// `Loop`. `fields` holds every key but a `Loop`'s `blocks` (no check reads them).
+    pub(crate) fn inst_checks(&mut self, fields: &Fields, pointer: &str) -> bool {
+        let what = "instruction";
+        self.require(fields, "name", what, pointer);
+        self.require(fields, "opcode", what, pointer);
+        let op = fields.get("opcode").and_then(Value::as_str).unwrap_or("");
+        match op {
+            opcode::CALL => {
+                self.check(fields, "target", Expect::String, what, pointer);
+            }
+            opcode::SWITCH_QUEUE_INSTANCE => {
+                self.check(fields, "queue", Expect::String, what, pointer);
+                self.check(fields, "instance", Expect::String, what, pointer);
+            }
+            opcode::CORE_BARRIER => {
+                self.check(fields, "cores", Expect::Array, what, pointer);
+            }
+            opcode::DMA_BLOCK => {
+                self.check(fields, "remote_notifications", Expect::Array, what, pointer);
+            }
+            _ => {}
+        }
+        self.sync_info(fields, pointer);
+        op == opcode::LOOP
+    }
+
+    /// Whether a `Loop` at loop depth `depth` nests too deep to lower its body (said).
+    pub(crate) fn loop_too_deep(&mut self, fields: &Fields, pointer: &str, depth: usize) -> bool {
+        if depth < MAX_LOOP_DEPTH {
+            return false;
+        }
+        let message = format!("{} nests more than {MAX_LOOP_DEPTH} `Loop` levels", describe("instruction", fields));
+        self.report(Diagnostic::new(Code::TooDeep, Pass::Read, message).at_pointer(self.file, pointer));
+        true
+    }
+
+    /// An instruction, its checks made and its body lowered: its uses recorded, itself
+    /// added to the store.
+    pub(crate) fn inst_finish(
+        &mut self,
+        fields: Fields,
+        body: Option<Vec<Handle<Block>>>,
+        pointer: &str,
+    ) -> Handle<Inst> {
         // Uses are read from the fields now: the instruction may be kept as text.
         let handle = self.store.insts.next_handle();
         let name = fields.get("name").and_then(Value::as_str);
@@ -447,11 +471,11 @@ impl<'d> Reader<'d> {
         self.store.insts.push(Inst::new(fields, body, src))
     }
 
-    /// Lowers an instruction from its text (any layout, any key order): by
-    /// [`super::fast`] when nothing in it is the passes' business or worth a word — no
-    /// map, its canonical text kept (a span of the file when it already is that text) —
-    /// and otherwise as [`Self::inst`] does; `None` for an element that is not an object
-    /// (reported).
+    /// Lowers an instruction from its text (any layout, any key order), as the document's
+    /// parser handed it (checked JSON): by [`super::fast`] when nothing in it is the
+    /// passes' business or worth a word — no map, its canonical text kept (a span of the
+    /// file when it already is that text) — and otherwise as [`Self::inst`] does; `None`
+    /// for an element that is not an object (reported).
     pub(crate) fn inst_text(
         &mut self,
         text: &str,
@@ -460,7 +484,7 @@ impl<'d> Reader<'d> {
         depth: usize,
     ) -> Option<Handle<Inst>> {
         let mut scratch = std::mem::take(&mut self.scratch);
-        let kept = self.fast_inst(text, &mut scratch, container, index);
+        let kept = super::fast::canonical(text, &mut scratch).and_then(|c| self.fast_inst(&c, container, index));
         self.scratch = scratch;
         if kept.is_some() {
             return kept;
@@ -468,11 +492,7 @@ impl<'d> Reader<'d> {
         // Valid JSON (the document parser checked it), so this cannot fail.
         let pointer = format!("{container}/{index}");
         match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(fields)) => Some(self.inst(fields, &pointer, depth)),
-            Ok(other) => {
-                self.not_an_object(&other, "an instruction", &pointer);
-                None
-            }
+            Ok(value) => self.inst_value(value, &pointer, depth),
             Err(error) => {
                 debug_assert!(false, "an instruction's text did not parse again: {error}");
                 let message = format!("an instruction could not be read again ({error}): it was left out");
@@ -482,30 +502,54 @@ impl<'d> Reader<'d> {
         }
     }
 
+    /// Lowers an instruction given as a parsed value; `None` for one that is not an
+    /// object (reported).
+    pub(crate) fn inst_value(&mut self, value: Value, pointer: &str, depth: usize) -> Option<Handle<Inst>> {
+        match value {
+            Value::Object(fields) => Some(self.inst(fields, pointer, depth)),
+            other => {
+                self.not_an_object(&other, "an instruction", pointer);
+                None
+            }
+        }
+    }
+
+    /// The fast path's scratch buffers, lent to a scan (given back with
+    /// [`Self::give_back_scratch`]).
+    pub(crate) fn take_scratch(&mut self) -> super::fast::Scratch {
+        std::mem::take(&mut self.scratch)
+    }
+
+    /// Gives back what [`Self::take_scratch`] lent.
+    pub(crate) fn give_back_scratch(&mut self, scratch: super::fast::Scratch) {
+        self.scratch = scratch;
+    }
+
     /// [`Self::inst`] for an instruction the general path would lower without a word
     /// and keep as text: a `name` and an `opcode` that are strings, an opcode no pass acts
-    /// on, a `sync_info` of the right shape. The same checks and uses, asked of the text.
-    fn fast_inst(
+    /// on, a `sync_info` of the right shape. The same checks and uses, asked of the
+    /// scan's tape; `None` when the general path must read it.
+    pub(crate) fn fast_inst(
         &mut self,
-        text: &str,
-        scratch: &mut super::fast::Scratch,
+        canonical: &super::fast::Canonical<'_>,
         container: &Arc<str>,
         index: usize,
     ) -> Option<Handle<Inst>> {
-        let canonical = super::fast::canonical(text, scratch)?;
-        let name = canonical.get("name")?.as_str()?;
-        let op = canonical.get("opcode")?.as_str()?;
+        let top = canonical.top();
+        let op = top.get("opcode")?.as_str()?;
         if Op::of(op) != Op::Other {
             return None;
         }
-        let sync = canonical.get("sync_info");
+        top.get("name")?.as_str()?;
+        let name = canonical.name()?;
+        let sync = top.get("sync_info");
         let mut clean = true;
         sync_problems(sync, &mut |_| clean = false);
         if !clean {
             return None;
         }
         let handle = self.store.insts.next_handle();
-        self.record_uses(handle, Some(name), op, |key| canonical.get(key));
+        self.record_uses(handle, Some(name), op, |key| top.get(key));
         let src = Src::element(self.file, container, index);
         let file = canonical.unchanged.then_some(&self.doc.text);
         Some(self.store.insts.push(Inst::kept(canonical.text, file, name, remote_update(sync), Some(src))))

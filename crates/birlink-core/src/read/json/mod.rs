@@ -3,6 +3,7 @@
 //! `checks`), and pointer → position resolution (`locate`). Writing is `output::json`.
 
 pub(crate) mod checks;
+mod direct;
 mod fast;
 pub mod locate;
 pub mod lower;

@@ -46,7 +46,21 @@ pub enum Document {
 
 /// Parses and lowers one document. Diagnostics about its shape are added only when the
 /// text is well-formed JSON; otherwise the parse error says it all.
+///
+/// The document is read straight from its text (`json::direct`: each byte once); what
+/// that reader leaves — text that is not JSON, a container given twice, a root that is
+/// not an object — is read here, serde_json driving, with its words for what is wrong.
 pub fn read_document(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
+    if let Some((document, mut local)) = super::direct::read(text, file) {
+        diags.append(&mut local);
+        return Ok(document);
+    }
+    read_serde(text, file, diags)
+}
+
+/// [`read_document`] with serde_json driving, whatever the text: the reader of what the
+/// direct one leaves, and its oracle.
+pub(crate) fn read_serde(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
     let mut local = Vec::new();
     let mut deserializer = serde_json::Deserializer::from_str(text);
     // Instructions are read from their text, whatever the layout (`json::fast`); those
@@ -164,41 +178,52 @@ impl<'de> Visitor<'de> for Root<'_> {
                 keys.fields.insert(key, value);
             }
         }
-        let ModuleKeys { mut fields, functions, queues } = keys;
-        if functions.is_some() || fields.contains_key("functions") {
-            // A module. A `modules` key on it is just data: written back as it came.
-            if let Some(list) = modules {
-                let values = list.iter().map(|(m, _)| crate::output::json::module_to_value(m)).collect();
-                fields.insert("modules".to_owned(), Value::Array(values));
-            }
-            let module = reader.module(fields, "", functions, queues);
-            let uses = reader.into_uses();
-            return Ok(Document::Module(Box::new(module), uses));
-        }
-        if let Some(modules) = modules {
-            reader.report_all(bundle_diags);
-            return Ok(Document::Bundle { modules, fields });
-        }
-        if fields.contains_key("modules") {
-            reader.report_all(bundle_diags);
-            return Ok(Document::Bundle { modules: Vec::new(), fields });
-        }
-        if queues.is_some() {
-            // Not a module after all: give the queues back as data for the message.
-            fields.insert("queues".to_owned(), Value::Array(Vec::new()));
-        }
-        Ok(Document::Other(Value::Object(fields)))
+        Ok(finish_root(reader, keys, modules, bundle_diags))
     }
+}
+
+/// A document's root object, its keys read: a module (a `modules` key on it is just
+/// data, written back as it came), a bundle, or anything else as its value. Both
+/// readers (`json::direct`, this one) finish a root with it.
+pub(super) fn finish_root(
+    mut reader: Reader<'_>,
+    keys: ModuleKeys,
+    modules: Option<Vec<(Module, Uses)>>,
+    bundle_diags: Vec<Diagnostic>,
+) -> Document {
+    let ModuleKeys { mut fields, functions, queues } = keys;
+    if functions.is_some() || fields.contains_key("functions") {
+        if let Some(list) = modules {
+            let values = list.iter().map(|(m, _)| crate::output::json::module_to_value(m)).collect();
+            fields.insert("modules".to_owned(), Value::Array(values));
+        }
+        let module = reader.module(fields, "", functions, queues);
+        let uses = reader.into_uses();
+        return Document::Module(Box::new(module), uses);
+    }
+    if let Some(modules) = modules {
+        reader.report_all(bundle_diags);
+        return Document::Bundle { modules, fields };
+    }
+    if fields.contains_key("modules") {
+        reader.report_all(bundle_diags);
+        return Document::Bundle { modules: Vec::new(), fields };
+    }
+    if queues.is_some() {
+        // Not a module after all: give the queues back as data for the message.
+        fields.insert("queues".to_owned(), Value::Array(Vec::new()));
+    }
+    Document::Other(Value::Object(fields))
 }
 
 /// A module's keys as they stream: its `functions` and `queues` lowered (a repeat of
 /// either noted on the document), every other key kept. Both a module document and a
 /// bundle's module read their keys through it.
 #[derive(Default)]
-struct ModuleKeys {
-    fields: Fields,
-    functions: Option<Vec<Handle<Function>>>,
-    queues: Option<Vec<Handle<Queue>>>,
+pub(super) struct ModuleKeys {
+    pub(super) fields: Fields,
+    pub(super) functions: Option<Vec<Handle<Function>>>,
+    pub(super) queues: Option<Vec<Handle<Queue>>>,
 }
 
 impl ModuleKeys {
@@ -235,7 +260,7 @@ fn keep(fields: &mut Fields, key: String, streamed: Streamed) {
 }
 
 impl Reader<'_> {
-    fn report_all(&mut self, diagnostics: Vec<Diagnostic>) {
+    pub(super) fn report_all(&mut self, diagnostics: Vec<Diagnostic>) {
         for diagnostic in diagnostics {
             self.report(diagnostic);
         }
@@ -292,17 +317,16 @@ struct BundleModule<'d> {
 
 impl BundleModule<'_> {
     fn not_a_module(self, value: &Value) -> Option<(Module, Uses)> {
-        let message = format!(
-            "bundle module {} is not a BIR module (it has no `functions`): {}",
-            self.index,
-            describe_value(value)
-        );
-        self.diags.push(
-            Diagnostic::new(Code::NotAModule, Pass::Read, message)
-                .at_pointer(self.file, format!("/modules/{}", self.index)),
-        );
+        not_a_module(self.diags, self.file, self.index, value);
         None
     }
+}
+
+/// Reports a bundle's module `index` that is not one.
+pub(super) fn not_a_module(diags: &mut Vec<Diagnostic>, file: FileId, index: usize, value: &Value) {
+    let message =
+        format!("bundle module {index} is not a BIR module (it has no `functions`): {}", describe_value(value));
+    diags.push(Diagnostic::new(Code::NotAModule, Pass::Read, message).at_pointer(file, format!("/modules/{index}")));
 }
 
 impl<'de> DeserializeSeed<'de> for BundleModule<'_> {
@@ -348,7 +372,7 @@ impl<'de> Visitor<'de> for BundleModule<'_> {
 
 /// The kinds of streamed containers.
 #[derive(Clone, Copy)]
-enum Kind {
+pub(super) enum Kind {
     Functions,
     Queues,
     Blocks { depth: usize },
@@ -357,7 +381,7 @@ enum Kind {
 }
 
 impl Kind {
-    fn key(self) -> &'static str {
+    pub(super) fn key(self) -> &'static str {
         match self {
             Kind::Functions => "functions",
             Kind::Queues => "queues",
@@ -366,7 +390,7 @@ impl Kind {
         }
     }
 
-    fn element(self) -> &'static str {
+    pub(super) fn element(self) -> &'static str {
         match self {
             Kind::Functions => "a function",
             Kind::Queues => "a queue",
@@ -378,7 +402,7 @@ impl Kind {
 }
 
 /// What a streamed container became.
-enum Streamed {
+pub(super) enum Streamed {
     Functions(Vec<Handle<Function>>),
     Queues(Vec<Handle<Queue>>),
     Blocks(Vec<Handle<Block>>),
@@ -453,28 +477,33 @@ impl<'de> Visitor<'de> for Items<'_, '_> {
             lowered.push(element);
             index += 1;
         }
-        Ok(match kind {
-            Kind::Functions => Streamed::Functions(lowered.functions),
-            Kind::Queues => Streamed::Queues(lowered.queues),
-            Kind::Blocks { .. } => Streamed::Blocks(lowered.blocks),
-            Kind::Insts { .. } => Streamed::Insts(lowered.insts),
-            Kind::Instances => Streamed::Instances(lowered.instances),
-        })
+        Ok(lowered.streamed(kind))
     }
 }
 
 /// Handles collected while a container streams.
 #[derive(Default)]
-struct Lowered {
-    functions: Vec<Handle<Function>>,
-    queues: Vec<Handle<Queue>>,
-    blocks: Vec<Handle<Block>>,
-    insts: Vec<Handle<Inst>>,
-    instances: Vec<Handle<QueueInstance>>,
+pub(super) struct Lowered {
+    pub(super) functions: Vec<Handle<Function>>,
+    pub(super) queues: Vec<Handle<Queue>>,
+    pub(super) blocks: Vec<Handle<Block>>,
+    pub(super) insts: Vec<Handle<Inst>>,
+    pub(super) instances: Vec<Handle<QueueInstance>>,
 }
 
 impl Lowered {
-    fn push(&mut self, element: Option<One>) {
+    /// The handles of a container of `kind`.
+    pub(super) fn streamed(self, kind: Kind) -> Streamed {
+        match kind {
+            Kind::Functions => Streamed::Functions(self.functions),
+            Kind::Queues => Streamed::Queues(self.queues),
+            Kind::Blocks { .. } => Streamed::Blocks(self.blocks),
+            Kind::Insts { .. } => Streamed::Insts(self.insts),
+            Kind::Instances => Streamed::Instances(self.instances),
+        }
+    }
+
+    pub(super) fn push(&mut self, element: Option<One>) {
         match element {
             Some(One::Function(h)) => self.functions.push(h),
             Some(One::Queue(h)) => self.queues.push(h),
@@ -486,7 +515,7 @@ impl Lowered {
 }
 
 /// One lowered element.
-enum One {
+pub(super) enum One {
     Function(Handle<Function>),
     Queue(Handle<Queue>),
     Block(Handle<Block>),
@@ -530,21 +559,8 @@ impl<'de> Visitor<'de> for Element<'_, '_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<One>, A::Error> {
         let Element { reader, pointer, kind } = self;
-        // The key whose array is streamed, and how.
-        let (streamed_key, inner) = match kind {
-            // Instructions are read as text by `Items`, never one by one here.
-            Kind::Insts { .. } => return Ok(None),
-            Kind::Functions => {
-                reader.begin_function();
-                ("blocks", Kind::Blocks { depth: 0 })
-            }
-            Kind::Blocks { depth } => ("instructions", Kind::Insts { depth }),
-            Kind::Queues => ("blocks", Kind::Instances),
-            Kind::Instances => {
-                reader.begin_instance();
-                ("instructions", Kind::Insts { depth: 0 })
-            }
-        };
+        // Instructions are read as text by `Items`, never one by one here.
+        let Some((streamed_key, inner)) = kind.begin(reader) else { return Ok(None) };
         let mut fields = Fields::new();
         let mut children = None;
         while let Some(key) = map.next_key::<String>()? {
@@ -563,26 +579,148 @@ impl<'de> Visitor<'de> for Element<'_, '_> {
                 fields.insert(key, value);
             }
         }
-        Ok(match (kind, children) {
-            (Kind::Functions, Some(Streamed::Blocks(blocks))) => {
-                Some(One::Function(reader.function(fields, pointer, Some(blocks))))
-            }
-            (Kind::Functions, _) => Some(One::Function(reader.function(fields, pointer, None))),
-            (Kind::Blocks { depth }, Some(Streamed::Insts(insts))) => {
-                Some(One::Block(reader.block(fields, pointer, depth, Some(insts))))
-            }
-            (Kind::Blocks { depth }, _) => Some(One::Block(reader.block(fields, pointer, depth, None))),
-            (Kind::Queues, Some(Streamed::Instances(instances))) => {
-                Some(One::Queue(reader.queue(fields, pointer, Some(instances))))
-            }
-            (Kind::Queues, _) => Some(One::Queue(reader.queue(fields, pointer, None))),
-            (Kind::Instances, Some(Streamed::Insts(insts))) => {
-                Some(One::Instance(reader.instance(fields, pointer, Some(insts))))
-            }
-            (Kind::Instances, _) => Some(One::Instance(reader.instance(fields, pointer, None))),
-            (Kind::Insts { .. }, _) => None,
-        })
+        Ok(lower_element(reader, kind, fields, pointer, children))
     }
+}
+
+impl Kind {
+    /// Starts an element of this kind (a function's or a queue instance's uses are
+    /// recorded from here on): the key of the container streamed inside it, and that
+    /// container's kind; `None` for an instruction, which is read as text.
+    pub(super) fn begin(self, reader: &mut Reader<'_>) -> Option<(&'static str, Kind)> {
+        match self {
+            Kind::Insts { .. } => None,
+            Kind::Functions => {
+                reader.begin_function();
+                Some(("blocks", Kind::Blocks { depth: 0 }))
+            }
+            Kind::Blocks { depth } => Some(("instructions", Kind::Insts { depth })),
+            Kind::Queues => Some(("blocks", Kind::Instances)),
+            Kind::Instances => {
+                reader.begin_instance();
+                Some(("instructions", Kind::Insts { depth: 0 }))
+            }
+        }
+    }
+}
+
+/// An element whose keys are read, lowered: `children` is what its streamed container
+/// became, when it was an array. Both readers (`json::direct`, this one) end an element
+/// with it.
+pub(super) fn lower_element(
+    reader: &mut Reader<'_>,
+    kind: Kind,
+    fields: Fields,
+    pointer: &str,
+    children: Option<Streamed>,
+) -> Option<One> {
+    match (kind, children) {
+        (Kind::Functions, Some(Streamed::Blocks(blocks))) => {
+            Some(One::Function(reader.function(fields, pointer, Some(blocks))))
+        }
+        (Kind::Functions, _) => Some(One::Function(reader.function(fields, pointer, None))),
+        (Kind::Blocks { depth }, Some(Streamed::Insts(insts))) => {
+            Some(One::Block(reader.block(fields, pointer, depth, Some(insts))))
+        }
+        (Kind::Blocks { depth }, _) => Some(One::Block(reader.block(fields, pointer, depth, None))),
+        (Kind::Queues, Some(Streamed::Instances(instances))) => {
+            Some(One::Queue(reader.queue(fields, pointer, Some(instances))))
+        }
+        (Kind::Queues, _) => Some(One::Queue(reader.queue(fields, pointer, None))),
+        (Kind::Instances, Some(Streamed::Insts(insts))) => {
+            Some(One::Instance(reader.instance(fields, pointer, Some(insts))))
+        }
+        (Kind::Instances, _) => Some(One::Instance(reader.instance(fields, pointer, None))),
+        (Kind::Insts { .. }, _) => None,
+    }
+}
+
+/// One text read by both readers, each reading described ([`describe_document`], then
+/// the diagnostics): the direct one's (`None` when it leaves the text to this one) and
+/// this one's.
+pub(crate) fn both_readings(text: &str) -> (Option<String>, String) {
+    let text = FileText::new(text.to_owned());
+    let describe = |document: &Document, diags: &[Diagnostic]| {
+        let diags: Vec<String> = diags
+            .iter()
+            .map(|d| format!("{:?} {:?} {}", d.code, d.src.0.as_ref().map(|s| s.pointer()), d.message))
+            .collect();
+        format!("{}{}", describe_document(document), diags.join("\n"))
+    };
+    let direct = super::direct::read(&text, FileId(0)).map(|(document, diags)| describe(&document, &diags));
+    let mut diags = Vec::new();
+    let general = match read_serde(&text, FileId(0), &mut diags) {
+        Ok(document) => describe(&document, &diags),
+        Err(error) => format!("{error:?}"),
+    };
+    (direct, general)
+}
+
+/// Everything a read document holds, as text, for comparing two readings: each
+/// module's JSON, its entities in store order with their pointers, its uses, a
+/// bundle's other keys, or the value of anything else.
+pub(crate) fn describe_document(document: &Document) -> String {
+    use std::fmt::Write as _;
+    let describe_module = |out: &mut String, module: &Module, uses: &Uses| {
+        let _ = writeln!(out, "{}", crate::output::json::module_to_value(module));
+        let _ = writeln!(out, "module at {:?}", module.src.as_ref().map(|s| s.pointer()));
+        for (handle, inst) in module.store.insts.iter() {
+            let pointer = inst.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(
+                out,
+                "inst {} {} {:?} {} {pointer:?}",
+                handle.index(),
+                inst.name(),
+                inst.op,
+                inst.remote_update
+            );
+        }
+        for (handle, block) in module.store.blocks.iter() {
+            let pointer = block.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(out, "block {} {} {} {pointer:?}", handle.index(), block.name(), block.insts.len());
+        }
+        for (handle, function) in module.store.functions.iter() {
+            let pointer = function.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(out, "function {} {pointer:?}", handle.index());
+        }
+        for (handle, queue) in module.store.queues.iter() {
+            let pointer = queue.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(out, "queue {} {} {pointer:?}", handle.index(), queue.instances.len());
+        }
+        for (handle, instance) in module.store.instances.iter() {
+            let pointer = instance.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(out, "instance {} {} {pointer:?}", handle.index(), instance.insts.len());
+        }
+        for (handle, set) in module.store.sets.iter() {
+            let pointer = set.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(out, "set {} {} {pointer:?}", handle.index(), set.memlocs.len());
+        }
+        for (handle, memloc) in module.store.memlocs.iter() {
+            let pointer = memloc.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(out, "memloc {} {pointer:?}", handle.index());
+        }
+        for function in &uses.functions {
+            let _ = write!(out, "uses of {:?}:", function.function.map(|f| f.index()));
+            for u in &function.uses {
+                let _ = write!(out, " {}:{:?}:{}", u.inst.index(), u.kind, uses.name(u.name));
+            }
+            let _ = writeln!(out);
+        }
+    };
+    let mut out = String::new();
+    match document {
+        Document::Module(module, uses) => describe_module(&mut out, module, uses),
+        Document::Bundle { modules, fields } => {
+            let _ = writeln!(out, "bundle {}", Value::Object(fields.clone()));
+            for (module, uses) in modules {
+                describe_module(&mut out, module, uses);
+            }
+        }
+        Document::Other(value) => {
+            let _ = writeln!(out, "other {value}");
+        }
+    }
+    out
 }
 
 #[cfg(test)]

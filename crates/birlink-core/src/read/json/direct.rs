@@ -1,0 +1,438 @@
+//! A document read straight from its text: every byte read once.
+//!
+//! `json::stream` lets serde_json drive: serde_json checks every byte of an instruction
+//! to hand its text over, and `json::fast` reads that text again. Here the document's
+//! skeleton — the root, a bundle's `modules`, a module's `functions` and `queues`, their
+//! `blocks`, `instructions` and queue instances, a `Loop`'s body — is walked directly,
+//! and each instruction is read by `json::fast` where it lies, which checks it as JSON
+//! while it reads it. Everything else (a function's `allocations`, a module's
+//! `attributes`, any unknown key) is a leaf, parsed by serde_json in place.
+//!
+//! The entities are lowered as `json::stream` lowers them — the same `Reader` calls in
+//! the same order — so both readers give the same module, uses and diagnostics
+//! (`selfcheck::direct_agrees` is the oracle). Anything unusual — text that is not JSON
+//! or nests too deep, a streamed container given twice, a root that is not an object —
+//! makes [`read`] answer `None`, and `json::stream` reads the document: it has
+//! serde_json's words for what is wrong, and the rules for what is odd.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::fast::{self, Scanned, MAX_NESTING};
+use super::lower::{Doc, Reader};
+use super::stream::{finish_root, lower_element, not_a_module, Document, Kind, Lowered, ModuleKeys};
+use crate::diag::Diagnostic;
+use crate::model::arena::Handle;
+use crate::model::ir::{opcode, Fields, FileId, FileText, Inst, Module};
+use crate::model::uses::Uses;
+
+/// Reads a document from its text, with the diagnostics about its shape; `None` when
+/// `json::stream` must read it.
+pub(super) fn read(text: &FileText, file: FileId) -> Option<(Document, Vec<Diagnostic>)> {
+    let mut cursor = Cursor { text, bytes: text.as_bytes(), i: 0, nesting: 0 };
+    cursor.ws();
+    if cursor.peek() != Some(b'{') {
+        return None;
+    }
+    let doc = Doc::new(FileText::clone(text), true);
+    let mut diags = Vec::new();
+    let mut bundle_diags = Vec::new();
+    let mut reader = Reader::new(file, &mut diags, &doc);
+    let mut keys = ModuleKeys::default();
+    let mut modules = None;
+    cursor.members(&mut |cursor, key| match key {
+        "functions" | "queues" => module_key(cursor, &mut reader, &mut keys, key, ""),
+        "modules" if modules.is_some() || keys.fields.contains_key(key) => None,
+        "modules" if cursor.peek() == Some(b'[') => {
+            modules = Some(bundle_modules(cursor, file, &mut bundle_diags, &doc)?);
+            Some(())
+        }
+        _ => cursor.leaf_into(&mut keys.fields, key),
+    })?;
+    cursor.ws();
+    if cursor.i != cursor.bytes.len() {
+        return None;
+    }
+    let document = finish_root(reader, keys, modules, bundle_diags);
+    Some((document, diags))
+}
+
+/// A module's `functions` or `queues` (any other key is the caller's).
+fn module_key(
+    cursor: &mut Cursor<'_>,
+    reader: &mut Reader<'_>,
+    keys: &mut ModuleKeys,
+    key: &str,
+    pointer: &str,
+) -> Option<()> {
+    let (kind, seen) = match key {
+        "functions" => (Kind::Functions, keys.functions.is_some()),
+        _ => (Kind::Queues, keys.queues.is_some()),
+    };
+    if seen || keys.fields.contains_key(key) {
+        // Given twice: a map keeps the last, which `json::stream` knows how to read.
+        return None;
+    }
+    if cursor.peek() != Some(b'[') {
+        return cursor.leaf_into(&mut keys.fields, key);
+    }
+    let lowered = items(cursor, reader, pointer, kind)?;
+    match kind {
+        Kind::Functions => keys.functions = Some(lowered.functions),
+        _ => keys.queues = Some(lowered.queues),
+    }
+    Some(())
+}
+
+/// A bundle's `modules`, each module read with its own reader.
+fn bundle_modules(
+    cursor: &mut Cursor<'_>,
+    file: FileId,
+    diags: &mut Vec<Diagnostic>,
+    doc: &Doc,
+) -> Option<Vec<(Module, Uses)>> {
+    let mut modules = Vec::new();
+    cursor.elements(&mut |cursor, index| {
+        if cursor.peek() != Some(b'{') {
+            let value = cursor.leaf()?;
+            not_a_module(diags, file, index, &value);
+            return Some(());
+        }
+        let pointer = format!("/modules/{index}");
+        let mut reader = Reader::new(file, &mut *diags, doc);
+        let mut keys = ModuleKeys::default();
+        cursor.members(&mut |cursor, key| match key {
+            "functions" | "queues" => module_key(cursor, &mut reader, &mut keys, key, &pointer),
+            _ => cursor.leaf_into(&mut keys.fields, key),
+        })?;
+        let ModuleKeys { fields, functions, queues } = keys;
+        if functions.is_none() && !fields.contains_key("functions") {
+            drop(reader);
+            not_a_module(diags, file, index, &Value::Object(fields));
+            return Some(());
+        }
+        let module = reader.module(fields, &pointer, functions, queues);
+        modules.push((module, reader.into_uses()));
+        Some(())
+    })?;
+    Some(modules)
+}
+
+/// A container (an array), each element lowered as it is read.
+fn items(cursor: &mut Cursor<'_>, reader: &mut Reader<'_>, pointer: &str, kind: Kind) -> Option<Lowered> {
+    let mut lowered = Lowered::default();
+    if let Kind::Insts { depth } = kind {
+        // Their pointers share the container's.
+        let container: Arc<str> = format!("{pointer}/{}", kind.key()).into();
+        cursor.elements(&mut |cursor, index| {
+            lowered.insts.extend(inst(cursor, reader, &container, index, depth)?);
+            Some(())
+        })?;
+        return Some(lowered);
+    }
+    cursor.elements(&mut |cursor, index| {
+        let at = format!("{pointer}/{}/{index}", kind.key());
+        lowered.push(element(cursor, reader, &at, kind)?);
+        Some(())
+    })?;
+    Some(lowered)
+}
+
+/// One element of a container: an object, lowered once its keys are read.
+fn element(
+    cursor: &mut Cursor<'_>,
+    reader: &mut Reader<'_>,
+    pointer: &str,
+    kind: Kind,
+) -> Option<Option<super::stream::One>> {
+    if cursor.peek() != Some(b'{') {
+        let value = cursor.leaf()?;
+        reader.not_an_object(&value, kind.element(), pointer);
+        return Some(None);
+    }
+    let (streamed_key, inner) = kind.begin(reader)?;
+    let mut fields = Fields::new();
+    let mut children = None;
+    cursor.members(&mut |cursor, key| {
+        if key != streamed_key {
+            return cursor.leaf_into(&mut fields, key);
+        }
+        if children.is_some() || fields.contains_key(key) {
+            return None;
+        }
+        if cursor.peek() != Some(b'[') {
+            return cursor.leaf_into(&mut fields, key);
+        }
+        children = Some(items(cursor, reader, pointer, inner)?.streamed(inner));
+        Some(())
+    })?;
+    Some(lower_element(reader, kind, fields, pointer, children))
+}
+
+/// One instruction, read where it lies: by the fast path when it can, else parsed (a
+/// `Loop`'s body streamed); `Some(None)` for an element that is not an object (said).
+fn inst(
+    cursor: &mut Cursor<'_>,
+    reader: &mut Reader<'_>,
+    container: &Arc<str>,
+    index: usize,
+    depth: usize,
+) -> Option<Option<Handle<Inst>>> {
+    let start = cursor.i;
+    let mut scratch = reader.take_scratch();
+    let next = match fast::scan(cursor.text, start, cursor.nesting, true, &mut scratch) {
+        Scanned::Read { canonical, end } => {
+            cursor.i = end;
+            match reader.fast_inst(&canonical, container, index) {
+                Some(handle) => Next::Done(handle),
+                None => Next::Parse(end),
+            }
+        }
+        Scanned::General { end } => {
+            cursor.i = end;
+            Next::Parse(end)
+        }
+        Scanned::Blocks => Next::Members,
+        Scanned::Invalid => Next::Invalid,
+    };
+    reader.give_back_scratch(scratch);
+    let pointer = || format!("{container}/{index}");
+    match next {
+        Next::Done(handle) => Some(Some(handle)),
+        Next::Parse(end) => {
+            let value = serde_json::from_str::<Value>(cursor.text.get(start..end)?).ok()?;
+            Some(reader.inst_value(value, &pointer(), depth))
+        }
+        Next::Members => inst_members(cursor, reader, &pointer(), depth).map(Some),
+        Next::Invalid => None,
+    }
+}
+
+/// What to do with an instruction once scanned.
+enum Next {
+    Done(Handle<Inst>),
+    Parse(usize),
+    Members,
+    Invalid,
+}
+
+/// An instruction with a `blocks` array, read member by member: a `Loop`'s body is
+/// streamed as the function's blocks are (the general path would parse it, and every
+/// instruction in it, into maps), any other `blocks` is data.
+fn inst_members(cursor: &mut Cursor<'_>, reader: &mut Reader<'_>, pointer: &str, depth: usize) -> Option<Handle<Inst>> {
+    let mut fields = Fields::new();
+    let mut blocks = None;
+    cursor.members(&mut |cursor, key| {
+        if key != "blocks" {
+            return cursor.leaf_into(&mut fields, key);
+        }
+        if blocks.is_some() || fields.contains_key(key) {
+            return None;
+        }
+        if cursor.peek() != Some(b'[') {
+            return cursor.leaf_into(&mut fields, key);
+        }
+        // The opcode may come later: the body is read once it is known.
+        blocks = Some(cursor.clone());
+        cursor.i = fast::skip(cursor.bytes, cursor.i)?;
+        Some(())
+    })?;
+    let mut body = blocks?;
+    if fields.get("opcode").and_then(Value::as_str) != Some(opcode::LOOP) {
+        let blocks = body.leaf()?;
+        fields.insert("blocks".to_owned(), blocks);
+        return Some(reader.inst(fields, pointer, depth));
+    }
+    reader.inst_checks(&fields, pointer);
+    let lowered = if reader.loop_too_deep(&fields, pointer, depth) {
+        // Not lowered, but JSON all the same.
+        body.leaf()?;
+        None
+    } else {
+        Some(items(&mut body, reader, pointer, Kind::Blocks { depth: depth + 1 })?.blocks)
+    };
+    Some(reader.inst_finish(fields, lowered, pointer))
+}
+
+/// Where the reading is in the text.
+#[derive(Clone)]
+struct Cursor<'t> {
+    text: &'t str,
+    bytes: &'t [u8],
+    i: usize,
+    /// Containers open.
+    nesting: usize,
+}
+
+impl<'t> Cursor<'t> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.i).copied()
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        (self.peek() == Some(byte)).then(|| self.i += 1)
+    }
+
+    /// Opens a container, within serde_json's nesting limit.
+    fn open(&mut self, byte: u8) -> Option<()> {
+        self.nesting += 1;
+        if self.nesting >= MAX_NESTING {
+            return None;
+        }
+        self.eat(byte)
+    }
+
+    fn close(&mut self, byte: u8) -> Option<()> {
+        self.nesting -= 1;
+        self.eat(byte)
+    }
+
+    /// A key: its characters (decoded when it has an escape).
+    fn key(&mut self) -> Option<Cow<'t, str>> {
+        if self.peek() != Some(b'"') {
+            return None;
+        }
+        let (end, escaped) = fast::string_end(self.bytes, self.i)?;
+        let quoted = self.text.get(self.i..end)?;
+        self.i = end;
+        if escaped {
+            return serde_json::from_str::<String>(quoted).ok().map(Cow::Owned);
+        }
+        quoted.get(1..quoted.len() - 1).map(Cow::Borrowed)
+    }
+
+    /// Each member of the object here: `each` reads its value.
+    fn members(&mut self, each: &mut dyn FnMut(&mut Self, &str) -> Option<()>) -> Option<()> {
+        self.open(b'{')?;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            return self.close(b'}');
+        }
+        loop {
+            self.ws();
+            let key = self.key()?;
+            self.ws();
+            self.eat(b':')?;
+            self.ws();
+            each(self, &key)?;
+            self.ws();
+            match self.peek()? {
+                b',' => self.i += 1,
+                b'}' => return self.close(b'}'),
+                _ => return None,
+            }
+        }
+    }
+
+    /// Each element of the array here: `each` reads it.
+    fn elements(&mut self, each: &mut dyn FnMut(&mut Self, usize) -> Option<()>) -> Option<()> {
+        self.open(b'[')?;
+        self.ws();
+        if self.peek() == Some(b']') {
+            return self.close(b']');
+        }
+        let mut index = 0;
+        loop {
+            self.ws();
+            each(self, index)?;
+            index += 1;
+            self.ws();
+            match self.peek()? {
+                b',' => self.i += 1,
+                b']' => return self.close(b']'),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The value here, parsed by serde_json.
+    fn leaf(&mut self) -> Option<Value> {
+        let rest = self.text.get(self.i..)?;
+        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+        let value = values.next()?.ok()?;
+        let len = values.byte_offset();
+        // serde_json counted the value's nesting from the value: the document's limit
+        // counts from its root. A value nests at most one level per two bytes.
+        if self.nesting + len / 2 >= MAX_NESTING && self.nesting + nesting(&value) >= MAX_NESTING {
+            return None;
+        }
+        self.i += len;
+        Some(value)
+    }
+
+    /// The value here, parsed, as `fields[key]` (a repeated key's last value is kept).
+    fn leaf_into(&mut self, fields: &mut Fields, key: &str) -> Option<()> {
+        let value = self.leaf()?;
+        fields.insert(key.to_owned(), value);
+        Some(())
+    }
+}
+
+/// How many containers a value nests (a scalar none, `[]` one).
+fn nesting(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
+        Value::Object(map) => 1 + map.values().map(nesting).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn both(text: &str) -> (Option<String>, String) {
+        super::super::stream::both_readings(text)
+    }
+
+    #[test]
+    fn both_readers_read_a_module_alike() {
+        for text in [
+            r#"{"functions":[{"name":"f","blocks":[{"name":"b","instructions":[{"name":"i","opcode":"Matmult","ins":[{"memref":"m"}]},{"opcode":"Call","name":"c","target":"g"}]}]}],"queues":[{"name":"q","blocks":[{"name":"q0","instructions":[{"name":"d","opcode":"DMABlock","blocks":[{"instructions":[]}]}]}]}],"version":2}"#,
+            "{\n  \"functions\": [\n    {\n      \"blocks\": [\n        {\n          \"instructions\": [\n            {\n              \"blocks\": [{\"instructions\": [{\"name\": \"x\", \"opcode\": \"Matmult\"}], \"name\": \"lb\"}],\n              \"name\": \"l\",\n              \"opcode\": \"Loop\"\n            }\n          ],\n          \"name\": \"b\"\n        }\n      ],\n      \"name\": \"f\"\n    }\n  ]\n}\n",
+            r#"{"functions":[{"name":"f","blocks":[{"name":"b","instructions":[5,{"name":"e\u00e9","opcode":"Matmult"},{"opcode":"Loop","name":"l","blocks":[]},{"opcode":"Loop","name":"l2","blocks":7}]}]},"x"],"queues":{"a":1}}"#,
+            r#"{"modules":[{"functions":[]},{"queues":[]},7],"options":{"lnc":2}}"#,
+            r#"{"functions":"no","attributes":{"neuron_core_id":"x"},"version":9}"#,
+            r#"{"nothing":[1,2,3]}"#,
+        ] {
+            let (direct, general) = both(text);
+            assert_eq!(direct.as_deref(), Some(general.as_str()), "{text}");
+        }
+    }
+
+    #[test]
+    fn what_it_leaves_the_other_reader_reads() {
+        for text in [
+            r#"{"functions":[],"functions":[]}"#,
+            r#"{"functions":[{"name":"f","blocks":[],"blocks":[]}]}"#,
+            r#"{"functions":[{"name":"f","blocks":[{"name":"b","instructions":[{"name":"i",}]}]}]}"#,
+            r#"{"functions":[]} x"#,
+            r#"[1]"#,
+            "",
+            r#"{"functions":[{"name":"f\u0000"}], "a": 01}"#,
+        ] {
+            let (direct, _) = both(text);
+            assert_eq!(direct, None, "{text}");
+        }
+    }
+
+    #[test]
+    fn nesting_is_counted_from_the_root_in_leaves_too() {
+        let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        // One level for the root: a leaf may nest 126 more.
+        let fits = format!(r#"{{"functions":[],"a":{}}}"#, nested(126));
+        let deep = format!(r#"{{"functions":[],"a":{}}}"#, nested(127));
+        assert!(serde_json::from_str::<Value>(&fits).is_ok());
+        assert!(serde_json::from_str::<Value>(&deep).is_err());
+        assert!(both(&fits).0.is_some());
+        assert_eq!(both(&deep).0, None);
+    }
+}

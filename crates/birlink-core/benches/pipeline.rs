@@ -18,6 +18,12 @@
 //!
 //! `cargo bench -p birlink-core --bench pipeline` runs every size;
 //! `… -- 8x100000` runs one; `… -- --quick` stops at 8 × 10k.
+//!
+//! `… -- --shapes [8x100000]` runs one size written five ways ([`VARIANTS`]): the
+//! generator's own shape, and real-shaped instructions compact or indented, keys sorted
+//! or in a producer's order — the same modules each time, so the rows compare layouts
+//! and key orders, each against the tight floor over its own bytes. The naive floor is
+//! left out there (it is the slowest column and says nothing new).
 
 // Tests and benchmarks may panic on a broken fixture: that is their failure report.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a benchmark stops on a broken fixture")]
@@ -25,10 +31,22 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use birlink_core::gen::{self, GenConfig, Layout};
+use birlink_core::gen::{self, GenConfig, Layout, Shape};
 use birlink_core::passes::{bir_linker, verify, vnc_link, vnc_remote_addr_map};
 use birlink_core::read::input::{self, SourceFile};
 use birlink_core::{output, LinkOptions};
+
+/// One way of writing the same modules: name, shape, compact, keys sorted.
+type Variant = (&'static str, Shape, bool, bool);
+
+/// The layouts and key orders of `--shapes`.
+const VARIANTS: [Variant; 5] = [
+    ("gen-compact", Shape::Gen, true, true),
+    ("real-compact-sorted", Shape::Real, true, true),
+    ("real-compact-producer", Shape::Real, true, false),
+    ("real-indented-sorted", Shape::Real, false, true),
+    ("real-indented-producer", Shape::Real, false, false),
+];
 
 const SIZES: [(u64, usize); 7] =
     [(2, 1_000), (2, 10_000), (8, 10_000), (2, 100_000), (8, 50_000), (8, 100_000), (8, 300_000)];
@@ -39,15 +57,46 @@ fn main() {
         peak_child(std::path::Path::new(&args[at + 1]));
         return;
     }
+    if let Some(at) = args.iter().position(|a| a == "--variant") {
+        let variant = VARIANTS.iter().find(|v| v.0 == args[at + 1]).expect("a variant");
+        let (cores, insts) = parse_size(&args[at + 2]);
+        child(cores, insts, *variant);
+        return;
+    }
+    let exe = std::env::current_exe().expect("current exe");
+    if args.iter().any(|a| a == "--shapes") {
+        let size = args.iter().find(|a| a.contains('x')).map_or("8x100000", String::as_str);
+        header("layout");
+        for variant in VARIANTS {
+            let status = Command::new(&exe).args(["--variant", variant.0, size]).status().expect("run child");
+            if !status.success() {
+                eprintln!("{} at {size} failed: {status}", variant.0);
+            }
+        }
+        return;
+    }
     if let Some(size) = args.iter().find(|a| a.contains('x')) {
         let (cores, insts) = parse_size(size);
-        child(cores, insts);
+        child(cores, insts, VARIANTS[0]);
         return;
     }
     let quick = args.iter().any(|a| a == "--quick");
+    header("size");
+    for (cores, insts) in SIZES {
+        if quick && cores * insts as u64 > 80_000 {
+            continue;
+        }
+        let status = Command::new(&exe).arg(format!("{cores}x{insts}")).status().expect("run child");
+        if !status.success() {
+            eprintln!("size {cores}x{insts} failed: {status}");
+        }
+    }
+}
+
+fn header(first: &str) {
     println!(
-        "{:>10} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8} {:>6} {:>6} {:>7} {:>8} {:>5}",
-        "size",
+        "{:>22} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8} {:>6} {:>6} {:>7} {:>8} {:>5} {:>5}",
+        first,
         "input",
         "tight",
         "naive",
@@ -63,18 +112,9 @@ fn main() {
         "Nt/fl",
         "ns/inst",
         "peak",
-        "×in"
+        "×in",
+        "ns/B"
     );
-    let exe = std::env::current_exe().expect("current exe");
-    for (cores, insts) in SIZES {
-        if quick && cores * insts as u64 > 80_000 {
-            continue;
-        }
-        let status = Command::new(&exe).arg(format!("{cores}x{insts}")).status().expect("run child");
-        if !status.success() {
-            eprintln!("size {cores}x{insts} failed: {status}");
-        }
-    }
 }
 
 fn parse_size(text: &str) -> (u64, usize) {
@@ -82,7 +122,7 @@ fn parse_size(text: &str) -> (u64, usize) {
     (cores.parse().expect("cores"), insts.parse().expect("insts"))
 }
 
-fn files(cores: u64, insts: usize) -> Vec<SourceFile> {
+fn files(cores: u64, insts: usize, (_, shape, compact, sorted): Variant) -> Vec<SourceFile> {
     let config = GenConfig {
         cores,
         insts,
@@ -91,7 +131,9 @@ fn files(cores: u64, insts: usize) -> Vec<SourceFile> {
         barriers: 32,
         loop_depth: 3,
         unknown_keys: false,
-        compact: true,
+        compact,
+        sorted,
+        shape,
         ..GenConfig::default()
     };
     gen::generate(&config, Layout::Files).iter().map(gen::GenFile::source).collect()
@@ -121,8 +163,11 @@ fn time_with<I, T>(repeat: usize, mut setup: impl FnMut() -> I, mut f: impl FnMu
     median(runs)
 }
 
-fn child(cores: u64, insts: usize) {
-    let sources = files(cores, insts);
+fn child(cores: u64, insts: usize, variant: Variant) {
+    let sources = files(cores, insts, variant);
+    // The default sizes are the generator's compact shape (the table the scale issue
+    // started); `--shapes` names its rows by layout and skips the naive floor.
+    let shapes = std::env::args().any(|a| a == "--variant");
     let bytes: usize = sources.iter().map(|s| s.content.len() as usize).sum();
     let total_insts = cores as f64 * insts as f64;
     let repeat = if cores as usize * insts >= 2_000_000 {
@@ -173,7 +218,9 @@ fn child(cores: u64, insts: usize) {
         std::hint::black_box(tight());
         rounds[0].push(start.elapsed());
         let start = Instant::now();
-        std::hint::black_box(naive());
+        if !shapes {
+            std::hint::black_box(naive());
+        }
         rounds[1].push(start.elapsed());
         rounds[2].push(end_to_end(1));
         rounds[3].push(end_to_end(threads()));
@@ -239,11 +286,11 @@ fn child(cores: u64, insts: usize) {
 
     let ms = |d: Duration| format!("{:.0}", d.as_secs_f64() * 1000.0);
     println!(
-        "{:>10} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8} {:>6.2} {:>6.2} {:>7.0} {:>8} {:>5.2}",
-        format!("{cores}x{insts}"),
+        "{:>22} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8} {:>6.2} {:>6.2} {:>7.0} {:>8} {:>5.2} {:>5.2}",
+        if shapes { variant.0.to_string() } else { format!("{cores}x{insts}") },
         input::human_bytes(bytes as u64),
         ms(tight_floor),
-        ms(naive_floor),
+        if shapes { "-".to_string() } else { ms(naive_floor) },
         ms(read),
         ms(verify_time),
         ms(link_time),
@@ -257,6 +304,7 @@ fn child(cores: u64, insts: usize) {
         e2e_one.as_secs_f64() * 1e9 / total_insts,
         input::human_bytes(peak),
         peak as f64 / bytes as f64,
+        e2e_one.as_secs_f64() * 1e9 / bytes as f64,
     );
 }
 

@@ -144,3 +144,47 @@ fn minus_zero_is_written_as_the_writer_prints_it() {
     assert!(compact.contains("\"scale\":-0.0"), "the compact dump's -0 is kept as it is");
     assert_eq!(compact, pretty);
 }
+
+/// The direct reader reads every sample and real-shaped set itself, in every layout (it
+/// leaves nothing to serde_json but what is unusual), and as serde_json driving does.
+#[test]
+fn the_direct_reader_reads_samples_and_real_shaped_sets_in_every_layout() {
+    use birlink_core::gen::{GenConfig, Shape};
+    use birlink_core::tools::selfcheck::direct_agrees;
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for (name, sources) in sample_sources() {
+        for source in sources {
+            // Some samples are not JSON on purpose: serde_json reads those.
+            let Ok(value) = serde_json::from_slice::<Value>(source.content.bytes().expect("bytes")) else { continue };
+            for layout in Layout::ALL {
+                texts.push((format!("{name} {}", layout.name()), print(&value, layout)));
+            }
+        }
+    }
+    for (compact, sorted) in [(true, true), (true, false), (false, true), (false, false)] {
+        let config = GenConfig {
+            cores: 2,
+            insts: 400,
+            loop_depth: 3,
+            unknown_keys: true,
+            compact,
+            sorted,
+            shape: Shape::Real,
+            ..GenConfig::default()
+        };
+        for file in birlink_core::gen::generate(&config, birlink_core::gen::Layout::Files) {
+            let text = String::from_utf8(file.bytes).expect("utf-8");
+            texts.push((format!("real {} compact={compact} sorted={sorted}", file.path), text));
+        }
+    }
+    let mut broken = Vec::new();
+    for (name, text) in &texts {
+        match direct_agrees(text) {
+            Ok(true) => {}
+            Ok(false) => broken.push(format!("{name}: left to serde_json")),
+            Err(problem) => broken.push(format!("{name}: {problem}")),
+        }
+    }
+    assert!(texts.len() > 100, "{}", texts.len());
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}

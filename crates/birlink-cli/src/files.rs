@@ -256,12 +256,28 @@ fn read(path: &Path, role: Role) -> SourceFile {
     let content = match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => {
             let owned = path.to_path_buf();
-            let reader = birlink_core::Reader::new(move || std::fs::read(&owned).map_err(|e| describe(&e)));
+            let reader = birlink_core::Reader::chunked(move |each| read_chunks(&owned, each).map_err(|e| describe(&e)));
             birlink_core::Content::Later { len: meta.len(), reader }
         }
         _ => birlink_core::Content::from(std::fs::read(path).map_err(|e| describe(&e))),
     };
     SourceFile { path: display(path), content, role }
+}
+
+/// Calls `each` with every chunk of the file, in order (an indented dump is compacted
+/// as it arrives, never held whole).
+fn read_chunks(path: &Path, each: &mut dyn FnMut(&[u8])) -> std::io::Result<()> {
+    use std::io::Read as _;
+    let mut file = std::fs::File::open(path)?;
+    let mut buffer = vec![0u8; 4 << 20];
+    loop {
+        match file.read(&mut buffer) {
+            Ok(0) => return Ok(()),
+            Ok(n) => each(&buffer[..n]),
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
 }
 
 fn unreadable(path: &Path, reason: &str) -> SourceFile {

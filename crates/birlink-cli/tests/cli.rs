@@ -699,3 +699,38 @@ fn diff_exits_as_diff_does_and_prints_the_comparison() {
         assert_eq!(run.status.code(), Some(2), "{bad:?}: {}", text(&run.stderr));
     }
 }
+
+/// An indented file is compacted as it is read (never held whole), and what is said
+/// about it points into the file itself: a shape error and a syntax error, at their
+/// lines and columns, and the linked module the compact file of the same value gives.
+#[test]
+fn an_indented_file_is_read_compacted_and_located_in_the_file() {
+    let dir = temp("indented");
+    let odd = dir.join("odd.json");
+    std::fs::write(&odd, "{\n  \"functions\": [\n    {\n      \"name\": 5,\n      \"blocks\": []\n    }\n  ]\n}\n")
+        .expect("write");
+    let run = birlink(&["link", odd.to_str().expect("path"), "--out", dir.join("o1").to_str().expect("path")]);
+    let said = format!("{}{}", text(&run.stdout), text(&run.stderr));
+    assert!(said.contains("odd.json:4:15"), "{said}");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\n  \"functions\": [\n    {\n      \"blocks\": [1, 2,]\n    }\n  ]\n}\n").expect("write");
+    let run = birlink(&["link", bad.to_str().expect("path"), "--out", dir.join("o2").to_str().expect("path")]);
+    let said = format!("{}{}", text(&run.stdout), text(&run.stderr));
+    assert!(said.contains("trailing comma") && said.contains("bad.json:4:23"), "{said}");
+    // The default sample (indented) and its compact form link to the same bytes.
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(sample("matmul-2core.json")).expect("sample")).expect("json");
+    let compact = dir.join("compact.json");
+    std::fs::write(&compact, value.to_string()).expect("write");
+    let a = dir.join("a");
+    let b = dir.join("b");
+    assert_eq!(
+        birlink(&["link", &sample("matmul-2core.json"), "--out", a.to_str().expect("path")]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        birlink(&["link", compact.to_str().expect("path"), "--out", b.to_str().expect("path")]).status.code(),
+        Some(0)
+    );
+    assert_eq!(std::fs::read(a.join("linked.json")).expect("a"), std::fs::read(b.join("linked.json")).expect("b"));
+}

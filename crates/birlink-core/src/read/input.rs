@@ -14,6 +14,7 @@ use crate::model::entity::EntityKind;
 use crate::model::ir::{FileId, FileText, Module, Src};
 use crate::model::pass::Pass;
 use crate::output::report::FileKind;
+use crate::read::compact;
 use crate::read::json;
 use crate::read::json::stream::Document;
 use crate::read::netlist::{self, Netlist, NETLIST_KEYS};
@@ -105,19 +106,39 @@ impl From<Result<Vec<u8>, String>> for Content {
 }
 
 /// How a file's bytes are read (again): the caller's IO, behind a function, so the core
-/// does none itself. The CLI's reads the path; the browser's worker reads the blob.
+/// does none itself. The CLI's reads the path; the browser's worker reads the blob. A
+/// reader hands the bytes over in chunks, so the loader can compact an indented file
+/// as it arrives instead of holding it whole (`read::compact`).
 #[derive(Clone)]
-pub struct Reader(std::sync::Arc<dyn Fn() -> Result<Vec<u8>, String> + Send + Sync>);
+pub struct Reader(Chunks);
+
+/// A function that calls its argument with every chunk of a file, in order.
+type Chunks = std::sync::Arc<dyn Fn(&mut dyn FnMut(&[u8])) -> Result<(), String> + Send + Sync>;
 
 impl Reader {
-    /// A reader from a function.
+    /// A reader from a function that reads the whole file.
     pub fn new(read: impl Fn() -> Result<Vec<u8>, String> + Send + Sync + 'static) -> Reader {
+        Reader::chunked(move |each| {
+            each(&read()?);
+            Ok(())
+        })
+    }
+
+    /// A reader from a function that calls its argument with every chunk of the file.
+    pub fn chunked(read: impl Fn(&mut dyn FnMut(&[u8])) -> Result<(), String> + Send + Sync + 'static) -> Reader {
         Reader(std::sync::Arc::new(read))
     }
 
     /// Reads the bytes.
     pub fn read(&self) -> Result<Vec<u8>, String> {
-        (self.0)()
+        let mut bytes = Vec::new();
+        self.each_chunk(&mut |chunk| bytes.extend_from_slice(chunk))?;
+        Ok(bytes)
+    }
+
+    /// Calls `each` with every chunk of the bytes, in order.
+    pub fn each_chunk(&self, each: &mut dyn FnMut(&[u8])) -> Result<(), String> {
+        (self.0)(each)
     }
 }
 
@@ -412,7 +433,32 @@ fn decode(file: FileId, source: SourceFile, too_large: bool) -> Decoded {
     if too_large {
         return failed(entry, diags);
     }
-    let bytes = match source.content.read() {
+    // A file read later is read in chunks and compacted as it arrives: an indented dump
+    // is never held whole, and is read as the compact dump it is. Its text is then not
+    // the file's: lines and columns are found in the file, read again.
+    let netlist = role == Role::Netlist || is_netlist_name;
+    let read = match source.content {
+        Content::Later { reader, len } if !netlist => match read_compacted(&reader, len) {
+            Ok(Compacted::Whole(bytes)) => Ok(bytes),
+            Ok(Compacted::Text(text, len)) => {
+                if let Some((document, mut read_diags)) = json::stream::read_direct(&text, file) {
+                    diags.append(&mut read_diags);
+                    // Held while instructions are spans of it.
+                    drop(text);
+                    entry.len = len;
+                    entry.reader = Some(reader);
+                    return Decoded { file, entry, document: Some(document), diags, role, is_netlist_name };
+                }
+                // Not JSON, or odd: the file itself is read, whole, so that what is said
+                // about it points into it.
+                drop(text);
+                reader.read()
+            }
+            Err(reason) => Err(reason),
+        },
+        other => other.read(),
+    };
+    let bytes = match read {
         Ok(bytes) => bytes,
         Err(reason) => {
             diags.push(
@@ -476,6 +522,32 @@ fn decode(file: FileId, source: SourceFile, too_large: bool) -> Decoded {
             diags.push(diagnostic);
             failed(entry, diags)
         }
+    }
+}
+
+/// A file read in chunks through a [`compact::Compactor`].
+enum Compacted {
+    /// Nothing was dropped (a compact file): its bytes, as read.
+    Whole(Vec<u8>),
+    /// Its compacted text, and the file's size.
+    Text(FileText, u64),
+}
+
+fn read_compacted(reader: &Reader, len: u64) -> Result<Compacted, String> {
+    let mut compactor = compact::Compactor::new(len);
+    let mut seen = 0u64;
+    reader.each_chunk(&mut |chunk| {
+        seen += chunk.len() as u64;
+        compactor.push(chunk);
+    })?;
+    let (bytes, compacted) = compactor.finish();
+    if !compacted {
+        return Ok(Compacted::Whole(bytes));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Compacted::Text(FileText::new(text), seen)),
+        // Not UTF-8: the file as it is says where.
+        Err(_) => reader.read().map(Compacted::Whole),
     }
 }
 

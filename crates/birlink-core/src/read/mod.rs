@@ -4,6 +4,7 @@
 //! apart by name ([`workdir`]) and its cores' tensor maps read ([`tensor_map`]); the kernel line behind an
 //! instruction ([`source`]).
 
+pub mod compact;
 pub mod input;
 pub mod json;
 pub mod netlist;

@@ -188,3 +188,37 @@ fn the_direct_reader_reads_samples_and_real_shaped_sets_in_every_layout() {
     assert!(texts.len() > 100, "{}", texts.len());
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
+
+/// A file read later, in chunks, is compacted as it arrives; what is said about it still
+/// points into the file: every sample, read in small and large chunks, gives the very
+/// report (lines and columns included) and `linked.json` that its bytes give.
+#[test]
+fn a_file_read_in_chunks_gives_the_same_report_as_its_bytes() {
+    use birlink_core::{linked_json, report_json, run, Content, Reader};
+    let mut broken = Vec::new();
+    for (name, sources) in sample_sources() {
+        let expected = run(sources.clone(), &LinkOptions::default());
+        for chunk in [7usize, 4096, 1 << 20] {
+            let later: Vec<SourceFile> = sources
+                .iter()
+                .map(|source| {
+                    let bytes = source.content.bytes().expect("bytes").to_vec();
+                    let len = bytes.len() as u64;
+                    let reader = Reader::chunked(move |each| {
+                        bytes.chunks(chunk).for_each(&mut *each);
+                        Ok(())
+                    });
+                    SourceFile { path: source.path.clone(), content: Content::Later { len, reader }, role: source.role }
+                })
+                .collect();
+            let outcome = run(later, &LinkOptions::default());
+            if report_json(&outcome) != report_json(&expected) {
+                broken.push(format!("{name}, chunks of {chunk}: another report"));
+            }
+            if linked_json(&outcome) != linked_json(&expected) {
+                broken.push(format!("{name}, chunks of {chunk}: another linked.json"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}

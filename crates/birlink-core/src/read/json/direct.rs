@@ -153,6 +153,9 @@ fn element(
         return Some(None);
     }
     let (streamed_key, inner) = kind.begin(reader)?;
+    // A block of a `Loop`'s body: its own checks are said before its instructions', as
+    // the general path (which parses the body) says them.
+    let said = reader.said();
     let mut fields = Fields::new();
     let mut children = None;
     cursor.members(&mut |cursor, key| {
@@ -168,7 +171,12 @@ fn element(
         children = Some(items(cursor, reader, pointer, inner)?.streamed(inner));
         Some(())
     })?;
-    Some(lower_element(reader, kind, fields, pointer, children))
+    let children_said = reader.said();
+    let lowered = lower_element(reader, kind, fields, pointer, children);
+    if matches!(kind, Kind::Blocks { depth } if depth > 0) {
+        reader.say_earlier(said, children_said);
+    }
+    Some(lowered)
 }
 
 /// One instruction, read where it lies: by the fast path when it can, else parsed (a

@@ -37,9 +37,9 @@ pub(crate) const MAX_NESTING: usize = 128;
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     out: String,
+    /// The tape indices of the members of the objects being written, innermost last.
     kids: Vec<u32>,
     order: Vec<usize>,
-    rebuilt: String,
     orders: Orders,
     tape: Vec<Slot>,
 }
@@ -53,9 +53,8 @@ pub(crate) struct Scratch {
 struct Orders {
     /// Each entry: the keys in written order, joined by `"` (which no key read here
     /// holds), and the written index of each member in sorted order (duplicates gone).
+    /// Kinds seen often move to the front; a new one replaces the last.
     entries: Vec<(Vec<u8>, Vec<usize>)>,
-    /// The entry to replace next.
-    next: usize,
     /// The key sequence of the object being sorted, joined as in `entries`.
     joined: Vec<u8>,
 }
@@ -67,18 +66,17 @@ impl Orders {
 
 /// One value on the tape: its kind, where it is in the input (offsets from the
 /// instruction's first byte), its key's characters when it is an object's member, the
-/// tape index just past its subtree (its next sibling), and where it is in the output
-/// (a member from its key's opening quote; in the output a member is always
-/// `"key":value`). An object sorted moves its members: the output offsets of what is
-/// inside it are stale from then on (but for the top level's, which the sort keeps).
+/// tape index just past its subtree (its next sibling), and whether its text already is
+/// what the writer prints for it (no whitespace, keys sorted and once, numbers as
+/// printed, all the way down).
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     kind: JsonType,
+    clean: bool,
     start: u32,
     end: u32,
     key: (u32, u32),
     next: u32,
-    out: (u32, u32),
 }
 
 /// What the scan of one instruction found.
@@ -108,6 +106,8 @@ pub(crate) struct Canonical<'s> {
     tape: &'s [Slot],
     /// The instruction's input text.
     input: &'s str,
+    /// Where the `name` string's characters are in `text`.
+    name: Option<(usize, usize)>,
 }
 
 impl<'s> Canonical<'s> {
@@ -138,11 +138,8 @@ impl<'s> Canonical<'s> {
     /// The instruction's `name`, when it is a string: a slice of [`Self::text`], so the
     /// instruction can keep where it is instead of a copy.
     pub(crate) fn name(&self) -> Option<&'s str> {
-        let (_, node) = self.root().children().filter(|(key, _)| *key == "name").last()?;
-        let slot = node.slot()?;
-        // Past `"name":` and the opening quote, up to the closing one.
-        let value = slot.out.0 as usize + "\"name\":\"".len();
-        self.text.get(value..(slot.out.1 as usize).checked_sub(1)?)
+        let (start, end) = self.name?;
+        self.text.get(start..end)
     }
 }
 
@@ -275,7 +272,6 @@ pub(crate) fn scan<'s>(
     blocks: bool,
     scratch: &'s mut Scratch,
 ) -> Scanned<'s> {
-    scratch.out.clear();
     scratch.tape.clear();
     let mut scan = Scan {
         input: text,
@@ -283,18 +279,13 @@ pub(crate) fn scan<'s>(
         base: at,
         i: at,
         nesting,
-        copying: false,
+        changes: 0,
         escaped: false,
         stop_at_blocks: blocks,
-        out: &mut scratch.out,
-        kids: &mut scratch.kids,
-        order: &mut scratch.order,
-        rebuilt: &mut scratch.rebuilt,
-        orders: &mut scratch.orders,
         tape: &mut scratch.tape,
     };
     let is_object = scan.bytes.get(at) == Some(&b'{');
-    match scan.value(None, 0, 0) {
+    match scan.value(None, 0) {
         Ok(()) => {}
         Err(Stop::Blocks) => return Scanned::Blocks,
         Err(Stop::Invalid) => return Scanned::Invalid,
@@ -303,15 +294,173 @@ pub(crate) fn scan<'s>(
     if scan.escaped || !is_object {
         return Scanned::General { end };
     }
-    let copying = scan.copying;
-    let scratch: &'s Scratch = scratch;
-    let (text, input) = match (copying, text.get(at..end)) {
-        (true, Some(input)) => (scratch.out.as_str(), input),
-        (false, Some(input)) => (input, input),
-        (_, None) => return Scanned::Invalid,
+    let Some(input) = text.get(at..end) else { return Scanned::Invalid };
+    let clean = scratch.tape.first().is_some_and(|root| root.clean);
+    let name = if clean {
+        // The name's characters, where the text has them.
+        top_name(&scratch.tape, input).map(|slot| (slot.start as usize + 1, slot.end as usize - 1))
+    } else {
+        let mut writer = Writer {
+            input,
+            tape: &scratch.tape,
+            out: &mut scratch.out,
+            kids: &mut scratch.kids,
+            order: &mut scratch.order,
+            orders: &mut scratch.orders,
+            name: None,
+        };
+        writer.out.clear();
+        writer.write(0, true);
+        writer.name
     };
-    let canonical = Canonical { text, unchanged: !copying, tape: &scratch.tape, input };
+    let scratch: &'s Scratch = scratch;
+    let text = if clean { input } else { scratch.out.as_str() };
+    let canonical = Canonical { text, unchanged: clean, tape: &scratch.tape, input, name };
     Scanned::Read { canonical, end }
+}
+
+/// The top level's `name` member that a map keeps (the last), when it is a string.
+fn top_name(tape: &[Slot], input: &str) -> Option<Slot> {
+    let root = Node { tape, input, index: 0 };
+    let (_, node) = root.children().filter(|(key, _)| *key == "name").last()?;
+    node.slot().filter(|slot| slot.kind == JsonType::String)
+}
+
+/// Writes a scanned instruction's canonical text from its tape: what is clean is copied
+/// as it is, in one piece; an object that is not has its members written in key order
+/// (a repeated key's last), an array that is not its elements, a number that is not its
+/// printed form. Every byte is copied once.
+struct Writer<'a> {
+    input: &'a str,
+    tape: &'a [Slot],
+    out: &'a mut String,
+    kids: &'a mut Vec<u32>,
+    order: &'a mut Vec<usize>,
+    orders: &'a mut Orders,
+    /// Where the top level's `name` string's characters went.
+    name: Option<(usize, usize)>,
+}
+
+/// A slot's text in the input.
+fn text_of(input: &str, slot: Slot) -> &str {
+    input.get(slot.start as usize..slot.end as usize).unwrap_or("")
+}
+
+impl Writer<'_> {
+    fn write(&mut self, at: usize, top: bool) {
+        let Some(&slot) = self.tape.get(at) else { return };
+        if slot.clean {
+            self.out.push_str(text_of(self.input, slot));
+            return;
+        }
+        match slot.kind {
+            JsonType::Object => self.object(at, slot, top),
+            JsonType::Array => {
+                self.out.push('[');
+                let mut child = at + 1;
+                while child < slot.next as usize {
+                    if child > at + 1 {
+                        self.out.push(',');
+                    }
+                    self.write(child, false);
+                    child = self.tape.get(child).map_or(usize::MAX, |s| s.next as usize);
+                }
+                self.out.push(']');
+            }
+            // Only a number is unclean as a scalar: its printed form (it was read once).
+            _ => {
+                let text = text_of(self.input, slot);
+                let printed = serde_json::from_str::<serde_json::Number>(text)
+                    .ok()
+                    .and_then(|number| serde_json::to_string(&number).ok());
+                self.out.push_str(printed.as_deref().unwrap_or(text));
+            }
+        }
+    }
+
+    fn object(&mut self, at: usize, slot: Slot, top: bool) {
+        // Its members' slots, on the shared stack, then their order.
+        let first = self.kids.len();
+        let mut child = at + 1;
+        while child < slot.next as usize {
+            self.kids.push(child as u32);
+            child = self.tape.get(child).map_or(usize::MAX, |s| s.next as usize);
+        }
+        let from = self.order.len();
+        sorted_order(self.input, self.tape, &self.kids[first..], self.orders, self.order);
+        self.out.push('{');
+        for n in 0..self.order.len() - from {
+            let kid = self.kids[first + self.order[from + n]] as usize;
+            let Some(&member) = self.tape.get(kid) else { continue };
+            if n > 0 {
+                self.out.push(',');
+            }
+            let (key_at, key_end) = (member.key.0 as usize, member.key.1 as usize);
+            let key = self.input.get(key_at..key_end).unwrap_or("");
+            let value = self.out.len() + key.len() + 3;
+            if member.clean && member.start as usize == key_end + 2 {
+                // `"key":value` as it is in the input: one piece.
+                self.out.push_str(self.input.get(key_at - 1..member.end as usize).unwrap_or(""));
+            } else {
+                self.out.push('"');
+                self.out.push_str(key);
+                self.out.push_str("\":");
+                self.write(kid, false);
+            }
+            if top && key == "name" && member.kind == JsonType::String {
+                self.name = Some((value + 1, self.out.len() - 1));
+            }
+        }
+        self.out.push('}');
+        self.kids.truncate(first);
+        self.order.truncate(from);
+    }
+}
+
+/// Appends to `order` the order of an object's members (`kids`, their tape indices) by
+/// key, a repeated key's last member only: from the orders seen before when these keys
+/// came in this order already, else sorted (and remembered).
+fn sorted_order(input: &str, tape: &[Slot], kids: &[u32], orders: &mut Orders, order: &mut Vec<usize>) {
+    let input = input.as_bytes();
+    let key = |k: usize| {
+        kids.get(k)
+            .and_then(|&at| tape.get(at as usize))
+            .and_then(|s| input.get(s.key.0 as usize..s.key.1 as usize))
+            .unwrap_or(b"")
+    };
+    orders.joined.clear();
+    for k in 0..kids.len() {
+        orders.joined.extend_from_slice(key(k));
+        orders.joined.push(b'"');
+    }
+    if let Some(found) = orders.entries.iter().position(|(keys, _)| *keys == orders.joined) {
+        // Moved up one place: the kinds of objects seen most often come first.
+        let found = if found > 0 {
+            orders.entries.swap(found, found - 1);
+            found - 1
+        } else {
+            found
+        };
+        order.extend_from_slice(&orders.entries[found].1);
+        return;
+    }
+    let mut sorted: Vec<usize> = (0..kids.len()).collect();
+    sorted.sort_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
+    // Of members with the same key, the last written wins.
+    let mut kept = 0;
+    for n in 0..sorted.len() {
+        let last_of_its_key = sorted.get(n + 1).is_none_or(|&next| key(next) != key(sorted[n]));
+        if last_of_its_key {
+            sorted[kept] = sorted[n];
+            kept += 1;
+        }
+    }
+    sorted.truncate(kept);
+    order.extend_from_slice(&sorted);
+    if orders.entries.len() >= Orders::SIZE {
+        orders.entries.pop();
+    }
+    orders.entries.push((orders.joined.clone(), sorted));
 }
 
 /// The canonical form of `input`, which must be one JSON object and nothing else (but
@@ -424,10 +573,7 @@ pub(crate) fn skip(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
-/// The scan of one text. Output offsets are relative to the instruction's start: while
-/// nothing has changed (`copying` is false) the output *is* the input read so far, so
-/// nothing is written; at the first change, the input read so far is copied and
-/// writing begins.
+/// The scan of one text: checks it, and puts each value on the tape.
 struct Scan<'i, 's> {
     input: &'i str,
     bytes: &'i [u8],
@@ -437,71 +583,33 @@ struct Scan<'i, 's> {
     i: usize,
     /// Containers open, the document's included.
     nesting: usize,
-    copying: bool,
+    /// How many places so far differ from what the writer prints (whitespace, keys out
+    /// of order or repeated, a number printed otherwise): a value is clean when none
+    /// was found inside it.
+    changes: u32,
     /// A string with an escape was met: the general path reads this one.
     escaped: bool,
     stop_at_blocks: bool,
-    out: &'s mut String,
-    /// The tape indices of an object's members, while it is sorted.
-    kids: &'s mut Vec<u32>,
-    order: &'s mut Vec<usize>,
-    rebuilt: &'s mut String,
-    orders: &'s mut Orders,
     tape: &'s mut Vec<Slot>,
 }
 
 type Step = Result<(), Stop>;
 
 impl Scan<'_, '_> {
-    /// Where the output is.
-    #[inline]
-    fn pos(&self) -> usize {
-        if self.copying {
-            self.out.len()
-        } else {
-            self.i - self.base
-        }
-    }
-
-    /// The output differs from the input from input offset `at` on (nothing before it
-    /// has changed, so the output so far is `input[base..at]`).
-    fn diverge(&mut self, at: usize) -> Step {
-        if !self.copying {
-            self.out.clear();
-            self.out.push_str(self.input.get(self.base..at).ok_or(Stop::Invalid)?);
-            self.copying = true;
-        }
-        Ok(())
-    }
-
-    /// Passes `input[from..to]` to the output.
-    #[inline]
-    fn copy(&mut self, from: usize, to: usize) -> Step {
-        if self.copying {
-            self.out.push_str(self.input.get(from..to).ok_or(Stop::Invalid)?);
-        }
-        Ok(())
-    }
-
     /// Skips whitespace, which the writer does not print.
     #[inline]
-    fn ws(&mut self) -> Step {
-        if !matches!(self.bytes.get(self.i), Some(b' ' | b'\n' | b'\r' | b'\t')) {
-            return Ok(());
+    fn ws(&mut self) {
+        if matches!(self.bytes.get(self.i), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            self.skip_ws();
         }
-        self.skip_ws()
     }
 
     #[inline(never)]
-    fn skip_ws(&mut self) -> Step {
-        let start = self.i;
+    fn skip_ws(&mut self) {
         while matches!(self.bytes.get(self.i), Some(b' ' | b'\n' | b'\r' | b'\t')) {
             self.i += 1;
         }
-        if self.i > start {
-            self.diverge(start)?;
-        }
-        Ok(())
+        self.changes += 1;
     }
 
     /// Passes one structural byte, which must be `byte`.
@@ -510,7 +618,6 @@ impl Scan<'_, '_> {
         if self.bytes.get(self.i) != Some(&byte) {
             return Err(Stop::Invalid);
         }
-        self.copy(self.i, self.i + 1)?;
         self.i += 1;
         Ok(())
     }
@@ -521,11 +628,11 @@ impl Scan<'_, '_> {
         (at - self.base) as u32
     }
 
-    /// One value, put on the tape with its key (`level` 0 is the instruction itself);
-    /// `out` is where it starts in the output (a member: where its key does).
-    fn value(&mut self, key: Option<(u32, u32)>, out: usize, level: usize) -> Step {
+    /// One value, put on the tape with its key (`level` 0 is the instruction itself).
+    fn value(&mut self, key: Option<(u32, u32)>, level: usize) -> Step {
         let start = self.i;
         let key = key.unwrap_or((0, 0));
+        let changes = self.changes;
         let kind = match *self.bytes.get(self.i).ok_or(Stop::Invalid)? {
             b'"' => {
                 self.string()?;
@@ -551,36 +658,30 @@ impl Scan<'_, '_> {
                 // A container's slot is made first: its members follow it on the tape.
                 let slot = self.tape.len();
                 let kind = if open == b'{' { JsonType::Object } else { JsonType::Array };
-                self.tape.push(Slot { kind, start: self.rel(start), end: 0, key, next: 0, out: (out as u32, 0) });
+                self.tape.push(Slot { kind, clean: false, start: self.rel(start), end: 0, key, next: 0 });
                 if open == b'{' {
-                    self.object(level, slot)?;
+                    self.object(level)?;
                 } else {
                     self.array(level)?;
                 }
-                let (end, next, out_end) = (self.rel(self.i), self.tape.len() as u32, self.pos() as u32);
+                let (end, next, clean) = (self.rel(self.i), self.tape.len() as u32, self.changes == changes);
                 if let Some(slot) = self.tape.get_mut(slot) {
                     slot.end = end;
                     slot.next = next;
-                    slot.out.1 = out_end;
+                    slot.clean = clean;
                 }
                 return Ok(());
             }
             _ => return Err(Stop::Invalid),
         };
         let next = self.tape.len() as u32 + 1;
-        let slot = Slot {
-            kind,
-            start: self.rel(start),
-            end: self.rel(self.i),
-            key,
-            next,
-            out: (out as u32, self.pos() as u32),
-        };
-        self.tape.push(slot);
+        let clean = self.changes == changes;
+        self.tape.push(Slot { kind, clean, start: self.rel(start), end: self.rel(self.i), key, next });
         Ok(())
     }
 
     /// Opens a container, within serde_json's nesting limit.
+    #[inline]
     fn open(&mut self, byte: u8) -> Step {
         self.nesting += 1;
         if self.nesting >= MAX_NESTING {
@@ -589,16 +690,12 @@ impl Scan<'_, '_> {
         self.expect(byte)
     }
 
-    /// A string; its characters' offsets in the output.
     #[inline]
-    fn string(&mut self) -> Result<(usize, usize), Stop> {
-        let start = self.i;
-        let (end, escaped) = string_end(self.bytes, start).ok_or(Stop::Invalid)?;
+    fn string(&mut self) -> Step {
+        let (end, escaped) = string_end(self.bytes, self.i).ok_or(Stop::Invalid)?;
         self.escaped |= escaped;
-        let at = self.pos();
-        self.copy(start, end)?;
         self.i = end;
-        Ok((at + 1, at + end - start - 1))
+        Ok(())
     }
 
     fn literal(&mut self, word: &[u8]) -> Step {
@@ -606,12 +703,12 @@ impl Scan<'_, '_> {
         if self.bytes.get(self.i..end) != Some(word) {
             return Err(Stop::Invalid);
         }
-        self.copy(self.i, end)?;
         self.i = end;
         Ok(())
     }
 
-    /// A number, checked against JSON's grammar; printed as serde_json prints it.
+    /// A number, checked against JSON's grammar; a change when serde_json prints it
+    /// otherwise.
     fn number(&mut self) -> Step {
         let start = self.i;
         let digits = |bytes: &[u8], mut j: usize| {
@@ -651,33 +748,28 @@ impl Scan<'_, '_> {
         let token = self.input.get(start..j).ok_or(Stop::Invalid)?;
         self.i = j;
         if j == integer && integer_as_printed(token) {
-            return self.copy(start, j);
+            return Ok(());
         }
         // Anything else is what serde_json prints for the number it reads (out of its
         // range, it reads none: the document's parser says so).
         let number: serde_json::Number = serde_json::from_str(token).map_err(|_| Stop::Invalid)?;
-        let printed = serde_json::to_string(&number).map_err(|_| Stop::Invalid)?;
-        if printed != token {
-            self.diverge(start)?;
-        }
-        if self.copying {
-            self.out.push_str(&printed);
+        if serde_json::to_string(&number).map_err(|_| Stop::Invalid)? != token {
+            self.changes += 1;
         }
         Ok(())
     }
 
     fn array(&mut self, level: usize) -> Step {
         self.open(b'[')?;
-        self.ws()?;
+        self.ws();
         if self.bytes.get(self.i) == Some(&b']') {
             self.nesting -= 1;
             return self.expect(b']');
         }
         loop {
-            self.ws()?;
-            let out = self.pos();
-            self.value(None, out, level + 1)?;
-            self.ws()?;
+            self.ws();
+            self.value(None, level + 1)?;
+            self.ws();
             match self.bytes.get(self.i) {
                 Some(b',') => self.expect(b',')?,
                 Some(b']') => break,
@@ -688,40 +780,39 @@ impl Scan<'_, '_> {
         self.expect(b']')
     }
 
-    /// An object (tape slot `me`), its keys sorted when they are not.
-    fn object(&mut self, level: usize, me: usize) -> Step {
-        let open = self.pos();
+    /// An object; a change when its keys are not strictly ascending (out of order, or a
+    /// key repeated), which the writer sorts.
+    fn object(&mut self, level: usize) -> Step {
         self.open(b'{')?;
-        let mut sorted = true;
         // The previous key's characters, in the input.
         let mut previous: Option<(usize, usize)> = None;
-        self.ws()?;
+        let mut sorted = true;
+        self.ws();
         if self.bytes.get(self.i) != Some(&b'}') {
             loop {
-                self.ws()?;
+                self.ws();
                 if self.bytes.get(self.i) != Some(&b'"') {
                     return Err(Stop::Invalid);
                 }
-                let start = self.pos();
                 let key_at = self.i + 1;
                 self.string()?;
                 let key_end = self.i - 1;
                 let key = self.bytes.get(key_at..key_end).ok_or(Stop::Invalid)?;
                 if let Some((a, b)) = previous {
-                    // Strictly ascending, as a sorted map prints them; a repeat is not.
                     if sorted && !ascending(self.bytes.get(a..b).unwrap_or(b""), key) {
                         sorted = false;
+                        self.changes += 1;
                     }
                 }
                 previous = Some((key_at, key_end));
-                self.ws()?;
+                self.ws();
                 self.expect(b':')?;
-                self.ws()?;
+                self.ws();
                 if level == 0 && self.stop_at_blocks && self.bytes.get(self.i) == Some(&b'[') && key == b"blocks" {
                     return Err(Stop::Blocks);
                 }
-                self.value(Some((self.rel(key_at), self.rel(key_end))), start, level + 1)?;
-                self.ws()?;
+                self.value(Some((self.rel(key_at), self.rel(key_end))), level + 1)?;
+                self.ws();
                 match self.bytes.get(self.i) {
                     Some(b',') => self.expect(b',')?,
                     Some(b'}') => break,
@@ -729,87 +820,8 @@ impl Scan<'_, '_> {
                 }
             }
         }
-        if !sorted && !self.escaped {
-            self.diverge(self.i)?;
-            self.sort_members(open + 1, me, level == 0)?;
-        }
         self.nesting -= 1;
         self.expect(b'}')
-    }
-
-    /// Rewrites the members of the object at tape slot `me` (the output from `from` to
-    /// its end) in key order, keeping a repeated key's last value; `top`: the members'
-    /// output offsets follow them (the top level's are read afterwards).
-    fn sort_members(&mut self, from: usize, me: usize, top: bool) -> Step {
-        self.kids.clear();
-        let mut at = me + 1;
-        while let Some(slot) = self.tape.get(at) {
-            self.kids.push(at as u32);
-            at = slot.next as usize;
-        }
-        self.sorted_order();
-        self.rebuilt.clear();
-        for &k in self.order.iter() {
-            let kid = self.kids[k] as usize;
-            let slot = self.tape[kid];
-            if !self.rebuilt.is_empty() {
-                self.rebuilt.push(',');
-            }
-            let start = from + self.rebuilt.len();
-            self.rebuilt.push_str(self.out.get(slot.out.0 as usize..slot.out.1 as usize).ok_or(Stop::Invalid)?);
-            if top {
-                self.tape[kid].out = (start as u32, (from + self.rebuilt.len()) as u32);
-            }
-        }
-        self.out.truncate(from);
-        self.out.push_str(self.rebuilt);
-        Ok(())
-    }
-
-    /// Sets `order` to the indices in `kids` of the members in key order, a repeated
-    /// key's last member only: from the orders seen before when these keys came in this
-    /// order already, else sorted (and remembered).
-    fn sorted_order(&mut self) {
-        let (kids, tape) = (&*self.kids, &*self.tape);
-        let input = self.bytes.get(self.base..).unwrap_or(b"");
-        let key = |k: usize| {
-            kids.get(k)
-                .and_then(|&at| tape.get(at as usize))
-                .and_then(|s| input.get(s.key.0 as usize..s.key.1 as usize))
-        };
-        let key = |k: usize| key(k).unwrap_or(b"");
-        let orders = &mut *self.orders;
-        orders.joined.clear();
-        for k in 0..kids.len() {
-            orders.joined.extend_from_slice(key(k));
-            orders.joined.push(b'"');
-        }
-        if let Some((_, order)) = orders.entries.iter().find(|(keys, _)| *keys == orders.joined) {
-            self.order.clear();
-            self.order.extend_from_slice(order);
-            return;
-        }
-        let order = &mut *self.order;
-        order.clear();
-        order.extend(0..kids.len());
-        order.sort_by(|&a, &b| key(a).cmp(key(b)).then(a.cmp(&b)));
-        // Of members with the same key, the last written wins.
-        let mut kept = 0;
-        for n in 0..order.len() {
-            let last_of_its_key = order.get(n + 1).is_none_or(|&next| key(next) != key(order[n]));
-            if last_of_its_key {
-                order[kept] = order[n];
-                kept += 1;
-            }
-        }
-        order.truncate(kept);
-        let entry = (orders.joined.clone(), order.clone());
-        if orders.entries.len() < Orders::SIZE {
-            orders.entries.push(entry);
-        } else {
-            orders.entries[orders.next] = entry;
-            orders.next = (orders.next + 1) % Orders::SIZE;
-        }
     }
 }
 

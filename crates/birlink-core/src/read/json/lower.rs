@@ -112,6 +112,18 @@ impl<'d> Reader<'d> {
         self.diags.push(diagnostic);
     }
 
+    /// How many diagnostics were said so far (a mark for [`Self::say_earlier`]).
+    pub(crate) fn said(&self) -> usize {
+        self.diags.len()
+    }
+
+    /// Moves what was said since mark `since` before what was said since mark `at`.
+    pub(crate) fn say_earlier(&mut self, at: usize, since: usize) {
+        if let Some(tail) = self.diags.get_mut(at..) {
+            tail.rotate_right(tail.len().saturating_sub(since - at));
+        }
+    }
+
     /// Checks `fields[key]` when present; reports and returns false on a wrong shape.
     /// `kind` describes the entity (`function`, `the module`); its name is added from
     /// `fields` only when there is something to report.

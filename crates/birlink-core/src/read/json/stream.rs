@@ -58,6 +58,12 @@ pub fn read_document(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>)
     read_serde(text, file, diags)
 }
 
+/// [`read_document`] by the direct reader alone: `None` for a text it leaves to
+/// serde_json (not JSON, a container given twice, …), with nothing said.
+pub(crate) fn read_direct(text: &FileText, file: FileId) -> Option<(Document, Vec<Diagnostic>)> {
+    super::direct::read(text, file)
+}
+
 /// [`read_document`] with serde_json driving, whatever the text: the reader of what the
 /// direct one leaves, and its oracle.
 pub(crate) fn read_serde(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {

@@ -1,0 +1,230 @@
+//! A document's insignificant whitespace dropped while its bytes arrive.
+//!
+//! An indented dump is about three times the size of the same dump written compactly,
+//! and its indentation is all the difference. Read whole, it is held whole while it is
+//! parsed, and its instructions are kept as compact copies beside it. Read in chunks
+//! through a [`Compactor`], it never is: what is held is the compact text, whose
+//! instructions are spans of it when their keys are sorted, as a compact dump's are —
+//! the same memory, and the same reading, as the compact dump.
+//!
+//! Only whitespace outside strings goes, and only where the document means the same
+//! without it: between two tokens that are not both scalars (`[1 2]` keeps its space,
+//! so text that is not JSON stays text that is not JSON). A valid document compacts to
+//! exactly the compact text of its value, keys in the order written. Positions in the
+//! compacted text are not the file's: the reader finds lines and columns in the file
+//! itself (`FileEntry::read_text`), and reads the file whole again when the compacted
+//! text is not JSON, so the parser's words point into the file.
+
+/// Bytes the compactor looks at before it decides whether compacting is worth it.
+const PROBE: usize = 1 << 16;
+
+/// Drops whitespace between tokens from bytes given in chunks.
+#[derive(Debug)]
+pub struct Compactor {
+    out: Vec<u8>,
+    /// Where a chunk is compacted before it is appended.
+    scratch: Vec<u8>,
+    /// The file's size, when known: the output is sized from it.
+    len: u64,
+    /// Bytes given so far.
+    seen: u64,
+    in_string: bool,
+    /// In a string, just after a backslash.
+    escaped: bool,
+    /// Whitespace was dropped since the last byte written.
+    gap: bool,
+    /// The last byte written outside strings (`"` after a string).
+    last: u8,
+    /// Few bytes are whitespace: the rest is copied as it comes.
+    passthrough: bool,
+    removed: u64,
+}
+
+impl Compactor {
+    /// A compactor for a document of `len` bytes (0 when unknown).
+    pub fn new(len: u64) -> Compactor {
+        Compactor {
+            out: Vec::new(),
+            scratch: Vec::new(),
+            len,
+            seen: 0,
+            in_string: false,
+            escaped: false,
+            gap: false,
+            last: b'{',
+            passthrough: false,
+            removed: 0,
+        }
+    }
+
+    /// Takes the next chunk of the document.
+    pub fn push(&mut self, chunk: &[u8]) {
+        let before = self.seen;
+        self.seen += chunk.len() as u64;
+        if self.passthrough {
+            self.out.extend_from_slice(chunk);
+            return;
+        }
+        if before == 0 {
+            // Sized for what the first chunk suggests, so the output is allocated once
+            // (in wasm, memory once grown stays grown).
+            self.reserve_for(chunk);
+        }
+        self.compact(chunk);
+        if before < PROBE as u64 && self.seen >= PROBE as u64 && self.removed * 100 < self.seen {
+            // Compact already (under 1% whitespace): copying beats looking.
+            self.passthrough = true;
+        }
+    }
+
+    /// The document's bytes, and whether anything was dropped.
+    pub fn finish(self) -> (Vec<u8>, bool) {
+        // The scratch buffer goes with `self`.
+        (self.out, self.removed > 0)
+    }
+
+    fn reserve_for(&mut self, chunk: &[u8]) {
+        let sample = &chunk[..chunk.len().min(PROBE)];
+        let blank = sample.iter().filter(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t')).count();
+        let len = self.len.max(chunk.len() as u64);
+        let kept = if sample.is_empty() { 1.0 } else { 1.0 - blank as f64 / sample.len() as f64 };
+        // A margin over the sample's share: the rest of a file is rarely denser.
+        let want = ((len as f64 * (kept * 1.15 + 0.02)).min(len as f64)) as usize;
+        self.out.reserve_exact(want.saturating_sub(self.out.capacity()));
+    }
+
+    /// One chunk, a byte at a time (a tight loop per state beats searching: the runs
+    /// of an indented dump are a few bytes long), into a scratch buffer appended once.
+    fn compact(&mut self, chunk: &[u8]) {
+        // A space may be put back before each byte: at most twice the chunk.
+        self.scratch.resize(2 * chunk.len() + 1, 0);
+        let out = &mut self.scratch[..];
+        let n = chunk.len();
+        let (mut o, mut i) = (0usize, 0usize);
+        let (mut in_string, mut escaped, mut gap, mut last) = (self.in_string, self.escaped, self.gap, self.last);
+        let (mut removed, mut restored) = (0u64, 0u64);
+        while i < n {
+            if in_string {
+                if escaped {
+                    out[o] = chunk[i];
+                    (o, i, escaped) = (o + 1, i + 1, false);
+                    continue;
+                }
+                while i < n {
+                    let byte = chunk[i];
+                    out[o] = byte;
+                    (o, i) = (o + 1, i + 1);
+                    if byte == b'"' {
+                        (in_string, last) = (false, b'"');
+                        break;
+                    }
+                    if byte == b'\\' {
+                        escaped = true;
+                        break;
+                    }
+                }
+                continue;
+            }
+            let byte = chunk[i];
+            if is_blank(byte) {
+                let start = i;
+                i += 1;
+                // Indentation: eight spaces at a time.
+                while chunk.get(i..i + 8) == Some(b"        ") {
+                    i += 8;
+                }
+                while i < n && is_blank(chunk[i]) {
+                    i += 1;
+                }
+                removed += (i - start) as u64;
+                gap = true;
+                continue;
+            }
+            if gap {
+                gap = false;
+                if !is_structural(last) && !is_structural(byte) {
+                    // Two scalars: the space between them is not insignificant.
+                    out[o] = b' ';
+                    o += 1;
+                    restored += 1;
+                }
+            }
+            if byte == b'"' {
+                out[o] = byte;
+                (o, i, in_string) = (o + 1, i + 1, true);
+                continue;
+            }
+            while i < n {
+                let byte = chunk[i];
+                if is_blank(byte) || byte == b'"' {
+                    break;
+                }
+                out[o] = byte;
+                (o, i, last) = (o + 1, i + 1, byte);
+            }
+        }
+        (self.in_string, self.escaped, self.gap, self.last) = (in_string, escaped, gap, last);
+        self.removed = (self.removed + removed).saturating_sub(restored);
+        self.out.extend_from_slice(&self.scratch[..o]);
+    }
+}
+
+fn is_blank(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// A byte next to which whitespace never matters.
+fn is_structural(byte: u8) -> bool {
+    matches!(byte, b'{' | b'}' | b'[' | b']' | b',' | b':')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compacted(text: &str, chunk: usize) -> (String, bool) {
+        let mut compactor = Compactor::new(text.len() as u64);
+        for piece in text.as_bytes().chunks(chunk.max(1)) {
+            compactor.push(piece);
+        }
+        let (bytes, changed) = compactor.finish();
+        (String::from_utf8(bytes).unwrap(), changed)
+    }
+
+    #[test]
+    fn a_document_compacts_to_its_compact_text_in_any_chunks() {
+        let value = serde_json::json!({
+            "b": [1, -2.5, {"c": "a \"quoted\" \\ word", "d": null}],
+            "a": "é and\ttabs\nin a string",
+            "": {"x y": [true, false, []]}
+        });
+        let pretty = serde_json::to_string_pretty(&value).unwrap();
+        let compact = serde_json::to_string(&value).unwrap();
+        for chunk in [1, 2, 3, 7, 64, 1 << 20] {
+            assert_eq!(compacted(&pretty, chunk), (compact.clone(), true), "{chunk}");
+            assert_eq!(compacted(&compact, chunk), (compact.clone(), false), "{chunk}");
+        }
+    }
+
+    #[test]
+    fn what_is_not_json_stays_not_json() {
+        for text in ["[1 2]", "[1\n\n2]", "{\"a\" \"b\"}", "[tr ue]", "[- 1]", "[\"a\" 1]", "[1 \"a\"]", "{} {}"] {
+            let (out, _) = compacted(text, 3);
+            assert!(serde_json::from_str::<serde_json::Value>(text).is_err(), "{text}");
+            assert!(serde_json::from_str::<serde_json::Value>(&out).is_err(), "{text} became {out}");
+        }
+        // Bytes that are not JSON whitespace stay.
+        assert_eq!(compacted("[1,\u{a0}2]", 2).0, "[1,\u{a0}2]");
+    }
+
+    #[test]
+    fn a_compact_document_is_copied_after_a_look() {
+        let line = format!("[{}]", vec!["{\"name\":\"x\",\"opcode\":\"Matmult\"}"; 20_000].join(","));
+        let mut compactor = Compactor::new(line.len() as u64);
+        for piece in line.as_bytes().chunks(1 << 15) {
+            compactor.push(piece);
+        }
+        assert!(compactor.passthrough);
+        assert_eq!(compactor.finish(), (line.into_bytes(), false));
+    }
+}

@@ -76,23 +76,58 @@ thread_local! {
     static READ_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
 }
 
-/// A source read when the loader reaches it: the loader holds one file's bytes at a
-/// time, and drops those no instruction is a span of (a pretty dump's, a producer's
-/// key order's), reading the blob again for a location.
+/// The size of the slices a blob is read in.
+const SLICE: f64 = (8 << 20) as f64;
+
+/// Calls `each` with every slice of a blob, in order, through one buffer: the loader
+/// compacts an indented file as it arrives, so the file itself is never in wasm memory
+/// whole.
+fn read_slices(blob: &web_sys::Blob, each: &mut dyn FnMut(&[u8])) -> Result<(), String> {
+    let reader = web_sys::FileReaderSync::new().map_err(|_| "the browser could not read the file".to_owned())?;
+    let size = blob.size();
+    let mut buffer = Vec::new();
+    let mut at = 0.0;
+    while at < size {
+        let end = (at + SLICE).min(size);
+        let slice =
+            blob.slice_with_f64_and_f64(at, end).map_err(|_| "the browser could not slice the file".to_owned())?;
+        let array = reader.read_as_array_buffer(&slice).map_err(|error| {
+            error.as_string().unwrap_or_else(|| "the browser could not read the file".to_owned()).to_lowercase()
+        })?;
+        let array = js_sys::Uint8Array::new(&array);
+        buffer.resize(array.length() as usize, 0);
+        array.copy_to(&mut buffer);
+        each(&buffer);
+        at = end;
+    }
+    Ok(())
+}
+
+/// A source read when the loader reaches it, in slices: the loader holds one file at a
+/// time, compacted as it arrives, and drops the text no instruction is a span of,
+/// reading the blob again for a location.
 fn later(index: usize, file: &InputFile) -> SourceFile {
-    let reader = birlink_core::Reader::new(move || {
+    let reader = birlink_core::Reader::chunked(move |each| {
         let blob = BLOBS.with(|blobs| blobs.borrow().get(index).cloned());
         let blob = blob.ok_or_else(|| "the file is no longer open".to_owned())?;
         let started = now();
-        let bytes = read_blob(&blob);
+        let read = read_slices(&blob, each);
         READ_MS.with(|ms| ms.set(ms.get() + now() - started));
-        bytes
+        read
     });
     SourceFile {
         path: file.path.clone(),
         content: birlink_core::Content::Later { len: file.blob.size() as u64, reader },
         role: birlink_core::Role::Auto,
     }
+}
+
+/// A blob's sample for `read::compact::held_estimate` (from its middle); none when it
+/// cannot be read (the read itself will say why).
+fn sample(blob: &web_sys::Blob) -> Vec<u8> {
+    let start = birlink_core::read::compact::sample_start(blob.size() as u64) as f64;
+    let end = blob.size().min(start + birlink_core::limits::SAMPLE_BYTES as f64);
+    blob.slice_with_f64_and_f64(start, end).ok().and_then(|slice| read_blob(&slice).ok()).unwrap_or_default()
 }
 
 /// The largest file of a work directory whose bytes the link's last step reads here
@@ -420,22 +455,27 @@ impl LinkWorker {
         let n = files.len() as u32;
         let total = n + 5;
         let progress = |phase: String, done: u32| Response::Progress { run, phase, done, total };
-        // The sizes are known before reading: a link set over the limit is refused
-        // (BL0010) without a byte of it entering wasm memory.
+        // What the set will hold once read is estimated from each file's size and a
+        // sample of it (its layout, its instructions): a set over the limit is refused
+        // (BL0010) before a byte of it is parsed.
         let bytes: u64 = files.iter().map(|f| f.blob.size() as u64).sum();
-        let max = birlink_core::limits::WASM_MAX_INPUT_BYTES;
+        let samples: Vec<(u64, Vec<u8>)> = files.iter().map(|f| (f.blob.size() as u64, sample(&f.blob))).collect();
+        let held = birlink_core::read::compact::held_estimate(samples.iter().map(|(len, s)| (*len, s.as_slice())));
+        drop(samples);
+        let max = birlink_core::limits::WASM_MAX_HELD_BYTES;
         BLOBS.with(|blobs| *blobs.borrow_mut() = files.iter().map(|f| f.blob.clone()).collect());
         READ_MS.with(|ms| ms.set(0.0));
         // Each file is read when the loader reaches it, one at a time.
         let sources: Vec<SourceFile> = files.iter().enumerate().map(|(i, file)| later(i, file)).collect();
         let memory_read_bytes = memory_bytes();
         // Over the limit nothing is read, the work directory's files neither.
-        let workdir = if bytes > max { None } else { workdir.map(workdir_input) };
+        let workdir = if held > max { None } else { workdir.map(workdir_input) };
         let options = LinkOptions {
             lnc,
             passes: None,
             max_input_bytes: Some(max),
             input_bytes: Some(bytes),
+            held_estimate: Some(held),
             threads: 1,
             workdir,
         };

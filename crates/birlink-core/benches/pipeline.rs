@@ -230,10 +230,10 @@ fn child(cores: u64, insts: usize, variant: Variant) {
     let read = time_with(
         repeat,
         || sources.clone(),
-        |sources| input::load(sources, None, None, 1, &mut Vec::new(), &mut |_, _| {}),
+        |sources| input::load(sources, None, None, None, 1, &mut Vec::new(), &mut |_, _| {}),
     );
     let mut diags = Vec::new();
-    let set = input::load(sources.clone(), None, None, 1, &mut diags, &mut |_, _| {});
+    let set = input::load(sources.clone(), None, None, None, 1, &mut diags, &mut |_, _| {});
     let verify_time = time(repeat, || verify::run(&set, &mut Vec::new()));
 
     let link_time = time_with(

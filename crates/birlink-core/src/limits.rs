@@ -5,15 +5,30 @@
 /// 128, so this limit is what real input meets first.
 pub const MAX_LOOP_DEPTH: usize = 24;
 
-/// Total input size the browser build accepts (BL0010), checked before a byte is read.
-/// Linking holds the files' bytes (the common instructions of a compact dump are spans
-/// of them, not copies), the model's entities and the report: measured in headless
-/// Chromium, the worker's wasm memory is 1.29× the input at its peak (467 MB for the
-/// 361 MB 8 × 100k set, see `docs/benchmarks.md`); a pretty dump's instructions are kept
-/// as compact copies, a third of its size, so about 1.4×. wasm32 has 4 GiB: 2.6 GB of
-/// input is at most about 3.6 GB of memory. Above it the page says so and names the CLI,
-/// which has no limit.
-pub const WASM_MAX_INPUT_BYTES: u64 = 2_600_000_000;
+/// What the browser build lets a link set hold once read (BL0010), checked before a byte
+/// of it is parsed, against `read::compact::held_estimate`. wasm32 addresses 4 GiB; what is left is
+/// the report, the page's answers and the allocator's slack. Above it the page says so
+/// and names the CLI, which has no limit.
+pub const WASM_MAX_HELD_BYTES: u64 = 3_600_000_000;
+
+/// The largest input the browser build takes at all, by its raw size (a host's `load`
+/// message is refused above it before anything crosses): an indented dump compacts to
+/// about a third of its size, so this is three times what it holds.
+pub const WASM_MAX_INPUT_BYTES: u64 = 3 * WASM_MAX_HELD_BYTES;
+
+/// What a link set holds once read, beyond its compact text, per instruction: the
+/// model's entities, what uses are recorded, the linked module's, and, for instructions
+/// whose keys are not sorted, their sorted copies' allocation. The worst measured in the
+/// browser's worker (`docs/benchmarks.md`, 8 × 100k: 146 bytes for the generator's
+/// shape, 161 for real-shaped instructions with sorted keys, 236 in a producer's
+/// order), rounded up.
+pub const HELD_PER_INSTRUCTION: f64 = 240.0;
+
+/// The margin `read::compact::held_estimate` adds to what it estimates.
+pub const HELD_MARGIN: f64 = 1.05;
+
+/// How much of each file `read::compact::held_estimate` looks at.
+pub const SAMPLE_BYTES: usize = 64 << 10;
 
 /// The most cores a link set may say it has (`--lnc`, `lnc=`, a host's `load`, a
 /// bundle's `options.lnc`). Neuron devices link a handful of cores; a number far above

@@ -83,6 +83,7 @@ impl LinkArgs {
             passes: self.passes.clone(),
             max_input_bytes: self.max_input_bytes,
             input_bytes: None,
+            held_estimate: None,
             threads: self
                 .threads
                 .map(|n| n as usize)

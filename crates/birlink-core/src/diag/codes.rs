@@ -138,7 +138,7 @@ codes! {
     }
     InputTooLarge = "BL0010", Error, Read {
         title: "input too large",
-        explanation: "The link set is larger than this build can hold in memory (the browser build has a 4 GiB address space and takes at most 2.6 GB of input: linking holds the files and about a third more), or larger than it reduces (the page reduces at most 64 MB: a reduction holds the link set as a tree and links it once per test). Nothing was done rather than running out of memory half-way.",
+        explanation: "The link set would take more memory than this build can hold (the browser build has a 4 GiB address space and lets a link set hold at most 3.6 GB once read; what a set would hold is estimated before a byte of it is parsed, from each file's size and first bytes: an indented dump is held as its compact text, about a third of its size, and each instruction holds about 240 bytes beside its text), or is larger than it reduces (the page reduces at most 64 MB: a reduction holds the link set as a tree and links it once per test). Nothing was done rather than running out of memory half-way.",
         example: "8 modules of 600 MB each, opened in the browser",
         fix: "link (or reduce) it with the `birlink` CLI, which has no such limit, or link fewer/smaller modules",
     }

@@ -36,12 +36,17 @@ pub struct LinkOptions {
     /// runs all. Without `bir_linker` the input must be one linked module. Names, not
     /// [`Pass`]es: a bad selection is input to report (BL0012), like a bundle's.
     pub passes: Option<Vec<String>>,
-    /// Refuse inputs larger than this in total (BL0010), instead of running out of memory.
+    /// Refuse inputs that would hold more than this once read (BL0010), instead of
+    /// running out of memory: compared with `held_estimate` when given, else with the
+    /// inputs' total size.
     pub max_input_bytes: Option<u64>,
     /// The inputs' total size, when the caller knows it without reading them (the
     /// browser's worker checks it against `max_input_bytes` before reading a byte, and
     /// passes empty contents when it is over). `None`: the sum of the contents.
     pub input_bytes: Option<u64>,
+    /// What reading the inputs would hold, estimated before reading them
+    /// (`limits::held_estimate`: the browser's worker, from each file's first bytes).
+    pub held_estimate: Option<u64>,
     /// Threads to read the files on (0 or 1: the caller's thread only, as in the
     /// browser). The outcome does not depend on it.
     pub threads: usize,
@@ -123,6 +128,7 @@ pub fn run_with_progress(
         sources,
         options.max_input_bytes,
         options.input_bytes,
+        options.held_estimate,
         options.threads,
         &mut diags,
         &mut |index, file| progress(Progress::Reading { file: file.to_owned(), index, count }),

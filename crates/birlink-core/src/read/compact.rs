@@ -15,8 +15,13 @@
 //! itself (`FileEntry::read_text`), and reads the file whole again when the compacted
 //! text is not JSON, so the parser's words point into the file.
 
+use crate::limits::{HELD_MARGIN, HELD_PER_INSTRUCTION, SAMPLE_BYTES};
+
 /// Bytes the compactor looks at before it decides whether compacting is worth it.
 const PROBE: usize = 1 << 16;
+
+/// The most bytes compacted at once (the scratch buffer is twice that).
+const PIECE: usize = 1 << 16;
 
 /// Drops whitespace between tokens from bytes given in chunks.
 #[derive(Debug)]
@@ -58,28 +63,34 @@ impl Compactor {
     }
 
     /// Takes the next chunk of the document.
-    pub fn push(&mut self, chunk: &[u8]) {
-        let before = self.seen;
-        self.seen += chunk.len() as u64;
-        if self.passthrough {
-            self.out.extend_from_slice(chunk);
-            return;
-        }
-        if before == 0 {
-            // Sized for what the first chunk suggests, so the output is allocated once
+    pub fn push(&mut self, mut chunk: &[u8]) {
+        if self.seen == 0 && !chunk.is_empty() {
+            // Sized for what the first bytes suggest, so the output is allocated once
             // (in wasm, memory once grown stays grown).
             self.reserve_for(chunk);
         }
-        self.compact(chunk);
-        if before < PROBE as u64 && self.seen >= PROBE as u64 && self.removed * 100 < self.seen {
-            // Compact already (under 1% whitespace): copying beats looking.
-            self.passthrough = true;
+        while !chunk.is_empty() {
+            if self.passthrough {
+                self.seen += chunk.len() as u64;
+                self.out.extend_from_slice(chunk);
+                return;
+            }
+            let (piece, rest) = chunk.split_at(chunk.len().min(PIECE));
+            let before = self.seen;
+            self.seen += piece.len() as u64;
+            self.compact(piece);
+            chunk = rest;
+            if before < PROBE as u64 && self.seen >= PROBE as u64 && self.removed * 100 < self.seen {
+                // Compact already (under 1% whitespace): copying beats looking.
+                self.passthrough = true;
+            }
         }
     }
 
     /// The document's bytes, and whether anything was dropped.
-    pub fn finish(self) -> (Vec<u8>, bool) {
-        // The scratch buffer goes with `self`.
+    pub fn finish(mut self) -> (Vec<u8>, bool) {
+        // The text is held as long as the set is: no room kept beyond it.
+        self.out.shrink_to_fit();
         (self.out, self.removed > 0)
     }
 
@@ -96,8 +107,10 @@ impl Compactor {
     /// One chunk, a byte at a time (a tight loop per state beats searching: the runs
     /// of an indented dump are a few bytes long), into a scratch buffer appended once.
     fn compact(&mut self, chunk: &[u8]) {
-        // A space may be put back before each byte: at most twice the chunk.
-        self.scratch.resize(2 * chunk.len() + 1, 0);
+        // A space may be put back before each byte: at most twice the piece.
+        if self.scratch.len() < 2 * chunk.len() + 1 {
+            self.scratch.resize(2 * chunk.len() + 1, 0);
+        }
         let out = &mut self.scratch[..];
         let n = chunk.len();
         let (mut o, mut i) = (0usize, 0usize);
@@ -169,6 +182,34 @@ impl Compactor {
     }
 }
 
+/// What reading a link set would hold, estimated before a byte is parsed from each
+/// file's size and a sample of it (up to [`SAMPLE_BYTES`], from its middle, where a big
+/// dump's instructions are): the share of the sample left once compacted (an indented
+/// file is held as its compact text), and the instructions per compact byte (each holds
+/// [`HELD_PER_INSTRUCTION`] beside its text), with [`HELD_MARGIN`].
+pub fn held_estimate<'a>(files: impl IntoIterator<Item = (u64, &'a [u8])>) -> u64 {
+    let mut held = 0.0;
+    for (len, sample) in files {
+        let sample = &sample[..sample.len().min(SAMPLE_BYTES)];
+        let mut compactor = Compactor::new(sample.len() as u64);
+        compactor.push(sample);
+        let (compact, _) = compactor.finish();
+        if compact.is_empty() {
+            continue;
+        }
+        let share = (compact.len() as f64 / sample.len() as f64).min(1.0);
+        let instructions = memchr::memmem::find_iter(&compact, b"\"opcode\":").count() as f64 / compact.len() as f64;
+        held += len as f64 * share * (1.0 + instructions * HELD_PER_INSTRUCTION) * HELD_MARGIN;
+    }
+    held as u64
+}
+
+/// Where a file's sample for [`held_estimate`] starts: the middle of the file, less half
+/// a sample (its start, for a small file).
+pub fn sample_start(len: u64) -> u64 {
+    (len / 2).saturating_sub(SAMPLE_BYTES as u64 / 2)
+}
+
 fn is_blank(byte: u8) -> bool {
     matches!(byte, b' ' | b'\n' | b'\r' | b'\t')
 }
@@ -215,6 +256,22 @@ mod tests {
         }
         // Bytes that are not JSON whitespace stay.
         assert_eq!(compacted("[1,\u{a0}2]", 2).0, "[1,\u{a0}2]");
+    }
+
+    #[test]
+    fn an_indented_file_is_estimated_at_its_compact_size() {
+        let value = serde_json::json!({"functions": [{"name": "f", "blocks": [{"name": "b", "instructions": [
+            {"name": "i", "opcode": "Matmult", "ins": [{"memref": "a b"}]}]}]}]});
+        let pretty = serde_json::to_string_pretty(&value).unwrap();
+        let compact = serde_json::to_string(&value).unwrap();
+        let of = |text: &str| held_estimate([(text.len() as u64 * 1000, text.as_bytes())]);
+        let per_byte = 1.0 + HELD_PER_INSTRUCTION / compact.len() as f64;
+        let expected = (compact.len() as f64 * 1000.0 * per_byte * HELD_MARGIN) as u64;
+        assert!(of(&compact).abs_diff(expected) <= 1, "{} {expected}", of(&compact));
+        assert!(of(&pretty).abs_diff(expected) <= 1, "{} {expected}", of(&pretty));
+        assert_eq!(held_estimate([(0, &b""[..])]), 0);
+        assert_eq!(sample_start(100), 0);
+        assert_eq!(sample_start(1 << 30), (1 << 29) - (SAMPLE_BYTES as u64 / 2));
     }
 
     #[test]

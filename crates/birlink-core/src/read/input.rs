@@ -249,22 +249,29 @@ pub fn load(
     sources: Vec<SourceFile>,
     max_input_bytes: Option<u64>,
     input_bytes: Option<u64>,
+    held_estimate: Option<u64>,
     threads: usize,
     diags: &mut Vec<Diagnostic>,
     on_file: &mut dyn FnMut(usize, &str),
 ) -> LinkSet {
     let mut set = LinkSet::default();
     let total = input_bytes.unwrap_or_else(|| sources.iter().map(|s| s.content.len()).sum());
-    let too_large = max_input_bytes.is_some_and(|max| total > max);
+    let held = held_estimate.unwrap_or(total);
+    let too_large = max_input_bytes.is_some_and(|max| held > max);
     if too_large {
         let max = max_input_bytes.unwrap_or(0);
+        let message = match held_estimate {
+            Some(held) => format!(
+                "the link set is {}, which would take about {} once read, and this build holds at most {}",
+                human_bytes(total),
+                human_bytes(held),
+                human_bytes(max)
+            ),
+            None => format!("the link set is {} and this build reads at most {}", human_bytes(total), human_bytes(max)),
+        };
         diags.push(
-            Diagnostic::new(
-                Code::InputTooLarge,
-                Pass::Read,
-                format!("the link set is {} and this build reads at most {}", human_bytes(total), human_bytes(max)),
-            )
-            .note(format!("{} file(s) given", sources.len())),
+            Diagnostic::new(Code::InputTooLarge, Pass::Read, message)
+                .note(format!("{} file(s) given; nothing was read", sources.len())),
         );
     }
     let mut netlists: Vec<(Netlist, bool)> = Vec::new();

@@ -386,3 +386,37 @@ fn bl0314_tensor_map_missing() {
 fn bl0315_artifact_collision() {
     check_workdir(Code::ArtifactCollision);
 }
+
+#[test]
+fn bl0010_what_a_set_would_hold_is_checked_before_reading() {
+    // The browser estimates what a set would hold from samples of its files
+    // (`read::compact::held_estimate`) and refuses it before a byte is parsed.
+    use birlink_core::read::compact::held_estimate;
+    let real = birlink_core::gen::Shape::Real;
+    let config = birlink_core::gen::GenConfig { insts: 2000, shape: real, compact: true, ..Default::default() };
+    let files = gen::generate(&config, Layout::Files);
+    // A 2.4 GB set of these files: too much for a 2.6 GB budget once the instructions are
+    // counted, though its bytes alone fit.
+    let scaled = |files: &[gen::GenFile]| {
+        let scale = 2_400_000_000 / files.iter().map(|f| f.bytes.len() as u64).sum::<u64>();
+        held_estimate(files.iter().map(|f| (f.bytes.len() as u64 * scale, f.bytes.as_slice())))
+    };
+    let held = scaled(&files);
+    assert!(held > 2_600_000_000 && held < 3_600_000_000, "{held}");
+    // The same modules indented: 2.4 GB of them hold about a third as much.
+    let indented = gen::generate(&birlink_core::gen::GenConfig { compact: false, ..config.clone() }, Layout::Files);
+    let held_indented = scaled(&indented);
+    assert!(held_indented * 2 < held && held_indented * 5 > held, "{held_indented} against {held}");
+    let sources = files.iter().map(gen::GenFile::source).collect();
+    let options = LinkOptions {
+        max_input_bytes: Some(2_600_000_000),
+        input_bytes: Some(2_400_000_000),
+        held_estimate: Some(held),
+        ..LinkOptions::default()
+    };
+    let outcome = birlink_core::run(sources, &options);
+    let d = find(&outcome, Code::InputTooLarge);
+    assert!(d.message.contains("would take about") && d.message.contains("at most 2.6 GB"), "{}", d.message);
+    assert!(d.notes.iter().any(|n| n.contains("nothing was read")), "{:?}", d.notes);
+    assert!(Pass::PIPELINE.iter().all(|p| status(&outcome, p) == "skipped"));
+}

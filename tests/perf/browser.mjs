@@ -1,6 +1,11 @@
 // Browser figures (not a test: numbers for the notes and docs/benchmarks.md).
 //
-//   node tests/perf/browser.mjs [CORES INSTS]      (default 8 100000)
+//   node tests/perf/browser.mjs [CORES INSTS] [--shape gen|real] [--keys sorted|producer]
+//                               [--indented] [--dir DIR] [--skip-sample]
+//
+// (default 8 100000, the generator's own shape, compact). `--dir` opens the .json files of
+// a folder already written (say, by a streamed `birlink gen` when the machine cannot hold
+// the generator and the browser at once) instead of generating one; it is not removed.
 //
 // Needs dist/ (trunk build --release) and target/release/birlink. Measures:
 //  * the default sample: time from navigation to the first views rendered;
@@ -19,8 +24,25 @@ import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { serve, launch, open, verdict, nextVerdict, root, dist } from '../e2e/harness.mjs';
 
-const [cores = '8', insts = '100000'] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv.splice(at, 2)[1] : fallback;
+};
+const has = (name) => {
+  const at = argv.indexOf(name);
+  if (at >= 0) argv.splice(at, 1);
+  return at >= 0;
+};
+const shape = flag('--shape', 'gen');
+const keys = flag('--keys', 'sorted');
+const given = flag('--dir', null);
+const indented = has('--indented');
+const skipSample = has('--skip-sample');
+const [cores = '8', insts = '100000'] = argv;
 const birlink = path.join(root, 'target/release/birlink');
+// The CLI's outputs go to memory when the machine has a tmpfs (a slow disk would be timed).
+const scratch = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
 
 function gz(file) {
   const data = fs.readFileSync(file);
@@ -32,7 +54,7 @@ const browser = await launch();
 const report = {};
 
 // 1. Default sample, first views.
-{
+if (!skipSample) {
   const times = [];
   for (let i = 0; i < 5; i++) {
     const page = await open(browser, server.url);
@@ -46,14 +68,17 @@ const report = {};
 
 // 2. A large generated set through the file input.
 {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-perf-'));
-  execFileSync(birlink, ['gen', '--cores', cores, '--insts', insts, '--handoffs', '16', '--remote-dma', '64',
-    '--barriers', '32', '--loops', '3', '--compact', '--out', dir], { stdio: 'ignore' });
+  const dir = given ?? fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-perf-'));
+  if (!given) {
+    execFileSync(birlink, ['gen', '--cores', cores, '--insts', insts, '--handoffs', '16', '--remote-dma', '64',
+      '--barriers', '32', '--loops', '3', ...(indented ? [] : ['--compact']), '--shape', shape, '--keys', keys,
+      '--out', dir], { stdio: 'ignore' });
+  }
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(dir, f));
   const bytes = files.reduce((n, f) => n + fs.statSync(f).size, 0);
 
   const nativeBefore = (() => {
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-perf-out-'));
+    const out = fs.mkdtempSync(path.join(scratch, 'birlink-perf-out-'));
     const t = process.hrtime.bigint();
     execFileSync(birlink, ['link', ...files, '--out', out, '--quiet', '--threads', '1'], { stdio: 'ignore' });
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
@@ -101,7 +126,7 @@ const report = {};
 
   // The same files, natively, before the browser's run and after it (the machine is
   // noisy: the two bracket the browser's run, and their mean is the comparison).
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-perf-out-'));
+  const out = fs.mkdtempSync(path.join(scratch, 'birlink-perf-out-'));
   const nativeRun = () => {
     const t = process.hrtime.bigint();
     execFileSync(birlink, ['link', ...files, '--out', out, '--quiet', '--threads', '1'], { stdio: 'ignore' });
@@ -110,8 +135,9 @@ const report = {};
   const native = (nativeBefore + nativeRun()) / 2;
 
   report.large_set = {
-    set: `${cores} x ${insts}`, files: files.length, bytes, verdict: text.split('\n')[0],
-    total_ms: total, worker_load_ms: Math.round(stats.load), wasm_pipeline_ms: Math.round(stats.pipeline),
+    set: given ?? `${cores} x ${insts}, ${shape} shape, ${indented ? 'indented' : 'compact'}, keys ${keys}`,
+    files: files.length, bytes, verdict: text.split('\n')[0],
+    total_ms: total, worker_blob_read_ms: Math.round(stats.load), wasm_pipeline_ms: Math.round(stats.pipeline),
     native_cli_one_thread_ms: Math.round(native), native_runs_ms: [Math.round(nativeBefore), Math.round(2 * native - nativeBefore)], wasm_over_native: +(stats.pipeline / native).toFixed(2),
     verdict_over_native: +(total / native).toFixed(2),
     worker_wasm_memory_mb: Math.round(stats.memory / 1e6), wasm_memory_over_input: +(stats.memory / bytes).toFixed(2),
@@ -121,7 +147,7 @@ const report = {};
     long_tasks: tasks.slice(0, 5),
     slowest_view_switch_ms: slowest,
   };
-  fs.rmSync(dir, { recursive: true, force: true });
+  if (!given) fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(out, { recursive: true, force: true });
 }
 

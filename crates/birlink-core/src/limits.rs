@@ -11,10 +11,11 @@ pub const MAX_LOOP_DEPTH: usize = 24;
 /// and names the CLI, which has no limit.
 pub const WASM_MAX_HELD_BYTES: u64 = 3_600_000_000;
 
-/// The largest input the browser build takes at all, by its raw size (a host's `load`
-/// message is refused above it before anything crosses): an indented dump compacts to
-/// about a third of its size, so this is three times what it holds.
-pub const WASM_MAX_INPUT_BYTES: u64 = 3 * WASM_MAX_HELD_BYTES;
+/// The most bytes a host's `load` message may carry (it is refused as `too-large` before
+/// anything crosses into the worker): the page holds the host's buffers themselves, so
+/// they are bounded as what the worker holds is. Files opened or dropped are judged by
+/// what they would hold (an indented set compacts to about a third of its size).
+pub const WASM_MAX_INPUT_BYTES: u64 = WASM_MAX_HELD_BYTES;
 
 /// What a link set holds once read, beyond its compact text, per instruction: the
 /// model's entities, what uses are recorded, the linked module's, and, for instructions

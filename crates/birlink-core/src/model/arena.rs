@@ -20,7 +20,7 @@ pub struct Handle<T> {
 
 impl<T> Handle<T> {
     fn new(index: usize) -> Self {
-        // An arena never nears `u32::MAX` entities: inputs are bounded (2.6 GB in the
+        // An arena never nears `u32::MAX` entities: inputs are bounded (3.6 GB held in the
         // browser), and every entity takes several bytes of JSON.
         debug_assert!(u32::try_from(index).is_ok(), "an arena of more than u32::MAX entities");
         Handle { index: index as u32, marker: PhantomData }

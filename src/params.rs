@@ -36,6 +36,12 @@ pub struct PageParams {
     pub src: Vec<String>,
     /// `lnc=`.
     pub lnc: Option<u64>,
+    /// `against=`: a sample to compare the link set against (the Compare view).
+    pub against_sample: Option<String>,
+    /// `against-src=`, in order: URLs of the link set to compare against.
+    pub against_src: Vec<String>,
+    /// `against-lnc=`: that link set's LNC.
+    pub against_lnc: Option<u64>,
     /// `embed=1`.
     pub embed: bool,
     /// `theme=`.
@@ -87,23 +93,15 @@ pub fn parse(search: &str) -> PageParams {
     let mut params = PageParams::default();
     for (key, value) in pairs(search) {
         match key.as_str() {
-            "sample" => {
-                if value.is_empty() || value.contains('/') || value.contains("..") || value.contains('\\') {
-                    params.dropped.push(format!("`sample={value}` is not a sample's name"));
-                } else if value.ends_with(".json") {
-                    params.sample = Some(value);
-                } else {
-                    params.sample = Some(format!("{value}.json"));
-                }
+            // A part that does not read leaves what an earlier one set.
+            "sample" => params.sample = sample_name(&key, value, &mut params.dropped).or(params.sample),
+            "against" => {
+                params.against_sample = sample_name(&key, value, &mut params.dropped).or(params.against_sample)
             }
             "src" if !value.is_empty() => params.src.push(value),
-            "lnc" => match value.parse::<u64>() {
-                Ok(n) if (1..=MAX_LNC).contains(&n) => params.lnc = Some(n),
-                Ok(n) if n > MAX_LNC => params.dropped.push(format!(
-                    "`lnc={value}` is more cores than birlink links (at most {MAX_LNC}): the LNC is read from the files"
-                )),
-                _ => params.dropped.push(format!("`lnc={value}` is not a positive integer")),
-            },
+            "against-src" if !value.is_empty() => params.against_src.push(value),
+            "lnc" => params.lnc = lnc(&key, &value, &mut params.dropped).or(params.lnc),
+            "against-lnc" => params.against_lnc = lnc(&key, &value, &mut params.dropped).or(params.against_lnc),
             "embed" => params.embed = matches!(value.as_str(), "1" | "true" | ""),
             "theme" => match value.as_str() {
                 "light" => params.theme = Theme::Light,
@@ -117,6 +115,36 @@ pub fn parse(search: &str) -> PageParams {
         }
     }
     params
+}
+
+/// A sample's file name as `sample=` (or `against=`) gives it (`.json` added), or why
+/// not.
+fn sample_name(key: &str, value: String, dropped: &mut Vec<String>) -> Option<String> {
+    if value.is_empty() || value.contains('/') || value.contains("..") || value.contains('\\') {
+        dropped.push(format!("`{key}={value}` is not a sample's name"));
+        None
+    } else if value.ends_with(".json") {
+        Some(value)
+    } else {
+        Some(format!("{value}.json"))
+    }
+}
+
+/// An LNC as `lnc=` (or `against-lnc=`) gives it, or why not.
+fn lnc(key: &str, value: &str, dropped: &mut Vec<String>) -> Option<u64> {
+    match value.parse::<u64>() {
+        Ok(n) if (1..=MAX_LNC).contains(&n) => Some(n),
+        Ok(n) if n > MAX_LNC => {
+            dropped.push(format!(
+                "`{key}={value}` is more cores than birlink links (at most {MAX_LNC}): the LNC is read from the files"
+            ));
+            None
+        }
+        _ => {
+            dropped.push(format!("`{key}={value}` is not a positive integer"));
+            None
+        }
+    }
 }
 
 /// The query of the full page showing the same link set: `embed` and `origin` dropped,
@@ -151,6 +179,17 @@ mod tests {
         assert_eq!(params.origins, vec!["https://Docs.Example.org:443/"], "normalized by the page, with `URL`");
         assert_eq!(params.dropped.len(), 1, "{:?}", params.dropped);
         assert!(parse("?sample=../x").sample.is_none());
+    }
+
+    #[test]
+    fn the_link_set_to_compare_against_is_read_beside_the_shown_one() {
+        let params = parse("?sample=matmul-1core&against=matmul-2core&against-src=b.json&against-src=c.json&against-lnc=2&against=../x");
+        assert_eq!(params.sample.as_deref(), Some("matmul-1core.json"));
+        assert_eq!(params.against_sample.as_deref(), Some("matmul-2core.json"), "a bad name keeps the good one");
+        assert_eq!(params.against_src, vec!["b.json", "c.json"]);
+        assert_eq!(params.against_lnc, Some(2));
+        assert_eq!(params.dropped.len(), 1, "{:?}", params.dropped);
+        assert!(parse("?against-lnc=65").dropped[0].starts_with("`against-lnc=65`"));
     }
 
     #[test]

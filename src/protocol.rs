@@ -49,6 +49,20 @@ pub enum Request {
         lnc: Option<u64>,
         /// The work directory the files came from, when they did.
         workdir: Option<WorkdirFiles>,
+        /// The other link set's run, whose session the worker keeps (a comparison
+        /// holds two); every other session is dropped first.
+        keep: Option<u64>,
+    },
+    /// Compare two runs the worker holds (`birlink_core::tools::compare`).
+    Compare {
+        /// A's run.
+        a: u64,
+        /// B's run.
+        b: u64,
+        /// Mask numbers in names.
+        numbers: bool,
+        /// A's core → B's core.
+        core_map: Vec<(u64, u64)>,
     },
     /// Details of one entity of the linked module.
     Entity {
@@ -103,6 +117,8 @@ pub enum Request {
         data: String,
         /// The LNC the link's query sets, which wins over the data's.
         lnc: Option<u64>,
+        /// The link set compared against (`against-data=`), not the shown one.
+        against: bool,
     },
     /// Reduce the link set to a minimal repro (first error kept), step by step.
     Reduce { run: u64 },
@@ -297,11 +313,30 @@ pub enum Response {
         files: Vec<InputFile>,
         /// The LNC (the query's, else the data's).
         lnc: Option<u64>,
+        /// It is the link set compared against.
+        against: bool,
     },
     /// A link's data could not be read, and why.
     Undecodable {
         /// Why.
         message: String,
+        /// It was the link set compared against.
+        against: bool,
+    },
+    /// Two runs compared: `birlink diff --format json`, as UTF-8 bytes (a large
+    /// comparison is read in one go on the page), or why there is none.
+    Compared {
+        /// A's run.
+        a: u64,
+        /// B's run.
+        b: u64,
+        /// Numbers masked.
+        numbers: bool,
+        /// The core map.
+        core_map: Vec<(u64, u64)>,
+        /// The comparison's JSON, or why it could not be made.
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        json: JsValue,
     },
     /// A request could not be read (a bug in birlink): said to the page as such.
     Broken {

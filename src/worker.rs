@@ -1,9 +1,11 @@
 //! The link worker: runs the pipeline off the page's thread and answers questions
-//! about the last run.
+//! about the last run — and, when the page compares two link sets, about the other one's
+//! too, and compares them.
 //!
 //! It reads the input blobs itself (`FileReaderSync`), runs `birlink_core::run` with
 //! progress reports, and keeps the outcome so the page can ask for details, search,
-//! unit texts and exports without holding the linked module itself.
+//! unit texts and exports without holding the linked module itself. It keeps at most two
+//! runs (the shown link set's and the one compared against), each found by its number.
 
 use gloo_worker::{HandlerId, Worker, WorkerScope};
 use wasm_bindgen::JsCast;
@@ -13,9 +15,10 @@ use birlink_core::{Outcome, SourceFile};
 
 use crate::protocol::{Export, InputFile, ReduceStep, ReducedSummary, Request, Response, RunStats, Wire, WorkdirFiles};
 
-/// The worker's state: the last run, and a reduction of it under way.
+/// The worker's state: the runs it keeps (the link set shown, and the one compared
+/// against), and a reduction under way.
 pub struct LinkWorker {
-    last: Option<Session>,
+    sessions: Vec<Session>,
     reducing: Option<Job>,
 }
 
@@ -35,6 +38,15 @@ const SLICE_MS: f64 = 40.0;
 /// The worker's own message: run the next slice of the reduction of `run`.
 pub struct NextSlice(u64);
 
+/// A link to run (`Request::Link`).
+struct Order {
+    run: u64,
+    files: Vec<InputFile>,
+    lnc: Option<u64>,
+    workdir: Option<WorkdirFiles>,
+    keep: Option<u64>,
+}
+
 struct Session {
     run: u64,
     outcome: Outcome,
@@ -42,6 +54,9 @@ struct Session {
     /// The inputs as the page sent them (blob handles), for sharing and bundles.
     inputs: Vec<InputFile>,
     lnc: Option<u64>,
+    /// What reading the inputs was estimated to hold (the other link set's budget is
+    /// what is left).
+    held: u64,
 }
 
 /// Above this many input bytes a link set is not even compressed for a link: JSON would
@@ -68,10 +83,11 @@ fn read_blob(blob: &web_sys::Blob) -> Result<Vec<u8>, String> {
 }
 
 thread_local! {
-    /// The last run's input blobs, which its sources read when the loader reaches them
-    /// (and again for a location): a reader holds an index, which can cross threads as
-    /// the core's `Reader` must, where a blob cannot. The worker has one thread.
-    static BLOBS: std::cell::RefCell<Vec<web_sys::Blob>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The kept runs' input blobs, by run, which their sources read when the loader
+    /// reaches them (and again for a location): a reader holds a run and an index, which
+    /// can cross threads as the core's `Reader` must, where a blob cannot. The worker has
+    /// one thread.
+    static BLOBS: std::cell::RefCell<Vec<(u64, Vec<web_sys::Blob>)>> = const { std::cell::RefCell::new(Vec::new()) };
     /// Milliseconds spent reading blobs in this run.
     static READ_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
 }
@@ -106,9 +122,11 @@ fn read_slices(blob: &web_sys::Blob, each: &mut dyn FnMut(&[u8])) -> Result<(), 
 /// A source read when the loader reaches it, in slices: the loader holds one file at a
 /// time, compacted as it arrives, and drops the text no instruction is a span of,
 /// reading the blob again for a location.
-fn later(index: usize, file: &InputFile) -> SourceFile {
+fn later(run: u64, index: usize, file: &InputFile) -> SourceFile {
     let reader = birlink_core::Reader::chunked(move |each| {
-        let blob = BLOBS.with(|blobs| blobs.borrow().get(index).cloned());
+        let blob = BLOBS.with(|blobs| {
+            blobs.borrow().iter().find(|(r, _)| *r == run).and_then(|(_, blobs)| blobs.get(index).cloned())
+        });
         let blob = blob.ok_or_else(|| "the file is no longer open".to_owned())?;
         let started = now();
         let read = read_slices(&blob, each);
@@ -219,7 +237,7 @@ impl Worker for LinkWorker {
     type Output = Wire<Response>;
 
     fn create(_scope: &WorkerScope<Self>) -> Self {
-        LinkWorker { last: None, reducing: None }
+        LinkWorker { sessions: Vec::new(), reducing: None }
     }
 
     fn update(&mut self, scope: &WorkerScope<Self>, NextSlice(run): Self::Message) {
@@ -234,9 +252,28 @@ impl Worker for LinkWorker {
             Err(message) => return scope.respond(id, Wire::new(Response::Broken { message })),
         };
         match msg {
-            Request::Link { run, files, lnc, workdir } => {
+            Request::Link { run, files, lnc, workdir, keep } => {
                 self.reducing = None;
-                self.link(scope, id, run, files, lnc, workdir)
+                self.link(scope, id, Order { run, files, lnc, workdir, keep })
+            }
+            Request::Compare { a, b, numbers, core_map } => {
+                let json = match (self.session(a), self.session(b)) {
+                    (Some(a), Some(b)) => {
+                        let options = birlink_core::tools::compare::CompareOptions {
+                            core_map: core_map.iter().copied().collect(),
+                            normalize: birlink_core::tools::compare::Normalize { numbers },
+                        };
+                        let comparison = birlink_core::tools::compare::compare(&a.outcome, &b.outcome, &options);
+                        match serde_json::to_vec(&comparison) {
+                            Ok(json) => js_sys::Uint8Array::from(json.as_slice()).into(),
+                            Err(error) => {
+                                wasm_bindgen::JsValue::from_str(&format!("could not write the comparison: {error}"))
+                            }
+                        }
+                    }
+                    _ => wasm_bindgen::JsValue::from_str("the worker no longer holds both runs: link them again"),
+                };
+                scope.respond(id, Wire::new(Response::Compared { a, b, numbers, core_map, json }));
             }
             Request::Locate { run, text } => {
                 let Some(session) = self.session(run) else { return };
@@ -244,7 +281,7 @@ impl Worker for LinkWorker {
                     birlink_core::tools::log::locate_all(&birlink_core::tools::log::read(&text), &session.outcome);
                 scope.respond(id, Wire::new(Response::Located { run, text, located }));
             }
-            Request::Decode { data, lnc } => {
+            Request::Decode { data, lnc, against } => {
                 let response = match birlink_core::tools::share::data::decode(&data) {
                     Ok(set) => {
                         let files = set
@@ -253,12 +290,15 @@ impl Worker for LinkWorker {
                             .filter_map(|f| Some(InputFile { path: f.name.clone(), blob: blob(&f.bytes)? }))
                             .collect::<Vec<_>>();
                         if files.len() == set.files.len() {
-                            Response::Decoded { data, files, lnc: lnc.or(set.lnc) }
+                            Response::Decoded { data, files, lnc: lnc.or(set.lnc), against }
                         } else {
-                            Response::Undecodable { message: "the browser could not hold the link's files".to_owned() }
+                            Response::Undecodable {
+                                message: "the browser could not hold the link's files".to_owned(),
+                                against,
+                            }
                         }
                     }
-                    Err(error) => Response::Undecodable { message: error.to_string() },
+                    Err(error) => Response::Undecodable { message: error.to_string(), against },
                 };
                 scope.respond(id, Wire::new(response));
             }
@@ -363,7 +403,7 @@ impl Session {
 
 impl LinkWorker {
     fn session(&self, run: u64) -> Option<&Session> {
-        self.last.as_ref().filter(|s| s.run == run)
+        self.sessions.iter().find(|s| s.run == run)
     }
 
     fn start_reduce(&mut self, scope: &WorkerScope<Self>, id: HandlerId, run: u64) {
@@ -440,17 +480,14 @@ impl LinkWorker {
         }
     }
 
-    fn link(
-        &mut self,
-        scope: &WorkerScope<Self>,
-        id: HandlerId,
-        run: u64,
-        files: Vec<InputFile>,
-        lnc: Option<u64>,
-        workdir: Option<WorkdirFiles>,
-    ) {
+    fn link(&mut self, scope: &WorkerScope<Self>, id: HandlerId, order: Order) {
+        let Order { run, files, lnc, workdir, keep } = order;
         // The previous run's memory goes first: a big link set must not be held twice.
-        self.last = None;
+        // The other link set of a comparison stays, and what it holds is taken from
+        // this one's budget.
+        self.sessions.retain(|s| Some(s.run) == keep);
+        BLOBS.with(|blobs| blobs.borrow_mut().retain(|(r, _)| Some(*r) == keep));
+        let kept: u64 = self.sessions.iter().map(|s| s.held).sum();
         // Steps: read and parse each file, four passes, the report.
         let n = files.len() as u32;
         let total = n + 5;
@@ -462,11 +499,11 @@ impl LinkWorker {
         let samples: Vec<(u64, Vec<u8>)> = files.iter().map(|f| (f.blob.size() as u64, sample(&f.blob))).collect();
         let held = birlink_core::read::compact::held_estimate(samples.iter().map(|(len, s)| (*len, s.as_slice())));
         drop(samples);
-        let max = birlink_core::limits::WASM_MAX_HELD_BYTES;
-        BLOBS.with(|blobs| *blobs.borrow_mut() = files.iter().map(|f| f.blob.clone()).collect());
+        let max = birlink_core::limits::WASM_MAX_HELD_BYTES.saturating_sub(kept);
+        BLOBS.with(|blobs| blobs.borrow_mut().push((run, files.iter().map(|f| f.blob.clone()).collect())));
         READ_MS.with(|ms| ms.set(0.0));
         // Each file is read when the loader reaches it, one at a time.
-        let sources: Vec<SourceFile> = files.iter().enumerate().map(|(i, file)| later(i, file)).collect();
+        let sources: Vec<SourceFile> = files.iter().enumerate().map(|(i, file)| later(run, i, file)).collect();
         let memory_read_bytes = memory_bytes();
         // Over the limit nothing is read, the work directory's files neither.
         let workdir = if held > max { None } else { workdir.map(workdir_input) };
@@ -515,6 +552,6 @@ impl LinkWorker {
                 alignment,
             }),
         );
-        self.last = Some(Session { run, outcome, report, inputs: files, lnc });
+        self.sessions.push(Session { run, outcome, report, inputs: files, lnc, held });
     }
 }

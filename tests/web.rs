@@ -151,13 +151,43 @@ fn sixty_four_bit_numbers_cross_the_worker_boundary() {
         files: vec![("w/nc00/sg00/weights.npy".into(), u64::MAX)],
         wanted: vec![birlink_web::protocol::InputFile { path: "w/nc00/sg00/tensor_map.json".into(), blob }],
     };
-    let request =
-        Wire::new(Request::Link { run: u64::MAX, files: Vec::new(), lnc: Some(u64::MAX), workdir: Some(workdir) });
+    let request = Wire::new(Request::Link {
+        run: u64::MAX,
+        files: Vec::new(),
+        lnc: Some(u64::MAX),
+        workdir: Some(workdir),
+        keep: Some(u64::MAX),
+    });
     let back: Wire<Request> = Codec::decode(Codec::encode(&request));
     match back.0 {
         Ok(Request::Link { run, lnc, workdir: Some(w), .. }) => {
             assert_eq!((run, lnc), (u64::MAX, Some(u64::MAX)));
             assert_eq!((w.after.as_deref(), w.files[0].1, w.wanted.len()), (Some("lower_dma"), u64::MAX, 1));
+        }
+        other => panic!("{other:?}"),
+    }
+    // A comparison's request and answer (its JSON as bytes) cross whole.
+    let request =
+        Wire::new(Request::Compare { a: u64::MAX, b: u64::MAX - 1, numbers: true, core_map: vec![(u64::MAX, 0)] });
+    match Codec::decode::<Wire<Request>>(Codec::encode(&request)).0 {
+        Ok(Request::Compare { a, b, numbers, core_map }) => {
+            assert_eq!((a, b, numbers, core_map), (u64::MAX, u64::MAX - 1, true, vec![(u64::MAX, 0)]));
+        }
+        other => panic!("{other:?}"),
+    }
+    let json = js_sys::Uint8Array::from(br#"{"equal":true}"#.as_slice());
+    let response = Wire::new(birlink_web::protocol::Response::Compared {
+        a: u64::MAX,
+        b: 1,
+        numbers: false,
+        core_map: Vec::new(),
+        json: json.into(),
+    });
+    match Codec::decode::<Wire<birlink_web::protocol::Response>>(Codec::encode(&response)).0 {
+        Ok(birlink_web::protocol::Response::Compared { a, json, .. }) => {
+            assert_eq!(a, u64::MAX);
+            let bytes = wasm_bindgen::JsCast::dyn_into::<js_sys::Uint8Array>(json).expect("bytes").to_vec();
+            assert_eq!(bytes, br#"{"equal":true}"#);
         }
         other => panic!("{other:?}"),
     }

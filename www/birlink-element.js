@@ -3,12 +3,16 @@
 //   <script type="module" src="…/birlink-element.js"></script>
 //   <birlink-view sample="error-1514" view="diagnostics"></birlink-view>
 //   <birlink-view src="ring/nc00.json ring/nc01.json" lnc="2"></birlink-view>
+//   <birlink-view sample="matmul-1core" against="matmul-2core" view="compare"></birlink-view>
+//   <birlink-view src="rank0/nc00.json rank0/nc01.json" against-src="rank1/nc00.json rank1/nc01.json"></birlink-view>
 //
 // Each element holds an iframe of birlink's page in embed mode (in its shadow root),
 // found from this script's own URL, so it works wherever the host serves birlink. The
 // page is told to trust the host's origin (`origin=`); `src` files are fetched here, in
 // the host's page (so they need no CORS), and handed over by message (`load`).
-// Attributes: sample, src, lnc, view, select, theme, height. Events: birlink-ready,
+// Attributes: sample, src, lnc, view, select, theme, height, and the link set to compare
+// against (the Compare view): against (a sample), against-src (fetched here too),
+// against-lnc. Events: birlink-ready,
 // birlink-linked (for every run the frame shows: a `sample`, `src` files, a `load`),
 // birlink-selected, birlink-error (each `detail` is the message).
 // Instances are independent; removing one removes its frame and leaves nothing running.
@@ -19,7 +23,9 @@ const EVENTS = { ready: 'birlink-ready', linked: 'birlink-linked', selected: 'bi
 let nextId = 1;
 
 class BirlinkView extends HTMLElement {
-  static get observedAttributes() { return ['sample', 'src', 'lnc', 'view', 'select', 'theme', 'height']; }
+  static get observedAttributes() {
+    return ['sample', 'src', 'lnc', 'view', 'select', 'theme', 'height', 'against', 'against-src', 'against-lnc'];
+  }
 
   constructor() {
     super();
@@ -61,7 +67,7 @@ class BirlinkView extends HTMLElement {
     const url = new URL(PAGE);
     url.searchParams.set('embed', '1');
     url.searchParams.append('origin', window.location.origin);
-    for (const key of ['sample', 'lnc', 'theme']) {
+    for (const key of ['sample', 'lnc', 'theme', 'against', 'against-lnc']) {
       const value = this.getAttribute(key);
       if (value) url.searchParams.set(key, value);
     }
@@ -85,8 +91,9 @@ class BirlinkView extends HTMLElement {
     this._frame = frame;
     this._size(480);
     this.shadowRoot.replaceChildren(style, frame);
-    const src = (this.getAttribute('src') || '').split(/\s+/).filter(Boolean);
-    if (src.length) this._load(src);
+    const list = (name) => (this.getAttribute(name) || '').split(/\s+/).filter(Boolean);
+    const [src, againstSrc] = [list('src'), list('against-src')];
+    if (src.length || againstSrc.length) this._load(src, againstSrc);
     // Until the page says `ready`, ask: a page that started before this listener did
     // answers a ping.
     this._pinging = setInterval(() => {
@@ -101,17 +108,31 @@ class BirlinkView extends HTMLElement {
     this._frame.style.height = fixed ? (/^\d+$/.test(fixed) ? `${fixed}px` : fixed) : `${height ?? this._height ?? 480}px`;
   }
 
-  async _load(urls) {
+  /** Fetches the `src` files (and `against-src`'s, the set to compare against) and hands
+   *  them to the page. `against-src` alone goes with a `sample`: the shown set is that
+   *  sample's files, fetched from the page's samples. */
+  async _load(urls, againstUrls = []) {
     const base = document.baseURI;
+    const fetchAll = (list) => Promise.all(list.map(async (src) => {
+      const url = new URL(src, base);
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`could not fetch ${url}: HTTP ${response.status}`);
+      const name = url.pathname.split('/').filter(Boolean).pop() || 'module.json';
+      return { name, data: await response.arrayBuffer() };
+    }));
     try {
-      const files = await Promise.all(urls.map(async (src) => {
-        const url = new URL(src, base);
-        const response = await fetch(url);
-        if (!response.ok) throw new Error(`could not fetch ${url}: HTTP ${response.status}`);
-        const name = url.pathname.split('/').filter(Boolean).pop() || 'module.json';
-        return { name, data: await response.arrayBuffer() };
-      }));
+      let files = await fetchAll(urls);
+      if (!files.length && this.getAttribute('sample')) {
+        const sample = this.getAttribute('sample').replace(/\.json$/, '');
+        files = await fetchAll([new URL(`./samples/${sample}.json`, import.meta.url).toString()]);
+      }
       const request = { birlink: 'load', files };
+      if (againstUrls.length) {
+        request.against = await fetchAll(againstUrls);
+        const againstLnc = Number(this.getAttribute('against-lnc'));
+        if (againstLnc > 0) request.against_lnc = againstLnc;
+        if (!this.getAttribute('view')) request.view = 'compare';
+      }
       const lnc = Number(this.getAttribute('lnc'));
       if (lnc > 0) request.lnc = lnc;
       if (this.getAttribute('view')) request.view = this.getAttribute('view');
@@ -132,7 +153,7 @@ class BirlinkView extends HTMLElement {
   }
 
   _post(request) {
-    const transfer = (request.files || []).map((f) => f.data).filter((d) => d instanceof ArrayBuffer);
+    const transfer = [...(request.files || []), ...(request.against || [])].map((f) => f.data).filter((d) => d instanceof ArrayBuffer);
     this._frame.contentWindow.postMessage(request, PAGE_ORIGIN, transfer);
   }
 

@@ -71,7 +71,12 @@ pub fn details() -> Html {
                         { if open { "▾ Details" } else { "▸ Details" } }
                     </button>
                 } else {
-                    <h2>{ "Details" }</h2>
+                    <h2>
+                        { "Details" }
+                        if state.details.side == crate::state::Side::Against && state.details.shown != Shown::Empty {
+                            <span class="side-badge" id="details-side" title="an entity of the link set compared against">{ "B" }</span>
+                        }
+                    </h2>
                 }
                 if state.details.shown != Shown::Empty && open {
                     <button type="button" class="link" onclick={context.on(|| Action::Details(DetailsAction::Clear))} aria-label="Close details">{ "clear (Esc)" }</button>

@@ -12,7 +12,8 @@ use crate::context::{use_app, AppContext};
 use crate::protocol::Export;
 use crate::services::{fetch, files};
 use crate::state::{
-    Action, DetailsAction, ExportAction, LinkAction, ReproAction, SearchAction, Selection, ShareAction, Status,
+    Action, CompareAction, DetailsAction, ExportAction, LinkAction, ReproAction, SearchAction, Selection, ShareAction,
+    Status,
 };
 
 /// The top bar.
@@ -54,6 +55,28 @@ pub fn header() -> Html {
                 return;
             }
             let context = context.clone();
+            // A pair of a public report's story: A as the link set, B compared against it.
+            if let Some(a) = file.strip_prefix("pair:") {
+                let a = a.to_owned();
+                let b = crate::state::compare::pair_of(&context.state.samples, &a).map(str::to_owned);
+                wasm_bindgen_futures::spawn_local(async move {
+                    let (Ok((a_files, a_name)), Some(Ok((b_files, b_name)))) = (
+                        fetch::sample(&a).await,
+                        match b {
+                            Some(b) => Some(fetch::sample(&b).await),
+                            None => None,
+                        },
+                    ) else {
+                        return context.dispatch(Action::Notice(Some(format!("could not open the pair of `{a}`"))));
+                    };
+                    context.dispatch(Action::Link(LinkAction::ReplaceFiles { files: a_files, sample: Some(a_name) }));
+                    context.dispatch(Action::Compare(CompareAction::ReplaceFiles {
+                        files: b_files,
+                        sample: Some(b_name),
+                    }));
+                });
+                return;
+            }
             wasm_bindgen_futures::spawn_local(async move {
                 match fetch::sample(&file).await {
                     Ok((files, name)) => {
@@ -111,6 +134,17 @@ pub fn header() -> Html {
                     <select onchange={on_sample} id="samples">
                         <option value="" selected={open_sample.is_none()}>{ "Samples…" }</option>
                         { group("Link sets", |s| s.code.is_none() && s.files.is_empty()) }
+                        <optgroup label="Compare two link sets">
+                            { for samples.iter().filter(|s| s.against.is_some()).map(|s| {
+                                let other = samples.iter().find(|o| Some(o.file.as_str()) == s.against.as_deref());
+                                let title = format!("{} ↔ {}", s.title, other.map_or(s.against.clone().unwrap_or_default(), |o| o.title.clone()));
+                                let story = match other {
+                                    Some(o) => format!("{} Against: {}", s.description, o.description),
+                                    None => s.description.clone(),
+                                };
+                                html! { <option value={format!("pair:{}", s.file)} title={story}>{ title }</option> }
+                            }) }
+                        </optgroup>
                         { group("Work directories", |s| !s.files.is_empty()) }
                         { group("Errors", |s| s.files.is_empty() && s.code.is_some_and(|c| c.severity() == Severity::Error)) }
                         { group("Warnings", |s| s.files.is_empty() && s.code.is_some_and(|c| c.severity() == Severity::Warning)) }

@@ -7,7 +7,7 @@ use crate::context::use_app;
 use crate::state::{Action, Mode};
 
 const KEYS: &[(&str, &str)] = &[
-    ("1 … 7", "Pipeline, Call graph, Barriers, Semaphores, Addresses, Diagnostics, sgLnk (a work directory)"),
+    ("1 … 8", "Pipeline, Call graph, Barriers, Semaphores, Addresses, Diagnostics, sgLnk (a work directory), Compare"),
     ("j / k", "next / previous step (Pipeline) or diagnostic (Diagnostics)"),
     ("↑ / ↓", "move in a focused table; Home / End, Page Up / Down"),
     ("/", "search names across cores (source:FILE: the instructions of a kernel file); ↑ ↓ Enter in the results"),

@@ -5,6 +5,7 @@ use yew::prelude::*;
 use super::addresses::Addresses;
 use super::barriers::Barriers;
 use super::call_graph::CallGraph;
+use super::compare::Compare;
 use super::diagnostics::Diagnostics;
 use super::link_dir::LinkDir;
 use super::pipeline::Pipeline;
@@ -42,6 +43,15 @@ pub fn main_views() -> Html {
             View::Addresses => report.address_map.len(),
             View::Diagnostics => report.diagnostics.len(),
             View::LinkDir => report.link_dir.as_ref().map_or(0, |d| d.entries.len()),
+            View::Compare => {
+                return state.against.comparison.as_ref().map(|c| {
+                    if c.comparison.equal {
+                        "=".to_owned()
+                    } else {
+                        "≠".to_owned()
+                    }
+                })
+            }
         };
         Some(n.to_string())
     };
@@ -77,6 +87,7 @@ pub fn main_views() -> Html {
                     View::Addresses => html! { <Addresses /> },
                     View::Diagnostics => html! { <Diagnostics /> },
                     View::LinkDir => html! { <LinkDir /> },
+                    View::Compare => html! { <Compare /> },
                 } }
             </section>
         </>

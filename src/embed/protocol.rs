@@ -111,6 +111,11 @@ pub enum HostRequest {
         lnc: Option<u64>,
         /// The view to open, the entity to select, once linked.
         state: ViewState,
+        /// A link set to compare this one against (the Compare view): `None` leaves the
+        /// one open (if any) as it is, an empty list closes it.
+        against: Option<Vec<HostFile>>,
+        /// Its LNC.
+        against_lnc: Option<u64>,
     },
     /// Change the view (and selection, step, diagnostic).
     Show(ViewState),
@@ -131,7 +136,7 @@ pub struct Parsed {
 
 fn allowed(kind: &str) -> Option<&'static [&'static str]> {
     Some(match kind {
-        "load" => &["birlink", "id", "files", "lnc", "netlist", "view", "select"],
+        "load" => &["birlink", "id", "files", "lnc", "netlist", "view", "select", "against", "against_lnc"],
         "show" => &["birlink", "id", "view", "select", "step", "diag"],
         "getState" | "ping" => &["birlink", "id"],
         _ => return None,
@@ -208,16 +213,35 @@ fn request(map: &Map<String, Value>, kind: &Value, id: &Value, max_bytes: u64) -
                 None => return Err(error(ErrorCode::BadRequest, "`load` needs `files`: an array of `{name, data}`")),
             };
             let netlist = map.get("netlist").map(|n| file(n, "netlist")).transpose()?;
-            let lnc = match map.get("lnc") {
-                None => None,
-                Some(value) => Some(value.as_u64().filter(|n| (1..=MAX_LNC).contains(n)).ok_or_else(|| {
+            let lnc_of = |key: &str| match map.get(key) {
+                None => Ok(None),
+                Some(value) => value.as_u64().filter(|n| (1..=MAX_LNC).contains(n)).map(Some).ok_or_else(|| {
                     error(
                         ErrorCode::BadRequest,
-                        format!("`lnc` must be an integer from 1 to {MAX_LNC}, found {}", describe(value)),
+                        format!("`{key}` must be an integer from 1 to {MAX_LNC}, found {}", describe(value)),
                     )
-                })?),
+                }),
             };
-            let total: u64 = files.iter().chain(netlist.as_ref()).map(HostFile::size).sum();
+            let lnc = lnc_of("lnc")?;
+            let against_lnc = lnc_of("against_lnc")?;
+            let against = match map.get("against") {
+                None => None,
+                Some(Value::Array(items)) => Some(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, item)| file(item, &format!("against[{i}]")))
+                        .collect::<Result<Vec<_>, _>>()?,
+                ),
+                Some(other) => {
+                    return Err(error(
+                        ErrorCode::BadRequest,
+                        format!("`against` must be an array of `{{name, data}}`, found {}", describe(other)),
+                    ))
+                }
+            };
+            let total: u64 =
+                files.iter().chain(netlist.as_ref()).chain(against.iter().flatten()).map(HostFile::size).sum();
             if total > max_bytes {
                 return Err(error(
                     ErrorCode::TooLarge,
@@ -225,7 +249,7 @@ fn request(map: &Map<String, Value>, kind: &Value, id: &Value, max_bytes: u64) -
                 ));
             }
             let state = ViewState { view: view(map)?, select: select(map)?, ..ViewState::default() };
-            Ok(HostRequest::Load { files, netlist, lnc, state })
+            Ok(HostRequest::Load { files, netlist, lnc, state, against, against_lnc })
         }
         "show" => {
             let view = view(map)?
@@ -258,7 +282,13 @@ fn request(map: &Map<String, Value>, kind: &Value, id: &Value, max_bytes: u64) -
                     )
                 })?),
             };
-            Ok(HostRequest::Show(ViewState { view: Some(view), select: select(map)?, step, diag, data: None }))
+            Ok(HostRequest::Show(ViewState {
+                view: Some(view),
+                select: select(map)?,
+                step,
+                diag,
+                ..ViewState::default()
+            }))
         }
         "getState" => Ok(HostRequest::GetState),
         _ => Ok(HostRequest::Ping),
@@ -438,9 +468,26 @@ mod tests {
         assert_eq!(judge(json!({"birlink": "getState", "id": "a"})), Ok(HostRequest::GetState));
         let load = judge(json!({"birlink": "load", "id": 2, "lnc": 2, "view": "barriers",
             "files": [{"name": "nc00.json", "data": "{}"}, {"name": "nc01.json", "data": {"$bytes": 0, "size": 10}}]}));
-        let Ok(HostRequest::Load { files, lnc, state, netlist }) = load else { panic!("{load:?}") };
+        let Ok(HostRequest::Load { files, lnc, state, netlist, against, against_lnc }) = load else {
+            panic!("{load:?}")
+        };
         assert_eq!((files.len(), lnc, state.view, netlist), (2, Some(2), Some(View::Barriers), None));
         assert_eq!(files[1].data, FileData::Bytes { index: 0, size: 10 });
+        assert!(against.is_none() && against_lnc.is_none());
+        // A second link set to compare against, with its own LNC.
+        let load = judge(json!({"birlink": "load", "id": 4, "view": "compare", "against_lnc": 2,
+            "files": [{"name": "rank0.json", "data": "{}"}], "against": [{"name": "rank1.json", "data": "{}"}]}));
+        let Ok(HostRequest::Load { against: Some(against), against_lnc, state, .. }) = load else { panic!("{load:?}") };
+        assert_eq!(
+            (against.len(), against[0].name.as_str(), against_lnc, state.view),
+            (1, "rank1.json", Some(2), Some(View::Compare))
+        );
+        let (c, m) = code(json!({"birlink": "load", "id": 5, "files": [{"name": "a", "data": "x"}], "against": "b"}));
+        assert_eq!(c, "bad-request");
+        assert!(m.contains("`against`"), "{m}");
+        let (c, _) =
+            code(json!({"birlink": "load", "id": 5, "files": [{"name": "a", "data": "x"}], "against_lnc": 65}));
+        assert_eq!(c, "bad-request");
         let show = judge(
             json!({"birlink": "show", "id": 3, "view": "pipeline", "step": "bir_linker/aliases", "diag": 0, "select": "function:0:nc00"}),
         );

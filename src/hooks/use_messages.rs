@@ -102,18 +102,27 @@ fn call(request: HostRequest, binaries: &[JsValue]) -> Result<HostCall, HostErro
         message: format!("the data of `{name}` could not be read"),
     };
     Ok(match request {
-        HostRequest::Load { files, netlist, lnc, state } => {
+        HostRequest::Load { files, netlist, lnc, state, against, against_lnc } => {
             let mut picked_files = Vec::with_capacity(files.len() + 1);
             for file in files.iter().chain(netlist.iter()) {
                 picked_files.push(picked(file).ok_or_else(|| unreadable(&file.name))?);
             }
+            let picked_against = match against {
+                Some(against) => Some(
+                    against
+                        .iter()
+                        .map(|file| picked(file).ok_or_else(|| unreadable(&file.name)))
+                        .collect::<Result<Vec<_>, _>>()?,
+                ),
+                None => None,
+            };
             // The netlist is read as one by its name.
             if let (Some(netlist), Some(last)) = (&netlist, picked_files.last_mut()) {
                 if !netlist.name.ends_with("hlo_netlist.json") {
                     last.path = format!("{}/hlo_netlist.json", netlist.name.trim_end_matches(".json"));
                 }
             }
-            HostCall::Load { files: picked_files, lnc, state }
+            HostCall::Load { files: picked_files, lnc, state, against: picked_against, against_lnc }
         }
         HostRequest::Show(state) => HostCall::Show(state),
         HostRequest::GetState => HostCall::GetState,

@@ -11,7 +11,7 @@ use birlink_core::tools::share::ViewState;
 
 use crate::params::PageParams;
 use crate::services::fetch;
-use crate::state::{Action, HistoryAction, LinkAction, State};
+use crate::state::{Action, CompareAction, HistoryAction, LinkAction, State};
 
 /// Fetches what the page opens with, once.
 #[hook]
@@ -23,8 +23,11 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
         let (link, dropped) = ViewState::parse(&fragment);
         let mut notes: Vec<String> = params.dropped.clone();
         notes.extend(dropped.into_iter().map(|d| format!("`{}`: {}", d.part, d.why)));
+        // The link set to compare against (`against-data=`, `against-src=`, `against=`),
+        // opened beside the shown one.
+        open_against(&dispatcher, &params, link.against_data.clone());
         // Applied, and what was dropped said, once the link set has linked.
-        let opened = ViewState { data: None, ..link.clone() };
+        let opened = ViewState { data: None, against_data: None, ..link.clone() };
         if !opened.is_empty() || !notes.is_empty() {
             dispatcher.dispatch(Action::History(HistoryAction::LinkState(opened, notes)));
         }
@@ -79,5 +82,41 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
             }
             dispatcher.dispatch(Action::Link(LinkAction::StartFiles { files: picked, sample }));
         });
+    });
+}
+
+/// Opens the link set a link compares the shown one against: its data (read by the
+/// worker), else its URLs, else its sample.
+fn open_against(dispatcher: &UseReducerDispatcher<State>, params: &PageParams, data: Option<String>) {
+    if let Some(data) = data {
+        dispatcher.dispatch(Action::Compare(CompareAction::OpenLink { data, lnc: params.against_lnc }));
+        return;
+    }
+    if params.against_lnc.is_some() {
+        dispatcher.dispatch(Action::Compare(CompareAction::SetLnc(params.against_lnc)));
+    }
+    let dispatcher = dispatcher.clone();
+    let (urls, sample) = (params.against_src.clone(), params.against_sample.clone());
+    if urls.is_empty() && sample.is_none() {
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        let opened = match sample {
+            Some(sample) if urls.is_empty() => fetch::sample(&sample).await.map(|(files, name)| (files, Some(name))),
+            _ => {
+                let mut picked = Vec::with_capacity(urls.len());
+                for url in &urls {
+                    match fetch::blob(url).await {
+                        Ok(file) => picked.push(file),
+                        Err(error) => return dispatcher.dispatch(Action::Notice(Some(error))),
+                    }
+                }
+                Ok((picked, None))
+            }
+        };
+        match opened {
+            Ok((files, sample)) => dispatcher.dispatch(Action::Compare(CompareAction::ReplaceFiles { files, sample })),
+            Err(error) => dispatcher.dispatch(Action::Notice(Some(error))),
+        }
     });
 }

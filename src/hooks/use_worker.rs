@@ -11,13 +11,14 @@ use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
 use gloo_worker::{Spawnable, WorkerBridge};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::protocol::{Codec, InputFile, Request, Response, Wire, WorkdirFiles};
 use crate::services::download;
 use crate::state::{
-    Action, Ask, DetailsAction, FileBlob, LinkAction, Outbox, PickedFile, Query, ReproAction, RunResult, SearchAction,
-    ShareAction, State,
+    Action, Ask, CompareAction, CompareOrder, DetailsAction, FileBlob, LinkAction, LinkOrder, Outbox, PickedFile,
+    Query, ReproAction, RunResult, SearchAction, ShareAction, Side, State,
 };
 use crate::worker::LinkWorker;
 
@@ -48,14 +49,31 @@ fn response_action(response: Response) -> Option<Action> {
         }
         Response::Failed { run, message } => Action::Link(LinkAction::Failed { run, message }),
         Response::Broken { message } => Action::Link(LinkAction::Broken(message)),
-        Response::Decoded { data, files, lnc } => {
+        Response::Decoded { data, files, lnc, against } => {
             let files = files
                 .into_iter()
                 .map(|f| PickedFile { path: f.path, size: f.blob.size() as u64, blob: FileBlob(Some(f.blob)) })
                 .collect();
-            Action::Link(LinkAction::OpenData { files, lnc, data })
+            if against {
+                Action::Compare(CompareAction::OpenData { files, lnc, data })
+            } else {
+                Action::Link(LinkAction::OpenData { files, lnc, data })
+            }
         }
-        Response::Undecodable { message } => Action::Link(LinkAction::Undecodable(message)),
+        Response::Undecodable { message, against: false } => Action::Link(LinkAction::Undecodable(message)),
+        Response::Undecodable { message, against: true } => {
+            Action::Notice(Some(format!("the link's set to compare against could not be read: {message}")))
+        }
+        Response::Compared { a, b, numbers, core_map, json } => {
+            let comparison = match json.dyn_into::<js_sys::Uint8Array>() {
+                Ok(bytes) => serde_json::from_slice(&bytes.to_vec())
+                    .map(Box::new)
+                    .map_err(|error| format!("the worker's comparison did not read back: {error}")),
+                Err(text) => Err(text.as_string().unwrap_or_else(|| "the comparison could not be made".to_owned())),
+            };
+            let options = birlink_core::tools::share::CompareState { numbers, core_map };
+            Action::Compare(CompareAction::Compared { a, b, options, comparison })
+        }
         Response::Located { run, text, located } => Action::Repro(ReproAction::Located { run, text, located }),
         Response::Reducing { run, step } => Action::Repro(ReproAction::Progress { run, step }),
         Response::Reduced { run, summary, blob } => {
@@ -134,43 +152,24 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
         })
     };
 
-    // Links: a new order replaces (and so cancels) the one waiting for its delay.
-    {
-        let bridge = bridge.clone();
-        let pending = use_mut_ref(|| None::<Timeout>);
-        let order = state.link.out.message.clone();
-        use_effect_with(state.link.out.seq, move |_| {
-            let Some(order) = order else {
-                pending.borrow_mut().take();
-                return;
-            };
-            let files: Vec<InputFile> = order
-                .files
-                .iter()
-                .filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob }))
-                .collect();
-            let (run, lnc) = (order.run, order.lnc);
-            let workdir = order.workdir.as_ref().map(|w| WorkdirFiles {
-                after: w.after.clone(),
-                files: w.files.clone(),
-                wanted: w
-                    .wanted
-                    .iter()
-                    .filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob }))
-                    .collect(),
-            });
-            let send = move || bridge.send(Wire::new(Request::Link { run, files, lnc, workdir }));
-            *pending.borrow_mut() = Some(Timeout::new(order.delay_ms, send));
-        });
-    }
+    // Links, of both link sets: a new order replaces (and so cancels) the one waiting
+    // for its delay.
+    use_link(bridge.clone(), &state.link.out, state.kept_run(Side::Shown));
+    use_link(bridge.clone(), &state.against.link.out, state.kept_run(Side::Against));
 
-    // A link's data to read: sent at once.
+    // A link's data to read (the shown link set's, the one compared against's): sent at
+    // once.
+    use_decode(bridge.clone(), &state.link.decode, false);
+    use_decode(bridge.clone(), &state.against.decode, true);
+
+    // Comparisons: sent at once.
     {
         let bridge = bridge.clone();
-        let asked = state.link.decode.message.clone();
-        use_effect_with(state.link.decode.seq, move |_| {
-            if let Some((data, lnc)) = asked {
-                bridge.send(Wire::new(Request::Decode { data, lnc }));
+        let order = state.against.out.message.clone();
+        use_effect_with(state.against.out.seq, move |_| {
+            if let Some(CompareOrder { a, b, options }) = order {
+                let (numbers, core_map) = (options.numbers, options.core_map);
+                bridge.send(Wire::new(Request::Compare { a, b, numbers, core_map }));
             }
         });
     }
@@ -179,9 +178,58 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
     use_send(bridge.clone(), &state.details.out);
     use_send(bridge.clone(), &state.search.out);
     use_send(bridge.clone(), &state.share.out);
+    use_send(bridge.clone(), &state.against.share_out);
     use_send(bridge.clone(), &state.repro.log_out);
     use_send(bridge.clone(), &state.repro.reduce_out);
     use_send(bridge, &state.export.out);
+}
+
+/// Sends each new link order an outbox holds, after its delay (a newer order cancels
+/// one still waiting), with the run of the other link set the worker keeps: the one the
+/// state names when the order is sent, not when it was posted.
+#[hook]
+fn use_link(bridge: Rc<WorkerBridge<LinkWorker>>, outbox: &Outbox<LinkOrder>, keep: Option<u64>) {
+    let pending = use_mut_ref(|| None::<Timeout>);
+    let kept = use_mut_ref(|| None::<u64>);
+    *kept.borrow_mut() = keep;
+    let order = outbox.message.clone();
+    use_effect_with(outbox.seq, move |_| {
+        let Some(order) = order else {
+            pending.borrow_mut().take();
+            return;
+        };
+        let files: Vec<InputFile> = order
+            .files
+            .iter()
+            .filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob }))
+            .collect();
+        let (run, lnc) = (order.run, order.lnc);
+        let workdir = order.workdir.as_ref().map(|w| WorkdirFiles {
+            after: w.after.clone(),
+            files: w.files.clone(),
+            wanted: w
+                .wanted
+                .iter()
+                .filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob }))
+                .collect(),
+        });
+        let send = move || {
+            let keep = *kept.borrow();
+            bridge.send(Wire::new(Request::Link { run, files, lnc, workdir, keep }))
+        };
+        *pending.borrow_mut() = Some(Timeout::new(order.delay_ms, send));
+    });
+}
+
+/// Sends each new link data an outbox holds to be read.
+#[hook]
+fn use_decode(bridge: Rc<WorkerBridge<LinkWorker>>, outbox: &Outbox<(String, Option<u64>)>, against: bool) {
+    let asked = outbox.message.clone();
+    use_effect_with(outbox.seq, move |_| {
+        if let Some((data, lnc)) = asked {
+            bridge.send(Wire::new(Request::Decode { data, lnc, against }));
+        }
+    });
 }
 
 /// Sends each new question an outbox holds.

@@ -75,6 +75,8 @@ pub struct DetailsState {
     pub by_user: bool,
     /// Whether the panel is open (embed mode folds it).
     pub open: bool,
+    /// Which link set the selected entity is of (B's, from the Compare view).
+    pub side: super::Side,
     /// The panel's question to the worker.
     pub out: Outbox<Ask>,
 }
@@ -87,6 +89,7 @@ impl Default for DetailsState {
             key: None,
             by_user: false,
             open: true,
+            side: super::Side::Shown,
             out: Outbox::default(),
         }
     }
@@ -139,19 +142,37 @@ pub enum DetailsAction {
 const NOT_LINKED: &str = "the link failed before bir_linker made a linked module";
 
 impl State {
-    /// Asks the worker a details question about the current run.
+    /// Asks the worker a details question about the run of the side shown.
     fn ask_details(&mut self, query: Query) {
-        if let Some(run) = self.result_run() {
+        if let Some(run) = self.details_run() {
             self.details.out.post(Ask { run, query });
         }
     }
 
+    /// The run the details panel is about: the link set shown, or (an entity of B
+    /// picked in the Compare view) the one compared against.
+    pub(crate) fn details_run(&self) -> Option<u64> {
+        match self.details.side {
+            super::Side::Shown => self.result_run(),
+            super::Side::Against => self.against.result.as_ref().map(|r| r.run),
+        }
+    }
+
     fn linked_module(&self) -> bool {
-        self.result.as_ref().is_some_and(|r| r.linked)
+        match self.details.side {
+            super::Side::Shown => self.result.as_ref().is_some_and(|r| r.linked),
+            super::Side::Against => self.against.result.as_ref().is_some_and(|r| r.linked),
+        }
     }
 
     /// Selects something and decides what the details panel shows and asks.
     pub(crate) fn select(&mut self, selection: Selection) {
+        self.select_on(super::Side::Shown, selection);
+    }
+
+    /// Selects something of one link set (an entity of B's, from the Compare view).
+    pub(crate) fn select_on(&mut self, side: super::Side, selection: Selection) {
+        self.details.side = side;
         self.search.open = false;
         self.details.open = true;
         if matches!(selection, Selection::Diagnostic(_)) {
@@ -198,6 +219,7 @@ impl State {
 
     /// Clears the selection and empties the panel.
     pub(crate) fn clear_selection(&mut self) {
+        self.details.side = super::Side::Shown;
         self.details.selection = None;
         self.details.key = None;
         self.details.shown = Details::Empty;
@@ -205,6 +227,18 @@ impl State {
 
     /// Selects the entity a key names: what it is named until the worker finds it.
     pub(crate) fn select_key(&mut self, key: EntityKey) {
+        self.details.side = super::Side::Shown;
+        self.select_key_on_side(key);
+    }
+
+    /// Shows the entity a key names in the link set compared against (B).
+    pub(crate) fn select_key_against(&mut self, key: EntityKey) {
+        self.details.side = super::Side::Against;
+        self.select_key_on_side(key);
+        self.details.by_user = true;
+    }
+
+    fn select_key_on_side(&mut self, key: EntityKey) {
         let query = birlink_core::tools::query::query_of(&key);
         self.search.open = false;
         self.details.open = true;
@@ -246,7 +280,7 @@ impl State {
                     .and_then(|r| r.report.diagnostics.get(*diagnostic))
                     .and_then(|d| d.location.as_ref())
                     .is_some_and(|l| l.file == file && l.pointer == pointer);
-                if Some(run) != self.result_run() || !asked {
+                if Some(run) != self.details_run() || !asked {
                     return false;
                 }
                 let original = match original {
@@ -259,7 +293,7 @@ impl State {
             }
             DetailsAction::UnitLoaded { run, unit, text } => {
                 let current = matches!(&self.details.shown, Details::Unit { unit: u, .. } if *u == unit);
-                if Some(run) != self.result_run() || !current {
+                if Some(run) != self.details_run() || !current {
                     return false;
                 }
                 let text = match text {
@@ -276,7 +310,7 @@ impl State {
     /// that selection is answered.
     fn entity_loaded(&mut self, run: u64, query: EntityQuery, view: Option<Box<EntityView>>) -> bool {
         let current = matches!(&self.details.shown, Details::Entity { query: q, .. } if *q == query);
-        if Some(run) != self.result_run() || !current {
+        if Some(run) != self.details_run() || !current {
             return false;
         }
         let waiting = self.host.waits.select.take();
@@ -290,7 +324,7 @@ impl State {
                     Some((id, key)) if key == view.key => self.host.out.post(PageMessage::Ack { id }),
                     other => self.host.waits.select = other,
                 }
-                if self.mode == Mode::Embed && self.details.by_user {
+                if self.mode == Mode::Embed && self.details.by_user && self.details.side == super::Side::Shown {
                     self.host.out.post(PageMessage::Selected { select: view.key.clone() });
                 }
                 Fetch::Ready(Rc::new(*view))

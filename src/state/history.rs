@@ -46,11 +46,14 @@ impl State {
     pub fn view_state(&self) -> ViewState {
         let step = if self.view == birlink_core::tools::share::View::Pipeline { self.step_ref() } else { None };
         let (select, diag) = match &self.details.selection {
+            // An entity of the link set compared against is not the shown one's.
+            Some(Selection::Entity(_)) if self.details.side == super::Side::Against => (None, None),
             Some(Selection::Entity(_)) => (self.details.key.clone(), None),
             Some(Selection::Diagnostic(index)) => (None, Some(*index)),
             None => (None, None),
         };
-        ViewState { view: Some(self.view), select, step, diag, data: None }
+        let compare = if self.against.is_open() { self.against.options.clone() } else { Default::default() };
+        ViewState { view: Some(self.view), select, step, diag, data: None, compare, against_data: None }
     }
 
     /// The fragment of the page's own URL (full mode).
@@ -58,6 +61,9 @@ impl State {
         let mut state = self.view_state();
         if self.share.data_in_url {
             state.data = self.share.data.clone();
+        }
+        if self.against.data_in_url && self.against.is_open() {
+            state.against_data = self.against.data.clone();
         }
         state.to_string()
     }
@@ -107,6 +113,10 @@ impl State {
         }
         if let Some(key) = &state.select {
             self.select_key(key.clone());
+        }
+        if state.compare != birlink_core::tools::share::CompareState::default() {
+            self.against.options = state.compare.clone();
+            self.compare_again();
         }
         missed
     }

@@ -28,6 +28,10 @@ pub enum HostCall {
         lnc: Option<u64>,
         /// The view and selection once linked.
         state: ViewState,
+        /// A link set to compare against (`None`: the one open stays; empty: it closes).
+        against: Option<Vec<PickedFile>>,
+        /// Its LNC.
+        against_lnc: Option<u64>,
     },
     /// Change the view.
     Show(ViewState),
@@ -144,7 +148,7 @@ impl State {
                 let answer = self.host_state(id);
                 self.host.out.post(answer);
             }
-            Ok(HostCall::Load { files, lnc, state }) => {
+            Ok(HostCall::Load { files, lnc, state, against, against_lnc }) => {
                 self.forget_repro();
                 self.host.out.post(PageMessage::Ack { id: id.clone() });
                 self.host.waits.loads_acked.push(id.clone());
@@ -156,6 +160,17 @@ impl State {
                 self.history.pending = Some(state);
                 self.host.waits.load = Some(id);
                 self.relink();
+                // A set to compare against comes with the load (or an empty one closes it).
+                if let Some(against) = against {
+                    let comparing = !against.is_empty();
+                    self.against.link.replace(against, Source::Host);
+                    self.against.link.open_sample = None;
+                    self.against.link.lnc = against_lnc;
+                    self.relink_against();
+                    if comparing {
+                        self.view = birlink_core::tools::share::View::Compare;
+                    }
+                }
             }
             Ok(HostCall::Show(state)) => {
                 if self.result.is_none() {

@@ -13,6 +13,7 @@
 //!
 //! * [`run`] — the link set, its runs and what a run produced ([`RunResult`], held
 //!   behind the identity-compared [`RunRef`]);
+//! * [`compare`] — the link set compared against, and the comparison;
 //! * [`view`] — which view and pipeline step is shown;
 //! * [`details`] — the selection and the details panel;
 //! * [`search`] — the search box;
@@ -38,6 +39,7 @@ use birlink_core::EntityKind;
 
 use crate::embed::protocol::HostError;
 
+pub mod compare;
 pub mod details;
 pub mod export;
 pub mod history;
@@ -49,6 +51,7 @@ pub mod search;
 pub mod share;
 pub mod view;
 
+pub use compare::{Against, CompareAction, CompareOrder, ComparisonRef, Side};
 pub use details::{Details, DetailsAction, DetailsState, Fetch, Selection};
 pub use export::{ExportAction, Exports};
 pub use history::{History, HistoryAction, HistoryWrite};
@@ -96,6 +99,10 @@ pub struct State {
     pub notice: Option<String>,
     /// The link set and its runs.
     pub link: LinkSet,
+    /// The link set compared against, and the comparison.
+    pub against: Against,
+    /// Runs numbered so far, across both link sets.
+    pub runs: u64,
     /// The latest finished run, compared by identity (a new run re-renders; an action
     /// never compares a report field by field).
     pub result: Option<RunRef>,
@@ -132,6 +139,8 @@ impl Default for State {
             help: false,
             notice: None,
             link: LinkSet::default(),
+            against: Against::default(),
+            runs: 0,
             result: None,
             view: View::Pipeline,
             step: None,
@@ -170,6 +179,8 @@ pub enum Key {
 pub enum Action {
     /// The link set and its runs.
     Link(LinkAction),
+    /// The link set compared against, and the comparison.
+    Compare(CompareAction),
     /// The view and the pipeline step.
     View(ViewAction),
     /// The selection and the details panel.
@@ -230,6 +241,7 @@ impl State {
     fn apply(&mut self, action: Action) -> bool {
         match action {
             Action::Link(action) => return self.apply_link(action),
+            Action::Compare(action) => return self.apply_compare(action),
             Action::View(action) => return self.apply_view(action),
             Action::Details(action) => return self.apply_details(action),
             Action::Search(action) => return self.apply_search(action),

@@ -15,7 +15,7 @@ use birlink_core::tools::align::Alignment;
 use birlink_core::tools::share::View;
 use birlink_core::Code;
 
-use super::{Ask, Mode, Outbox, Query, Selection, State};
+use super::{Ask, Mode, Outbox, Query, Selection, Side, State};
 use crate::protocol::RunStats;
 
 /// A file of the link set. The blob itself is compared by `id` only.
@@ -198,7 +198,7 @@ impl LinkSet {
     /// the files are one: then only each core's dump after the chosen pass are linked,
     /// and the rest go to the link's last step (names and sizes, the bytes it reads).
     /// Otherwise every file but a folder's `command.txt`, which is provenance only.
-    fn take_for_link(&mut self) -> (Vec<LoadedFile>, Option<u64>, Option<WorkdirOrder>) {
+    pub(crate) fn take_for_link(&mut self) -> (Vec<LoadedFile>, Option<u64>, Option<WorkdirOrder>) {
         let paths: Vec<String> = self.files.iter().map(|f| f.path.clone()).collect();
         let names: Vec<&str> = paths.iter().map(String::as_str).collect();
         match workdir::pick(&names, self.after.as_deref()) {
@@ -436,12 +436,13 @@ impl State {
             return;
         }
         // The first link starts at once; later ones wait for the rest of a batch.
+        let run = self.next_run();
         let link = &mut self.link;
         let delay_ms = if link.run == 0 { 0 } else { 120 };
         let (files, lnc, workdir) = link.take_for_link();
-        link.run += 1;
+        link.run = run;
         link.status = Status::Running { phase: "starting".to_owned(), done: 0, total: 1 };
-        link.out.post(LinkOrder { run: link.run, files, lnc, delay_ms, workdir });
+        link.out.post(LinkOrder { run, files, lnc, delay_ms, workdir });
     }
 
     /// Applies a link set action; false when it changes nothing.
@@ -528,24 +529,23 @@ impl State {
                 }
                 self.relink();
             }
-            LinkAction::Progress { run, phase, done, total } => {
-                if run != self.link.run {
-                    return false;
-                }
-                self.link.status = Status::Running { phase, done, total };
-            }
-            LinkAction::Linked(result) => {
-                if result.run != self.link.run {
-                    return false;
-                }
-                self.linked(result);
-            }
-            LinkAction::Failed { run, message } => {
-                if run != self.link.run {
-                    return false;
-                }
-                self.link.status = Status::Failed(message);
-            }
+            // A run's answers go to the link set whose run it is (the one compared
+            // against is linked by the same worker).
+            LinkAction::Progress { run, phase, done, total } => match self.side_of(run) {
+                Some(Side::Shown) => self.link.status = Status::Running { phase, done, total },
+                Some(Side::Against) => self.against.link.status = Status::Running { phase, done, total },
+                None => return false,
+            },
+            LinkAction::Linked(result) => match self.side_of(result.run) {
+                Some(Side::Shown) => self.linked(result),
+                Some(Side::Against) => self.against_linked(RunRef(Rc::from(result))),
+                None => return false,
+            },
+            LinkAction::Failed { run, message } => match self.side_of(run) {
+                Some(Side::Shown) => self.link.status = Status::Failed(message),
+                Some(Side::Against) => self.against.link.status = Status::Failed(message),
+                None => return false,
+            },
             LinkAction::Broken(message) => {
                 self.link.status = Status::Failed(format!("the worker's message could not be read: {message}"));
             }
@@ -562,8 +562,10 @@ impl State {
         self.step = self.default_step();
         self.search.reset();
         self.details.by_user = false;
-        // Failure first: open on the diagnostic that explains it.
-        match first_error {
+        // Failure first: open on the diagnostic that explains it (unless the page is
+        // comparing: the Compare view says what failed, on which side).
+        let comparing = self.view == View::Compare && self.against.is_open();
+        match first_error.filter(|_| !comparing) {
             Some(index) => {
                 self.view = View::Diagnostics;
                 self.select(Selection::Diagnostic(index));
@@ -580,6 +582,7 @@ impl State {
         }
         self.linked_for_host();
         self.relocate_log();
+        self.compare_again();
         // A link's view state (or a host's) applies to this run.
         self.apply_pending();
         self.host.waits.load = None;

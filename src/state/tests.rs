@@ -271,6 +271,8 @@ fn a_hosts_load_is_acknowledged_then_answered_when_linked() {
         files: vec![picked("error-1514.json", 1)],
         lnc: None,
         state: ViewState { view: Some(View::CallGraph), ..ViewState::default() },
+        against: None,
+        against_lnc: None,
     };
     let state = reduce(state, Action::Host { id: serde_json::json!(7), call: Ok(load) });
     assert_eq!(host_messages(&state), vec![serde_json::json!({"birlink": "ack", "id": 7})]);
@@ -530,7 +532,13 @@ fn a_host_never_reads_back_the_users_own_files() {
     assert_eq!(answer["url"], "https://tools.example/birlink/", "no data, no selection: {answer}");
     assert_eq!(answer["select"], serde_json::Value::Null);
     // The same set loaded by the host itself it may read back.
-    let load = HostCall::Load { files: vec![picked("host.json", 1)], lnc: None, state: ViewState::default() };
+    let load = HostCall::Load {
+        files: vec![picked("host.json", 1)],
+        lnc: None,
+        state: ViewState::default(),
+        against: None,
+        against_lnc: None,
+    };
     let state = reduce(state, Action::Host { id: serde_json::json!(2), call: Ok(load) });
     let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(2, "matmul-2core.json")))));
     let state = reduce(state, Action::Share(ShareAction::Loaded { run: 2, data: Ok("v1.HOSTS".into()) }));
@@ -661,4 +669,226 @@ fn a_work_directory_links_one_dump_per_core_and_another_pass_on_request() {
     assert!(state.link.workdir.is_none());
     let order = state.link.out.message.clone().expect("a link");
     assert_eq!(order.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["ring/nc00.json"]);
+}
+
+/// A state with A linked (`a`) and B opened and linked (`b`), the comparison asked for.
+fn comparing(a: &str, b: &str) -> State {
+    let state = linked(a);
+    let state = reduce(state, Action::Compare(CompareAction::ReplaceFiles { files: vec![picked(b, 1)], sample: None }));
+    assert_eq!(state.view, View::Compare);
+    let order = state.against.link.out.message.clone().expect("B's link order");
+    assert_eq!(state.kept_run(Side::Against), Some(state.link.run), "the worker keeps A's run while it links B");
+    assert_ne!(order.run, state.link.run, "runs are numbered across both link sets");
+    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(order.run, b)))));
+    assert!(state.against.result.is_some(), "B's run went to B");
+    assert_eq!(state.result.as_ref().map(|r| r.run), Some(1), "A's run is untouched");
+    state
+}
+
+fn compared(state: State, a: &str, b: &str) -> State {
+    let order = state.against.out.message.clone().expect("a comparison asked for");
+    let (_, outcome_a) = sample_run(order.a, a);
+    let (_, outcome_b) = sample_run(order.b, b);
+    let options = birlink_core::tools::compare::CompareOptions {
+        core_map: order.options.core_map.iter().copied().collect(),
+        normalize: birlink_core::tools::compare::Normalize { numbers: order.options.numbers },
+    };
+    let comparison = birlink_core::tools::compare::compare(&outcome_a, &outcome_b, &options);
+    reduce(
+        state,
+        Action::Compare(CompareAction::Compared {
+            a: order.a,
+            b: order.b,
+            options: order.options,
+            comparison: Ok(Box::new(comparison)),
+        }),
+    )
+}
+
+#[test]
+fn b_is_linked_beside_a_and_the_two_are_compared_in_the_worker() {
+    let state = comparing("ring-attention-with-grid.json", "ring-attention-send-k-buf.json");
+    let order = state.against.out.message.clone().expect("the comparison");
+    assert_eq!((order.a, order.b), (1, state.against.link.run));
+    let state = compared(state, "ring-attention-with-grid.json", "ring-attention-send-k-buf.json");
+    let comparison = state.against.comparison.as_ref().expect("the comparison arrived");
+    assert!(!comparison.comparison.equal);
+    let told = comparison.comparison.explanation().unwrap_or_default();
+    assert!(told.starts_with("A links; B fails in") && told.contains("NCC_ILLC059"), "{told}");
+    // B's failure does not take the page to A's Diagnostics: it stays on Compare.
+    assert_eq!(state.view, View::Compare);
+    // A comparison of other runs, or other options, is stale.
+    let stale = reduce(
+        state.clone(),
+        Action::Compare(CompareAction::Compared {
+            a: 1,
+            b: 99,
+            options: Default::default(),
+            comparison: Err("old".into()),
+        }),
+    );
+    assert_eq!(stale.against.failed, None);
+}
+
+#[test]
+fn masking_numbers_and_the_core_map_ask_for_a_new_comparison_and_follow_the_url() {
+    let state = comparing("sendrecv-called-once.json", "sendrecv-called-twice.json");
+    let state = compared(state, "sendrecv-called-once.json", "sendrecv-called-twice.json");
+    let seq = state.against.out.seq;
+    let state = reduce(state, Action::Compare(CompareAction::SetNumbers(true)));
+    assert_eq!(state.against.out.seq, seq + 1);
+    assert!(state.against.out.message.as_ref().is_some_and(|o| o.options.numbers));
+    // Until its answer comes, the old comparison is not taken for the new one.
+    assert!(state.url_fragment().contains("normalize=numbers"), "{}", state.url_fragment());
+    let state = compared(state, "sendrecv-called-once.json", "sendrecv-called-twice.json");
+    let masked = &state.against.comparison.as_ref().expect("masked").comparison;
+    assert_eq!(masked.normalization.applied, ["numbers"]);
+    // The same map twice asks nothing; a pairing other than the identity is kept.
+    let state = reduce(state, Action::Compare(CompareAction::SetCoreMap(vec![(0, 1), (1, 0)])));
+    assert_eq!(state.against.options.core_map, vec![(0, 1), (1, 0)]);
+    assert!(state.url_fragment().contains("core-map=0:1,1:0"), "{}", state.url_fragment());
+    let seq = state.against.out.seq;
+    let again = Rc::new(state.clone()).reduce(Action::Compare(CompareAction::SetCoreMap(vec![(0, 1), (1, 0)])));
+    assert_eq!(again.against.out.seq, seq, "the same map asks nothing");
+    // A link's fragment sets both, once A has linked.
+    let (link, dropped) = ViewState::parse("view=compare&normalize=numbers&core-map=0:1,1:0");
+    assert!(dropped.is_empty());
+    let mut fresh = State::default();
+    assert!(fresh.apply_state(&link).is_empty());
+    assert_eq!(fresh.against.options, link.compare);
+}
+
+#[test]
+fn swapping_shows_b_and_compares_it_against_a() {
+    let state = comparing("matmul-1core.json", "matmul-2core.json");
+    let state = compared(state, "matmul-1core.json", "matmul-2core.json");
+    let (a_run, b_run) = (state.link.run, state.against.link.run);
+    let state = reduce(state, Action::Compare(CompareAction::Swap));
+    assert_eq!((state.link.run, state.against.link.run), (b_run, a_run));
+    assert_eq!(state.link.files[0].path, "matmul-2core.json");
+    assert_eq!(state.result.as_ref().map(|r| r.run), Some(b_run));
+    let order = state.against.out.message.clone().expect("the comparison the other way");
+    assert_eq!((order.a, order.b), (b_run, a_run));
+    assert!(state.against.comparison.is_none());
+}
+
+#[test]
+fn an_entity_of_b_is_asked_of_b_s_run_and_never_written_as_a_s_selection() {
+    let state = comparing("matmul-1core.json", "matmul-2core.json");
+    let b_run = state.against.link.run;
+    let key: EntityKey = "function:1:nc01".parse().expect("key");
+    let state = reduce(state, Action::Compare(CompareAction::SelectAgainst(key)));
+    assert_eq!(state.details.side, Side::Against);
+    let asked = state.details.out.message.clone().expect("asked");
+    assert_eq!(asked.run, b_run);
+    assert!(!state.url_fragment().contains("select="), "{}", state.url_fragment());
+    // Selecting in A's views goes back to A.
+    let state = reduce(state, Action::Details(DetailsAction::SelectKey("function:0:nc00".parse().expect("key"))));
+    assert_eq!(state.details.side, Side::Shown);
+    assert_eq!(state.details.out.message.as_ref().map(|a| a.run), Some(1));
+}
+
+#[test]
+fn share_carries_both_link_sets_when_they_fit() {
+    let state = comparing("matmul-1core.json", "matmul-2core.json");
+    let b_run = state.against.link.run;
+    let state = reduce(state, Action::Share(ShareAction::Open));
+    assert_eq!(state.share.dialog, Some(ShareDialog::Loading));
+    assert!(state.against.share_out.message.as_ref().is_some_and(|a| a.run == b_run && a.query == Query::Share));
+    let state = reduce(state, Action::Share(ShareAction::Loaded { run: 1, data: Ok("v1.a".into()) }));
+    assert_eq!(state.share.dialog, Some(ShareDialog::Loading), "B's data is still to come");
+    let state = reduce(state, Action::Share(ShareAction::Loaded { run: b_run, data: Ok("v1.b".into()) }));
+    let Some(ShareDialog::Link(link)) = &state.share.dialog else { panic!("{:?}", state.share.dialog) };
+    assert!(
+        link.contains("view=compare") && link.contains("data=v1.a") && link.contains("against-data=v1.b"),
+        "{link}"
+    );
+    // B too large: said, no link.
+    let state = reduce(state, Action::Compare(CompareAction::SetLnc(Some(2))));
+    let b_run = state.against.link.run;
+    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(b_run, "matmul-2core.json")))));
+    let state = reduce(state, Action::Share(ShareAction::Open));
+    let state =
+        reduce(state, Action::Share(ShareAction::Loaded { run: b_run, data: Err("the link set is 300 MB".into()) }));
+    assert!(
+        matches!(&state.share.dialog, Some(ShareDialog::TooLarge(why)) if why.contains("compared against") && why.contains("300 MB"))
+    );
+}
+
+#[test]
+fn a_hosts_load_can_bring_the_set_to_compare_against() {
+    let state = State::new(Mode::Embed, Page::default());
+    let load = HostCall::Load {
+        files: vec![picked("rank0.json", 1)],
+        lnc: None,
+        state: ViewState::default(),
+        against: Some(vec![picked("rank1.json", 1)]),
+        against_lnc: Some(2),
+    };
+    let state = reduce(state, Action::Host { id: serde_json::json!(1), call: Ok(load) });
+    assert_eq!(state.view, View::Compare);
+    assert_eq!(state.against.link.files[0].path, "rank1.json");
+    assert_eq!(state.against.link.lnc, Some(2));
+    assert!(state.against.link.out.message.is_some(), "B's link");
+    assert_eq!(state.kept_run(Side::Against), Some(state.link.run));
+    assert_eq!(state.kept_run(Side::Shown), Some(state.against.link.run));
+    // A load without `against` leaves B; an empty one closes it.
+    let again = HostCall::Load {
+        files: vec![picked("rank0.json", 1)],
+        lnc: None,
+        state: ViewState::default(),
+        against: None,
+        against_lnc: None,
+    };
+    let state = reduce(state, Action::Host { id: serde_json::json!(2), call: Ok(again) });
+    assert!(state.against.is_open());
+    let close = HostCall::Load {
+        files: vec![picked("rank0.json", 1)],
+        lnc: None,
+        state: ViewState::default(),
+        against: Some(vec![]),
+        against_lnc: None,
+    };
+    let state = reduce(state, Action::Host { id: serde_json::json!(3), call: Ok(close) });
+    assert!(!state.against.is_open());
+}
+
+#[test]
+fn a_pair_opened_at_once_is_compared_once_both_runs_are_in() {
+    // A is replaced and B opened in one go (the samples menu's pairs): B links first,
+    // against A's old run, which the worker has dropped; A's new run asks again.
+    let state = linked("matmul-2core.json");
+    let state = reduce(
+        state,
+        Action::Link(LinkAction::ReplaceFiles { files: vec![picked("sendrecv-called-once.json", 1)], sample: None }),
+    );
+    let a_run = state.link.run;
+    let state = reduce(
+        state,
+        Action::Compare(CompareAction::ReplaceFiles {
+            files: vec![picked("sendrecv-called-twice.json", 1)],
+            sample: None,
+        }),
+    );
+    let b_run = state.against.link.run;
+    let state =
+        reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(b_run, "sendrecv-called-twice.json")))));
+    let stale = state.against.out.message.clone().expect("a comparison against A's old run");
+    assert_eq!(stale.a, 1);
+    let state = reduce(
+        state,
+        Action::Compare(CompareAction::Compared {
+            a: 1,
+            b: b_run,
+            options: Default::default(),
+            comparison: Err("gone".into()),
+        }),
+    );
+    let state =
+        reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(a_run, "sendrecv-called-once.json")))));
+    let order = state.against.out.message.clone().expect("asked again");
+    assert_eq!((order.a, order.b), (a_run, b_run));
+    assert_eq!(state.against.failed, None);
+    let state = compared(state, "sendrecv-called-once.json", "sendrecv-called-twice.json");
+    assert!(state.against.comparison.is_some());
 }

@@ -24,6 +24,7 @@ impl ViewLabels for View {
             View::Addresses => "Addresses",
             View::Diagnostics => "Diagnostics",
             View::LinkDir => "sgLnk",
+            View::Compare => "Compare",
         }
     }
 
@@ -36,6 +37,7 @@ impl ViewLabels for View {
             View::Addresses => "addresses",
             View::Diagnostics => "diagnostics",
             View::LinkDir => "link-dir",
+            View::Compare => "compare",
         }
     }
 }
@@ -109,7 +111,7 @@ impl State {
                 };
                 self.select(Selection::Diagnostic(order[next]));
             }
-            View::CallGraph | View::Barriers | View::Semaphores | View::Addresses | View::LinkDir => {}
+            View::CallGraph | View::Barriers | View::Semaphores | View::Addresses | View::LinkDir | View::Compare => {}
         }
     }
 

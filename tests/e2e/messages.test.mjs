@@ -177,3 +177,19 @@ test('a host the link does not list gets no answer at all', async () => {
   assert.deepEqual(await tab.evaluate(() => window.received), [], 'not even `ready`');
   assert.ok(warnings.some((w) => /is ignored/.test(w)), `a console notice: ${warnings}`);
 });
+
+test('a host loads two link sets at once and hears the shown one\'s verdict', async () => {
+  const tab = await hostAt('host.html');
+  await tab.waitForFunction(() => window.received.some((r) => r.data.birlink === 'ready'), null, { timeout: 30000 });
+  const answers = await ask(tab, { birlink: 'load', id: 'pair', view: 'compare',
+    files: [{ name: 'rank0.json', data: sample('ring-attention-with-grid.json') }],
+    against: [{ name: 'rank1.json', data: sample('ring-attention-send-k-buf.json') }] }, 2);
+  assert.equal(answers[0].birlink, 'ack');
+  assert.equal(answers[1].birlink, 'linked');
+  assert.equal(answers[1].ok, true, 'rank 0 links');
+  const frame = tab.frameLocator('#frame');
+  await frame.locator('#compare-verdict').waitFor({ timeout: 30000 });
+  assert.match(await frame.locator('#compare-verdict').innerText(), /B fails in vnc_remote_addr_map with 1514 \(NCC_ILLC059\)/);
+  assert.deepEqual(tab.errors, []);
+  await tab.context().close();
+});

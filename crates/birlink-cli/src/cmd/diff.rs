@@ -105,27 +105,6 @@ impl DiffArgs {
     }
 }
 
-fn verdict(side: &Side) -> String {
-    match (&side.failed_pass, side.ok) {
-        (Some(pass), _) => {
-            let errors: Vec<String> = side
-                .errors
-                .iter()
-                .map(|e| match &e.ncc {
-                    Some(ncc) => format!("{} ({ncc})", e.code),
-                    None => e.code.clone(),
-                })
-                .collect();
-            format!("fails in {} with {}", pass.as_str(), errors.join(", "))
-        }
-        (None, true) => "links".to_owned(),
-        (None, false) => format!(
-            "fails reading its input ({})",
-            side.errors.iter().map(|e| e.code.clone()).collect::<Vec<_>>().join(", ")
-        ),
-    }
-}
-
 fn side_line(name: &str, side: &Side) -> String {
     let bytes: u64 = side.files.iter().map(|f| f.bytes).sum();
     format!(
@@ -135,7 +114,7 @@ fn side_line(name: &str, side: &Side) -> String {
         counted(side.modules.len(), "module"),
         side.lnc,
         side.lnc_source.as_str(),
-        verdict(side)
+        side.verdict()
     )
 }
 
@@ -203,6 +182,9 @@ fn human(c: &Comparison) -> String {
         paint("the two link sets differ", Style::Warning, color)
     };
     let _ = writeln!(out, "{head}");
+    if let Some(explanation) = c.explanation() {
+        let _ = writeln!(out, "  {explanation}");
+    }
     let _ = writeln!(out, "  {}", side_line("A", &c.sides[0]));
     let _ = writeln!(out, "  {}", side_line("B", &c.sides[1]));
     if !c.normalization.applied.is_empty() {

@@ -35,6 +35,7 @@ fn identical_sets_agree() {
     assert_eq!(c.diagnostics.both.len(), 0);
     assert_eq!(pairs(&c), [(0, 0), (1, 1)]);
     assert_eq!(c.sides[0], c.sides[1]);
+    assert_eq!(c.explanation(), None);
 }
 
 #[test]
@@ -53,6 +54,9 @@ fn a_renamed_memory_location_is_a_changed_and_an_added_and_removed_entity() {
     let d = &c.first_divergence[0];
     assert_eq!(d.core, 1);
     assert!(d.b.as_ref().unwrap().text.contains("sb_tile_one"), "{d:?}");
+    // Both link: what explains the rest is a diagnostic of one side, or where core 1 parts.
+    let told = c.explanation().unwrap();
+    assert!(told.contains("reports") || told.starts_with("core 1 first parts"), "{told}");
 }
 
 #[test]
@@ -223,11 +227,20 @@ fn each_public_report_s_pair_differs_where_its_story_says() {
                 assert!(c.sides[0].ok && !c.sides[1].ok);
                 assert!(c.sides[1].errors.iter().any(|e| e.ncc.as_deref() == Some("NCC_ILLC059")));
                 assert!(c.diagnostics.only_b.iter().any(|k| k.code == "1514" && k.entity.contains("send_k_buf")));
+                // What a viewer selects: the entity as B names it.
+                let named = c.diagnostics.only_b.iter().find(|k| k.code == "1514").and_then(|k| k.at.clone());
+                assert!(
+                    named.is_some_and(|e| e.kind == birlink_core::EntityKind::Memloc && e.name.contains("send_k_buf"))
+                );
+                let told = c.explanation().unwrap_or_default();
+                assert!(told.starts_with("A links; B fails in") && told.contains("1514 (NCC_ILLC059)"), "{told}");
             }
             // LNC 1 against LNC 2: core 0 against core 0, core 1 B's only.
             "matmul-1core.json" => {
                 assert_eq!((c.sides[0].lnc, c.sides[1].lnc), (1, 2));
                 assert!(c.cores.iter().any(|row| row.core == 1 && row.a.is_none()));
+                let told = c.explanation().unwrap_or_default();
+                assert!(told.contains("(LNC 1,") && told.contains("(LNC 2,"), "{told}");
             }
             // Called once against twice: core 1's sixth barrier, and only that.
             "sendrecv-called-once.json" => {
@@ -239,6 +252,8 @@ fn each_public_report_s_pair_differs_where_its_story_says() {
                 assert_eq!(c.first_divergence.len(), 1);
                 assert_eq!(c.first_divergence[0].core, 1);
                 assert_eq!(c.diagnostics.only_b.iter().map(|k| k.code.as_str()).collect::<Vec<_>>(), ["1189"]);
+                let told = c.explanation().unwrap_or_default();
+                assert_eq!(told, "only B reports 1189 (NCC_IXLV002) about `instruction:1:CoreBarrier-0_180`");
             }
             other => panic!("no story for {other}"),
         }

@@ -28,7 +28,7 @@ use crate::passes::Outcome;
 pub use counts::{CoreCounts, Counts};
 pub use entities::{Changed, Divergence, EntityChanges, Place};
 pub use sequences::{AddressDiff, BarrierDiff, BarrierEnd, BlockDiff, BlockEnd};
-pub use sides::{DiagnosticKey, Diagnostics, ErrorCode, Side, SideFile};
+pub use sides::{DiagnosticEntity, DiagnosticKey, Diagnostics, ErrorCode, Side, SideFile};
 
 /// How names are compared.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,6 +146,74 @@ pub struct Comparison {
     pub addresses: Vec<AddressDiff>,
     /// Each differing core's first instruction, in walk order, whose text differs.
     pub first_divergence: Vec<Divergence>,
+}
+
+impl Comparison {
+    /// The one difference that explains the rest, first: the verdicts when they part
+    /// (one side fails), else the LNCs, else a diagnostic only one side reports, else
+    /// where a core's instructions first part, else a count, else how many entities
+    /// differ; `None` when the two agree. What `birlink diff` and the page's Compare view
+    /// say at the top.
+    pub fn explanation(&self) -> Option<String> {
+        if self.equal {
+            return None;
+        }
+        let [a, b] = &self.sides;
+        if a.ok != b.ok || a.failed_pass != b.failed_pass {
+            return Some(format!("A {}; B {}", a.verdict(), b.verdict()));
+        }
+        if a.lnc != b.lnc {
+            return Some(format!(
+                "A links {} (LNC {}, from {}); B {} (LNC {}, from {})",
+                crate::diag::counted(a.cores.len(), "core"),
+                a.lnc,
+                a.lnc_source.as_str(),
+                crate::diag::counted(b.cores.len(), "core"),
+                b.lnc,
+                b.lnc_source.as_str()
+            ));
+        }
+        let said = |side: &str, d: &DiagnosticKey| {
+            let code = match crate::diag::codes::Code::parse(&d.code).and_then(|c| c.ncc()) {
+                Some(ncc) => format!("{} ({ncc})", d.code),
+                None => d.code.clone(),
+            };
+            let about = if d.entity.is_empty() { "the link set".to_owned() } else { format!("`{}`", d.entity) };
+            format!("only {side} reports {code} about {about}")
+        };
+        if let Some(d) = self.diagnostics.only_b.first() {
+            return Some(said("B", d));
+        }
+        if let Some(d) = self.diagnostics.only_a.first() {
+            return Some(said("A", d));
+        }
+        if let Some(d) = self.first_divergence.first() {
+            let place = |p: &Option<Place>| p.as_ref().map_or("nothing more".to_owned(), |p| format!("`{}`", p.key));
+            return Some(format!(
+                "core {} first parts at instruction #{}: A has {}, B {}",
+                d.core,
+                d.index,
+                place(&d.a),
+                place(&d.b)
+            ));
+        }
+        if let Some(c) = self.cores.iter().find(|c| !c.differs.is_empty()) {
+            return Some(format!("core {}: {} differ", c.core, c.differs.join(", ")));
+        }
+        let e = &self.entities;
+        let changes = e.added.len() + e.removed.len() + e.changed.len();
+        if changes > 0 {
+            let verb = if changes == 1 { "differs" } else { "differ" };
+            return Some(format!(
+                "{} {verb} (added {}, removed {}, changed {})",
+                if changes == 1 { "1 entity".to_owned() } else { format!("{changes} entities") },
+                e.added.len(),
+                e.removed.len(),
+                e.changed.len()
+            ));
+        }
+        Some("the barriers, remote DMA blocks or address copies differ".to_owned())
+    }
 }
 
 /// Compares two linked runs.

@@ -60,6 +60,26 @@ pub struct ErrorCode {
     pub ncc: Option<String>,
 }
 
+impl Side {
+    /// What its link came to, in words: `links`, `fails in vnc_remote_addr_map with
+    /// 1514 (NCC_ILLC059)`, `fails reading its input (BL0001)`.
+    pub fn verdict(&self) -> String {
+        let errors: Vec<String> = self
+            .errors
+            .iter()
+            .map(|e| match &e.ncc {
+                Some(ncc) => format!("{} ({ncc})", e.code),
+                None => e.code.clone(),
+            })
+            .collect();
+        match (&self.failed_pass, self.ok) {
+            (Some(pass), _) => format!("fails in {} with {}", pass.as_str(), errors.join(", ")),
+            (None, true) => "links".to_owned(),
+            (None, false) => format!("fails reading its input ({})", errors.join(", ")),
+        }
+    }
+}
+
 /// A side of an outcome.
 pub fn side(outcome: &Outcome) -> Side {
     let report = &outcome.report;
@@ -107,6 +127,22 @@ pub struct DiagnosticKey {
     /// The entity, in key form (`kind:core:parent/name`), or the core alone
     /// (`core:<c>`), or empty for the link set as a whole.
     pub entity: String,
+    /// The entity as the side that reports it names it (names as written, never
+    /// masked): what a viewer selects. Not part of the match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<DiagnosticEntity>,
+}
+
+/// The entity a diagnostic is about, as its side names it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct DiagnosticEntity {
+    /// Its kind (`instruction`, `memloc`, …).
+    pub kind: crate::model::entity::EntityKind,
+    /// Its name.
+    pub name: String,
+    /// Its function, queue or instance, when the diagnostic names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
 }
 
 /// `diagnostics`.
@@ -120,7 +156,7 @@ pub struct Diagnostics {
     pub both: Vec<DiagnosticKey>,
 }
 
-fn key(d: &Diagnostic, core: Option<u64>, options: &CompareOptions) -> DiagnosticKey {
+fn key(d: &Diagnostic, core: Option<u64>, options: &CompareOptions) -> (DiagnosticKey, Option<DiagnosticEntity>) {
     let core_text = core.map_or_else(|| "-".to_owned(), |c| c.to_string());
     let entity = match &d.entity {
         Some(e) => {
@@ -135,30 +171,37 @@ fn key(d: &Diagnostic, core: Option<u64>, options: &CompareOptions) -> Diagnosti
             None => String::new(),
         },
     };
-    DiagnosticKey { code: d.code.as_str().to_owned(), entity }
+    let at =
+        d.entity.as_ref().map(|e| DiagnosticEntity { kind: e.kind, name: e.name.clone(), parent: e.parent.clone() });
+    (DiagnosticKey { code: d.code.as_str().to_owned(), entity, at: None }, at)
 }
 
 /// Matches the two sides' diagnostics by code and entity (B's cores read through the
 /// core map), each key counted as often as it occurs.
 pub fn diagnostics(a: &Outcome, b: &Outcome, options: &CompareOptions) -> Diagnostics {
-    let mut counts: BTreeMap<DiagnosticKey, (usize, usize)> = BTreeMap::new();
+    // Per key, each side's entities as it names them, one per occurrence.
+    type Named = Vec<Option<DiagnosticEntity>>;
+    let mut counts: BTreeMap<DiagnosticKey, (Named, Named)> = BTreeMap::new();
     for d in &a.report.diagnostics {
-        counts.entry(key(d, d.core, options)).or_default().0 += 1;
+        let (key, at) = key(d, d.core, options);
+        counts.entry(key).or_default().0.push(at);
     }
     for d in &b.report.diagnostics {
         let core = d.core.map(|c| options.a_core(c).unwrap_or(c));
-        counts.entry(key(d, core, options)).or_default().1 += 1;
+        let (key, at) = key(d, core, options);
+        counts.entry(key).or_default().1.push(at);
     }
     let mut out = Diagnostics::default();
     for (key, (in_a, in_b)) in counts {
-        for _ in 0..in_a.min(in_b) {
-            out.both.push(key.clone());
+        let with = |at: &Option<DiagnosticEntity>| DiagnosticKey { at: at.clone(), ..key.clone() };
+        for at in in_a.iter().take(in_b.len()) {
+            out.both.push(with(at));
         }
-        for _ in in_b..in_a {
-            out.only_a.push(key.clone());
+        for at in in_a.iter().skip(in_b.len()) {
+            out.only_a.push(with(at));
         }
-        for _ in in_a..in_b {
-            out.only_b.push(key.clone());
+        for at in in_b.iter().skip(in_a.len()) {
+            out.only_b.push(with(at));
         }
     }
     out

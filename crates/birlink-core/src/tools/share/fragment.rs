@@ -1,6 +1,7 @@
 //! The view state a link carries in its fragment (embed spec §2): `view=`, `select=`,
-//! `step=`, `diag=` and `data=`, written in that canonical order so that one state is
-//! one string.
+//! `step=`, `diag=`, `data=`, and for a comparison (`view=compare`) `normalize=`,
+//! `core-map=` and the other link set's `against-data=`, written in that canonical order
+//! so that one state is one string.
 //!
 //! Reading is forgiving part by part: an unknown key or a value that does not parse is
 //! dropped with the reason (the page shows it as a notice) and the rest still applies.
@@ -32,11 +33,13 @@ pub enum View {
     Diagnostics,
     /// `linkdir`: a work directory's link directory and merged tensor map.
     LinkDir,
+    /// `compare`: the link set against another one (`tools::compare`).
+    Compare,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: [View; 7] = [
+    pub const ALL: [View; 8] = [
         View::Pipeline,
         View::CallGraph,
         View::Barriers,
@@ -44,6 +47,7 @@ impl View {
         View::Addresses,
         View::Diagnostics,
         View::LinkDir,
+        View::Compare,
     ];
 
     /// Its name in links.
@@ -56,6 +60,7 @@ impl View {
             View::Addresses => "addresses",
             View::Diagnostics => "diagnostics",
             View::LinkDir => "linkdir",
+            View::Compare => "compare",
         }
     }
 
@@ -98,6 +103,41 @@ pub struct ViewState {
     pub diag: Option<usize>,
     /// The link set itself (`share::data`), as written.
     pub data: Option<String>,
+    /// How the comparison is made (`normalize=`, `core-map=`).
+    pub compare: CompareState,
+    /// The link set compared against (`share::data`), as written.
+    pub against_data: Option<String>,
+}
+
+/// How a link asks two link sets to be compared (`tools::compare::CompareOptions`, as
+/// text): `normalize=numbers`, `core-map=0:1,1:0`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompareState {
+    /// Numbers in names masked.
+    pub numbers: bool,
+    /// A's core → B's core, as written (a core not listed pairs with itself).
+    pub core_map: Vec<(u64, u64)>,
+}
+
+impl CompareState {
+    /// `0:1,1:0` read; `None` when it is not that.
+    pub fn parse_core_map(text: &str) -> Option<Vec<(u64, u64)>> {
+        let mut map: Vec<(u64, u64)> = Vec::new();
+        for pair in text.split(',').filter(|p| !p.is_empty()) {
+            let (a, b) = pair.split_once(':')?;
+            let (a, b) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+            if map.iter().any(|&(x, _)| x == a) {
+                return None;
+            }
+            map.push((a, b));
+        }
+        Some(map)
+    }
+
+    /// The core map as a link writes it.
+    pub fn core_map_text(&self) -> String {
+        self.core_map.iter().map(|(a, b)| format!("{a}:{b}")).collect::<Vec<_>>().join(",")
+    }
 }
 
 /// A part of a fragment that was dropped, and why.
@@ -145,7 +185,19 @@ impl ViewState {
                     Err(_) => drop(format!("`{value}` is not a diagnostic's number")),
                 },
                 "data" => state.data = Some(value),
-                other => drop(format!("`{other}` is not a part of a birlink link (view, select, step, diag, data)")),
+                "against-data" => state.against_data = Some(value),
+                "normalize" => match value.as_str() {
+                    "numbers" => state.compare.numbers = true,
+                    "none" | "" => state.compare.numbers = false,
+                    _ => drop(format!("`{value}` is not a normalization (numbers, none)")),
+                },
+                "core-map" => match CompareState::parse_core_map(&value) {
+                    Some(map) => state.compare.core_map = map,
+                    None => drop(format!("`{value}` is not a core map (`0:1,1:0`: each core of A once)")),
+                },
+                other => drop(format!(
+                    "`{other}` is not a part of a birlink link (view, select, step, diag, data, normalize, core-map, against-data)"
+                )),
             }
         }
         (state, dropped)
@@ -172,8 +224,17 @@ impl fmt::Display for ViewState {
         if let Some(select) = &self.select {
             parts.push(format!("select={}", encode(&select.to_string())));
         }
+        if self.compare.numbers {
+            parts.push("normalize=numbers".to_owned());
+        }
+        if !self.compare.core_map.is_empty() {
+            parts.push(format!("core-map={}", encode(&self.compare.core_map_text())));
+        }
         if let Some(data) = &self.data {
             parts.push(format!("data={}", encode(data)));
+        }
+        if let Some(data) = &self.against_data {
+            parts.push(format!("against-data={}", encode(data)));
         }
         f.write_str(&parts.join("&"))
     }
@@ -228,6 +289,7 @@ mod tests {
             step: Some(StepRef { pass: Pass::BirLinker, step: "renumber_barriers".into() }),
             diag: Some(3),
             data: Some("v1.abc-_".into()),
+            ..ViewState::default()
         };
         let text = state.to_string();
         assert_eq!(
@@ -236,6 +298,24 @@ mod tests {
         );
         assert_eq!(ViewState::parse(&text), (state.clone(), vec![]));
         assert_eq!(ViewState::parse(&format!("#{text}")).0, state);
+    }
+
+    #[test]
+    fn a_comparison_reads_back() {
+        let state = ViewState {
+            view: Some(View::Compare),
+            compare: CompareState { numbers: true, core_map: vec![(0, 1), (1, 0)] },
+            data: Some("v1.a".into()),
+            against_data: Some("v1.b".into()),
+            ..ViewState::default()
+        };
+        let text = state.to_string();
+        assert_eq!(text, "view=compare&normalize=numbers&core-map=0:1,1:0&data=v1.a&against-data=v1.b");
+        assert_eq!(ViewState::parse(&text), (state, vec![]));
+        let (state, dropped) = ViewState::parse("view=compare&core-map=0:1,0:2&normalize=letters&core-map=x");
+        assert_eq!(state, ViewState { view: Some(View::Compare), ..ViewState::default() });
+        assert_eq!(dropped.len(), 3, "{dropped:?}");
+        assert_eq!(CompareState::parse_core_map(""), Some(vec![]));
     }
 
     #[test]

@@ -13,7 +13,7 @@ pub mod data;
 pub mod fragment;
 
 pub use data::{LinkSetData, SharedFile};
-pub use fragment::{View, ViewState};
+pub use fragment::{CompareState, View, ViewState};
 
 /// The longest link Share makes, in characters: above it, the page offers the link set
 /// as a bundle to download. 32,000 characters fit every current browser's address bar

@@ -1,0 +1,133 @@
+// The Compare view (issue 19): two link sets linked in the worker and compared there,
+// the difference that explains them at the top for each public report's pair; B opened
+// by link, by the samples menu and by file input; B's entities shown as B's; masking and
+// the core map as controls that follow the URL; Swap; Share carrying both sets; the
+// element's path (`<birlink-view against=…>`; a host's `load` with `against` is in
+// messages.test.mjs).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launch, open, verdict, samples } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serve(undefined, {
+    pages: {
+      '/favicon.ico': { body: '', type: 'image/x-icon' },
+      '/host/compare.html': `<!doctype html><meta charset="utf-8"><title>host</title>
+        <script type="module" src="/birlink-element.js"></script>
+        <birlink-view id="pair" sample="sendrecv-called-once" against="sendrecv-called-twice" height="700"></birlink-view>`,
+    },
+  });
+  browser = await launch();
+});
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** The Compare view's verdict line, once the comparison has arrived. */
+async function comparison(page) {
+  const line = page.locator('#compare-verdict');
+  await line.waitFor({ timeout: 30000 });
+  return line.innerText();
+}
+
+const STORIES = [
+  // Rank 0 links, rank 1 fails with NCC_ILLC059 (parallel_model_trace).
+  ['ring-attention-with-grid', 'ring-attention-send-k-buf', /A links; B fails in vnc_remote_addr_map with 1514 \(NCC_ILLC059\)/],
+  // LNC 1 compiles, LNC 2 is the other shape.
+  ['matmul-1core', 'matmul-2core', /A links 1 core \(LNC 1, from [a-z]+\); B 2 cores \(LNC 2, from [a-z]+\)/],
+  // Called once links; called twice, core 1's barrier names differ (NCC_IXLV002).
+  ['sendrecv-called-once', 'sendrecv-called-twice', /only B reports 1189 \(NCC_IXLV002\) about `instruction:1:CoreBarrier-0_180`/],
+];
+
+test('each public report, opened as a pair by link, says at the top what explains it', async () => {
+  for (const [a, b, story] of STORIES) {
+    const page = await open(browser, `${server.url}?sample=${a}&against=${b}`);
+    await verdict(page);
+    const text = await comparison(page);
+    assert.match(text, /^A and B differ: /, `${a}: ${text}`);
+    assert.match(text, story, `${a}: ${text}`);
+    assert.match(await page.locator('[role=tab][aria-selected=true]').innerText(), /^Compare/);
+    assert.deepEqual(page.errors, [], a);
+    await page.context().close();
+  }
+});
+
+test('the samples menu opens a pair; B\'s entities show as B\'s; masking and the core map follow the URL; Swap', async () => {
+  const page = await open(browser, server.url, { viewport: { width: 1440, height: 1000 } });
+  await verdict(page);
+  await page.locator('#samples').selectOption('pair:sendrecv-called-once.json');
+  let text = await page.waitForFunction(() => {
+    const line = document.querySelector('#compare-verdict');
+    return line && /NCC_IXLV002/.test(line.textContent) && line.textContent;
+  }, null, { timeout: 30000 }).then((h) => h.jsonValue());
+  assert.match(text, /only B reports 1189/);
+  // Core 1's sixth barrier, position by position: A's name against B's.
+  const row = page.locator('#compare-barriers tr[data-core="1"][data-index="5"]');
+  assert.match(await row.innerText(), /CoreBarrier-0_480[\s\S]*CoreBarrier-0_180/);
+  // B's entity, in the details panel, marked as B's.
+  await page.locator('#compare-only-b button.side-b').first().click();
+  await page.locator('#details-side').waitFor();
+  await page.waitForFunction(() => /CoreBarrier-0_180/.test(document.querySelector('#details')?.textContent ?? ''));
+  assert.doesNotMatch(page.url(), /select=/, 'B\'s entity is not written as A\'s selection');
+  // A's entity: no mark.
+  await page.locator('#compare-first-divergence button.side-a').first().click();
+  await page.locator('#details-side').waitFor({ state: 'detached' });
+  // Numbers masked: the barrier names agree, and the URL says so.
+  await page.locator('#compare-numbers').check();
+  await page.locator('#compare-masked').waitFor();
+  await page.waitForFunction(() => location.hash.includes('normalize=numbers'));
+  assert.match(await page.locator('#compare-masked').innerText(), /numbers masked/);
+  // The core map: A's core 0 against B's core 1.
+  await page.locator('#compare-core-map select[data-core="0"]').selectOption('1');
+  await page.waitForFunction(() => location.hash.includes('core-map=0:1'));
+  await page.screenshot({ path: path.join(path.dirname(new URL(import.meta.url).pathname), '../../target/compare.png'), fullPage: false });
+  // Swap: B is shown, A is compared against it.
+  await page.locator('#against-swap').click();
+  await page.waitForFunction(() => /sendrecv-called-twice/.test(document.querySelector('#load-panel')?.textContent ?? ''));
+  text = await page.waitForFunction(() => {
+    const line = document.querySelector('#compare-verdict');
+    return line && /only A reports 1189/.test(line.textContent) && line.textContent;
+  }, null, { timeout: 30000 }).then((h) => h.jsonValue());
+  assert.match(text, /only A reports 1189/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('B opened from files; Share carries both sets and the link reopens the comparison', async () => {
+  const page = await open(browser, `${server.url}?sample=matmul-1core`);
+  await verdict(page);
+  await page.keyboard.press('8');
+  await page.locator('#against-panel').waitFor();
+  await page.setInputFiles('#against-file-input', [path.join(samples, 'matmul-2core.json')]);
+  const text = await comparison(page);
+  assert.match(text, /LNC 1.*LNC 2/);
+  assert.match(await page.locator('#against-summary').innerText(), /1 file · 2 cores/);
+  await page.keyboard.press('s');
+  const field = page.locator('#share-url');
+  await field.waitFor();
+  const link = await field.inputValue();
+  assert.match(link, /view=compare/);
+  assert.match(link, /&data=v1\./);
+  assert.match(link, /against-data=v1\./);
+  await page.context().close();
+  // Opened anywhere: the same comparison, and nothing requested beyond the page's files.
+  const fresh = await browser.newContext();
+  const requests = [];
+  fresh.on('request', (r) => requests.push(r.url()));
+  const other = await fresh.newPage();
+  await other.goto(link);
+  assert.equal(await comparison(other), text);
+  assert.ok(requests.every((u) => u.startsWith(server.origin)), requests.join('\n'));
+  assert.ok(!requests.some((u) => u.includes('/samples/matmul')), 'the sets came with the link');
+  await fresh.close();
+});
+
+test('<birlink-view sample=… against=…> compares a pair in a host page', async () => {
+  const host = await open(browser, `${server.origin}/host/compare.html`);
+  const frame = host.frameLocator('birlink-view#pair iframe');
+  await frame.locator('#compare-verdict').waitFor({ timeout: 30000 });
+  assert.match(await frame.locator('#compare-verdict').innerText(), /NCC_IXLV002/);
+  assert.deepEqual(host.errors, []);
+  await host.context().close();
+});

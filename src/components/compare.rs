@@ -51,7 +51,15 @@ pub fn compare() -> Html {
             (_, _, Some(why)) => {
                 html! { <p class="compare-status error" role="status">{ format!("The comparison could not be made: {why}") }</p> }
             }
-            (_, Some(comparison), _) => html! { <ComparisonView comparison={comparison.clone()} /> },
+            (_, Some(comparison), _) => {
+                // A public report's pair: its story, under the comparison.
+                let story = state.link.open_sample.as_deref().and_then(|a| {
+                    let info = state.samples.iter().find(|s| s.file == a)?;
+                    (info.against.is_some() && info.against == against.link.open_sample)
+                        .then(|| info.description.clone())
+                });
+                html! { <ComparisonView comparison={comparison.clone()} story={story.map(AttrValue::from)} /> }
+            }
             (_, None, None) => html! { <p class="compare-status" role="status">{ "Comparing…" }</p> },
         }
     };
@@ -161,6 +169,9 @@ fn against_panel() -> Html {
             r.report.options.lnc_source.as_str()
         )
     });
+    // Embedded, the page takes no files from the reader: B comes from the link or the host.
+    let embedded = state.mode == crate::state::Mode::Embed;
+    let (on_drop, on_dragover) = if embedded { (Callback::noop(), Callback::noop()) } else { (on_drop, on_dragover) };
     html! {
         <section class="panel against" aria-labelledby="against-title" id="against-panel" ondrop={on_drop} ondragover={on_dragover}>
             <h2 id="against-title">
@@ -171,6 +182,7 @@ fn against_panel() -> Html {
                     <button type="button" class="link" id="against-close" onclick={context.on(|| Action::Compare(CompareAction::Close))}>{ "close" }</button>
                 }
             </h2>
+            if !embedded {
             <div class="against-open">
                 <button type="button" onclick={open(files_input.clone())} id="against-open-files">{ "B's files" }</button>
                 <button type="button" onclick={open(folder_input.clone())} id="against-open-folder">{ "B's folder" }</button>
@@ -199,8 +211,11 @@ fn against_panel() -> Html {
                            value={against.link.lnc.map(|n| n.to_string()).unwrap_or_default()} onchange={on_lnc} />
                 </label>
             </div>
+            }
             if against.is_open() {
-                <p class="summary" id="against-summary">
+                <p class="summary" id="against-summary"
+                   data-pipeline-ms={result.map(|r| format!("{:.0}", r.stats.pipeline_ms + r.stats.load_ms)).unwrap_or_default()}
+                   data-memory-bytes={result.map(|r| r.stats.memory_bytes.to_string()).unwrap_or_default()}>
                     { counted(against.link.files.len(), "file") }
                     if let Some(cores) = cores { { cores } }
                 </p>
@@ -329,10 +344,13 @@ fn core_list(report: Option<&birlink_core::output::report::Report>) -> Vec<u64> 
     cores
 }
 
-/// Props of [`ComparisonView`].
+/// Props of the comparison's sections.
 #[derive(Properties, PartialEq)]
 struct ComparisonProps {
     comparison: ComparisonRef,
+    /// A public report's story, when the two are one of the samples' pairs.
+    #[prop_or_default]
+    story: Option<AttrValue>,
 }
 
 /// A comparison: what explains it first, then every table.
@@ -346,6 +364,7 @@ fn comparison_view(props: &ComparisonProps) -> Html {
                 <strong>{ if c.equal { "A and B agree" } else { "A and B differ" } }</strong>
                 if let Some(explanation) = explanation { { format!(": {explanation}") } }
             </p>
+            if let Some(story) = &props.story { <p class="compare-note" id="compare-story">{ story.clone() }</p> }
             <Sides comparison={props.comparison.clone()} />
             if !c.normalization.applied.is_empty() {
                 <p class="compare-note" id="compare-masked">

@@ -61,7 +61,12 @@ pub fn main_views() -> Html {
             <nav class="tabs" role="tablist" aria-label="Views">
                 // The link directory's tab is a work directory's only (its view still
                 // explains itself when a link names it).
-                { for View::ALL.iter().enumerate().filter(|(_, &view)| view != View::LinkDir || result.report.link_dir.is_some() || state.view == View::LinkDir).map(|(i, &view)| {
+                // The Compare tab is the full page's, and an embedded page's that compares.
+                { for View::ALL.iter().enumerate().filter(|(_, &view)| match view {
+                    View::LinkDir => result.report.link_dir.is_some() || state.view == View::LinkDir,
+                    View::Compare => state.mode == Mode::Full || state.against.is_open() || state.view == View::Compare,
+                    _ => true,
+                }).map(|(i, &view)| {
                     let selected = state.view == view;
                     let onclick = {
                         let context = context.clone();

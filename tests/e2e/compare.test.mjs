@@ -47,6 +47,8 @@ test('each public report, opened as a pair by link, says at the top what explain
     const text = await comparison(page);
     assert.match(text, /^A and B differ: /, `${a}: ${text}`);
     assert.match(text, story, `${a}: ${text}`);
+    // A public report's pair tells its story under the verdict.
+    assert.match(await page.locator('#compare-story').innerText(), /./);
     assert.match(await page.locator('[role=tab][aria-selected=true]').innerText(), /^Compare/);
     assert.deepEqual(page.errors, [], a);
     await page.context().close();

@@ -92,3 +92,23 @@ test('every step and view of a large link set renders in a debug build without a
   await page.locator('#details-linked').waitFor();
   assert.deepEqual(page.errors, []);
 });
+
+test('debug build: the Compare view, its controls, B\'s entities and a swap keep every hook in order', async () => {
+  const page = await open(browser, `${server.url}?sample=sendrecv-called-once&against=sendrecv-called-twice#view=compare`);
+  await verdict(page);
+  await page.locator('#compare-verdict').waitFor({ timeout: 30000 });
+  await page.locator('#compare-numbers').check();
+  await page.locator('#compare-masked').waitFor();
+  await page.locator('#compare-core-map select[data-core="0"]').selectOption('1');
+  await page.waitForFunction(() => location.hash.includes('core-map=0:1'));
+  await page.locator('#compare-first-divergence button.side-b').first().click();
+  await page.locator('#details-side').waitFor();
+  await page.locator('#against-swap').click();
+  await page.waitForFunction(() => /only A reports/.test(document.querySelector('#compare-verdict')?.textContent ?? ''), null, { timeout: 30000 });
+  // Every other view of the swapped set, then closing B.
+  for (const key of ['1', '2', '3', '4', '5', '6', '8']) await page.keyboard.press(key);
+  await page.locator('#against-close').click();
+  await page.locator('.compare-empty').waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

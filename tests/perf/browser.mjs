@@ -1,11 +1,16 @@
 // Browser figures (not a test: numbers for the notes and docs/benchmarks.md).
 //
 //   node tests/perf/browser.mjs [CORES INSTS] [--shape gen|real] [--keys sorted|producer]
-//                               [--indented] [--dir DIR] [--skip-sample]
+//                               [--indented] [--dir DIR] [--skip-sample] [--against DIR]
 //
 // (default 8 100000, the generator's own shape, compact). `--dir` opens the .json files of
 // a folder already written (say, by a streamed `birlink gen` when the machine cannot hold
 // the generator and the browser at once) instead of generating one; it is not removed.
+//
+// `--against DIR` then opens a second link set (the .json files of DIR) in the Compare
+// view, and measures the comparison: from B's files given to the comparison drawn, the
+// worker's memory holding both, the longest main-thread task, against `birlink link` of
+// each set one after the other and `birlink diff` of the two (native, one thread).
 //
 // Needs dist/ (trunk build --release) and target/release/birlink. Measures:
 //  * the default sample: time from navigation to the first views rendered;
@@ -37,6 +42,7 @@ const has = (name) => {
 const shape = flag('--shape', 'gen');
 const keys = flag('--keys', 'sorted');
 const given = flag('--dir', null);
+const againstDir = flag('--against', null);
 const indented = has('--indented');
 const skipSample = has('--skip-sample');
 const [cores = '8', insts = '100000'] = argv;
@@ -147,6 +153,42 @@ if (!skipSample) {
     long_tasks: tasks.slice(0, 5),
     slowest_view_switch_ms: slowest,
   };
+  // A second set compared against the first, in the Compare view.
+  if (againstDir) {
+    const bFiles = fs.readdirSync(againstDir).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(againstDir, f));
+    const bBytes = bFiles.reduce((n, f) => n + fs.statSync(f).size, 0);
+    await page.evaluate(() => { window.__label = 'comparing'; });
+    await page.keyboard.press('8');
+    await page.locator('#against-panel').waitFor();
+    const t = Date.now();
+    await page.setInputFiles('#against-file-input', bFiles);
+    await page.locator('#compare-verdict').waitFor({ timeout: 15 * 60 * 1000 });
+    const compareMs = Date.now() - t;
+    const b = await page.evaluate(() => ({
+      memory: Number(document.querySelector('#against-summary').dataset.memoryBytes),
+      pipeline: Number(document.querySelector('#against-summary').dataset.pipelineMs),
+      verdict: document.querySelector('#compare-verdict').textContent,
+    }));
+    const comparingTasks = (await page.evaluate(() => window.__tasks)).filter((x) => x.during === 'comparing').sort((x, y) => y.ms - x.ms);
+    const time = (args) => {
+      const started = process.hrtime.bigint();
+      execFileSync(birlink, args, { stdio: 'ignore' });
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    };
+    const o = fs.mkdtempSync(path.join(scratch, 'birlink-perf-out-'));
+    const linkA = time(['link', ...files, '--out', o, '--quiet', '--threads', '1']);
+    const linkB = time(['link', ...bFiles, '--out', o, '--quiet', '--threads', '1']);
+    fs.rmSync(o, { recursive: true, force: true });
+    let diffMs = 0;
+    try { diffMs = time(['diff', ...files, '--against', ...bFiles, '--format', 'json']); } catch (e) { diffMs = NaN; }
+    report.comparison = {
+      against: againstDir, bytes_a: bytes, bytes_b: bBytes, verdict: b.verdict,
+      b_files_given_to_comparison_drawn_ms: compareMs, b_worker_ms: Math.round(b.pipeline),
+      worker_wasm_memory_both_mb: Math.round(b.memory / 1e6), wasm_memory_over_both_inputs: +(b.memory / (bytes + bBytes)).toFixed(2),
+      native_link_a_then_b_one_thread_ms: Math.round(linkA + linkB), native_diff_ms: Math.round(diffMs),
+      longest_main_thread_task_ms: comparingTasks.length ? comparingTasks[0].ms : 0, long_tasks: comparingTasks.slice(0, 5),
+    };
+  }
   if (!given) fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(out, { recursive: true, force: true });
 }

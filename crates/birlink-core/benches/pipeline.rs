@@ -10,6 +10,10 @@
 //! - the whole pipeline end to end on one thread (as the browser's worker runs it) and
 //!   reading on every core (as `birlink link` does), with their ratios to the tight floor.
 //!
+//! The pipeline is handed each file as `birlink link` and the browser's worker hand them
+//! over: read when the loader reaches it, in 4 MB chunks (here from memory), so an
+//! indented file is compacted as it arrives.
+//!
 //! The floors and both end-to-end runs are measured alternately, round after round, so a
 //! noisy machine slows them alike; each figure is the median of its rounds. Peak memory
 //! is the process's high-water mark (VmHWM) over one end-to-end run, reset just before it
@@ -34,6 +38,7 @@ use std::time::{Duration, Instant};
 use birlink_core::gen::{self, GenConfig, Layout, Shape};
 use birlink_core::passes::{bir_linker, verify, vnc_link, vnc_remote_addr_map};
 use birlink_core::read::input::{self, SourceFile};
+use birlink_core::Role;
 use birlink_core::{output, LinkOptions};
 
 /// One way of writing the same modules: name, shape, compact, keys sorted.
@@ -122,7 +127,8 @@ fn parse_size(text: &str) -> (u64, usize) {
     (cores.parse().expect("cores"), insts.parse().expect("insts"))
 }
 
-fn files(cores: u64, insts: usize, (_, shape, compact, sorted): Variant) -> Vec<SourceFile> {
+/// The set's files as the pipeline takes them, with their bytes (for the floors).
+fn files(cores: u64, insts: usize, (_, shape, compact, sorted): Variant) -> Vec<(SourceFile, std::sync::Arc<Vec<u8>>)> {
     let config = GenConfig {
         cores,
         insts,
@@ -136,7 +142,24 @@ fn files(cores: u64, insts: usize, (_, shape, compact, sorted): Variant) -> Vec<
         shape,
         ..GenConfig::default()
     };
-    gen::generate(&config, Layout::Files).iter().map(gen::GenFile::source).collect()
+    gen::generate(&config, Layout::Files)
+        .into_iter()
+        .map(|file| {
+            // As the CLI and the browser's worker hand files over: read when the loader
+            // reaches them, in 4 MB chunks (an indented file compacted as it arrives).
+            let bytes = std::sync::Arc::new(file.bytes);
+            let len = bytes.len() as u64;
+            let chunks = std::sync::Arc::clone(&bytes);
+            let reader = birlink_core::Reader::chunked(move |each| {
+                chunks.chunks(4 << 20).for_each(&mut *each);
+                Ok(())
+            });
+            (
+                SourceFile { path: file.path, content: birlink_core::Content::Later { len, reader }, role: Role::Auto },
+                bytes,
+            )
+        })
+        .collect()
 }
 
 fn median(mut runs: Vec<Duration>) -> Duration {
@@ -164,11 +187,11 @@ fn time_with<I, T>(repeat: usize, mut setup: impl FnMut() -> I, mut f: impl FnMu
 }
 
 fn child(cores: u64, insts: usize, variant: Variant) {
-    let sources = files(cores, insts, variant);
+    let (sources, contents): (Vec<SourceFile>, Vec<_>) = files(cores, insts, variant).into_iter().unzip();
     // The default sizes are the generator's compact shape (the table the scale issue
     // started); `--shapes` names its rows by layout and skips the naive floor.
     let shapes = std::env::args().any(|a| a == "--variant");
-    let bytes: usize = sources.iter().map(|s| s.content.len() as usize).sum();
+    let bytes: usize = contents.iter().map(|c| c.len()).sum();
     let total_insts = cores as f64 * insts as f64;
     let repeat = if cores as usize * insts >= 2_000_000 {
         1
@@ -182,8 +205,8 @@ fn child(cores: u64, insts: usize, variant: Variant) {
 
     let tight = || {
         let mut written = 0usize;
-        for source in &sources {
-            let bytes = source.content.bytes().expect("bytes");
+        for bytes in &contents {
+            let bytes = bytes.as_slice();
             let _: serde::de::IgnoredAny = serde_json::from_slice(bytes).expect("json");
             let out = std::hint::black_box(bytes.to_vec());
             written += out.len();
@@ -192,9 +215,8 @@ fn child(cores: u64, insts: usize, variant: Variant) {
     };
     let naive = || {
         let mut written = 0usize;
-        for source in &sources {
-            let value: serde_json::Value =
-                serde_json::from_slice(source.content.bytes().expect("bytes")).expect("json");
+        for bytes in &contents {
+            let value: serde_json::Value = serde_json::from_slice(bytes).expect("json");
             let mut out = Vec::new();
             serde_json::to_writer_pretty(&mut out, &value).expect("write");
             written += out.len();
@@ -275,10 +297,11 @@ fn child(cores: u64, insts: usize, variant: Variant) {
     // disk and runs the pipeline on every core, nothing else in its heap.
     let dir = std::env::temp_dir().join(format!("birlink-bench-{}-{cores}x{insts}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    for source in &sources {
-        std::fs::write(dir.join(&source.path), source.content.bytes().expect("bytes")).expect("write");
+    for (source, bytes) in sources.iter().zip(&contents) {
+        std::fs::write(dir.join(&source.path), bytes.as_slice()).expect("write");
     }
     drop(sources);
+    drop(contents);
     let exe = std::env::current_exe().expect("current exe");
     let out = Command::new(&exe).arg("--peak").arg(&dir).output().expect("run the peak child");
     let _ = std::fs::remove_dir_all(&dir);
@@ -322,12 +345,29 @@ fn write_linked(linked: &birlink_core::model::ir::Module, input_bytes: usize) ->
 fn peak_child(dir: &std::path::Path) {
     let mut paths: Vec<_> = std::fs::read_dir(dir).expect("dir").map(|e| e.expect("entry").path()).collect();
     paths.sort();
+    // Read as `birlink link` reads them: each file when the loader reaches it, in
+    // chunks (an indented one compacted as it arrives).
     let sources: Vec<SourceFile> = paths
         .iter()
-        .map(|p| SourceFile {
-            path: p.to_string_lossy().into_owned(),
-            content: birlink_core::Content::Bytes(std::fs::read(p).expect("read")),
-            role: birlink_core::Role::Auto,
+        .map(|p| {
+            let path = p.clone();
+            let reader = birlink_core::Reader::chunked(move |each| {
+                use std::io::Read as _;
+                let mut file = std::fs::File::open(&path).map_err(|e| e.to_string())?;
+                let mut buffer = vec![0u8; 4 << 20];
+                loop {
+                    match file.read(&mut buffer).map_err(|e| e.to_string())? {
+                        0 => return Ok(()),
+                        n => each(&buffer[..n]),
+                    }
+                }
+            });
+            let len = std::fs::metadata(p).expect("metadata").len();
+            SourceFile {
+                path: p.to_string_lossy().into_owned(),
+                content: birlink_core::Content::Later { len, reader },
+                role: birlink_core::Role::Auto,
+            }
         })
         .collect();
     let outcome = birlink_core::run(sources, &LinkOptions { threads: threads(), ..LinkOptions::default() });

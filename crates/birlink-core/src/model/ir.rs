@@ -24,6 +24,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::model::arena::{Arena, Handle};
+use crate::model::view::{JsonView, Text};
 
 /// The JSON keys of one entity, minus its typed child containers. Keys are kept sorted,
 /// which is also how neuronx-cc writes them.
@@ -647,6 +648,14 @@ impl Inst {
 
     /// The opcode name (empty when missing).
     pub fn opcode(&self) -> Cow<'_, str> {
+        // Kept text is read without a map when its opcode has no escape.
+        let kept = self.kept_text().and_then(|text| match Text(text).get("opcode") {
+            None => Some(""),
+            Some(opcode) => opcode.as_str(),
+        });
+        if let Some(opcode) = kept {
+            return Cow::Borrowed(opcode);
+        }
         match self.fields() {
             Cow::Borrowed(fields) => Cow::Borrowed(str_field(fields, "opcode").unwrap_or("")),
             Cow::Owned(fields) => Cow::Owned(str_field(&fields, "opcode").unwrap_or("").to_owned()),

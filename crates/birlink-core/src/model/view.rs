@@ -1,5 +1,6 @@
 //! A JSON value read the same way whether it is parsed (`&Value`) or still text (the
-//! tape `read::json::fast` records as it scans an instruction).
+//! tape `read::json::fast` records as it scans an instruction, or a kept instruction's
+//! canonical text, [`Text`], which printing reads).
 //!
 //! The reader checks a few keys of every instruction and records the names it uses.
 //! Most instructions are never parsed into a map (`read::json::fast` reads them as
@@ -34,6 +35,8 @@ pub(crate) trait JsonView<'a>: Copy {
     fn get(self, key: &str) -> Option<Self>;
     /// Calls `each` with every element, when this is an array.
     fn for_each_element(self, each: &mut dyn FnMut(Self));
+    /// Its compact JSON text (`serde_json`'s printing).
+    fn compact_text(self) -> std::borrow::Cow<'a, str>;
 }
 
 impl<'a> JsonView<'a> for &'a Value {
@@ -65,6 +68,154 @@ impl<'a> JsonView<'a> for &'a Value {
             items.iter().for_each(each);
         }
     }
+
+    fn compact_text(self) -> std::borrow::Cow<'a, str> {
+        std::borrow::Cow::Owned(self.to_string())
+    }
+}
+
+/// One JSON value as its canonical compact text (what a kept instruction holds: valid
+/// JSON as `serde_json` prints it, no whitespace, no key twice), read by scanning the
+/// text without building a map (what printing or counting a kept instruction needs). A
+/// string with an escape has no borrowed reading: `as_str` answers `None` for it, and
+/// the caller parses instead. Every method stays within the text and never panics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Text<'a>(pub &'a str);
+
+impl<'a> Text<'a> {
+    /// The members of an object, in text order: `(key, value)`.
+    pub(crate) fn members(self) -> Members<'a> {
+        let bytes = self.0.as_bytes();
+        let at = if bytes.first() == Some(&b'{') && bytes.get(1) != Some(&b'}') { 1 } else { bytes.len() };
+        Members { text: self.0, at }
+    }
+
+    /// The elements of an array, in order.
+    fn elements(self) -> Elements<'a> {
+        let bytes = self.0.as_bytes();
+        let at = if bytes.first() == Some(&b'[') && bytes.get(1) != Some(&b']') { 1 } else { bytes.len() };
+        Elements { text: self.0, at }
+    }
+}
+
+/// The end of the value that starts at `at` (the index after its last byte).
+pub(crate) fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
+    match *bytes.get(at)? {
+        b'"' => string_end(bytes, at),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut i = at;
+            while let Some(&b) = bytes.get(i) {
+                match b {
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth = depth.checked_sub(1)?;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    b'"' => i = string_end(bytes, i)? - 1,
+                    _ => {}
+                }
+                i += 1;
+            }
+            None
+        }
+        _ => {
+            let len = bytes[at..].iter().position(|b| matches!(b, b',' | b']' | b'}')).unwrap_or(bytes.len() - at);
+            Some(at + len)
+        }
+    }
+}
+
+/// The end of the string whose opening quote is at `at` (past its closing quote): an
+/// escaped character, `\"` among them, is stepped over.
+fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut i = at + 1;
+    loop {
+        i += memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
+        if bytes[i] == b'"' {
+            return Some(i + 1);
+        }
+        i += 2;
+    }
+}
+
+pub(crate) struct Members<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = (&'a str, Text<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let bytes = self.text.as_bytes();
+        let key_end = value_end(bytes, self.at)?;
+        let key = self.text.get(self.at + 1..key_end - 1)?;
+        let value_start = key_end + 1;
+        let value_end = value_end(bytes, value_start)?;
+        let value = Text(self.text.get(value_start..value_end)?);
+        // `,` goes on to the next member, `}` ends the object.
+        self.at = if bytes.get(value_end) == Some(&b',') { value_end + 1 } else { bytes.len() };
+        Some((key, value))
+    }
+}
+
+struct Elements<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = Text<'a>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let bytes = self.text.as_bytes();
+        let end = value_end(bytes, self.at)?;
+        let element = Text(self.text.get(self.at..end)?);
+        self.at = if bytes.get(end) == Some(&b',') { end + 1 } else { bytes.len() };
+        Some(element)
+    }
+}
+
+impl<'a> JsonView<'a> for Text<'a> {
+    fn json_type(self) -> JsonType {
+        match self.0.as_bytes().first() {
+            Some(b'{') => JsonType::Object,
+            Some(b'[') => JsonType::Array,
+            Some(b'"') => JsonType::String,
+            Some(b't' | b'f') => JsonType::Bool,
+            Some(b'n') => JsonType::Null,
+            _ => JsonType::Number,
+        }
+    }
+
+    fn as_str(self) -> Option<&'a str> {
+        let inner = self.0.strip_prefix('"')?.strip_suffix('"')?;
+        (!inner.contains('\\')).then_some(inner)
+    }
+
+    fn as_u64(self) -> Option<u64> {
+        // A non-negative integer: digits only (`-`, `.` and exponents are not).
+        if self.0.is_empty() || !self.0.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        self.0.parse().ok()
+    }
+
+    fn get(self, key: &str) -> Option<Self> {
+        // Canonical text says no key twice: the first is the one.
+        self.members().find(|(k, _)| *k == key).map(|(_, value)| value)
+    }
+
+    fn for_each_element(self, each: &mut dyn FnMut(Self)) {
+        self.elements().for_each(each);
+    }
+
+    fn compact_text(self) -> std::borrow::Cow<'a, str> {
+        std::borrow::Cow::Borrowed(self.0)
+    }
 }
 
 /// Whether some `on_update` entry of an instruction's `sync_info` has a `target_core`.
@@ -73,4 +224,48 @@ pub(crate) fn remote_update<'a, V: JsonView<'a>>(sync_info: Option<V>) -> bool {
     let mut remote = false;
     on_update.for_each_element(&mut |entry| remote |= entry.get("target_core").is_some());
     remote
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every question asked of a value's canonical text (what a kept instruction holds)
+    /// and of the value gets the same answer.
+    fn same(text: &str) {
+        let value: Value = serde_json::from_str(text).unwrap();
+        let canonical = value.to_string();
+        let view = Text(&canonical);
+        assert_eq!(view.json_type(), (&value).json_type(), "{text}");
+        assert_eq!(view.as_str(), value.as_str(), "{text}");
+        assert_eq!(view.as_u64(), value.as_u64(), "{text}");
+        for key in ["a", "b", "memref", ""] {
+            assert_eq!(view.get(key).map(|v| serde_json::from_str::<Value>(v.0).unwrap()), value.get(key).cloned());
+        }
+        let mut texts = Vec::new();
+        view.for_each_element(&mut |v| texts.push(serde_json::from_str::<Value>(v.0).unwrap()));
+        let mut values = Vec::new();
+        (&value).for_each_element(&mut |v| values.push(v.clone()));
+        assert_eq!(texts, values, "{text}");
+        assert_eq!(view.compact_text(), value.to_string(), "{text}");
+    }
+
+    #[test]
+    fn text_and_value_agree() {
+        for text in [
+            r#"{"a":1,"b":[1,{"c":"]}"}]}"#,
+            r#"[[],{},"x",1,-1,1.5,true,null,{"memref":"m"}]"#,
+            r#"{}"#,
+            r#"[]"#,
+            r#""s""#,
+            "18446744073709551615",
+            "18446744073709551616",
+            "-0.0",
+            "0",
+            r#"{"":[{"a":{"b":"}"}}]}"#,
+            r#"{"a":"x\"}","b":["\\",{"c":"\"]"}],"memref":"\u00e9"}"#,
+        ] {
+            same(text);
+        }
+    }
 }

@@ -29,6 +29,7 @@ use crate::model::arena::Handle;
 use crate::model::ir::{
     opcode, str_field, Allocation, Block, Function, Inst, MemLoc, MemLocSet, Module, Queue, QueueInstance,
 };
+use crate::model::view::{JsonType, JsonView, Text};
 
 /// The canonical text of a whole module: functions, then queues.
 pub fn module_text(module: &Module) -> String {
@@ -228,137 +229,156 @@ pub fn instance_line(module: &Module, instance: Handle<QueueInstance>) -> String
 /// One instruction on one line: `<name> = <Opcode>[<engine>] <operands> <sync> <deps>`.
 pub fn inst_line(module: &Module, inst: Handle<Inst>) -> String {
     let i: &Inst = &module.store.insts[inst];
-    let fields = &*i.fields();
-    let op = str_field(fields, "opcode").unwrap_or("");
-    let mut line = format!("{} = {}", name_text(i.name()), if op.is_empty() { "?" } else { op });
-    if let Some(engine) = str_field(fields, "engine") {
+    match i.kept_text() {
+        // A kept instruction is read as its canonical text: no map is built to print it
+        // (what a text of every instruction, or a comparison, does a million times).
+        // Its members are found once; each key is then looked up among them.
+        Some(text) if !text.contains('\\') => {
+            let members: Vec<(&str, Text)> = Text(text).members().collect();
+            inst_line_of(i.name(), |key| members.iter().find(|(k, _)| *k == key).map(|&(_, value)| value))
+        }
+        _ => {
+            let fields = i.fields();
+            inst_line_of(i.name(), |key| fields.get(key))
+        }
+    }
+}
+
+/// [`inst_line`] of an instruction named `name` whose keys `get` reads.
+fn inst_line_of<'a, V: JsonView<'a>>(name: &str, get: impl Fn(&str) -> Option<V>) -> String {
+    let string = |key: &str| get(key).and_then(V::as_str);
+    let op = string("opcode").unwrap_or("");
+    let mut line = format!("{} = {}", name_text(name), if op.is_empty() { "?" } else { op });
+    if let Some(engine) = string("engine") {
         if engine != "Unassigned" {
             let _ = write!(line, "[{engine}]");
         }
     }
     match op {
         opcode::CALL => {
-            if let Some(target) = str_field(fields, "target") {
+            if let Some(target) = string("target") {
                 let _ = write!(line, " @{}", name_text(target));
             }
         }
         opcode::CORE_BARRIER => {
-            match fields.get("id") {
+            match get("id") {
                 Some(id) => {
-                    let _ = write!(line, " id={}", compact(id));
+                    let _ = write!(line, " id={}", short(id));
                 }
                 None => line.push_str(" id=none"),
             }
-            if let Some(cores) = fields.get("cores") {
-                let _ = write!(line, " cores={}", compact(cores));
+            if let Some(cores) = get("cores") {
+                let _ = write!(line, " cores={}", short(cores));
             }
         }
         opcode::SWITCH_QUEUE_INSTANCE => {
-            if let Some(queue) = fields.get("queue") {
+            if let Some(queue) = get("queue") {
                 let _ = write!(line, " queue={}", scalar_text(queue));
             }
-            if let Some(instance) = fields.get("instance") {
+            if let Some(instance) = get("instance") {
                 let _ = write!(line, " instance={}", scalar_text(instance));
             }
         }
         opcode::LOOP => {
-            if let Some(axis) = fields.get("LoopAxis") {
-                let get = |key: &str| axis.get(key).map(compact).unwrap_or_else(|| "?".to_owned());
-                let name = axis.get("name").and_then(Value::as_str).unwrap_or("i");
-                let _ = write!(line, " {} in [{}, {}) step {}", name_text(name), get("lb"), get("ub"), get("stride"));
+            if let Some(axis) = get("LoopAxis") {
+                let part = |key: &str| axis.get(key).map(short).unwrap_or_else(|| "?".to_owned());
+                let name = axis.get("name").and_then(V::as_str).unwrap_or("i");
+                let _ =
+                    write!(line, " {} in [{}, {}) step {}", name_text(name), part("lb"), part("ub"), part("stride"));
             }
         }
         opcode::COMPARE_AND_BRANCH => {
-            if let (Some(t), Some(f)) = (fields.get("on_true"), fields.get("on_false")) {
+            if let (Some(t), Some(f)) = (get("on_true"), get("on_false")) {
                 let _ = write!(line, " ? {} : {}", scalar_text(t), scalar_text(f));
             }
         }
         opcode::UNCONDITIONAL_BRANCH => {
-            if let Some(target) = fields.get("target") {
+            if let Some(target) = get("target") {
                 let _ = write!(line, " -> {}", scalar_text(target));
             }
         }
         _ => {
-            if op != opcode::SWITCH_QUEUE_INSTANCE {
-                if let Some(queue) = fields.get("queue") {
-                    let _ = write!(line, " queue={}", scalar_text(queue));
-                }
+            if let Some(queue) = get("queue") {
+                let _ = write!(line, " queue={}", scalar_text(queue));
             }
         }
     }
-    if let Some(notifications) = fields.get("remote_notifications") {
-        let _ = write!(line, " remote_notifications={}", compact(notifications));
+    if let Some(notifications) = get("remote_notifications") {
+        let _ = write!(line, " remote_notifications={}", short(notifications));
     }
-    operands(&mut line, "outs", fields.get("outs"));
-    operands(&mut line, "ins", fields.get("ins"));
-    if let Some(sync) = fields.get("sync_info") {
-        if let Some(Value::Array(waits)) = sync.get("on_wait") {
-            if !waits.is_empty() {
-                let items: Vec<String> = waits.iter().map(wait_text).collect();
-                let _ = write!(line, " wait[{}]", items.join(", "));
-            }
-        }
-        if let Some(Value::Array(updates)) = sync.get("on_update") {
-            if !updates.is_empty() {
-                let items: Vec<String> = updates.iter().map(update_text).collect();
-                let _ = write!(line, " update[{}]", items.join(", "));
+    operands(&mut line, "outs", get("outs"));
+    operands(&mut line, "ins", get("ins"));
+    if let Some(sync) = get("sync_info") {
+        for (key, label) in [("on_wait", "wait"), ("on_update", "update")] {
+            let Some(entries) = sync.get(key).filter(|e| e.json_type() == JsonType::Array) else { continue };
+            let mut items: Vec<String> = Vec::new();
+            entries.for_each_element(&mut |entry| {
+                items.push(if key == "on_wait" { wait_text(entry) } else { update_text(entry) })
+            });
+            if !items.is_empty() {
+                let _ = write!(line, " {label}[{}]", items.join(", "));
             }
         }
     }
-    if let Some(Value::Array(deps)) = fields.get("dependencies") {
-        if !deps.is_empty() {
-            let names: Vec<String> = deps
-                .iter()
-                .map(|d| match d {
-                    Value::Array(pair) => pair.first().map(scalar_text).unwrap_or_default(),
-                    other => scalar_text(other),
-                })
-                .collect();
+    if let Some(deps) = get("dependencies").filter(|d| d.json_type() == JsonType::Array) {
+        let mut names: Vec<String> = Vec::new();
+        deps.for_each_element(&mut |d| {
+            names.push(if d.json_type() == JsonType::Array {
+                let mut first = None;
+                d.for_each_element(&mut |item| {
+                    first.get_or_insert(item);
+                });
+                first.map(scalar_text).unwrap_or_default()
+            } else {
+                scalar_text(d)
+            })
+        });
+        if !names.is_empty() {
             let _ = write!(line, " deps({})", names.join(", "));
         }
     }
     line
 }
 
-fn operands(line: &mut String, key: &str, value: Option<&Value>) {
-    let Some(Value::Array(items)) = value else {
+fn operands<'a, V: JsonView<'a>>(line: &mut String, key: &str, value: Option<V>) {
+    let Some(items) = value.filter(|v| v.json_type() == JsonType::Array) else {
         return;
     };
-    if items.is_empty() {
-        return;
+    let mut names: Vec<String> = Vec::new();
+    items.for_each_element(&mut |operand| names.push(operand_text(operand)));
+    if !names.is_empty() {
+        let _ = write!(line, " {key}({})", names.join(", "));
     }
-    let names: Vec<String> = items.iter().map(operand_text).collect();
-    let _ = write!(line, " {key}({})", names.join(", "));
 }
 
-fn operand_text(operand: &Value) -> String {
+fn operand_text<'a, V: JsonView<'a>>(operand: V) -> String {
     for key in ["memref", "memsetref", "regref"] {
-        if let Some(Value::String(name)) = operand.get(key) {
+        if let Some(name) = operand.get(key).filter(|v| v.json_type() == JsonType::String).and_then(V::as_str) {
             return name_text(name);
         }
     }
     if let Some(value) = operand.get("value") {
-        return format!("#{}", compact(value));
+        return format!("#{}", short(value));
     }
     "?".to_owned()
 }
 
-fn sync_ref(entry: &Value) -> String {
-    let kind = match entry.get("type").and_then(Value::as_str) {
+fn sync_ref<'a, V: JsonView<'a>>(entry: V) -> String {
+    let kind = match entry.get("type").and_then(V::as_str) {
         Some("event") => "evt",
         _ => "sem",
     };
-    let id = entry.get("id").map(compact).unwrap_or_else(|| "?".to_owned());
+    let id = entry.get("id").map(short).unwrap_or_else(|| "?".to_owned());
     format!("{kind} {id}")
 }
 
-fn wait_text(entry: &Value) -> String {
+fn wait_text<'a, V: JsonView<'a>>(entry: V) -> String {
     let mut text = sync_ref(entry);
-    if let Some(mode) = entry.get("mode").and_then(Value::as_str) {
+    if let Some(mode) = entry.get("mode").and_then(V::as_str) {
         let _ = write!(text, " {mode}");
     }
     if let Some(value) = entry.get("wait_value") {
-        let _ = write!(text, " {}", compact(value));
+        let _ = write!(text, " {}", short(value));
     }
     if let Some(from) = entry.get("from") {
         let _ = write!(text, " <- {}", scalar_text(from));
@@ -366,18 +386,29 @@ fn wait_text(entry: &Value) -> String {
     text
 }
 
-fn update_text(entry: &Value) -> String {
+fn update_text<'a, V: JsonView<'a>>(entry: V) -> String {
     let mut text = sync_ref(entry);
-    if let Some(mode) = entry.get("mode").and_then(Value::as_str) {
+    if let Some(mode) = entry.get("mode").and_then(V::as_str) {
         let _ = write!(text, " {mode}");
     }
     if let Some(value) = entry.get("update_value") {
-        let _ = write!(text, " {}", compact(value));
+        let _ = write!(text, " {}", short(value));
     }
     if let Some(core) = entry.get("target_core") {
-        let _ = write!(text, " -> core {}", compact(core));
+        let _ = write!(text, " -> core {}", short(core));
     }
     text
+}
+
+/// A value's compact text, cut at 60 characters (as `diag::describe::compact` cuts it).
+fn short<'a, V: JsonView<'a>>(value: V) -> String {
+    let text = value.compact_text();
+    if text.chars().count() > 60 {
+        let cut: String = text.chars().take(57).collect();
+        format!("{cut}...")
+    } else {
+        text.into_owned()
+    }
 }
 
 /// A name as it appears in the text: bare when unambiguous, else JSON-quoted.
@@ -390,10 +421,10 @@ pub fn name_text(name: &str) -> String {
     }
 }
 
-fn scalar_text(value: &Value) -> String {
-    match value {
-        Value::String(s) => name_text(s),
-        other => compact(other),
+fn scalar_text<'a, V: JsonView<'a>>(value: V) -> String {
+    match value.as_str() {
+        Some(s) if value.json_type() == JsonType::String => name_text(s),
+        _ => short(value),
     }
 }
 

@@ -92,7 +92,7 @@ enum Found {
 }
 
 /// What holds an instruction: a block of a function, or a queue instance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Parent {
     Block(Handle<Block>, Handle<Function>),
     Instance(Handle<QueueInstance>, Handle<Queue>),
@@ -208,7 +208,30 @@ fn nth_named(module: &Module, siblings: &[Handle<Inst>], name: &str, occurrence:
     siblings.iter().copied().filter(|&i| module.store.insts[i].name() == name).nth(occurrence as usize)
 }
 
+/// Each instruction's occurrence among its siblings, counted as a whole-module walk
+/// meets them (asking [`occurrence`] of each would read every block once per
+/// instruction in it).
+#[derive(Default)]
+struct Occurrences<'m> {
+    seen: rustc_hash::FxHashMap<(Parent, &'m str), u32>,
+}
+
+impl<'m> Occurrences<'m> {
+    /// The occurrence of `found`, when it is an instruction (met in sibling order).
+    fn next(&mut self, module: &'m Module, found: Found) -> Option<u32> {
+        let Found::Inst(inst, parent) = found else { return None };
+        let count = self.seen.entry((parent, module.store.insts[inst].name())).or_insert(0);
+        *count += 1;
+        Some(*count - 1)
+    }
+}
+
 fn key_of(module: &Module, found: Found) -> EntityKey {
+    key_at(module, found, None)
+}
+
+/// [`key_of`], with the instruction's occurrence when the caller counted it.
+fn key_at(module: &Module, found: Found, counted: Option<u32>) -> EntityKey {
     let store = &module.store;
     let function = |f: Handle<Function>| store.functions[f].name().to_owned();
     let queue = |q: Handle<Queue>| store.queues[q].name().to_owned();
@@ -220,13 +243,13 @@ fn key_of(module: &Module, found: Found) -> EntityKey {
             function: function(f),
             block: store.blocks[b].name().to_owned(),
             name: store.insts[i].name().to_owned(),
-            occurrence: occurrence(module, &store.blocks[b].insts, i),
+            occurrence: counted.unwrap_or_else(|| occurrence(module, &store.blocks[b].insts, i)),
         },
         Found::Inst(i, Parent::Instance(n, q)) => EntityPath::QueueInstruction {
             queue: queue(q),
             instance: instance(n),
             name: store.insts[i].name().to_owned(),
-            occurrence: occurrence(module, &store.instances[n].insts, i),
+            occurrence: counted.unwrap_or_else(|| occurrence(module, &store.instances[n].insts, i)),
         },
         Found::Set(s, f) => EntityPath::Set { function: function(f), set: store.sets[s].name(store) },
         Found::MemLoc(m, f) => EntityPath::Memloc { function: function(f), memloc: store.memlocs[m].name().to_owned() },
@@ -406,45 +429,75 @@ fn by_source(module: &Module, file: &str, limit: usize) -> Vec<SearchHit> {
     hits
 }
 
-/// The kernel line behind the instruction a key names (`debug.filename` and line).
-pub fn source_of(module: &Module, key: &EntityKey) -> Option<String> {
-    match find_key(module, key)? {
+/// An entity of a linked module as a comparison holds it: a handle into that module,
+/// printed only when asked ([`line_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntityAt(Found);
+
+impl EntityAt {
+    /// Its kind.
+    pub fn kind(self) -> EntityKind {
+        kind_of(self.0)
+    }
+}
+
+/// Every entity of the module with its key, in module order (functions with their
+/// sets, locations, blocks and instructions in walk order, then queues): what two link
+/// sets are compared by (`tools::compare`).
+pub fn all_entities(module: &Module) -> Vec<(EntityKey, EntityAt)> {
+    let mut entities = Vec::new();
+    let mut occurrences = Occurrences::default();
+    each(module, &mut |found, _, _| {
+        entities.push((key_at(module, found, occurrences.next(module, found)), EntityAt(found)));
+        false
+    });
+    entities
+}
+
+/// An entity's canonical line.
+pub fn line_at(module: &Module, at: EntityAt) -> String {
+    match at.0 {
+        Found::Function(f) => print::function_line(module, f),
+        Found::Block(b, _) => print::block_line(module, b),
+        Found::Inst(i, _) => print::inst_line(module, i),
+        Found::Set(s, _) => print::set_line(module, s),
+        Found::MemLoc(m, _) => print::memloc_line(module, m),
+        Found::Queue(q) => print::queue_line(module, q),
+        Found::Instance(n, _) => print::instance_line(module, n),
+    }
+}
+
+/// Whether two instructions hold the same JSON (then their lines are the same, and a
+/// comparison need not print them): both kept texts equal, or both field maps.
+pub fn same_instruction(a: &Module, at_a: EntityAt, b: &Module, at_b: EntityAt) -> bool {
+    let (Found::Inst(x, _), Found::Inst(y, _)) = (at_a.0, at_b.0) else { return false };
+    let (x, y) = (&a.store.insts[x], &b.store.insts[y]);
+    match (x.kept_text(), y.kept_text()) {
+        (Some(p), Some(q)) => p == q,
+        (None, None) => x.name() == y.name() && x.fields() == y.fields(),
+        _ => false,
+    }
+}
+
+/// The kernel line behind an instruction, when the dump carries one.
+pub fn source_at(module: &Module, at: EntityAt) -> Option<String> {
+    match at.0 {
         Found::Inst(inst, _) => crate::read::source::of_value(&crate::output::json::inst_to_value(module, inst)),
         _ => None,
     }
 }
 
-/// Every entity of the module with its key and its canonical line, in module order
-/// (functions with their sets, locations, blocks and instructions in walk order, then
-/// queues): what two link sets are compared by (`tools::compare`).
-pub fn all_lines(module: &Module) -> Vec<(EntityKey, String)> {
-    let mut lines = Vec::new();
-    each(module, &mut |found, _, _| {
-        let line = match found {
-            Found::Function(f) => print::function_line(module, f),
-            Found::Block(b, _) => print::block_line(module, b),
-            Found::Inst(i, _) => print::inst_line(module, i),
-            Found::Set(s, _) => print::set_line(module, s),
-            Found::MemLoc(m, _) => print::memloc_line(module, m),
-            Found::Queue(q) => print::queue_line(module, q),
-            Found::Instance(n, _) => print::instance_line(module, n),
-        };
-        lines.push((key_of(module, found), line));
-        false
-    });
-    lines
-}
-
 /// The key of every entity of the module, in module order (for tests and checks).
 pub fn all_keys(module: &Module) -> Vec<(EntityQuery, EntityKey)> {
     let mut keys = Vec::new();
+    let mut occurrences = Occurrences::default();
     each(module, &mut |found, name, parent| {
         let query = EntityQuery {
             kind: kind_of(found),
             name: name.to_owned(),
             parent: (!parent.is_empty()).then(|| parent.to_owned()),
         };
-        keys.push((query, key_of(module, found)));
+        keys.push((query, key_at(module, found, occurrences.next(module, found))));
         false
     });
     keys

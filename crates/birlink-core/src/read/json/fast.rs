@@ -261,6 +261,15 @@ impl<'s> JsonView<'s> for Node<'s> {
             self.children().for_each(|(_, node)| each(node));
         }
     }
+
+    fn compact_text(self) -> std::borrow::Cow<'s, str> {
+        // Only what the reader reads of a value it keeps: whitespace and key order are
+        // the input's, so the canonical text is printed from the value.
+        match serde_json::from_str::<serde_json::Value>(self.raw()) {
+            Ok(value) => std::borrow::Cow::Owned(value.to_string()),
+            Err(_) => std::borrow::Cow::Borrowed(self.raw()),
+        }
+    }
 }
 
 /// Scans the instruction that starts at `text[at]`, inside `nesting` open containers of

@@ -69,7 +69,13 @@ fn counts_of(outcome: &Outcome) -> BTreeMap<u64, Counts> {
         let mut c = Counts { functions: partition.functions.len() as u64, ..Counts::default() };
         let count_inst = |c: &mut Counts, inst: &crate::model::ir::Inst| {
             c.instructions += 1;
-            *c.opcodes.entry(inst.opcode().into_owned()).or_default() += 1;
+            let opcode = inst.opcode();
+            match c.opcodes.get_mut(opcode.as_ref()) {
+                Some(n) => *n += 1,
+                None => {
+                    c.opcodes.insert(opcode.into_owned(), 1);
+                }
+            }
             if inst.op == Op::CoreBarrier {
                 c.barriers += 1;
             }

@@ -12,9 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{CompareOptions, Masked, Normalization};
 use crate::model::entity::{EntityKey, EntityKind, EntityPath};
+use crate::model::ir::Module;
 use crate::passes::partition::Partitions;
 use crate::passes::Outcome;
-use crate::tools::query::all_lines;
+use crate::tools::query::{self, EntityAt};
 
 /// At most this many keys in each of `added`, `removed`, `changed`; the counts by kind
 /// are always complete.
@@ -130,6 +131,49 @@ fn in_a_terms(key: &EntityKey, options: &CompareOptions, names: &BTreeMap<String
     EntityKey { core: key.core.map(|c| options.a_core(c).unwrap_or(c)), path }
 }
 
+/// One side's entities as a comparison reads them: keys and handles, each line printed
+/// only when a comparison needs it.
+struct Entities<'m> {
+    module: Option<&'m Module>,
+    all: Vec<(EntityKey, EntityAt)>,
+}
+
+impl<'m> Entities<'m> {
+    fn of(outcome: &'m Outcome) -> Self {
+        let module = outcome.linked.as_ref();
+        Entities { module, all: module.map(query::all_entities).unwrap_or_default() }
+    }
+
+    fn key(&self, i: usize) -> &EntityKey {
+        &self.all[i].0
+    }
+
+    fn line(&self, i: usize) -> String {
+        self.module.map(|m| query::line_at(m, self.all[i].1)).unwrap_or_default()
+    }
+
+    fn place(&self, i: usize) -> Place {
+        Place {
+            key: self.key(i).to_string(),
+            text: self.line(i),
+            source: self.module.and_then(|m| query::source_at(m, self.all[i].1)),
+        }
+    }
+}
+
+/// Whether A's `i`-th entity and B's `j`-th print the same line once normalized: two
+/// instructions holding the same JSON are not printed (most of a comparison of two
+/// runs of one program); the others are.
+fn same_line(a: &Entities, i: usize, b: &Entities, j: usize, norm: super::Normalize) -> bool {
+    if let (Some(ma), Some(mb)) = (a.module, b.module) {
+        if query::same_instruction(ma, a.all[i].1, mb, b.all[j].1) {
+            return true;
+        }
+    }
+    let (x, y) = (a.line(i), b.line(j));
+    norm.apply(&x) == norm.apply(&y)
+}
+
 /// The entity changes and the first divergences.
 pub fn compare(
     a: &Outcome,
@@ -139,31 +183,32 @@ pub fn compare(
     normalization: &mut Normalization,
 ) -> (EntityChanges, Vec<Divergence>) {
     let norm = options.normalize;
-    let lines_a = a.linked.as_ref().map(all_lines).unwrap_or_default();
-    let lines_b = b.linked.as_ref().map(all_lines).unwrap_or_default();
+    let (side_a, side_b) = (Entities::of(a), Entities::of(b));
     let names = function_names(a, b, pairs);
 
     // Each side's entities by compared key, in module order; a key repeated once
     // normalized counts its occurrences.
     let mut examples: Vec<Masked> = Vec::new();
-    let mut keyed = |lines: &[(EntityKey, String)], b_side: bool| -> BTreeMap<String, Vec<usize>> {
+    let mut keyed = |side: &Entities, b_side: bool| -> BTreeMap<String, Vec<usize>> {
         let mut by: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-        for (i, (key, _)) in lines.iter().enumerate() {
-            let key = if b_side { in_a_terms(key, options, &names) } else { key.clone() };
-            let text = key.to_string();
-            let compared = norm.apply(&text).into_owned();
-            if compared != text {
-                normalization.keys_changed += 1;
-                if examples.len() < Normalization::EXAMPLES && !examples.iter().any(|m| m.compared == compared) {
-                    examples.push(Masked { written: text, compared: compared.clone() });
+        for (i, (key, _)) in side.all.iter().enumerate() {
+            let text = if b_side { in_a_terms(key, options, &names).to_string() } else { key.to_string() };
+            let compared = match norm.apply(&text) {
+                std::borrow::Cow::Borrowed(_) => text,
+                std::borrow::Cow::Owned(compared) => {
+                    normalization.keys_changed += 1;
+                    if examples.len() < Normalization::EXAMPLES && !examples.iter().any(|m| m.compared == compared) {
+                        examples.push(Masked { written: text, compared: compared.clone() });
+                    }
+                    compared
                 }
-            }
+            };
             by.entry(compared).or_default().push(i);
         }
         by
     };
-    let by_a = keyed(&lines_a, false);
-    let by_b = keyed(&lines_b, true);
+    let by_a = keyed(&side_a, false);
+    let by_b = keyed(&side_b, true);
     normalization.examples = examples;
 
     let mut changes = EntityChanges::default();
@@ -174,7 +219,7 @@ pub fn compare(
     for (compared, at_a) in &by_a {
         let at_b = by_b.get(compared).map(Vec::as_slice).unwrap_or(&[]);
         for (k, &i) in at_a.iter().enumerate() {
-            let (key, line) = &lines_a[i];
+            let key = side_a.key(i);
             match at_b.get(k) {
                 None => {
                     push(1, &mut changes, kind(key));
@@ -184,30 +229,28 @@ pub fn compare(
                         changes.truncated = true;
                     }
                 }
-                Some(&j) => {
-                    let (key_b, line_b) = &lines_b[j];
-                    if norm.apply(line) != norm.apply(line_b) {
-                        push(2, &mut changes, kind(key));
-                        if changes.changed.len() < LIST_MAX {
-                            let (ka, kb) = (key.to_string(), key_b.to_string());
-                            changes.changed.push(Changed {
-                                key_b: (kb != ka).then_some(kb),
-                                key: ka,
-                                a: line.clone(),
-                                b: line_b.clone(),
-                            });
-                        } else {
-                            changes.truncated = true;
-                        }
+                Some(&j) if !same_line(&side_a, i, &side_b, j, norm) => {
+                    push(2, &mut changes, kind(key));
+                    if changes.changed.len() < LIST_MAX {
+                        let (ka, kb) = (key.to_string(), side_b.key(j).to_string());
+                        changes.changed.push(Changed {
+                            key_b: (kb != ka).then_some(kb),
+                            key: ka,
+                            a: side_a.line(i),
+                            b: side_b.line(j),
+                        });
+                    } else {
+                        changes.truncated = true;
                     }
                 }
+                Some(_) => {}
             }
         }
     }
     for (compared, at_b) in &by_b {
         let in_a = by_a.get(compared).map_or(0, Vec::len);
         for &j in at_b.iter().skip(in_a) {
-            let (key, _) = &lines_b[j];
+            let key = side_b.key(j);
             push(0, &mut changes, kind(key));
             if changes.added.len() < LIST_MAX {
                 changes.added.push(key.to_string());
@@ -218,23 +261,16 @@ pub fn compare(
     }
 
     // First divergence: each core's instructions in walk order, position by position.
-    let instructions = |lines: &[(EntityKey, String)], core: u64| -> Vec<usize> {
-        (0..lines.len())
-            .filter(|&i| lines[i].0.core == Some(core) && lines[i].0.kind() == EntityKind::Instruction)
+    let instructions = |side: &Entities, core: u64| -> Vec<usize> {
+        (0..side.all.len())
+            .filter(|&i| side.all[i].0.core == Some(core) && side.all[i].1.kind() == EntityKind::Instruction)
             .collect()
     };
     let mut divergences = Vec::new();
     for &(core_a, core_b) in pairs {
-        let (ia, ib) = (instructions(&lines_a, core_a), instructions(&lines_b, core_b));
-        let place = |outcome: &Outcome, lines: &[(EntityKey, String)], i: Option<&usize>| {
-            i.map(|&i| Place {
-                key: lines[i].0.to_string(),
-                text: lines[i].1.clone(),
-                source: outcome.linked.as_ref().and_then(|m| crate::tools::query::source_of(m, &lines[i].0)),
-            })
-        };
+        let (ia, ib) = (instructions(&side_a, core_a), instructions(&side_b, core_b));
         let at = (0..ia.len().max(ib.len())).find(|&k| match (ia.get(k), ib.get(k)) {
-            (Some(&x), Some(&y)) => norm.apply(&lines_a[x].1) != norm.apply(&lines_b[y].1),
+            (Some(&x), Some(&y)) => !same_line(&side_a, x, &side_b, y, norm),
             _ => true,
         });
         if let Some(k) = at {
@@ -242,8 +278,8 @@ pub fn compare(
                 core: core_a,
                 core_b,
                 index: k as u64,
-                a: place(a, &lines_a, ia.get(k)),
-                b: place(b, &lines_b, ib.get(k)),
+                a: ia.get(k).map(|&i| side_a.place(i)),
+                b: ib.get(k).map(|&j| side_b.place(j)),
             });
         }
     }

@@ -137,6 +137,35 @@ fn generated_files_link_and_twice_give_the_same_bytes() {
 }
 
 #[test]
+fn a_diagnostic_about_an_instruction_names_its_kernel_line() {
+    // Real-shaped instructions carry `debug.filename` and `lineno`; a renamed CoreBarrier
+    // (1189, NCC_IXLV002) is a diagnostic about an instruction.
+    let dir = temp("source");
+    let set = dir.join("set");
+    let run = birlink(&["gen", "--shape", "real", "--fault", "1189", "--out", set.to_str().expect("path")]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let out = dir.join("out");
+    let run = birlink(&["link", set.to_str().expect("path"), "--out", out.to_str().expect("path")]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).expect("report")).expect("report json");
+    let diagnostic = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .find(|d| d["code"] == "1189")
+        .expect("a 1189 diagnostic");
+    let source = diagnostic["source"].as_str().expect("the diagnostic's source");
+    let (file, line) = source.rsplit_once(':').expect("file:line");
+    assert!(file.ends_with(".py") && line.parse::<u64>().is_ok(), "{source}");
+    let printed = text(&run.stderr);
+    let at = printed.find("warning[1189]").expect("the warning printed");
+    let block = printed[at..].split("\n\n").next().unwrap_or_default();
+    let shown = block.lines().find(|l| l.trim_start().starts_with("= source:")).expect("a source line");
+    assert_eq!(shown.trim_start(), format!("= source: {source}"), "{printed}");
+}
+
+#[test]
 fn a_folder_of_nc_sg_files_links() {
     let dir = temp("folder");
     for core in 0..2 {

@@ -3,11 +3,15 @@
 // by link, by the samples menu and by file input; B's entities shown as B's; masking and
 // the core map as controls that follow the URL; Swap; Share carrying both sets; the
 // element's path (`<birlink-view against=…>`; a host's `load` with `against` is in
-// messages.test.mjs).
+// messages.test.mjs); the kernel line behind a diagnostic, an instruction, a search and a
+// first divergence, in real-shaped dumps that carry `debug.filename`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, open, verdict, samples } from './harness.mjs';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, open, verdict, nextVerdict, samples, cli } from './harness.mjs';
 
 let server;
 let browser;
@@ -132,4 +136,55 @@ test('<birlink-view sample=… against=…> compares a pair in a host page', asy
   assert.match(await frame.locator('#compare-verdict').innerText(), /NCC_IXLV002/);
   assert.deepEqual(host.errors, []);
   await host.context().close();
+});
+
+test('the kernel line behind a diagnostic, an instruction, a search and a first divergence', async () => {
+  // Real-shaped dumps carry `debug.filename` and `lineno`; one has a renamed CoreBarrier
+  // (1189, NCC_IXLV002), a diagnostic about an instruction.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-e2e-source-'));
+  const set = (name, ...args) => {
+    const out = path.join(dir, name);
+    execFileSync(cli(), ['gen', '--shape', 'real', ...args, '--out', out], { stdio: 'ignore' });
+    return fs.readdirSync(out).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(out, f));
+  };
+  const renamed = set('renamed', '--fault', '1189');
+  const clean = set('clean');
+  // What the CLI's report says the diagnostic's kernel line is.
+  execFileSync(cli(), ['link', ...renamed, '--out', path.join(dir, 'out'), '--quiet'], { stdio: 'ignore' });
+  const report = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'report.json'), 'utf8'));
+  const source = report.diagnostics.find((d) => d.code === '1189').source;
+  assert.match(source, /\.py:\d+$/);
+
+  const page = await open(browser, server.url, { viewport: { width: 1440, height: 1000 } });
+  const first = await verdict(page);
+  await page.setInputFiles('#file-input', renamed);
+  await nextVerdict(page, first);
+  await page.keyboard.press('6');
+  await page.locator('#diagnostics-view').waitFor();
+  assert.equal(await page.locator('.diag[data-code="1189"] .source').innerText(), `source: ${source}`);
+
+  // Search by the kernel file: its instructions, and the details panel names the line.
+  const file = source.slice(source.lastIndexOf('/') + 1, source.lastIndexOf(':'));
+  await page.keyboard.press('/');
+  await page.keyboard.type(`source:${file}`);
+  const hits = page.locator('#search-results li[role=option]');
+  await hits.first().waitFor();
+  assert.ok(await hits.count() > 0);
+  await page.keyboard.press('Enter');
+  const shown = page.locator('#details p.source');
+  await shown.waitFor();
+  assert.match(await shown.innerText(), new RegExp(`^source: \\S*${file.replace('.', '\\.')}:\\d+$`));
+
+  // Compared with the clean set, core 1 first parts at the renamed barrier, and its
+  // kernel line is shown on both sides.
+  await page.click('#tab-compare');
+  await page.locator('#against-panel').waitFor();
+  await page.setInputFiles('#against-file-input', clean);
+  assert.match(await comparison(page), /^A and B differ: /);
+  const places = page.locator('#compare-first-divergence li[data-core="1"] .source');
+  await places.first().waitFor();
+  for (const text of await places.allInnerTexts()) assert.match(text, /\.py:\d+$/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  fs.rmSync(dir, { recursive: true, force: true });
 });

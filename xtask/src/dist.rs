@@ -6,8 +6,8 @@
 //!   (`BIRLINK_WEB_DIST`), so `birlink open` needs no network and no build;
 //! * `wheel` — `birlink-VERSION-cp39-abi3-PLATFORM.whl` by maturin (the same web app
 //!   inside; `maturin` from PATH or `target/py-tools`, which `scripts/setup.sh` fills);
-//! * `npm` — `birlink-VERSION.tgz` by `npm pack`: `dist/` with `npm/package.json` and
-//!   `npm/README.md`;
+//! * `npm` — `birlink-VERSION.tgz` by `npm pack`: `dist/` with `npm/package.json`,
+//!   `npm/README.md` and the `LICENSE`;
 //! * `site` — `birlink-site-VERSION.tar.gz`: `dist/` for any static host, in a
 //!   byte-reproducible tarball (sorted, mtime 0, no owners);
 //! * `SHA256SUMS` of everything in `target/dist/`, as `sha256sum -c` reads it.
@@ -122,6 +122,7 @@ fn npm(root: &Path, web: &Path, out: &Path) -> Result<(), String> {
     for file in ["package.json", "README.md"] {
         copy(&root.join("npm").join(file), &stage.join(file))?;
     }
+    copy(&root.join("LICENSE"), &stage.join("LICENSE"))?;
     let npm = if cfg!(windows) { "npm.cmd" } else { "npm" };
     run(Command::new(npm).args(["pack", "--silent", "--pack-destination"]).arg(out).current_dir(&stage))
 }

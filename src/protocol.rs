@@ -10,7 +10,6 @@ use wasm_bindgen::JsValue;
 
 use birlink_core::model::entity::EntityKey;
 use birlink_core::output::report::Unit;
-use birlink_core::tools::align::Alignment;
 use birlink_core::tools::log::Located;
 use birlink_core::tools::query::{EntityQuery, EntityView, Original, SearchHit};
 
@@ -224,8 +223,12 @@ pub enum Response {
         linked: bool,
         /// Timings.
         stats: RunStats,
-        /// Barriers and remote DMA blocks aligned across cores.
-        alignment: Alignment,
+        /// Barriers and remote DMA blocks aligned across cores
+        /// ([`birlink_core::tools::align::Alignment`]), as UTF-8
+        /// JSON: a large link's alignment is thousands of short strings, which cross as
+        /// bytes in one copy and as JavaScript objects one property at a time.
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        alignment: js_sys::Uint8Array,
     },
     /// An entity's details.
     Entity {

@@ -534,7 +534,9 @@ impl LinkWorker {
         let report = birlink_core::report_json(&outcome);
         let report_ms = now() - started;
         let linked = outcome.linked.is_some();
-        let alignment = birlink_core::tools::align::of(&outcome);
+        // Serializing plain data into a Vec cannot fail; were it to, the page says the
+        // alignment did not read back.
+        let alignment = serde_json::to_vec(&birlink_core::tools::align::of(&outcome)).unwrap_or_default();
         scope.respond(
             id,
             Wire::new(Response::Linked {
@@ -549,7 +551,7 @@ impl LinkWorker {
                     memory_bytes: memory_bytes(),
                     memory_read_bytes,
                 },
-                alignment,
+                alignment: js_sys::Uint8Array::from(alignment.as_slice()),
             }),
         );
         self.sessions.push(Session { run, outcome, report, inputs: files, lnc, held });

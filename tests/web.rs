@@ -204,16 +204,19 @@ fn sixty_four_bit_numbers_cross_the_worker_boundary() {
         barriers: vec![Row { index: 0, cells: vec![Some(cell)], mismatch: false }],
         blocks: Vec::new(),
     };
+    // The alignment crosses as JSON bytes, as the worker writes it: 64-bit ids exact.
+    let written = serde_json::to_vec(&alignment).expect("alignment json");
     let response = Wire::new(Response::Linked {
         run: 1,
         report: js_sys::Uint8Array::new_with_length(0),
         linked: true,
         stats: RunStats { bytes: u64::MAX, ..RunStats::default() },
-        alignment: alignment.clone(),
+        alignment: js_sys::Uint8Array::from(written.as_slice()),
     });
     let back: Wire<Response> = Codec::decode(Codec::encode(&response));
     match back.0 {
         Ok(Response::Linked { alignment: got, stats, .. }) => {
+            let got: Alignment = serde_json::from_slice(&got.to_vec()).expect("alignment reads back");
             assert_eq!(got, alignment);
             assert_eq!(stats.bytes, u64::MAX);
         }

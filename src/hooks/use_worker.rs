@@ -11,10 +11,10 @@ use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
 use gloo_worker::{Spawnable, WorkerBridge};
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
-use crate::protocol::{Codec, InputFile, Request, Response, Wire, WorkdirFiles};
+use crate::protocol::{Codec, InputFile, Request, Response, RunStats, Wire, WorkdirFiles};
 use crate::services::download;
 use crate::state::{
     Action, Ask, CompareAction, CompareOrder, DetailsAction, FileBlob, LinkAction, LinkOrder, Outbox, PickedFile,
@@ -22,20 +22,59 @@ use crate::state::{
 };
 use crate::worker::LinkWorker;
 
-fn response_action(response: Response) -> Option<Action> {
-    Some(match response {
+/// What an answer from the worker becomes.
+enum Incoming {
+    /// An action, dispatched in the task after the one that received it.
+    Action(Box<Action>),
+    /// Bytes to read back first (a run's report and alignment, a comparison): read in a
+    /// task of their own, and the action dispatched in the next, so that receiving a
+    /// large run is three short tasks (the message, the reading, the drawing).
+    Read(Box<dyn FnOnce() -> Action>),
+}
+
+/// A run's `report.json` and alignment, read back.
+fn read_run(
+    run: u64,
+    report: &js_sys::Uint8Array,
+    linked: bool,
+    stats: RunStats,
+    alignment: &js_sys::Uint8Array,
+) -> Action {
+    let read = serde_json::from_slice(&report.to_vec())
+        .map_err(|error| format!("the worker's report did not read back: {error}"))
+        .and_then(|report| {
+            serde_json::from_slice(&alignment.to_vec())
+                .map(|alignment| (report, alignment))
+                .map_err(|error| format!("the worker's alignment did not read back: {error}"))
+        });
+    match read {
+        Ok((report, alignment)) => {
+            Action::Link(LinkAction::Linked(Box::new(RunResult::new(run, report, linked, stats).aligned(alignment))))
+        }
+        Err(message) => Action::Link(LinkAction::Failed { run, message }),
+    }
+}
+
+/// A comparison's JSON read back, or why the worker could not make it.
+fn read_comparison(a: u64, b: u64, numbers: bool, core_map: Vec<(u64, u64)>, json: JsValue) -> Action {
+    let comparison = match json.dyn_into::<js_sys::Uint8Array>() {
+        Ok(bytes) => serde_json::from_slice(&bytes.to_vec())
+            .map(Box::new)
+            .map_err(|error| format!("the worker's comparison did not read back: {error}")),
+        Err(text) => Err(text.as_string().unwrap_or_else(|| "the comparison could not be made".to_owned())),
+    };
+    let options = birlink_core::tools::share::CompareState { numbers, core_map };
+    Action::Compare(CompareAction::Compared { a, b, options, comparison })
+}
+
+fn response_action(response: Response) -> Option<Incoming> {
+    let action = match response {
         Response::Progress { run, phase, done, total } => {
             Action::Link(LinkAction::Progress { run, phase, done, total })
         }
-        Response::Linked { run, report, linked, stats, alignment } => match serde_json::from_slice(&report.to_vec()) {
-            Ok(report) => Action::Link(LinkAction::Linked(Box::new(
-                RunResult::new(run, report, linked, stats).aligned(alignment),
-            ))),
-            Err(error) => Action::Link(LinkAction::Failed {
-                run,
-                message: format!("the worker's report did not read back: {error}"),
-            }),
-        },
+        Response::Linked { run, report, linked, stats, alignment } => {
+            return Some(Incoming::Read(Box::new(move || read_run(run, &report, linked, stats, &alignment))));
+        }
         Response::Entity { run, query, view } => Action::Details(DetailsAction::EntityLoaded { run, query, view }),
         Response::Original { run, file, pointer, original } => {
             Action::Details(DetailsAction::OriginalLoaded { run, file, pointer, original })
@@ -65,14 +104,7 @@ fn response_action(response: Response) -> Option<Action> {
             Action::Notice(Some(format!("the link's set to compare against could not be read: {message}")))
         }
         Response::Compared { a, b, numbers, core_map, json } => {
-            let comparison = match json.dyn_into::<js_sys::Uint8Array>() {
-                Ok(bytes) => serde_json::from_slice(&bytes.to_vec())
-                    .map(Box::new)
-                    .map_err(|error| format!("the worker's comparison did not read back: {error}")),
-                Err(text) => Err(text.as_string().unwrap_or_else(|| "the comparison could not be made".to_owned())),
-            };
-            let options = birlink_core::tools::share::CompareState { numbers, core_map };
-            Action::Compare(CompareAction::Compared { a, b, options, comparison })
+            return Some(Incoming::Read(Box::new(move || read_comparison(a, b, numbers, core_map, json))));
         }
         Response::Located { run, text, located } => Action::Repro(ReproAction::Located { run, text, located }),
         Response::Reducing { run, step } => Action::Repro(ReproAction::Progress { run, step }),
@@ -82,7 +114,8 @@ fn response_action(response: Response) -> Option<Action> {
             Action::Repro(ReproAction::Reduced { run, file, summary })
         }
         Response::ReduceFailed { run, message } => Action::Repro(ReproAction::Failed { run, message }),
-    })
+    };
+    Some(Incoming::Action(Box::new(action)))
 }
 
 fn request(ask: &Ask) -> Request {
@@ -102,27 +135,46 @@ fn request(ask: &Ask) -> Request {
 }
 
 /// The worker's answers, turned into actions in the task that receives them and
-/// dispatched in the next one, in order: reading a large report back and drawing the
-/// views it opens are two tasks, neither long enough to freeze the page.
+/// dispatched in the next one, in order; an answer whose bytes must be read back first is
+/// read in a task of its own before it is dispatched. Reading a large report back and
+/// drawing the views it opens are separate tasks, none long enough to freeze the page.
 struct Inbox {
     dispatcher: UseReducerDispatcher<State>,
-    queue: RefCell<VecDeque<Action>>,
+    queue: RefCell<VecDeque<Incoming>>,
 }
 
 impl Inbox {
-    fn receive(self: &Rc<Self>, action: Action) {
-        let mut queue = self.queue.borrow_mut();
-        queue.push_back(action);
-        if queue.len() == 1 {
-            let inbox = self.clone();
-            Timeout::new(0, move || inbox.deliver()).forget();
+    fn receive(self: &Rc<Self>, incoming: Incoming) {
+        let first = {
+            let mut queue = self.queue.borrow_mut();
+            queue.push_back(incoming);
+            queue.len() == 1
+        };
+        if first {
+            self.later();
         }
     }
 
-    fn deliver(&self) {
-        let actions: Vec<Action> = self.queue.borrow_mut().drain(..).collect();
-        for action in actions {
-            self.dispatcher.dispatch(action);
+    fn later(self: &Rc<Self>) {
+        let inbox = self.clone();
+        Timeout::new(0, move || inbox.deliver()).forget();
+    }
+
+    /// Dispatches what was received, in order, up to the first answer to read: that one
+    /// is read in this task, and it and what follows it wait for the next.
+    fn deliver(self: &Rc<Self>) {
+        loop {
+            let next = self.queue.borrow_mut().pop_front();
+            match next {
+                None => return,
+                Some(Incoming::Action(action)) => self.dispatcher.dispatch(*action),
+                Some(Incoming::Read(read)) => {
+                    let action = read();
+                    self.queue.borrow_mut().push_front(Incoming::Action(Box::new(action)));
+                    self.later();
+                    return;
+                }
+            }
         }
     }
 }
@@ -139,12 +191,12 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
                 crate::services::location::host_page().worker_loader.unwrap_or_else(|| "worker_loader.js".to_owned());
             LinkWorker::spawner()
                 .callback(move |response: Wire<Response>| {
-                    let action = match response.0 {
+                    let incoming = match response.0 {
                         Ok(response) => response_action(response),
-                        Err(message) => Some(Action::Link(LinkAction::Broken(message))),
+                        Err(message) => Some(Incoming::Action(Box::new(Action::Link(LinkAction::Broken(message))))),
                     };
-                    if let Some(action) = action {
-                        inbox.receive(action);
+                    if let Some(incoming) = incoming {
+                        inbox.receive(incoming);
                     }
                 })
                 .encoding::<Codec>()

@@ -13,5 +13,6 @@ pub mod hooks;
 pub mod params;
 pub mod protocol;
 pub mod services;
+pub mod side;
 pub mod state;
 pub mod worker;

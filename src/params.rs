@@ -3,6 +3,9 @@
 //! tested natively: the page hands it the raw `location.search`.
 
 use birlink_core::limits::MAX_LNC;
+use birlink_core::tools::share::ViewState;
+
+use crate::side::{Side, Sides};
 
 /// The colour theme asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,21 +30,43 @@ impl Theme {
     }
 }
 
+/// Where a link set comes from, as a link names it: its data (the fragment's `data=`),
+/// else its URLs (`src=`), else a sample (`sample=`); and its LNC (`lnc=`). The link
+/// set compared against is named by the same keys with `against` (`against-data=`,
+/// `against-src=`, `against=`, `against-lnc=`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkSource {
+    /// The link set itself, as a link carries it.
+    pub data: Option<String>,
+    /// URLs to fetch, in order.
+    pub src: Vec<String>,
+    /// A shipped sample's file name (`.json` added when missing).
+    pub sample: Option<String>,
+    /// Its LNC.
+    pub lnc: Option<u64>,
+}
+
+impl LinkSource {
+    /// Whether it names a link set at all.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_none() && self.src.is_empty() && self.sample.is_none()
+    }
+}
+
+/// The query's keys for one side: its sample, its URLs, its LNC.
+fn keys(side: Side) -> [&'static str; 3] {
+    match side {
+        Side::Shown => ["sample", "src", "lnc"],
+        Side::Against => ["against", "against-src", "against-lnc"],
+    }
+}
+
 /// What the query says.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PageParams {
-    /// `sample=`: a shipped sample's file name (`.json` added when missing).
-    pub sample: Option<String>,
-    /// `src=`, in order: URLs to fetch.
-    pub src: Vec<String>,
-    /// `lnc=`.
-    pub lnc: Option<u64>,
-    /// `against=`: a sample to compare the link set against (the Compare view).
-    pub against_sample: Option<String>,
-    /// `against-src=`, in order: URLs of the link set to compare against.
-    pub against_src: Vec<String>,
-    /// `against-lnc=`: that link set's LNC.
-    pub against_lnc: Option<u64>,
+    /// Where each side's link set comes from (`data` is the fragment's, and is read
+    /// with it: [`LinkSource`] is `None` there).
+    pub sources: Sides<LinkSource>,
     /// `embed=1`.
     pub embed: bool,
     /// `theme=`.
@@ -91,17 +116,25 @@ pub fn pairs(search: &str) -> Vec<(String, String)> {
 /// Reads a query.
 pub fn parse(search: &str) -> PageParams {
     let mut params = PageParams::default();
-    for (key, value) in pairs(search) {
-        match key.as_str() {
+    'pairs: for (key, value) in pairs(search) {
+        for side in Side::BOTH {
+            let [sample, src, lnc_key] = keys(side);
+            let source = &mut params.sources[side];
             // A part that does not read leaves what an earlier one set.
-            "sample" => params.sample = sample_name(&key, value, &mut params.dropped).or(params.sample),
-            "against" => {
-                params.against_sample = sample_name(&key, value, &mut params.dropped).or(params.against_sample)
+            if key == sample {
+                source.sample = sample_name(&key, value, &mut params.dropped).or(source.sample.take());
+            } else if key == src {
+                if !value.is_empty() {
+                    source.src.push(value);
+                }
+            } else if key == lnc_key {
+                source.lnc = lnc(&key, &value, &mut params.dropped).or(source.lnc);
+            } else {
+                continue;
             }
-            "src" if !value.is_empty() => params.src.push(value),
-            "against-src" if !value.is_empty() => params.against_src.push(value),
-            "lnc" => params.lnc = lnc(&key, &value, &mut params.dropped).or(params.lnc),
-            "against-lnc" => params.against_lnc = lnc(&key, &value, &mut params.dropped).or(params.against_lnc),
+            continue 'pairs;
+        }
+        match key.as_str() {
             "embed" => params.embed = matches!(value.as_str(), "1" | "true" | ""),
             "theme" => match value.as_str() {
                 "light" => params.theme = Theme::Light,
@@ -147,6 +180,20 @@ fn lnc(key: &str, value: &str, dropped: &mut Vec<String>) -> Option<u64> {
     }
 }
 
+/// Where a pasted birlink link's link set comes from: its query's `sample=`, `src=` and
+/// `lnc=`, its fragment's `data=` (relative URLs as written: they are fetched from this
+/// page), and what of it was dropped.
+pub fn pasted_link(text: &str) -> (LinkSource, Vec<String>) {
+    let (before, fragment) = text.trim().split_once('#').unwrap_or((text.trim(), ""));
+    let search = before.split_once('?').map_or("", |(_, query)| query);
+    let mut params = parse(search);
+    let (view, dropped) = ViewState::parse(fragment);
+    params.dropped.extend(dropped.into_iter().map(|d| format!("`{}`: {}", d.part, d.why)));
+    let mut source = std::mem::take(&mut params.sources[Side::Shown]);
+    source.data = view.data;
+    (source, params.dropped)
+}
+
 /// The query of the full page showing the same link set: `embed` and `origin` dropped,
 /// everything else kept exactly as written.
 pub fn full_query(search: &str) -> String {
@@ -173,21 +220,24 @@ mod tests {
     #[test]
     fn a_query_is_read_and_what_does_not_fit_is_dropped() {
         let params = parse("?sample=error-1514&src=a.json&src=https%3A%2F%2Fx.org%2Fb.json&lnc=2&embed=1&theme=dark&origin=https://Docs.Example.org:443/&lnc=x&zoom=2");
-        assert_eq!(params.sample.as_deref(), Some("error-1514.json"));
-        assert_eq!(params.src, vec!["a.json", "https://x.org/b.json"]);
-        assert_eq!((params.lnc, params.embed, params.theme), (Some(2), true, Theme::Dark));
+        let shown = &params.sources[Side::Shown];
+        assert_eq!(shown.sample.as_deref(), Some("error-1514.json"));
+        assert_eq!(shown.src, vec!["a.json", "https://x.org/b.json"]);
+        assert_eq!((shown.lnc, params.embed, params.theme), (Some(2), true, Theme::Dark));
+        assert_eq!(params.sources[Side::Against], LinkSource::default());
         assert_eq!(params.origins, vec!["https://Docs.Example.org:443/"], "normalized by the page, with `URL`");
         assert_eq!(params.dropped.len(), 1, "{:?}", params.dropped);
-        assert!(parse("?sample=../x").sample.is_none());
+        assert!(parse("?sample=../x").sources[Side::Shown].sample.is_none());
     }
 
     #[test]
     fn the_link_set_to_compare_against_is_read_beside_the_shown_one() {
         let params = parse("?sample=matmul-1core&against=matmul-2core&against-src=b.json&against-src=c.json&against-lnc=2&against=../x");
-        assert_eq!(params.sample.as_deref(), Some("matmul-1core.json"));
-        assert_eq!(params.against_sample.as_deref(), Some("matmul-2core.json"), "a bad name keeps the good one");
-        assert_eq!(params.against_src, vec!["b.json", "c.json"]);
-        assert_eq!(params.against_lnc, Some(2));
+        let (shown, against) = (&params.sources[Side::Shown], &params.sources[Side::Against]);
+        assert_eq!(shown.sample.as_deref(), Some("matmul-1core.json"));
+        assert_eq!(against.sample.as_deref(), Some("matmul-2core.json"), "a bad name keeps the good one");
+        assert_eq!(against.src, vec!["b.json", "c.json"]);
+        assert_eq!((shown.lnc, against.lnc), (None, Some(2)));
         assert_eq!(params.dropped.len(), 1, "{:?}", params.dropped);
         assert!(parse("?against-lnc=65").dropped[0].starts_with("`against-lnc=65`"));
     }
@@ -196,11 +246,24 @@ mod tests {
     fn an_lnc_past_any_device_is_dropped_with_a_reason() {
         for value in ["9007199254740993", "65", "18446744073709551615"] {
             let params = parse(&format!("?lnc={value}"));
-            assert_eq!(params.lnc, None, "{value}");
+            assert_eq!(params.sources[Side::Shown].lnc, None, "{value}");
             assert!(params.dropped[0].contains("at most 64"), "{:?}", params.dropped);
         }
-        assert_eq!(parse("?lnc=64").lnc, Some(64));
+        assert_eq!(parse("?lnc=64").sources[Side::Shown].lnc, Some(64));
         assert!(parse("?lnc=99999999999999999999999").dropped[0].contains("not a positive integer"));
+    }
+
+    #[test]
+    fn a_pasted_link_names_its_link_set_by_data_urls_or_sample() {
+        let (source, dropped) =
+            pasted_link("  https://x.org/birlink/?sample=matmul-2core&lnc=2&against=y#view=compare&data=v1.abc ");
+        assert_eq!(source.sample.as_deref(), Some("matmul-2core.json"));
+        assert_eq!((source.lnc, source.data.as_deref()), (Some(2), Some("v1.abc")));
+        assert!(dropped.is_empty(), "{dropped:?}");
+        let (source, _) = pasted_link("?src=a.json&src=b.json");
+        assert_eq!(source.src, vec!["a.json", "b.json"]);
+        let (source, dropped) = pasted_link("https://x.org/?lnc=99");
+        assert!(source.is_empty() && dropped[0].contains("at most 64"), "{dropped:?}");
     }
 
     #[test]

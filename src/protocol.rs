@@ -13,6 +13,24 @@ use birlink_core::output::report::Unit;
 use birlink_core::tools::log::Located;
 use birlink_core::tools::query::{EntityQuery, EntityView, Original, SearchHit};
 
+/// UTF-8 bytes crossing between the threads as one `Uint8Array` (serde-wasm-bindgen
+/// passes it through untouched): a large text crosses in one copy, where a string would
+/// cross as UTF-16 and be converted back, and JavaScript objects one property at a time.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Bytes(#[serde(with = "serde_wasm_bindgen::preserve")] pub js_sys::Uint8Array);
+
+impl Bytes {
+    /// Bytes to send.
+    pub fn from(bytes: &[u8]) -> Bytes {
+        Bytes(js_sys::Uint8Array::from(bytes))
+    }
+
+    /// The bytes received.
+    pub fn to_vec(&self) -> Vec<u8> {
+        self.0.to_vec()
+    }
+}
+
 /// One input file for a run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct InputFile {
@@ -35,23 +53,28 @@ pub struct WorkdirFiles {
     pub wanted: Vec<InputFile>,
 }
 
+/// A link to run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LinkRequest {
+    /// The run it is: answers name it, and the page drops answers for other runs.
+    pub run: u64,
+    /// The inputs, in order.
+    pub files: Vec<InputFile>,
+    /// `vnc_nc_count`, when the user set it.
+    pub lnc: Option<u64>,
+    /// The work directory the files came from, when they did.
+    pub workdir: Option<WorkdirFiles>,
+    /// The other side's run, whose session the worker keeps (a comparison holds two);
+    /// every other session is dropped first.
+    pub keep: Option<u64>,
+}
+
 /// What the page asks the worker. Every request names its `run` (the link it is about);
 /// the worker answers only for the run it holds, and the page drops answers for others.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Request {
-    /// Run the pipeline over these files; `run` numbers runs so stale answers are dropped.
-    Link {
-        run: u64,
-        /// The inputs, in order.
-        files: Vec<InputFile>,
-        /// `vnc_nc_count`, when the user set it.
-        lnc: Option<u64>,
-        /// The work directory the files came from, when they did.
-        workdir: Option<WorkdirFiles>,
-        /// The other link set's run, whose session the worker keeps (a comparison
-        /// holds two); every other session is dropped first.
-        keep: Option<u64>,
-    },
+    /// Run the pipeline over these files.
+    Link(LinkRequest),
     /// Compare two runs the worker holds (`birlink_core::tools::compare`).
     Compare {
         /// A's run.
@@ -110,14 +133,14 @@ pub enum Request {
         text: String,
     },
     /// Read a link's `data=` (inflate, parse) into its files: work proportional to the
-    /// data, so not on the page's thread.
+    /// data, so not on the page's thread. `run` is the run the side that asked is at
+    /// (either side's: the answer finds it by number, as every answer does).
     Decode {
+        run: u64,
         /// The `data=` text.
         data: String,
         /// The LNC the link's query sets, which wins over the data's.
         lnc: Option<u64>,
-        /// The link set compared against (`against-data=`), not the shown one.
-        against: bool,
     },
     /// Reduce the link set to a minimal repro (first error kept), step by step.
     Reduce { run: u64 },
@@ -217,8 +240,7 @@ pub enum Response {
         /// `report.json`, exactly as the CLI writes it, as UTF-8 bytes: a string would
         /// cross between the threads as UTF-16 and be converted back, which for the
         /// report of a large link is most of the page's work on receiving it.
-        #[serde(with = "serde_wasm_bindgen::preserve")]
-        report: js_sys::Uint8Array,
+        report: Bytes,
         /// Whether there is a linked module.
         linked: bool,
         /// Timings.
@@ -227,8 +249,7 @@ pub enum Response {
         /// ([`birlink_core::tools::align::Alignment`]), as UTF-8
         /// JSON: a large link's alignment is thousands of short strings, which cross as
         /// bytes in one copy and as JavaScript objects one property at a time.
-        #[serde(with = "serde_wasm_bindgen::preserve")]
-        alignment: js_sys::Uint8Array,
+        alignment: Bytes,
     },
     /// An entity's details.
     Entity {
@@ -310,21 +331,19 @@ pub enum Response {
     },
     /// A link's data, read: its files as blobs, the LNC.
     Decoded {
+        run: u64,
         /// The `data=` text it was.
         data: String,
         /// The files.
         files: Vec<InputFile>,
         /// The LNC (the query's, else the data's).
         lnc: Option<u64>,
-        /// It is the link set compared against.
-        against: bool,
     },
     /// A link's data could not be read, and why.
     Undecodable {
+        run: u64,
         /// Why.
         message: String,
-        /// It was the link set compared against.
-        against: bool,
     },
     /// Two runs compared: `birlink diff --format json`, as UTF-8 bytes (a large
     /// comparison is read in one go on the page), or why there is none.
@@ -338,8 +357,7 @@ pub enum Response {
         /// The core map.
         core_map: Vec<(u64, u64)>,
         /// The comparison's JSON, or why it could not be made.
-        #[serde(with = "serde_wasm_bindgen::preserve")]
-        json: JsValue,
+        json: Result<Bytes, String>,
     },
     /// A request could not be read (a bug in birlink): said to the page as such.
     Broken {

@@ -141,7 +141,7 @@ async fn small_tables_are_plain_tables() {
 #[wasm_bindgen_test]
 fn sixty_four_bit_numbers_cross_the_worker_boundary() {
     use birlink_core::tools::align::{Alignment, BarrierCell, Row};
-    use birlink_web::protocol::{Codec, Request, Response, RunStats, Wire};
+    use birlink_web::protocol::{Bytes, Codec, Request, Response, RunStats, Wire};
     use gloo_worker::Codec as _;
 
     // A work directory's file sizes are 64-bit too, and its blobs cross as blobs.
@@ -151,17 +151,17 @@ fn sixty_four_bit_numbers_cross_the_worker_boundary() {
         files: vec![("w/nc00/sg00/weights.npy".into(), u64::MAX)],
         wanted: vec![birlink_web::protocol::InputFile { path: "w/nc00/sg00/tensor_map.json".into(), blob }],
     };
-    let request = Wire::new(Request::Link {
+    let request = Wire::new(Request::Link(birlink_web::protocol::LinkRequest {
         run: u64::MAX,
         files: Vec::new(),
         lnc: Some(u64::MAX),
         workdir: Some(workdir),
-        keep: Some(u64::MAX),
-    });
+        keep: Some(u64::MAX - 1),
+    }));
     let back: Wire<Request> = Codec::decode(Codec::encode(&request));
     match back.0 {
-        Ok(Request::Link { run, lnc, workdir: Some(w), .. }) => {
-            assert_eq!((run, lnc), (u64::MAX, Some(u64::MAX)));
+        Ok(Request::Link(birlink_web::protocol::LinkRequest { run, lnc, workdir: Some(w), keep, .. })) => {
+            assert_eq!((run, lnc, keep), (u64::MAX, Some(u64::MAX), Some(u64::MAX - 1)));
             assert_eq!((w.after.as_deref(), w.files[0].1, w.wanted.len()), (Some("lower_dma"), u64::MAX, 1));
         }
         other => panic!("{other:?}"),
@@ -175,20 +175,23 @@ fn sixty_four_bit_numbers_cross_the_worker_boundary() {
         }
         other => panic!("{other:?}"),
     }
-    let json = js_sys::Uint8Array::from(br#"{"equal":true}"#.as_slice());
-    let response = Wire::new(birlink_web::protocol::Response::Compared {
-        a: u64::MAX,
-        b: 1,
-        numbers: false,
-        core_map: Vec::new(),
-        json: json.into(),
-    });
-    match Codec::decode::<Wire<birlink_web::protocol::Response>>(Codec::encode(&response)).0 {
-        Ok(birlink_web::protocol::Response::Compared { a, json, .. }) => {
-            assert_eq!(a, u64::MAX);
-            let bytes = wasm_bindgen::JsCast::dyn_into::<js_sys::Uint8Array>(json).expect("bytes").to_vec();
-            assert_eq!(bytes, br#"{"equal":true}"#);
+    // A comparison crosses as its JSON's bytes, or as why there is none: a typed result.
+    let compared = |json: Result<Bytes, String>| {
+        let response = Wire::new(Response::Compared { a: u64::MAX, b: 1, numbers: false, core_map: Vec::new(), json });
+        match Codec::decode::<Wire<Response>>(Codec::encode(&response)).0 {
+            Ok(Response::Compared { a, json, .. }) => {
+                assert_eq!(a, u64::MAX);
+                json.map(|bytes| bytes.to_vec())
+            }
+            other => panic!("{other:?}"),
         }
+    };
+    assert_eq!(compared(Ok(Bytes::from(br#"{"equal":true}"#))), Ok(br#"{"equal":true}"#.to_vec()));
+    assert_eq!(compared(Err("gone".into())), Err("gone".to_owned()));
+    // A link's data to read names the run the side is at, as every request does.
+    let request = Wire::new(Request::Decode { run: u64::MAX, data: "v1.x".into(), lnc: Some(u64::MAX) });
+    match Codec::decode::<Wire<Request>>(Codec::encode(&request)).0 {
+        Ok(Request::Decode { run, lnc, .. }) => assert_eq!((run, lnc), (u64::MAX, Some(u64::MAX))),
         other => panic!("{other:?}"),
     }
     let cell = BarrierCell {
@@ -208,10 +211,10 @@ fn sixty_four_bit_numbers_cross_the_worker_boundary() {
     let written = serde_json::to_vec(&alignment).expect("alignment json");
     let response = Wire::new(Response::Linked {
         run: 1,
-        report: js_sys::Uint8Array::new_with_length(0),
+        report: Bytes::from(b""),
         linked: true,
         stats: RunStats { bytes: u64::MAX, ..RunStats::default() },
-        alignment: js_sys::Uint8Array::from(written.as_slice()),
+        alignment: Bytes::from(&written),
     });
     let back: Wire<Response> = Codec::decode(Codec::encode(&response));
     match back.0 {

@@ -33,7 +33,7 @@ fn tuple(t: &PhysTuple, other: &PhysTuple) -> Html {
 pub fn addresses() -> Html {
     let context = use_app();
     let state = &context.state;
-    let Some(result) = &state.result else { return html! {} };
+    let Some(result) = state.result() else { return html! {} };
     let report = &result.report;
     let status = result.pass_status(Pass::VncRemoteAddrMap);
     if status == PassStatus::Skipped {

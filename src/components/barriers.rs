@@ -22,7 +22,7 @@ use crate::state::{query, Action, DetailsAction, Selection};
 pub fn barriers() -> Html {
     let context = use_app();
     let state = &context.state;
-    let Some(result) = &state.result else { return html! {} };
+    let Some(result) = state.result() else { return html! {} };
     let report = &result.report;
     if result.pass_status(Pass::BirLinker) == PassStatus::Skipped {
         return html! { <div class="empty-state"><p>{ "bir_linker did not run: nothing was renumbered." }</p></div> };

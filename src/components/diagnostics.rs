@@ -25,7 +25,7 @@ pub fn diagnostics() -> Html {
     // Extra cards opened per code, for the run they were opened in.
     let opened = use_state(|| (0u64, std::collections::BTreeMap::<Code, usize>::new()));
     let state = &context.state;
-    let Some(result) = &state.result else { return html! {} };
+    let Some(result) = state.result() else { return html! {} };
     let report = &result.report;
     let selected = match state.details.selection {
         Some(Selection::Diagnostic(i)) => Some(i),

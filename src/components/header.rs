@@ -1,116 +1,25 @@
-//! The top bar: open files or a folder, the samples menu, the LNC, search across
-//! cores, exports, and the run's verdict.
+//! The top bar: the shown link set's picker (files, a folder, the samples menu, the
+//! LNC), search across cores, exports, and the run's verdict.
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use birlink_core::gen::samples::SampleInfo;
-use birlink_core::Severity;
-
 use super::bytes;
+use super::link_set_picker::LinkSetPicker;
 use crate::context::{use_app, AppContext};
 use crate::protocol::Export;
-use crate::services::{fetch, files};
-use crate::state::{
-    Action, CompareAction, DetailsAction, ExportAction, LinkAction, ReproAction, SearchAction, Selection, ShareAction,
-    Status,
-};
+use crate::side::Side;
+use crate::state::{Action, DetailsAction, ExportAction, ReproAction, SearchAction, Selection, ShareAction, Status};
 
 /// The top bar.
 #[function_component(Header)]
 pub fn header() -> Html {
     let context = use_app();
     let state = &context.state;
-    let files_input = use_node_ref();
-    let folder_input = use_node_ref();
-
-    let open = |input: NodeRef| {
-        Callback::from(move |_: MouseEvent| {
-            if let Some(input) = input.cast::<web_sys::HtmlInputElement>() {
-                input.click();
-            }
-        })
-    };
-    let on_picked = {
-        let context = context.clone();
-        Callback::from(move |event: Event| {
-            let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else {
-                return;
-            };
-            let picked = files::from_input(&input);
-            input.set_value("");
-            if !picked.is_empty() {
-                context.dispatch(Action::Link(LinkAction::AddFiles(picked)));
-            }
-        })
-    };
-    let on_sample = {
-        let context = context.clone();
-        Callback::from(move |event: Event| {
-            let Some(select) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()) else {
-                return;
-            };
-            let file = select.value();
-            if file.is_empty() {
-                return;
-            }
-            let context = context.clone();
-            // A pair of a public report's story: A as the link set, B compared against it.
-            if let Some(a) = file.strip_prefix("pair:") {
-                let a = a.to_owned();
-                let b = crate::state::compare::pair_of(&context.state.samples, &a).map(str::to_owned);
-                wasm_bindgen_futures::spawn_local(async move {
-                    let (Ok((a_files, a_name)), Some(Ok((b_files, b_name)))) = (
-                        fetch::sample(&a).await,
-                        match b {
-                            Some(b) => Some(fetch::sample(&b).await),
-                            None => None,
-                        },
-                    ) else {
-                        return context.dispatch(Action::Notice(Some(format!("could not open the pair of `{a}`"))));
-                    };
-                    context.dispatch(Action::Link(LinkAction::ReplaceFiles { files: a_files, sample: Some(a_name) }));
-                    context.dispatch(Action::Compare(CompareAction::ReplaceFiles {
-                        files: b_files,
-                        sample: Some(b_name),
-                    }));
-                });
-                return;
-            }
-            wasm_bindgen_futures::spawn_local(async move {
-                match fetch::sample(&file).await {
-                    Ok((files, name)) => {
-                        context.dispatch(Action::Link(LinkAction::ReplaceFiles { files, sample: Some(name) }))
-                    }
-                    Err(error) => context.dispatch(Action::Notice(Some(error))),
-                }
-            });
-        })
-    };
-    let on_lnc = {
-        let context = context.clone();
-        Callback::from(move |event: Event| {
-            if let Some(input) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
-                context.dispatch(Action::Link(LinkAction::SetLnc(input.value().trim().parse().ok())));
-            }
-        })
-    };
-    let run = state.result.as_ref().map(|r| r.run);
-    let linked = state.result.as_ref().is_some_and(|r| r.linked);
-    let drawn = state.result.as_ref().is_some_and(|r| !r.report.dispatcher.is_empty());
-
-    let samples = state.samples.clone();
-    let open_sample = state.link.open_sample.clone();
-    let group = |title: &str, filter: fn(&SampleInfo) -> bool| -> Html {
-        html! {
-            <optgroup label={title.to_owned()}>
-                { for samples.iter().filter(|s| filter(s)).map(|s| html! {
-                    <option value={s.file.clone()} title={s.description.clone()}
-                            selected={open_sample.as_deref() == Some(s.file.as_str())}>{ s.title.clone() }</option>
-                }) }
-            </optgroup>
-        }
-    };
+    let shown = state.shown();
+    let run = state.result_run();
+    let linked = state.result().is_some_and(|r| r.linked);
+    let drawn = state.result().is_some_and(|r| !r.report.dispatcher.is_empty());
 
     html! {
         <header class="topbar">
@@ -123,39 +32,8 @@ pub fn header() -> Html {
                 { "birlink" }
             </h1>
             <div class="open">
-                <button type="button" onclick={open(files_input.clone())} title="Open per-core module files or bundles">{ "Open files" }</button>
-                <button type="button" onclick={open(folder_input.clone())} title="Open a folder of nc*/sg*/*.json dumps">{ "Open folder" }</button>
-                <input type="file" id="file-input" multiple=true accept=".json,application/json" class="hidden"
-                       ref={files_input} onchange={on_picked.clone()} aria-label="Open files" tabindex="-1" />
-                <input type="file" id="folder-input" webkitdirectory=true multiple=true class="hidden"
-                       ref={folder_input} onchange={on_picked} aria-label="Open folder" tabindex="-1" />
-                <label class="samples">
-                    <span class="visually-hidden">{ "Open a sample" }</span>
-                    <select onchange={on_sample} id="samples">
-                        <option value="" selected={open_sample.is_none()}>{ "Samples…" }</option>
-                        { group("Link sets", |s| s.code.is_none() && s.files.is_empty()) }
-                        <optgroup label="Compare two link sets">
-                            { for samples.iter().filter(|s| s.against.is_some()).map(|s| {
-                                let other = samples.iter().find(|o| Some(o.file.as_str()) == s.against.as_deref());
-                                let title = format!("{} ↔ {}", s.title, other.map_or(s.against.clone().unwrap_or_default(), |o| o.title.clone()));
-                                let story = match other {
-                                    Some(o) => format!("{} Against: {}", s.description, o.description),
-                                    None => s.description.clone(),
-                                };
-                                html! { <option value={format!("pair:{}", s.file)} title={story}>{ title }</option> }
-                            }) }
-                        </optgroup>
-                        { group("Work directories", |s| !s.files.is_empty()) }
-                        { group("Errors", |s| s.files.is_empty() && s.code.is_some_and(|c| c.severity() == Severity::Error)) }
-                        { group("Warnings", |s| s.files.is_empty() && s.code.is_some_and(|c| c.severity() == Severity::Warning)) }
-                        { group("Notes", |s| s.files.is_empty() && s.code.is_some_and(|c| c.severity() == Severity::Note)) }
-                    </select>
-                </label>
-                <label class="lnc" title="vnc_nc_count: the expected number of cores (empty: from the inputs)">
-                    { "LNC " }
-                    <input type="number" min="1" max="64" placeholder="auto" id="lnc"
-                           value={state.link.lnc.map(|n| n.to_string()).unwrap_or_default()} onchange={on_lnc} />
-                </label>
+                <LinkSetPicker side={Side::Shown} samples={state.samples.clone()}
+                               open_sample={shown.link.open_sample.clone().map(AttrValue::from)} lnc={shown.link.lnc} />
             </div>
             <SearchBox {linked} />
             <div class="export" role="group" aria-label="Export">
@@ -266,7 +144,7 @@ fn search_box(props: &SearchProps) -> Html {
 pub fn run_status() -> Html {
     let context = use_app();
     let state = &context.state;
-    match (&state.link.status, &state.result) {
+    match (&state.shown().link.status, state.result()) {
         (Status::Running { phase, done, total }, _) => html! {
             <div class="status running" role="status" aria-live="polite">
                 <progress max={total.to_string()} value={done.to_string()}></progress>

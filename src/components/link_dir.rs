@@ -22,7 +22,7 @@ use crate::services::download;
 #[function_component(LinkDir)]
 pub fn link_dir() -> Html {
     let context = use_app();
-    let Some(result) = &context.state.result else { return html! {} };
+    let Some(result) = context.state.result() else { return html! {} };
     let report = &result.report;
     let Some(dir) = &report.link_dir else {
         return html! {

@@ -7,42 +7,42 @@ use yew::prelude::*;
 use super::bytes;
 use super::workdir::WorkdirSummary;
 use crate::context::use_app;
-use crate::state::{Action, LinkAction, Status};
+use crate::state::{LinkAction, LinkOp, Status};
 
 /// The load panel.
 #[function_component(LoadPanel)]
 pub fn load_panel() -> Html {
     let context = use_app();
     let state = &context.state;
-    let rows = state.result.as_ref().map(|r| r.report.inputs.clone()).unwrap_or_default();
+    let rows = state.result().map(|r| r.report.inputs.clone()).unwrap_or_default();
     let cores: std::collections::BTreeSet<u64> = rows.iter().filter_map(|r| r.core).collect();
-    let lnc = state.result.as_ref().map(|r| (r.report.options.lnc, r.report.options.lnc_source.as_str()));
-    let running = matches!(state.link.status, Status::Running { .. });
+    let lnc = state.result().map(|r| (r.report.options.lnc, r.report.options.lnc_source.as_str()));
+    let running = matches!(state.shown().link.status, Status::Running { .. });
     let clear = {
         let context = context.clone();
-        Callback::from(move |_| context.dispatch(Action::Link(LinkAction::ClearFiles)))
+        Callback::from(move |_| context.dispatch(LinkAction::shown(LinkOp::ClearFiles)))
     };
     let on_after = {
         let context = context.clone();
-        Callback::from(move |pass: String| context.dispatch(Action::Link(LinkAction::SetAfter(Some(pass)))))
+        Callback::from(move |pass: String| context.dispatch(LinkAction::shown(LinkOp::SetAfter(Some(pass)))))
     };
     // A work directory shows the files it links; the rest are listed in its summary.
-    let workdir = state.link.workdir.clone();
+    let workdir = state.shown().link.workdir.clone();
     let shown: Vec<_> = match &workdir {
-        Some(w) => w.plan.picked.iter().filter_map(|(i, _, _)| state.link.files.get(*i)).collect(),
-        None => state.link.files.iter().collect(),
+        Some(w) => w.plan.picked.iter().filter_map(|(i, _, _)| state.shown().link.files.get(*i)).collect(),
+        None => state.shown().link.files.iter().collect(),
     };
     html! {
         <section class="panel load" aria-labelledby="load-title" id="load-panel">
             <h2 id="load-title">
                 { "Link set" }
-                if !state.link.files.is_empty() {
+                if !state.shown().link.files.is_empty() {
                     <button type="button" class="link" onclick={clear}>{ "clear" }</button>
                 }
             </h2>
             <p class="summary">
-                { counted(state.link.files.len(), "file") }
-                if let Some(w) = &state.link.workdir {
+                { counted(state.shown().link.files.len(), "file") }
+                if let Some(w) = &state.shown().link.workdir {
                     { format!(" ({} linked)", w.plan.picked.len()) }
                 }
                 if let Some((lnc, source)) = lnc {
@@ -50,11 +50,11 @@ pub fn load_panel() -> Html {
                 }
                 if running { <span class="spinner" aria-label="linking"></span> }
             </p>
-            if state.link.files.is_empty() {
+            if state.shown().link.files.is_empty() {
                 <p class="hint">{ "Drop per-core module JSON, a bundle, a dump folder or the compiler's work directory anywhere on the page." }</p>
             }
             if let Some(workdir) = workdir {
-                <WorkdirSummary command={workdir.plan.command.and_then(|i| state.link.files.get(i).cloned())} {workdir} {on_after} />
+                <WorkdirSummary command={workdir.plan.command.and_then(|i| state.shown().link.files.get(i).cloned())} {workdir} {on_after} />
             }
             <ul class="cards">
                 { for shown.into_iter().map(|file| {
@@ -65,7 +65,7 @@ pub fn load_panel() -> Html {
                     let remove = {
                         let context = context.clone();
                         let id = file.id;
-                        Callback::from(move |_| context.dispatch(Action::Link(LinkAction::RemoveFile(id))))
+                        Callback::from(move |_| context.dispatch(LinkAction::shown(LinkOp::RemoveFile(id))))
                     };
                     let kind = modules.first().map(|m| format!("{:?}", m.kind).to_lowercase()).unwrap_or_default();
                     html! {

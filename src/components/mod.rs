@@ -16,6 +16,7 @@ mod header;
 mod help;
 mod later;
 mod link_dir;
+mod link_set_picker;
 mod load_panel;
 mod modal;
 mod pass_list;

@@ -13,7 +13,7 @@ use crate::state::{Action, ViewAction};
 pub fn pass_list() -> Html {
     let context = use_app();
     let state = &context.state;
-    let Some(result) = &state.result else {
+    let Some(result) = state.result() else {
         return html! { <section class="panel passes" aria-labelledby="passes-title"><h2 id="passes-title">{ "Pipeline" }</h2></section> };
     };
     let toggle = {

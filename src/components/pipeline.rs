@@ -52,7 +52,7 @@ pub fn word_diff(before: &str, after: &str) -> (Html, Html) {
 pub fn pipeline() -> Html {
     let context = use_app();
     let state = &context.state;
-    let Some(result) = &state.result else { return html! {} };
+    let Some(result) = state.result() else { return html! {} };
     let Some((p, s)) = state.step else {
         return html! { <div class="empty-state"><p>{ "Select a step in the pipeline list." }</p></div> };
     };

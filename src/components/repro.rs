@@ -144,7 +144,7 @@ pub fn log_findings() -> Html {
     let close = context.on(|| Action::Repro(ReproAction::CloseLog));
     let edit = context.on(|| Action::Repro(ReproAction::OpenLog));
     let located = log.located.clone();
-    let needs_files = state.result.is_none() && log.findings.iter().any(|f| f.birlink().is_some());
+    let needs_files = state.result().is_none() && log.findings.iter().any(|f| f.birlink().is_some());
     html! {
         <section class="log-findings" id="log-findings" aria-label="The pasted compiler log">
             <header>
@@ -179,7 +179,7 @@ fn duration(ms: f64) -> String {
 pub fn repro_bar() -> Html {
     let context = use_app();
     let state = &context.state;
-    let failed = state.result.as_ref().is_some_and(|r| r.failed());
+    let failed = state.result().is_some_and(|r| r.failed());
     if let Some(Reducing::Running { step, .. }) = &state.repro.reducing {
         let text = match step {
             None => "reducing: linking the whole set once…".to_owned(),

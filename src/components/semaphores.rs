@@ -19,7 +19,7 @@ use crate::context::use_app;
 pub fn semaphores() -> Html {
     let context = use_app();
     let state = &context.state;
-    let Some(result) = &state.result else { return html! {} };
+    let Some(result) = state.result() else { return html! {} };
     let report = &result.report;
     if result.pass_status(Pass::VncLink) == PassStatus::Skipped {
         return html! {

@@ -21,8 +21,8 @@ use crate::state::{Action, Mode, Status, ViewAction, ViewLabels};
 pub fn main_views() -> Html {
     let context = use_app();
     let state = &context.state;
-    let Some(result) = &state.result else {
-        let text = match &state.link.status {
+    let Some(result) = state.result() else {
+        let text = match &state.shown().link.status {
             Status::Running { phase, .. } => format!("Linking… {phase}"),
             Status::Failed(message) => message.clone(),
             _ if state.mode == Mode::Embed => {
@@ -44,7 +44,7 @@ pub fn main_views() -> Html {
             View::Diagnostics => report.diagnostics.len(),
             View::LinkDir => report.link_dir.as_ref().map_or(0, |d| d.entries.len()),
             View::Compare => {
-                return state.against.comparison.as_ref().map(|c| {
+                return state.compare.comparison.as_ref().map(|c| {
                     if c.comparison.equal {
                         "=".to_owned()
                     } else {
@@ -64,7 +64,7 @@ pub fn main_views() -> Html {
                 // The Compare tab is the full page's, and an embedded page's that compares.
                 { for View::ALL.iter().enumerate().filter(|(_, &view)| match view {
                     View::LinkDir => result.report.link_dir.is_some() || state.view == View::LinkDir,
-                    View::Compare => state.mode == Mode::Full || state.against.is_open() || state.view == View::Compare,
+                    View::Compare => state.mode == Mode::Full || state.comparing() || state.view == View::Compare,
                     _ => true,
                 }).map(|(i, &view)| {
                     let selected = state.view == view;

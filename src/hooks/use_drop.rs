@@ -3,7 +3,7 @@
 use yew::prelude::*;
 
 use crate::services::files;
-use crate::state::{Action, LinkAction, State};
+use crate::state::{Action, LinkAction, LinkOp, State};
 
 /// Whether something is being dragged over the page, and the handlers to put on it.
 pub struct DropHandle {
@@ -53,7 +53,7 @@ pub fn use_drop(state: &UseReducerHandle<State>) -> DropHandle {
                     dispatcher
                         .dispatch(Action::Notice(Some("nothing to open: drop `.json` files or folders".to_owned())));
                 } else {
-                    dispatcher.dispatch(Action::Link(LinkAction::AddFiles(picked)));
+                    dispatcher.dispatch(LinkAction::shown(LinkOp::AddFiles(picked)));
                 }
             });
         })

@@ -22,7 +22,7 @@ fn dark() -> bool {
 /// Makes each SVG export the reducer posts.
 #[hook]
 pub fn use_exports(state: &UseReducerHandle<State>) {
-    let result = state.result.clone();
+    let result = state.result().cloned();
     let aliases = state.show_aliases;
     let asked = state.export.svg.clone();
     use_effect_with(asked.seq, move |_| {

@@ -38,7 +38,8 @@ pub fn use_history(state: &UseReducerHandle<State>) {
         };
     });
     let dispatcher = state.dispatcher();
-    let data = state.share.data.clone().filter(|_| state.share.data_in_url);
+    let shown = &state.shown().data;
+    let data = shown.text.clone().filter(|_| shown.in_url);
     use_effect_with((full, data), move |(full, data)| {
         let data = data.clone();
         let listener = full.then(|| {

@@ -1,9 +1,13 @@
 //! The link worker: spawned once, fed from the reducer's outboxes, answering with
 //! actions.
 //!
-//! The reducer decides every request ([`crate::state::Outbox`]); this hook only sends
-//! each new one (a link after its debounce delay, the rest at once) and turns the
-//! worker's responses back into actions.
+//! The reducer decides every request ([`crate::state::Outbox`], [`crate::state::Mailbox`]);
+//! this hook only sends each new one (a link after its debounce delay, the rest at once)
+//! and turns the worker's responses back into actions.
+//!
+//! Links are sent by run number, not by the side that posted them: each side's newest
+//! order is sent once, after its delay, unless a newer order of the same side came
+//! first; a swap of the two sides moves their orders with them, and sends nothing again.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -11,14 +15,14 @@ use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
 use gloo_worker::{Spawnable, WorkerBridge};
-use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
-use crate::protocol::{Codec, InputFile, Request, Response, RunStats, Wire, WorkdirFiles};
+use crate::protocol::{Bytes, Codec, InputFile, LinkRequest, Request, Response, RunStats, Wire, WorkdirFiles};
 use crate::services::download;
+use crate::side::Side;
 use crate::state::{
-    Action, Ask, CompareAction, CompareOrder, DetailsAction, FileBlob, LinkAction, LinkOrder, Outbox, PickedFile,
-    Query, ReproAction, RunResult, SearchAction, ShareAction, Side, State,
+    Action, Ask, CompareAction, CompareOrder, DetailsAction, FileBlob, LinkOrder, Mailbox, Outbox, PickedFile, Query,
+    ReproAction, RunAction, RunResult, SearchAction, ShareAction, State,
 };
 use crate::worker::LinkWorker;
 
@@ -33,13 +37,7 @@ enum Incoming {
 }
 
 /// A run's `report.json` and alignment, read back.
-fn read_run(
-    run: u64,
-    report: &js_sys::Uint8Array,
-    linked: bool,
-    stats: RunStats,
-    alignment: &js_sys::Uint8Array,
-) -> Action {
+fn read_run(run: u64, report: &Bytes, linked: bool, stats: RunStats, alignment: &Bytes) -> Action {
     let read = serde_json::from_slice(&report.to_vec())
         .map_err(|error| format!("the worker's report did not read back: {error}"))
         .and_then(|report| {
@@ -49,29 +47,26 @@ fn read_run(
         });
     match read {
         Ok((report, alignment)) => {
-            Action::Link(LinkAction::Linked(Box::new(RunResult::new(run, report, linked, stats).aligned(alignment))))
+            Action::Run(RunAction::Linked(Box::new(RunResult::new(run, report, linked, stats).aligned(alignment))))
         }
-        Err(message) => Action::Link(LinkAction::Failed { run, message }),
+        Err(message) => Action::Run(RunAction::Failed { run, message }),
     }
 }
 
 /// A comparison's JSON read back, or why the worker could not make it.
-fn read_comparison(a: u64, b: u64, numbers: bool, core_map: Vec<(u64, u64)>, json: JsValue) -> Action {
-    let comparison = match json.dyn_into::<js_sys::Uint8Array>() {
-        Ok(bytes) => serde_json::from_slice(&bytes.to_vec())
+fn read_comparison(a: u64, b: u64, numbers: bool, core_map: Vec<(u64, u64)>, json: Result<Bytes, String>) -> Action {
+    let comparison = json.and_then(|bytes| {
+        serde_json::from_slice(&bytes.to_vec())
             .map(Box::new)
-            .map_err(|error| format!("the worker's comparison did not read back: {error}")),
-        Err(text) => Err(text.as_string().unwrap_or_else(|| "the comparison could not be made".to_owned())),
-    };
+            .map_err(|error| format!("the worker's comparison did not read back: {error}"))
+    });
     let options = birlink_core::tools::share::CompareState { numbers, core_map };
     Action::Compare(CompareAction::Compared { a, b, options, comparison })
 }
 
 fn response_action(response: Response) -> Option<Incoming> {
     let action = match response {
-        Response::Progress { run, phase, done, total } => {
-            Action::Link(LinkAction::Progress { run, phase, done, total })
-        }
+        Response::Progress { run, phase, done, total } => Action::Run(RunAction::Progress { run, phase, done, total }),
         Response::Linked { run, report, linked, stats, alignment } => {
             return Some(Incoming::Read(Box::new(move || read_run(run, &report, linked, stats, &alignment))));
         }
@@ -86,23 +81,16 @@ fn response_action(response: Response) -> Option<Incoming> {
             download::blob(&blob, what.file_name());
             return None;
         }
-        Response::Failed { run, message } => Action::Link(LinkAction::Failed { run, message }),
-        Response::Broken { message } => Action::Link(LinkAction::Broken(message)),
-        Response::Decoded { data, files, lnc, against } => {
+        Response::Failed { run, message } => Action::Run(RunAction::Failed { run, message }),
+        Response::Broken { message } => Action::Run(RunAction::Broken(message)),
+        Response::Decoded { run, data, files, lnc } => {
             let files = files
                 .into_iter()
                 .map(|f| PickedFile { path: f.path, size: f.blob.size() as u64, blob: FileBlob(Some(f.blob)) })
                 .collect();
-            if against {
-                Action::Compare(CompareAction::OpenData { files, lnc, data })
-            } else {
-                Action::Link(LinkAction::OpenData { files, lnc, data })
-            }
+            Action::Run(RunAction::Decoded { run, files, lnc, data })
         }
-        Response::Undecodable { message, against: false } => Action::Link(LinkAction::Undecodable(message)),
-        Response::Undecodable { message, against: true } => {
-            Action::Notice(Some(format!("the link's set to compare against could not be read: {message}")))
-        }
+        Response::Undecodable { run, message } => Action::Run(RunAction::Undecodable { run, message }),
         Response::Compared { a, b, numbers, core_map, json } => {
             return Some(Incoming::Read(Box::new(move || read_comparison(a, b, numbers, core_map, json))));
         }
@@ -193,7 +181,7 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
                 .callback(move |response: Wire<Response>| {
                     let incoming = match response.0 {
                         Ok(response) => response_action(response),
-                        Err(message) => Some(Incoming::Action(Box::new(Action::Link(LinkAction::Broken(message))))),
+                        Err(message) => Some(Incoming::Action(Box::new(Action::Run(RunAction::Broken(message))))),
                     };
                     if let Some(incoming) = incoming {
                         inbox.receive(incoming);
@@ -204,21 +192,28 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
         })
     };
 
-    // Links, of both link sets: a new order replaces (and so cancels) the one waiting
-    // for its delay.
-    use_link(bridge.clone(), &state.link.out, state.kept_run(Side::Shown));
-    use_link(bridge.clone(), &state.against.link.out, state.kept_run(Side::Against));
+    // Links, of both sides.
+    use_links(bridge.clone(), state);
 
-    // A link's data to read (the shown link set's, the one compared against's): sent at
-    // once.
-    use_decode(bridge.clone(), &state.link.decode, false);
-    use_decode(bridge.clone(), &state.against.decode, true);
+    // Links' data to read, either side's: each sent once, in order.
+    {
+        let bridge = bridge.clone();
+        let sent = use_mut_ref(|| 0u64);
+        let decode = state.decode.clone();
+        use_effect_with(state.decode.seq, move |_| {
+            for (seq, order) in decode.after(*sent.borrow()) {
+                let (run, data, lnc) = (order.run, order.data.clone(), order.lnc);
+                bridge.send(Wire::new(Request::Decode { run, data, lnc }));
+                *sent.borrow_mut() = *seq;
+            }
+        });
+    }
 
     // Comparisons: sent at once.
     {
         let bridge = bridge.clone();
-        let order = state.against.out.message.clone();
-        use_effect_with(state.against.out.seq, move |_| {
+        let order = state.compare.out.message.clone();
+        use_effect_with(state.compare.out.seq, move |_| {
             if let Some(CompareOrder { a, b, options }) = order {
                 let (numbers, core_map) = (options.numbers, options.core_map);
                 bridge.send(Wire::new(Request::Compare { a, b, numbers, core_map }));
@@ -229,57 +224,79 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
     // Questions: sent at once.
     use_send(bridge.clone(), &state.details.out);
     use_send(bridge.clone(), &state.search.out);
-    use_send(bridge.clone(), &state.share.out);
-    use_send(bridge.clone(), &state.against.share_out);
+    use_send_all(bridge.clone(), &state.share.out);
     use_send(bridge.clone(), &state.repro.log_out);
     use_send(bridge.clone(), &state.repro.reduce_out);
     use_send(bridge, &state.export.out);
 }
 
-/// Sends each new link order an outbox holds, after its delay (a newer order cancels
-/// one still waiting), with the run of the other link set the worker keeps: the one the
-/// state names when the order is sent, not when it was posted.
+/// A link order waiting for its delay.
+struct Pending {
+    run: u64,
+    _timer: Timeout,
+}
+
+/// Sends each side's newest link order once, after its delay, with the run of the other
+/// side the worker keeps: the one the state names when the order is sent, not when it
+/// was posted. An order no longer a side's newest (a newer one came, the side closed)
+/// is not sent. Orders are told apart by run number, which is unique across both sides,
+/// so a swap of the sides (which moves their outboxes) sends nothing again.
 #[hook]
-fn use_link(bridge: Rc<WorkerBridge<LinkWorker>>, outbox: &Outbox<LinkOrder>, keep: Option<u64>) {
-    let pending = use_mut_ref(|| None::<Timeout>);
-    let kept = use_mut_ref(|| None::<u64>);
-    *kept.borrow_mut() = keep;
-    let order = outbox.message.clone();
-    use_effect_with(outbox.seq, move |_| {
-        let Some(order) = order else {
-            pending.borrow_mut().take();
-            return;
-        };
-        let files: Vec<InputFile> = order
-            .files
-            .iter()
-            .filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob }))
-            .collect();
-        let (run, lnc) = (order.run, order.lnc);
-        let workdir = order.workdir.as_ref().map(|w| WorkdirFiles {
-            after: w.after.clone(),
-            files: w.files.clone(),
-            wanted: w
-                .wanted
-                .iter()
-                .filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob }))
-                .collect(),
-        });
-        let send = move || {
-            let keep = *kept.borrow();
-            bridge.send(Wire::new(Request::Link { run, files, lnc, workdir, keep }))
-        };
-        *pending.borrow_mut() = Some(Timeout::new(order.delay_ms, send));
+fn use_links(bridge: Rc<WorkerBridge<LinkWorker>>, state: &State) {
+    let pending = use_mut_ref(Vec::<Pending>::new);
+    let scheduled = use_mut_ref(|| 0u64);
+    // Each side's latest run, when it has files: what the worker keeps beside a link.
+    let live = use_mut_ref(Vec::<u64>::new);
+    *live.borrow_mut() = Side::BOTH.iter().filter_map(|&side| state.kept_run(side.other())).collect();
+    let orders: Vec<LinkOrder> =
+        Side::BOTH.iter().filter_map(|&side| state.sides[side].link.out.message.clone()).collect();
+    let runs: Vec<u64> = orders.iter().map(|o| o.run).collect();
+    use_effect_with(runs, move |runs| {
+        // Superseded orders are dropped with their timers.
+        pending.borrow_mut().retain(|p| runs.contains(&p.run));
+        // New orders (a run above every one scheduled so far) are scheduled.
+        for order in orders.into_iter().filter(|o| o.run > *scheduled.borrow()) {
+            *scheduled.borrow_mut() = order.run.max(*scheduled.borrow());
+            let run = order.run;
+            let bridge = bridge.clone();
+            let live = live.clone();
+            let request = link_request(&order);
+            let send = move || {
+                let keep = live.borrow().iter().copied().find(|&other| other != run);
+                bridge.send(Wire::new(Request::Link(LinkRequest { keep, ..request })))
+            };
+            pending.borrow_mut().push(Pending { run, _timer: Timeout::new(order.delay_ms, send) });
+        }
     });
 }
 
-/// Sends each new link data an outbox holds to be read.
+/// What a link order asks the worker (the run it keeps is decided when it is sent).
+fn link_request(order: &LinkOrder) -> LinkRequest {
+    let input = |files: &[crate::state::LoadedFile]| -> Vec<InputFile> {
+        files.iter().filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob })).collect()
+    };
+    LinkRequest {
+        run: order.run,
+        files: input(&order.files),
+        lnc: order.lnc,
+        workdir: order.workdir.as_ref().map(|w| WorkdirFiles {
+            after: w.after.clone(),
+            files: w.files.clone(),
+            wanted: input(&w.wanted),
+        }),
+        keep: None,
+    }
+}
+
+/// Sends each new question a mailbox holds, in order.
 #[hook]
-fn use_decode(bridge: Rc<WorkerBridge<LinkWorker>>, outbox: &Outbox<(String, Option<u64>)>, against: bool) {
-    let asked = outbox.message.clone();
-    use_effect_with(outbox.seq, move |_| {
-        if let Some((data, lnc)) = asked {
-            bridge.send(Wire::new(Request::Decode { data, lnc, against }));
+fn use_send_all(bridge: Rc<WorkerBridge<LinkWorker>>, mailbox: &Mailbox<Ask>) {
+    let sent = use_mut_ref(|| 0u64);
+    let mailbox = mailbox.clone();
+    use_effect_with(mailbox.seq, move |_| {
+        for (seq, ask) in mailbox.after(*sent.borrow()) {
+            bridge.send(Wire::new(request(ask)));
+            *sent.borrow_mut() = *seq;
         }
     });
 }

@@ -66,23 +66,3 @@ pub async fn sample(name: &str) -> Result<(Vec<PickedFile>, String), String> {
         None => Ok((vec![blob(&format!("samples/{name}")).await?], name.to_owned())),
     }
 }
-
-/// The `src` query parameter of the page, if any.
-pub fn src_param() -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get("src").filter(|s| !s.is_empty())
-}
-
-/// The `sample` query parameter of the page, if any (a file in `samples/`).
-pub fn sample_param() -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get("sample").filter(|s| !s.is_empty() && !s.contains('/') && !s.contains("..")).map(|s| {
-        if s.ends_with(".json") {
-            s
-        } else {
-            format!("{s}.json")
-        }
-    })
-}

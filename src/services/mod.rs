@@ -1,7 +1,9 @@
 //! The page's side effects that are not hooks: reading what the user picked or
-//! dropped, fetching samples and `?src=` URLs, downloads.
+//! dropped, fetching samples and `?src=` URLs, opening a link set on either side from
+//! where a link says it comes from, downloads.
 
 pub mod download;
 pub mod fetch;
 pub mod files;
 pub mod location;
+pub mod open;

@@ -10,6 +10,7 @@ use birlink_core::EntityKey;
 
 use super::{Ask, Mode, Outbox, Query, State};
 use crate::embed::protocol::{ErrorCode, HostError, PageMessage};
+use crate::side::Side;
 
 /// What is selected: an entity, or a diagnostic.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,7 +77,7 @@ pub struct DetailsState {
     /// Whether the panel is open (embed mode folds it).
     pub open: bool,
     /// Which link set the selected entity is of (B's, from the Compare view).
-    pub side: super::Side,
+    pub side: Side,
     /// The panel's question to the worker.
     pub out: Outbox<Ask>,
 }
@@ -89,7 +90,7 @@ impl Default for DetailsState {
             key: None,
             by_user: false,
             open: true,
-            side: super::Side::Shown,
+            side: Side::Shown,
             out: Outbox::default(),
         }
     }
@@ -104,6 +105,11 @@ pub enum DetailsAction {
     Clear,
     /// Select the entity a key names (a link, a host).
     SelectKey(EntityKey),
+    /// The user picks an entity of either side by its key (the Compare view's rows).
+    PickKey(Side, EntityKey),
+    /// The user picks an entity of either side by what names it (a diagnostic's, in
+    /// the Compare view).
+    PickOn(Side, EntityQuery),
     /// Show a unit's text.
     ShowUnit(Unit),
     /// Fold or unfold the panel (embed mode).
@@ -152,22 +158,16 @@ impl State {
     /// The run the details panel is about: the link set shown, or (an entity of B
     /// picked in the Compare view) the one compared against.
     pub(crate) fn details_run(&self) -> Option<u64> {
-        match self.details.side {
-            super::Side::Shown => self.result_run(),
-            super::Side::Against => self.against.result.as_ref().map(|r| r.run),
-        }
+        self.sides[self.details.side].result_run()
     }
 
     fn linked_module(&self) -> bool {
-        match self.details.side {
-            super::Side::Shown => self.result.as_ref().is_some_and(|r| r.linked),
-            super::Side::Against => self.against.result.as_ref().is_some_and(|r| r.linked),
-        }
+        self.sides[self.details.side].result.as_ref().is_some_and(|r| r.linked)
     }
 
     /// Selects something and decides what the details panel shows and asks.
     pub(crate) fn select(&mut self, selection: Selection) {
-        self.select_on(super::Side::Shown, selection);
+        self.select_on(Side::Shown, selection);
     }
 
     /// Selects something of one link set (an entity of B's, from the Compare view).
@@ -189,7 +189,7 @@ impl State {
                 }
             }
             &Selection::Diagnostic(index) => {
-                let diagnostic = self.result.as_ref().and_then(|r| r.report.diagnostics.get(index));
+                let diagnostic = self.result().and_then(|r| r.report.diagnostics.get(index));
                 let location = diagnostic.and_then(|d| d.location.clone());
                 match location {
                     Some(location) => {
@@ -219,7 +219,7 @@ impl State {
 
     /// Clears the selection and empties the panel.
     pub(crate) fn clear_selection(&mut self) {
-        self.details.side = super::Side::Shown;
+        self.details.side = Side::Shown;
         self.details.selection = None;
         self.details.key = None;
         self.details.shown = Details::Empty;
@@ -227,15 +227,8 @@ impl State {
 
     /// Selects the entity a key names: what it is named until the worker finds it.
     pub(crate) fn select_key(&mut self, key: EntityKey) {
-        self.details.side = super::Side::Shown;
+        self.details.side = Side::Shown;
         self.select_key_on_side(key);
-    }
-
-    /// Shows the entity a key names in the link set compared against (B).
-    pub(crate) fn select_key_against(&mut self, key: EntityKey) {
-        self.details.side = super::Side::Against;
-        self.select_key_on_side(key);
-        self.details.by_user = true;
     }
 
     fn select_key_on_side(&mut self, key: EntityKey) {
@@ -261,6 +254,15 @@ impl State {
             }
             DetailsAction::Clear => self.clear_selection(),
             DetailsAction::SelectKey(key) => self.select_key(key),
+            DetailsAction::PickKey(side, key) => {
+                self.details.side = side;
+                self.select_key_on_side(key);
+                self.details.by_user = true;
+            }
+            DetailsAction::PickOn(side, query) => {
+                self.select_on(side, Selection::Entity(query));
+                self.details.by_user = true;
+            }
             DetailsAction::Toggle => self.details.open = !self.details.open,
             DetailsAction::ShowUnit(unit) => {
                 if self.linked_module() {
@@ -275,8 +277,7 @@ impl State {
             DetailsAction::OriginalLoaded { run, file, pointer, original } => {
                 let Details::Original { diagnostic, title, .. } = &self.details.shown else { return false };
                 let asked = self
-                    .result
-                    .as_ref()
+                    .result()
                     .and_then(|r| r.report.diagnostics.get(*diagnostic))
                     .and_then(|d| d.location.as_ref())
                     .is_some_and(|l| l.file == file && l.pointer == pointer);
@@ -324,7 +325,7 @@ impl State {
                     Some((id, key)) if key == view.key => self.host.out.post(PageMessage::Ack { id }),
                     other => self.host.waits.select = other,
                 }
-                if self.mode == Mode::Embed && self.details.by_user && self.details.side == super::Side::Shown {
+                if self.mode == Mode::Embed && self.details.by_user && self.details.side == Side::Shown {
                     self.host.out.post(PageMessage::Selected { select: view.key.clone() });
                 }
                 Fetch::Ready(Rc::new(*view))

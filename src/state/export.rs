@@ -26,7 +26,7 @@ pub enum ExportAction {
 impl State {
     /// Applies a download action; false when there is nothing to download.
     pub(super) fn apply_export(&mut self, action: ExportAction) -> bool {
-        let Some(result) = &self.result else { return false };
+        let Some(result) = self.result() else { return false };
         let run = result.run;
         match action {
             ExportAction::File(what) => self.export.out.post(Ask { run, query: Query::Export(what) }),

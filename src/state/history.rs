@@ -8,6 +8,7 @@ use birlink_core::tools::share::ViewState;
 
 use super::{Outbox, Selection, State};
 use crate::embed::protocol::{ErrorCode, HostError, PageMessage};
+use crate::side::Side;
 
 /// A change the page makes to its own URL (full mode).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,23 +48,22 @@ impl State {
         let step = if self.view == birlink_core::tools::share::View::Pipeline { self.step_ref() } else { None };
         let (select, diag) = match &self.details.selection {
             // An entity of the link set compared against is not the shown one's.
-            Some(Selection::Entity(_)) if self.details.side == super::Side::Against => (None, None),
+            Some(Selection::Entity(_)) if self.details.side == Side::Against => (None, None),
             Some(Selection::Entity(_)) => (self.details.key.clone(), None),
             Some(Selection::Diagnostic(index)) => (None, Some(*index)),
             None => (None, None),
         };
-        let compare = if self.against.is_open() { self.against.options.clone() } else { Default::default() };
+        let compare = if self.comparing() { self.compare.options.clone() } else { Default::default() };
         ViewState { view: Some(self.view), select, step, diag, data: None, compare, against_data: None }
     }
 
     /// The fragment of the page's own URL (full mode).
     pub fn url_fragment(&self) -> String {
         let mut state = self.view_state();
-        if self.share.data_in_url {
-            state.data = self.share.data.clone();
-        }
-        if self.against.data_in_url && self.against.is_open() {
-            state.against_data = self.against.data.clone();
+        let in_url = |side: Side| Some(&self.sides[side].data).filter(|d| d.in_url).and_then(|d| d.text.clone());
+        state.data = in_url(Side::Shown);
+        if self.comparing() {
+            state.against_data = in_url(Side::Against);
         }
         state.to_string()
     }
@@ -71,13 +71,13 @@ impl State {
     /// The current step as a link names it.
     fn step_ref(&self) -> Option<StepRef> {
         let (p, s) = self.step?;
-        let pass = self.result.as_ref()?.report.passes.get(p)?;
+        let pass = self.result()?.report.passes.get(p)?;
         Some(StepRef { pass: pass.name, step: pass.steps.get(s)?.name.clone() })
     }
 
     /// The `(pass, step)` indices a link's step names in the current report.
     fn find_step(&self, step: &StepRef) -> Option<(usize, usize)> {
-        let passes = &self.result.as_ref()?.report.passes;
+        let passes = &self.result()?.report.passes;
         let p = passes.iter().position(|p| p.name == step.pass)?;
         let s = passes[p].steps.iter().position(|s| s.name == step.step)?;
         Some((p, s))
@@ -100,7 +100,7 @@ impl State {
             }
         }
         if let Some(index) = state.diag {
-            let count = self.result.as_ref().map_or(0, |r| r.report.diagnostics.len());
+            let count = self.result().map_or(0, |r| r.report.diagnostics.len());
             if index < count {
                 self.select(Selection::Diagnostic(index));
                 self.details.by_user = false;
@@ -115,7 +115,7 @@ impl State {
             self.select_key(key.clone());
         }
         if state.compare != birlink_core::tools::share::CompareState::default() {
-            self.against.options = state.compare.clone();
+            self.compare.options = state.compare.clone();
             self.compare_again();
         }
         missed
@@ -158,7 +158,7 @@ impl State {
                 self.history.notes = notes;
             }
             HistoryAction::Navigate(state) => {
-                if self.result.is_none() {
+                if self.result().is_none() {
                     self.history.pending = Some(state);
                 } else {
                     if state.select.is_none() && state.diag.is_none() {

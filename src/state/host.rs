@@ -14,8 +14,9 @@ use birlink_core::output::report::PassStatus;
 use birlink_core::tools::share::ViewState;
 use birlink_core::EntityKey;
 
-use super::{Mode, PickedFile, Selection, Source, State};
+use super::{Mailbox, Mode, PickedFile, Selection, Source, State};
 use crate::embed::protocol::{ErrorCode, HostError, PageMessage};
+use crate::side::Side;
 
 /// A host's request, checked, with its files in hand.
 #[derive(Clone, Debug)]
@@ -52,33 +53,13 @@ pub struct HostWaits {
     pub loads_acked: Vec<Value>,
 }
 
-/// Messages for a host, in order; each has a number so the hook that posts them sends
-/// each once (several can come from one action: an `ack`, then a `linked`).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Mailbox {
-    /// The number of the last message.
-    pub seq: u64,
-    /// The latest messages with their numbers (older ones are sent and dropped).
-    pub messages: Vec<(u64, PageMessage)>,
-}
-
-impl Mailbox {
-    /// Posts a message for the host.
-    pub(crate) fn post(&mut self, message: PageMessage) {
-        self.seq += 1;
-        self.messages.push((self.seq, message));
-        let excess = self.messages.len().saturating_sub(32);
-        self.messages.drain(..excess);
-    }
-}
-
 /// The host's requests and the page's answers.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HostState {
     /// What the host waits for.
     pub waits: HostWaits,
     /// Messages for the host.
-    pub out: Mailbox,
+    pub out: Mailbox<PageMessage>,
 }
 
 impl HostState {
@@ -97,7 +78,7 @@ impl State {
             None if self.mode == Mode::Embed => Value::Null,
             None => return,
         };
-        let Some(result) = self.result.clone() else { return };
+        let Some(result) = self.result().cloned() else { return };
         let (errors, warnings, _) = result.counts;
         let ok = errors == 0 && result.report.passes.iter().all(|p| p.status == PassStatus::Ok);
         self.host.out.post(PageMessage::Linked {
@@ -127,7 +108,7 @@ impl State {
     /// The `state` answer: the full page's URL and the selection, unless the link set is
     /// the user's own (then the plain page URL, the view only).
     fn host_state(&self, id: Value) -> PageMessage {
-        if self.link.source == Source::User {
+        if self.sides[Side::Shown].link.source == Source::User {
             let url = format!("{}{}", self.page.base, self.page.full_query);
             return PageMessage::State { id, url, view: self.view, select: None };
         }
@@ -154,26 +135,26 @@ impl State {
                 self.host.waits.loads_acked.push(id.clone());
                 let excess = self.host.waits.loads_acked.len().saturating_sub(16);
                 self.host.waits.loads_acked.drain(..excess);
-                self.link.replace(files, Source::Host);
-                self.link.open_sample = None;
-                self.link.lnc = lnc;
+                let shown = &mut self.sides[Side::Shown].link;
+                shown.replace(files, Source::Host, None);
+                shown.lnc = lnc;
                 self.history.pending = Some(state);
                 self.host.waits.load = Some(id);
-                self.relink();
+                self.relink(Side::Shown);
                 // A set to compare against comes with the load (or an empty one closes it).
                 if let Some(against) = against {
                     let comparing = !against.is_empty();
-                    self.against.link.replace(against, Source::Host);
-                    self.against.link.open_sample = None;
-                    self.against.link.lnc = against_lnc;
-                    self.relink_against();
+                    let link = &mut self.sides[Side::Against].link;
+                    link.replace(against, Source::Host, None);
+                    link.lnc = against_lnc;
+                    self.relink(Side::Against);
                     if comparing {
                         self.view = birlink_core::tools::share::View::Compare;
                     }
                 }
             }
             Ok(HostCall::Show(state)) => {
-                if self.result.is_none() {
+                if self.result().is_none() {
                     self.history.pending = Some(state);
                     self.host.out.post(PageMessage::Ack { id });
                     return;

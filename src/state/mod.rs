@@ -11,9 +11,12 @@
 //! The state is split by concern, one module each with its part of the state, its
 //! actions and its `apply`:
 //!
-//! * [`run`] — the link set, its runs and what a run produced ([`RunResult`], held
-//!   behind the identity-compared [`RunRef`]);
-//! * [`compare`] — the link set compared against, and the comparison;
+//! * [`link_set`] — the two link sets, one type indexed by [`Side`] ([`LinkSide`]: the
+//!   files, where they came from, the LNC, the latest run, what a link carries of it),
+//!   and every action on either ([`LinkAction`] names its side);
+//! * [`run`] — what a run produced ([`RunResult`], held behind the identity-compared
+//!   [`RunRef`]), and the worker's answers about a run, which go to its side;
+//! * [`compare`] — how the two sides are compared, and the comparison;
 //! * [`view`] — which view and pipeline step is shown;
 //! * [`details`] — the selection and the details panel;
 //! * [`search`] — the search box;
@@ -44,6 +47,7 @@ pub mod details;
 pub mod export;
 pub mod history;
 pub mod host;
+pub mod link_set;
 pub mod outbox;
 pub mod repro;
 pub mod run;
@@ -51,16 +55,19 @@ pub mod search;
 pub mod share;
 pub mod view;
 
-pub use compare::{Against, CompareAction, CompareOrder, ComparisonRef, Side};
+pub use crate::side::{Side, Sides};
+pub use compare::{CompareAction, CompareOrder, Comparing, ComparisonRef};
 pub use details::{Details, DetailsAction, DetailsState, Fetch, Selection};
 pub use export::{ExportAction, Exports};
 pub use history::{History, HistoryAction, HistoryWrite};
-pub use host::{HostCall, HostState, HostWaits, Mailbox};
-pub use outbox::{Ask, Outbox, Query};
-pub use repro::{LogState, Reducing, Repro, ReproAction, MAX_LOG_BYTES};
-pub use run::{
-    FileBlob, LinkAction, LinkOrder, LinkSet, LoadedFile, PickedFile, RunRef, RunResult, Source, Status, Workdir,
+pub use host::{HostCall, HostState, HostWaits};
+pub use link_set::{
+    FileBlob, LinkAction, LinkData, LinkOp, LinkOrder, LinkSet, LinkSide, LoadedFile, PickedFile, Source, Status,
+    Workdir,
 };
+pub use outbox::{Ask, DecodeOrder, Mailbox, Outbox, Query};
+pub use repro::{LogState, Reducing, Repro, ReproAction, MAX_LOG_BYTES};
+pub use run::{RunAction, RunRef, RunResult};
 pub use search::{Search, SearchAction};
 pub use share::{ShareAction, ShareDialog, ShareState};
 pub use view::{ViewAction, ViewLabels};
@@ -97,15 +104,14 @@ pub struct State {
     pub help: bool,
     /// A message for the user (a fetch that failed, a file that could not be opened).
     pub notice: Option<String>,
-    /// The link set and its runs.
-    pub link: LinkSet,
-    /// The link set compared against, and the comparison.
-    pub against: Against,
-    /// Runs numbered so far, across both link sets.
+    /// The two link sets: the one the views show and the one compared against.
+    pub sides: Sides<LinkSide>,
+    /// How the two are compared, and the comparison.
+    pub compare: Comparing,
+    /// Runs numbered so far, across both sides.
     pub runs: u64,
-    /// The latest finished run, compared by identity (a new run re-renders; an action
-    /// never compares a report field by field).
-    pub result: Option<RunRef>,
+    /// Links' data to read in the worker (either side's `data=`), in order.
+    pub decode: Mailbox<DecodeOrder>,
     /// The open view.
     pub view: View,
     /// The pipeline step shown: `(pass, step)`.
@@ -138,10 +144,10 @@ impl Default for State {
             samples: Rc::new(Vec::new()),
             help: false,
             notice: None,
-            link: LinkSet::default(),
-            against: Against::default(),
+            sides: Sides::default(),
+            compare: Comparing::default(),
             runs: 0,
-            result: None,
+            decode: Mailbox::default(),
             view: View::Pipeline,
             step: None,
             hide_unchanged: true,
@@ -177,9 +183,11 @@ pub enum Key {
 /// Everything that changes the state, by concern.
 #[derive(Debug)]
 pub enum Action {
-    /// The link set and its runs.
+    /// Either side's link set.
     Link(LinkAction),
-    /// The link set compared against, and the comparison.
+    /// The worker's answers about a run (they go to its side).
+    Run(RunAction),
+    /// How the two sides are compared, and the comparison.
     Compare(CompareAction),
     /// The view and the pipeline step.
     View(ViewAction),
@@ -223,9 +231,9 @@ impl State {
         }
     }
 
-    /// The run the current result is, if any.
-    pub(crate) fn result_run(&self) -> Option<u64> {
-        self.result.as_ref().map(|r| r.run)
+    /// The link set shown (A).
+    pub fn shown(&self) -> &LinkSide {
+        &self.sides[Side::Shown]
     }
 
     /// Adds a notice to what the page already says (several can come from one link).
@@ -241,6 +249,7 @@ impl State {
     fn apply(&mut self, action: Action) -> bool {
         match action {
             Action::Link(action) => return self.apply_link(action),
+            Action::Run(action) => return self.apply_run(action),
             Action::Compare(action) => return self.apply_compare(action),
             Action::View(action) => return self.apply_view(action),
             Action::Details(action) => return self.apply_details(action),
@@ -296,7 +305,13 @@ impl Reducible for State {
         let user = matches!(
             action,
             Action::View(ViewAction::Set(_) | ViewAction::SelectStep(..) | ViewAction::ToggleHideUnchanged)
-                | Action::Details(DetailsAction::Select(_) | DetailsAction::Clear | DetailsAction::EntityLoaded { .. })
+                | Action::Details(
+                    DetailsAction::Select(_)
+                        | DetailsAction::PickKey(..)
+                        | DetailsAction::PickOn(..)
+                        | DetailsAction::Clear
+                        | DetailsAction::EntityLoaded { .. }
+                )
                 | Action::Key(_)
         );
         let navigating = matches!(action, Action::History(HistoryAction::Navigate(_)));

@@ -1,5 +1,8 @@
-//! What the reducer asks the worker: each channel is an [`Outbox`] holding the newest
-//! request, and `hooks::use_worker` sends each new one.
+//! What the reducer asks the worker (and tells a host): a channel where only the newest
+//! request matters is an [`Outbox`] (a new link set supersedes the last, a new selection
+//! the last selection); a channel where every message must go, in order, is a
+//! [`Mailbox`] (both sides' share questions, both sides' link data to read, a host's
+//! answers). `hooks::use_worker` and `hooks::use_messages` send each new one once.
 
 use birlink_core::output::report::Unit;
 use birlink_core::tools::query::EntityQuery;
@@ -30,6 +33,53 @@ impl<T> Outbox<T> {
         self.seq += 1;
         self.message = Some(message);
     }
+}
+
+/// Messages to send, in order; each has a number so the hook that sends them sends each
+/// once (several can come from one action, or from actions handled in one render).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mailbox<T> {
+    /// The number of the last message.
+    pub seq: u64,
+    /// The latest messages with their numbers (older ones are sent and dropped).
+    pub messages: Vec<(u64, T)>,
+}
+
+impl<T> Default for Mailbox<T> {
+    fn default() -> Self {
+        Mailbox { seq: 0, messages: Vec::new() }
+    }
+}
+
+impl<T> Mailbox<T> {
+    /// How many messages are kept for the hook that sends them: it sends after every
+    /// render, and no render handles more actions than this posts.
+    const KEPT: usize = 32;
+
+    /// Posts a message.
+    pub(crate) fn post(&mut self, message: T) {
+        self.seq += 1;
+        self.messages.push((self.seq, message));
+        let excess = self.messages.len().saturating_sub(Self::KEPT);
+        self.messages.drain(..excess);
+    }
+
+    /// The messages after `sent`, in order.
+    pub fn after(&self, sent: u64) -> impl Iterator<Item = &(u64, T)> {
+        self.messages.iter().filter(move |(seq, _)| *seq > sent)
+    }
+}
+
+/// A link's data to read (`data=`, `against-data=`): the worker reads it into files,
+/// and its answer names the run it was asked for, which is the side's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecodeOrder {
+    /// The run the side is at while its data is read.
+    pub run: u64,
+    /// The data.
+    pub data: String,
+    /// The query's LNC, which wins over the data's.
+    pub lnc: Option<u64>,
 }
 
 /// A question about the current run.

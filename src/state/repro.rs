@@ -12,6 +12,7 @@ use birlink_core::tools::share::View;
 
 use super::{Ask, LoadedFile, Outbox, PickedFile, Query, Selection, Source, State};
 use crate::protocol::{ReduceStep, ReducedSummary};
+use crate::side::Side;
 
 /// A pasted log larger than this is not read (a log line is short; a paste of a whole
 /// dump is not a log).
@@ -191,21 +192,22 @@ impl State {
                     return false;
                 }
                 self.repro.reducing = None;
+                let shown = &mut self.sides[Side::Shown].link;
                 let saved = SavedSet {
-                    files: self.link.files.clone(),
-                    lnc: self.link.lnc,
-                    open_sample: self.link.open_sample.clone(),
-                    replace_on_add: self.link.replace_on_add,
-                    source: self.link.source,
+                    files: shown.files.clone(),
+                    lnc: shown.lnc,
+                    open_sample: shown.open_sample.clone(),
+                    replace_on_add: shown.replace_on_add,
+                    source: shown.source,
                 };
-                self.link.files.clear();
-                self.link.add(vec![file]);
+                shown.files.clear();
+                shown.add(vec![file]);
                 // The bundle records the LNC.
-                self.link.lnc = None;
-                self.link.open_sample = None;
-                self.link.replace_on_add = false;
+                shown.lnc = None;
+                shown.open_sample = None;
+                shown.replace_on_add = false;
                 self.notice = None;
-                self.relink();
+                self.relink(Side::Shown);
                 self.repro.original = Some(Rc::new(saved));
                 self.repro.reduced = Some(summary);
             }
@@ -219,13 +221,14 @@ impl State {
                 let Some(saved) = self.repro.original.take() else { return false };
                 let saved = Rc::unwrap_or_clone(saved);
                 self.repro.reduced = None;
-                self.link.files = saved.files;
-                self.link.lnc = saved.lnc;
-                self.link.open_sample = saved.open_sample;
-                self.link.replace_on_add = saved.replace_on_add;
-                self.link.source = saved.source;
+                let shown = &mut self.sides[Side::Shown].link;
+                shown.files = saved.files;
+                shown.lnc = saved.lnc;
+                shown.open_sample = saved.open_sample;
+                shown.replace_on_add = saved.replace_on_add;
+                shown.source = saved.source;
                 self.notice = None;
-                self.relink();
+                self.relink(Side::Shown);
             }
         }
         true

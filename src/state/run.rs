@@ -1,6 +1,6 @@
-//! The link set and its runs: the files, the LNC, where the set came from, where the
-//! latest run stands, and what a finished run produced ([`RunResult`]: the report as the
-//! CLI writes it, plus view models derived from it once).
+//! A side's runs: what a finished run produced ([`RunResult`]: the report as the CLI
+//! writes it, plus view models derived from it once), and the worker's answers about a
+//! run ([`RunAction`]), which go to the side whose run it is.
 //!
 //! A finished run is held behind [`RunRef`], compared by identity: an action never
 //! compares two reports field by field on the main thread.
@@ -10,219 +10,13 @@ use std::rc::Rc;
 
 use birlink_core::diag::Severity;
 use birlink_core::output::report::{PassStatus, Report};
-use birlink_core::read::workdir::{self, Plan};
 use birlink_core::tools::align::Alignment;
 use birlink_core::tools::share::View;
 use birlink_core::Code;
 
-use super::{Ask, Mode, Outbox, Query, Selection, Side, State};
+use super::{Ask, Mode, PickedFile, Query, Selection, State, Status};
 use crate::protocol::RunStats;
-
-/// A file of the link set. The blob itself is compared by `id` only.
-#[derive(Clone, Debug)]
-pub struct LoadedFile {
-    /// Stable id within the session.
-    pub id: u64,
-    /// Name shown (relative path for folders).
-    pub path: String,
-    /// Size in bytes.
-    pub size: u64,
-    /// The bytes, as a browser blob (never read on the page's thread).
-    pub blob: FileBlob,
-}
-
-impl PartialEq for LoadedFile {
-    fn eq(&self, other: &Self) -> bool {
-        self.id == other.id && self.path == other.path && self.size == other.size
-    }
-}
-
-/// A file the user picked, dropped or the page fetched, before it joins the link set.
-#[derive(Clone, Debug)]
-pub struct PickedFile {
-    /// Its name (relative path for folders).
-    pub path: String,
-    /// Its size in bytes.
-    pub size: u64,
-    /// Its bytes.
-    pub blob: FileBlob,
-}
-
-/// A browser blob, or nothing in native tests.
-#[derive(Clone, Debug)]
-pub struct FileBlob(pub Option<web_sys::Blob>);
-
-/// Where the link set came from: what a host may be told of it depends on it (embed
-/// spec §4, "What a host hears").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Source {
-    /// Nothing is open.
-    #[default]
-    None,
-    /// The page's own link: `sample=`, `src=`, `data=` or the default sample.
-    Link,
-    /// A host's `load`.
-    Host,
-    /// The user's own files (picked, dropped, or a reduction of them).
-    User,
-}
-
-/// Where a run stands.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Status {
-    /// Nothing loaded yet.
-    Idle,
-    /// The worker is at it.
-    Running {
-        /// What it is doing.
-        phase: String,
-        /// Steps done.
-        done: u32,
-        /// Steps in all.
-        total: u32,
-    },
-    /// The last run finished.
-    Done,
-    /// The worker could not run.
-    Failed(String),
-}
-
-/// A link to run.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LinkOrder {
-    /// The run number (answers for other runs are dropped).
-    pub run: u64,
-    /// The files, in order.
-    pub files: Vec<LoadedFile>,
-    /// `vnc_nc_count` set by the user.
-    pub lnc: Option<u64>,
-    /// Wait this long for more changes first (a folder arrives as many changes).
-    pub delay_ms: u32,
-    /// The work directory the files came from, for the link's last step.
-    pub workdir: Option<WorkdirOrder>,
-}
-
-/// A work directory's other files, as a link order carries them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WorkdirOrder {
-    /// The pass whose dumps are linked.
-    pub after: Option<String>,
-    /// Every file: path and size.
-    pub files: Vec<(String, u64)>,
-    /// The files whose bytes the last step reads.
-    pub wanted: Vec<LoadedFile>,
-}
-
-/// The link set, and where its latest run stands.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LinkSet {
-    /// The files.
-    pub files: Vec<LoadedFile>,
-    /// Next file id.
-    pub next_file_id: u64,
-    /// Whether the link set is one the app opened (a sample or a URL), not the user's
-    /// own files: the user's first files then replace it rather than join it.
-    pub replace_on_add: bool,
-    /// The sample the link set is, when it is one (the samples menu shows it).
-    pub open_sample: Option<String>,
-    /// Where the link set came from.
-    pub source: Source,
-    /// `vnc_nc_count` set by the user (`None`: automatic).
-    pub lnc: Option<u64>,
-    /// The latest run requested.
-    pub run: u64,
-    /// Where that run stands.
-    pub status: Status,
-    /// The link to run next.
-    pub out: Outbox<LinkOrder>,
-    /// A link's `data=` to read (in the worker), with the query's LNC.
-    pub decode: Outbox<(String, Option<u64>)>,
-    /// In a compiler work directory, the pass whose dumps to link (`None`: the default
-    /// rule, `lower_sync`).
-    pub after: Option<String>,
-    /// The files are a compiler work directory: what the last link took of them.
-    pub workdir: Option<Workdir>,
-}
-
-/// The link set read as a compiler work directory (docs/spec/link.md §1): which file
-/// each core links from and why, and what was set aside.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Workdir {
-    /// The files' paths, as the plan's indices count them.
-    pub paths: Vec<String>,
-    /// What `birlink_core::read::workdir::pick` chose.
-    pub plan: Plan,
-}
-
-impl Default for LinkSet {
-    fn default() -> Self {
-        LinkSet {
-            files: Vec::new(),
-            next_file_id: 1,
-            replace_on_add: false,
-            open_sample: None,
-            source: Source::None,
-            lnc: None,
-            run: 0,
-            status: Status::Idle,
-            out: Outbox::default(),
-            decode: Outbox::default(),
-            after: None,
-            workdir: None,
-        }
-    }
-}
-
-impl LinkSet {
-    /// Adds files (a file with a path already there replaces it).
-    pub(crate) fn add(&mut self, new: Vec<PickedFile>) {
-        for PickedFile { path, size, blob } in new {
-            self.files.retain(|f| f.path != path);
-            self.files.push(LoadedFile { id: self.next_file_id, path, size, blob });
-            self.next_file_id += 1;
-        }
-    }
-
-    /// Replaces the files.
-    pub(crate) fn replace(&mut self, files: Vec<PickedFile>, source: Source) {
-        self.files.clear();
-        self.after = None;
-        self.add(files);
-        self.replace_on_add = true;
-        self.source = source;
-    }
-}
-
-impl LinkSet {
-    /// The files to link, the LNC and the work directory, deciding on the way whether
-    /// the files are one: then only each core's dump after the chosen pass are linked,
-    /// and the rest go to the link's last step (names and sizes, the bytes it reads).
-    /// Otherwise every file but a folder's `command.txt`, which is provenance only.
-    pub(crate) fn take_for_link(&mut self) -> (Vec<LoadedFile>, Option<u64>, Option<WorkdirOrder>) {
-        let paths: Vec<String> = self.files.iter().map(|f| f.path.clone()).collect();
-        let names: Vec<&str> = paths.iter().map(String::as_str).collect();
-        match workdir::pick(&names, self.after.as_deref()) {
-            Some(plan) => {
-                let files = plan.picked.iter().map(|(i, _, _)| self.files[*i].clone()).collect();
-                // A missing core makes the LNC the folders' count: the core decides it
-                // from the work directory (`lnc_source` `workdir`).
-                let lnc = self.lnc;
-                let order = WorkdirOrder {
-                    after: self.after.clone(),
-                    files: self.files.iter().map(|f| (f.path.clone(), f.size)).collect(),
-                    wanted: workdir::wanted(&names, &plan).into_iter().map(|i| self.files[i].clone()).collect(),
-                };
-                self.workdir = Some(Workdir { paths, plan });
-                (files, lnc, Some(order))
-            }
-            None => {
-                self.workdir = None;
-                let files = self.files.iter().filter(|f| !f.path.ends_with("/command.txt")).cloned().collect();
-                (files, self.lnc, None)
-            }
-        }
-    }
-}
+use crate::side::Side;
 
 /// What one finished run produced, with view models derived once.
 #[derive(Debug, PartialEq)]
@@ -350,55 +144,10 @@ impl std::ops::Deref for RunRef {
     }
 }
 
-/// The link set's actions.
+/// The worker's answers about a run: they go to the side whose run it is, and are
+/// dropped when it is neither side's latest.
 #[derive(Debug)]
-pub enum LinkAction {
-    /// Add files (a file with a path already loaded replaces it).
-    AddFiles(Vec<PickedFile>),
-    /// Replace the link set (opening a sample, a URL or a link's data).
-    ReplaceFiles {
-        /// The new link set.
-        files: Vec<PickedFile>,
-        /// The sample's file name, when it is one.
-        sample: Option<String>,
-    },
-    /// The link set the page opens at start (its query's `src=` or `sample=`, or the
-    /// default sample): ignored when another one came first (a host's `load`, the
-    /// user's files), which must not be replaced by a fetch that was slower.
-    StartFiles {
-        /// The files.
-        files: Vec<PickedFile>,
-        /// The sample's file name, when it is one.
-        sample: Option<String>,
-    },
-    /// A link came with its link set (`data=`): the worker reads it (the query's LNC,
-    /// if any, wins over the data's).
-    OpenLink {
-        /// The `data=` text.
-        data: String,
-        /// The query's LNC.
-        lnc: Option<u64>,
-    },
-    /// The link's data could not be read, and why: nothing is opened.
-    Undecodable(String),
-    /// Open a link set that came with a link (`data=`), decoded by the worker: its
-    /// files, the LNC, the data.
-    OpenData {
-        /// The files.
-        files: Vec<PickedFile>,
-        /// The LNC it carries.
-        lnc: Option<u64>,
-        /// The `data=` text.
-        data: String,
-    },
-    /// Drop one file.
-    RemoveFile(u64),
-    /// Drop every file.
-    ClearFiles,
-    /// In a work directory, link the dumps after this pass (`None`: the default rule).
-    SetAfter(Option<String>),
-    /// Set `vnc_nc_count` (`None`: automatic).
-    SetLnc(Option<u64>),
+pub enum RunAction {
     /// The worker reports progress.
     Progress {
         /// The run.
@@ -419,152 +168,92 @@ pub enum LinkAction {
         /// Why.
         message: String,
     },
+    /// A link's data, read (`Request::Decode`): its files and LNC open on the side
+    /// whose run it was.
+    Decoded {
+        /// The run the side was at.
+        run: u64,
+        /// The files.
+        files: Vec<PickedFile>,
+        /// The LNC (the query's, else the data's).
+        lnc: Option<u64>,
+        /// The data.
+        data: String,
+    },
+    /// A link's data could not be read, and why: nothing is opened.
+    Undecodable {
+        /// The run the side was at.
+        run: u64,
+        /// Why.
+        message: String,
+    },
     /// A message between the page and the worker could not be read (a bug in birlink,
-    /// said as such): the run under way ends with it.
+    /// said as such): the shown side's run under way ends with it.
     Broken(String),
 }
 
 impl State {
-    /// Posts a link of the current files (or goes idle when there are none).
-    pub(crate) fn relink(&mut self) {
-        // Another link set: what was known of the last one is not this one's.
-        self.share.forget_data();
-        if self.link.files.is_empty() {
-            self.link.status = Status::Idle;
-            self.link.out.message = None;
-            self.link.source = Source::None;
-            return;
-        }
-        // The first link starts at once; later ones wait for the rest of a batch.
-        let run = self.next_run();
-        let link = &mut self.link;
-        let delay_ms = if link.run == 0 { 0 } else { 120 };
-        let (files, lnc, workdir) = link.take_for_link();
-        link.run = run;
-        link.status = Status::Running { phase: "starting".to_owned(), done: 0, total: 1 };
-        link.out.post(LinkOrder { run, files, lnc, delay_ms, workdir });
+    /// The shown side's latest finished run, if any.
+    pub fn result(&self) -> Option<&RunRef> {
+        self.sides[Side::Shown].result.as_ref()
     }
 
-    /// Applies a link set action; false when it changes nothing.
-    pub(super) fn apply_link(&mut self, action: LinkAction) -> bool {
-        // The user's own change of link set ends what a reduction left.
-        if matches!(
-            action,
-            LinkAction::AddFiles(_)
-                | LinkAction::ReplaceFiles { .. }
-                | LinkAction::RemoveFile(_)
-                | LinkAction::ClearFiles
-                | LinkAction::SetLnc(_)
-                | LinkAction::SetAfter(_)
-                | LinkAction::OpenData { .. }
-        ) {
-            self.forget_repro();
-        }
+    /// The run the current result is, if any.
+    pub(crate) fn result_run(&self) -> Option<u64> {
+        self.sides[Side::Shown].result_run()
+    }
+
+    /// Applies a worker's answer about a run; false when it is about no side's latest.
+    pub(super) fn apply_run(&mut self, action: RunAction) -> bool {
         match action {
-            LinkAction::AddFiles(new) => {
-                if self.link.replace_on_add {
-                    self.link.files.clear();
-                    self.link.replace_on_add = false;
-                }
-                self.link.open_sample = None;
-                self.link.source = Source::User;
-                self.link.add(new);
-                self.notice = None;
-                self.relink();
-            }
-            LinkAction::ReplaceFiles { files, sample } => {
-                self.link.replace(files, Source::Link);
-                self.link.open_sample = sample;
-                self.notice = None;
-                self.relink();
-            }
-            LinkAction::StartFiles { files, sample } => {
-                if self.link.run > 0 {
-                    return false;
-                }
-                return self.apply_link(LinkAction::ReplaceFiles { files, sample });
-            }
-            LinkAction::OpenLink { data, lnc } => {
-                self.link.status = Status::Running { phase: "reading the link's data".to_owned(), done: 0, total: 1 };
-                self.link.decode.post((data, lnc));
-            }
-            LinkAction::Undecodable(why) => {
-                self.link.status = Status::Idle;
-                self.add_notice(format!("{why}; nothing was opened"));
-            }
-            LinkAction::OpenData { files, lnc, data } => {
-                self.link.replace(files, Source::Link);
-                self.link.open_sample = None;
-                self.link.lnc = lnc;
-                self.relink();
-                self.share.know_data(data, true);
-            }
-            LinkAction::RemoveFile(id) => {
-                self.link.files.retain(|f| f.id != id);
-                self.link.open_sample = None;
-                self.relink();
-            }
-            LinkAction::SetAfter(after) => {
-                if self.link.after == after {
-                    return false;
-                }
-                self.link.after = after;
-                self.relink();
-            }
-            LinkAction::ClearFiles => {
-                self.link.files.clear();
-                self.link.after = None;
-                self.link.open_sample = None;
-                self.result = None;
-                self.relink();
-                self.clear_selection();
-            }
-            LinkAction::SetLnc(lnc) => {
-                self.link.lnc = lnc.filter(|n| (1..=birlink_core::limits::MAX_LNC).contains(n));
-                if let Some(n) = lnc.filter(|n| *n > birlink_core::limits::MAX_LNC) {
-                    self.add_notice(format!(
-                        "an LNC of {n} is more cores than birlink links (at most {}): the LNC is read from the files",
-                        birlink_core::limits::MAX_LNC
-                    ));
-                }
-                self.relink();
-            }
-            // A run's answers go to the link set whose run it is (the one compared
-            // against is linked by the same worker).
-            LinkAction::Progress { run, phase, done, total } => match self.side_of(run) {
-                Some(Side::Shown) => self.link.status = Status::Running { phase, done, total },
-                Some(Side::Against) => self.against.link.status = Status::Running { phase, done, total },
+            RunAction::Progress { run, phase, done, total } => match self.side_of(run) {
+                Some(side) => self.sides[side].link.status = Status::Running { phase, done, total },
                 None => return false,
             },
-            LinkAction::Linked(result) => match self.side_of(result.run) {
-                Some(Side::Shown) => self.linked(result),
-                Some(Side::Against) => self.against_linked(RunRef(Rc::from(result))),
+            RunAction::Linked(result) => match self.side_of(result.run) {
+                Some(side) => self.linked(side, RunRef(Rc::from(result))),
                 None => return false,
             },
-            LinkAction::Failed { run, message } => match self.side_of(run) {
-                Some(Side::Shown) => self.link.status = Status::Failed(message),
-                Some(Side::Against) => self.against.link.status = Status::Failed(message),
+            RunAction::Failed { run, message } => match self.side_of(run) {
+                Some(side) => self.sides[side].link.status = Status::Failed(message),
                 None => return false,
             },
-            LinkAction::Broken(message) => {
-                self.link.status = Status::Failed(format!("the worker's message could not be read: {message}"));
+            RunAction::Decoded { run, files, lnc, data } => match self.side_of(run) {
+                Some(side) => self.open_data(side, files, lnc, data),
+                None => return false,
+            },
+            RunAction::Undecodable { run, message } => match self.side_of(run) {
+                Some(side) => self.undecodable(side, &message),
+                None => return false,
+            },
+            RunAction::Broken(message) => {
+                self.sides[Side::Shown].link.status =
+                    Status::Failed(format!("the worker's message could not be read: {message}"));
             }
         }
         true
     }
 
-    /// A run finished: it becomes the result, and every concern moves on to it.
-    fn linked(&mut self, result: Box<RunResult>) {
+    /// A side's run finished: it becomes the side's result, the two sides are compared
+    /// again, and for the shown side every concern moves on to it.
+    fn linked(&mut self, side: Side, result: RunRef) {
         let failed = result.failed();
         let first_error = result.diagnostic_order.first().copied().filter(|_| failed);
-        self.result = Some(RunRef(Rc::from(result)));
-        self.link.status = Status::Done;
+        self.sides[side].result = Some(result);
+        self.sides[side].link.status = Status::Done;
+        match side {
+            Side::Shown => self.shown_linked(first_error),
+            Side::Against => self.compare_again(),
+        }
+    }
+
+    fn shown_linked(&mut self, first_error: Option<usize>) {
         self.step = self.default_step();
         self.search.reset();
         self.details.by_user = false;
         // Failure first: open on the diagnostic that explains it (unless the page is
         // comparing: the Compare view says what failed, on which side).
-        let comparing = self.view == View::Compare && self.against.is_open();
+        let comparing = self.view == View::Compare && self.comparing();
         match first_error.filter(|_| !comparing) {
             Some(index) => {
                 self.view = View::Diagnostics;
@@ -572,9 +261,7 @@ impl State {
                 self.details.open = self.mode == Mode::Full;
             }
             None => {
-                if self.view == View::Diagnostics
-                    && self.result.as_ref().is_some_and(|r| r.report.diagnostics.is_empty())
-                {
+                if self.view == View::Diagnostics && self.result().is_some_and(|r| r.report.diagnostics.is_empty()) {
                     self.view = View::Pipeline;
                 }
                 self.clear_selection();
@@ -588,8 +275,9 @@ impl State {
         self.host.waits.load = None;
         // Embedded, a link set that came by message needs its data for "Open in
         // birlink": asked for once, if it is small enough for a link at all.
-        let from_query = self.link.open_sample.is_some() || self.page.full_query.contains("src=");
-        if self.mode == Mode::Embed && !from_query && self.share.data.is_none() {
+        let shown = &self.sides[Side::Shown];
+        let from_query = shown.link.open_sample.is_some() || self.page.full_query.contains("src=");
+        if self.mode == Mode::Embed && !from_query && !shown.data.known() {
             if let Some(run) = self.result_run() {
                 self.share.out.post(Ask { run, query: Query::Share });
             }

@@ -73,18 +73,19 @@ pub enum SearchAction {
 impl State {
     /// Applies a search action; false when it changes nothing (a stale answer).
     pub(super) fn apply_search(&mut self, action: SearchAction) -> bool {
+        let result_run = self.result_run();
         let search = &mut self.search;
         match action {
             SearchAction::Text(text) => {
                 search.open = !text.trim().is_empty();
                 search.cursor = 0;
-                if let (Some(run), false) = (self.result.as_ref().map(|r| r.run), text.trim().is_empty()) {
+                if let (Some(run), false) = (result_run, text.trim().is_empty()) {
                     search.out.post(Ask { run, query: Query::Search(text.clone()) });
                 }
                 search.text = text;
             }
             SearchAction::Results { run, text, hits } => {
-                if text != search.text || Some(run) != self.result.as_ref().map(|r| r.run) {
+                if text != search.text || Some(run) != result_run {
                     return false;
                 }
                 search.hits = hits;

@@ -5,7 +5,8 @@
 
 use birlink_core::tools::share;
 
-use super::{Ask, Outbox, Query, State};
+use super::{Ask, Mailbox, Query, State};
+use crate::side::Side;
 
 /// The Share dialog.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,35 +19,14 @@ pub enum ShareDialog {
     TooLarge(String),
 }
 
-/// The Share dialog and what is known of the link set's data.
+/// The Share dialog. What a link carries of each side is the side's own
+/// ([`super::LinkData`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ShareState {
     /// The dialog, when open.
     pub dialog: Option<ShareDialog>,
-    /// The link set as a link carries it, when known (`data=`).
-    pub data: Option<String>,
-    /// Whether `data` belongs in the page's own URL (the link set came from a link).
-    pub data_in_url: bool,
-    /// Why the link set does not go in a link, once the worker said so.
-    pub error: Option<String>,
-    /// Share's question to the worker.
-    pub out: Outbox<Ask>,
-}
-
-impl ShareState {
-    /// Another link set: its data is not known yet, and the dialog closes.
-    pub(crate) fn forget_data(&mut self) {
-        self.data = None;
-        self.data_in_url = false;
-        self.error = None;
-        self.dialog = None;
-    }
-
-    /// The link set's data is known (`in_url`: it came with the page's own link).
-    pub(crate) fn know_data(&mut self, data: String, in_url: bool) {
-        self.data = Some(data);
-        self.data_in_url = in_url;
-    }
+    /// Share's questions to the worker, about either side's run.
+    pub out: Mailbox<Ask>,
 }
 
 /// The Share dialog's actions.
@@ -66,15 +46,25 @@ pub enum ShareAction {
 }
 
 impl State {
-    /// The full page's URL showing what this page shows, with the link set's data when
+    /// What a link carries of each side now: A's data, and B's when the page compares
+    /// (`Some(None)` when it does not); `None` while the worker has not said.
+    fn shared_data(&self) -> Option<(String, Option<String>)> {
+        let a = self.sides[Side::Shown].data.text.clone()?;
+        if !self.comparing() {
+            return Some((a, None));
+        }
+        Some((a, Some(self.sides[Side::Against].data.text.clone()?)))
+    }
+
+    /// The full page's URL showing what this page shows, with the link sets' data when
     /// it is known and fits in a link ("Open in birlink").
     pub fn full_url(&self) -> String {
         let plain = format!("{}{}", self.page.base, self.page.full_query);
         let mut state = self.view_state();
-        if let Some(data) = &self.share.data {
-            state.data = Some(data.clone());
-            if self.against.is_open() {
-                state.against_data = self.against.data.clone();
+        if let Some(data) = self.sides[Side::Shown].data.text.clone() {
+            state.data = Some(data);
+            if self.comparing() {
+                state.against_data = self.sides[Side::Against].data.text.clone();
             }
             let with_data = format!("{plain}#{state}");
             if with_data.len() <= share::LINK_BUDGET {
@@ -89,23 +79,22 @@ impl State {
     /// The share dialog for what is known: the link (both link sets' data when the page
     /// compares two), why there is none, or `Loading` while an answer is awaited.
     fn share_dialog(&self) -> ShareDialog {
-        let comparing = self.against.is_open();
-        if let Some(why) = self.share.error.clone() {
-            return ShareDialog::TooLarge(why);
-        }
-        if comparing {
-            if let Some(why) = &self.against.data_error {
-                return ShareDialog::TooLarge(format!("the link set compared against: {why}"));
+        let comparing = self.comparing();
+        for side in Side::BOTH {
+            if side == Side::Against && !comparing {
+                continue;
+            }
+            if let Some(why) = &self.sides[side].data.error {
+                return ShareDialog::TooLarge(match side {
+                    Side::Shown => why.clone(),
+                    Side::Against => format!("{}: {why}", side.noun()),
+                });
             }
         }
-        let (Some(data), Some(against)) =
-            (self.share.data.as_ref(), if comparing { self.against.data.as_ref().map(Some) } else { Some(None) })
-        else {
-            return ShareDialog::Loading;
-        };
+        let Some((data, against)) = self.shared_data() else { return ShareDialog::Loading };
         let mut state = self.view_state();
-        state.data = Some(data.clone());
-        state.against_data = against.cloned();
+        state.data = Some(data);
+        state.against_data = against;
         let link = format!("{}#{}", self.page.base, state);
         if link.len() <= share::LINK_BUDGET {
             ShareDialog::Link(link)
@@ -123,30 +112,25 @@ impl State {
     pub(super) fn apply_share(&mut self, action: ShareAction) -> bool {
         match action {
             ShareAction::Open => {
-                let Some(run) = self.result_run() else { return false };
-                if self.share.data.is_none() && self.share.error.is_none() {
-                    self.share.out.post(Ask { run, query: Query::Share });
+                if self.result_run().is_none() {
+                    return false;
                 }
-                let against = self.against.result.as_ref().map(|r| r.run).filter(|_| self.against.is_open());
-                if let Some(run) = against.filter(|_| self.against.data.is_none() && self.against.data_error.is_none())
-                {
-                    self.against.share_out.post(Ask { run, query: Query::Share });
+                // Each side's data, asked for once (B's when the page compares).
+                for side in Side::BOTH {
+                    let this = &self.sides[side];
+                    let asked = side == Side::Shown || self.comparing();
+                    if let (true, false, Some(run)) = (asked, this.data.known(), this.result_run()) {
+                        self.share.out.post(Ask { run, query: Query::Share });
+                    }
                 }
                 self.share.dialog = Some(self.share_dialog());
             }
             ShareAction::Loaded { run, data } => {
-                let against = self.against.result.as_ref().is_some_and(|r| r.run == run) && self.against.is_open();
-                if Some(run) != self.result_run() && !against {
-                    return false;
-                }
-                match (against, data) {
-                    (false, Ok(data)) => {
-                        let in_url = self.share.data_in_url;
-                        self.share.know_data(data, in_url);
-                    }
-                    (false, Err(why)) => self.share.error = Some(why),
-                    (true, Ok(data)) => self.against.data = Some(data),
-                    (true, Err(why)) => self.against.data_error = Some(why),
+                let Some(side) = self.side_of_result(run) else { return false };
+                let known = &mut self.sides[side].data;
+                match data {
+                    Ok(data) => known.text = Some(data),
+                    Err(why) => known.error = Some(why),
                 }
                 if self.share.dialog.is_some() {
                     self.share.dialog = Some(self.share_dialog());

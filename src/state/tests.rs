@@ -11,6 +11,9 @@ use birlink_core::{Code, EntityKey, EntityKind};
 use super::*;
 use crate::protocol::RunStats;
 
+const A: Side = Side::Shown;
+const B: Side = Side::Against;
+
 fn sample_run(run: u64, file: &str) -> (RunResult, birlink_core::Outcome) {
     let bytes = std::fs::read(format!("{}/www/samples/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default();
     let outcome = birlink_core::run(
@@ -43,10 +46,12 @@ fn picked(path: &str, size: u64) -> PickedFile {
 
 /// A state that has asked for run 1 of `file` and received it.
 fn linked(file: &str) -> State {
-    let state =
-        reduce(State::default(), Action::Link(LinkAction::ReplaceFiles { files: vec![picked(file, 1)], sample: None }));
-    assert_eq!(state.link.run, 1);
-    reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, file)))))
+    let state = reduce(
+        State::default(),
+        LinkAction::shown(LinkOp::ReplaceFiles { files: vec![picked(file, 1)], sample: None }),
+    );
+    assert_eq!(state.sides[A].link.run, 1);
+    reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(1, file)))))
 }
 
 #[test]
@@ -54,7 +59,7 @@ fn a_failing_link_opens_on_its_first_error_and_asks_for_its_place() {
     let state = linked("error-1514.json");
     assert_eq!(state.view, View::Diagnostics);
     let Some(Selection::Diagnostic(index)) = state.details.selection else { panic!("no diagnostic selected") };
-    let result = state.result.as_deref().expect("result");
+    let result = state.result().expect("result");
     assert_eq!(result.report.diagnostics[index].code, Code::RemoteMemlocMissing);
     assert_eq!(result.failed_pass, Some(2));
     assert_eq!(state.step, Some((2, 0)), "the pipeline view starts at the failing pass");
@@ -88,11 +93,11 @@ fn a_dma_block_of_a_queue_instance_shows_its_queue_as_its_unit() {
     let (result, outcome) = sample_run(1, "matmul-2core.json");
     let state = reduce(
         State::default(),
-        Action::Link(LinkAction::ReplaceFiles { files: vec![picked("m.json", 1)], sample: None }),
+        LinkAction::shown(LinkOp::ReplaceFiles { files: vec![picked("m.json", 1)], sample: None }),
     );
-    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(result))));
+    let state = reduce(state, Action::Run(RunAction::Linked(Box::new(result))));
     let module = outcome.linked.as_ref().expect("linked");
-    let relocation = &state.result.as_deref().expect("result").report.semaphores.relocations[0];
+    let relocation = &state.result().expect("result").report.semaphores.relocations[0];
     let query = query(EntityKind::Instruction, &relocation.block, Some(&relocation.block_parent));
     let state = reduce(state, Action::Details(DetailsAction::Select(Selection::Entity(query.clone()))));
     assert_eq!(state.details.shown, Details::Entity { query: query.clone(), view: Fetch::Loading });
@@ -138,12 +143,12 @@ fn answers_for_another_selection_or_run_are_dropped() {
 fn a_clean_link_keeps_the_view_and_shows_the_first_change() {
     let state = State { view: View::Barriers, ..State::default() };
     let state =
-        reduce(state, Action::Link(LinkAction::ReplaceFiles { files: vec![picked("m.json", 1)], sample: None }));
-    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
+        reduce(state, LinkAction::shown(LinkOp::ReplaceFiles { files: vec![picked("m.json", 1)], sample: None }));
+    let state = reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
     assert_eq!(state.view, View::Barriers);
     assert_eq!(state.details.selection, None);
     let (pass, step) = state.step.expect("a step");
-    let result = state.result.as_deref().expect("result");
+    let result = state.result().expect("result");
     assert!(result.report.passes[pass].steps[step].changes > 0);
     assert!(result.barrier_collisions().is_empty());
     assert!(!result.reused_old_ids().is_empty(), "both cores number barriers from 0");
@@ -151,68 +156,72 @@ fn a_clean_link_keeps_the_view_and_shows_the_first_change() {
 
 #[test]
 fn stale_answers_are_ignored() {
-    let state = reduce(State::default(), Action::Link(LinkAction::AddFiles(vec![picked("a.json", 1)])));
-    let state = reduce(state, Action::Link(LinkAction::AddFiles(vec![picked("b.json", 1)])));
-    assert_eq!(state.link.run, 2);
-    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
-    assert!(state.result.is_none());
-    let state = reduce(state, Action::Link(LinkAction::Progress { run: 1, phase: "old".into(), done: 1, total: 2 }));
-    assert_eq!(state.link.status, Status::Running { phase: "starting".into(), done: 0, total: 1 });
+    let state = reduce(State::default(), LinkAction::shown(LinkOp::AddFiles(vec![picked("a.json", 1)])));
+    let state = reduce(state, LinkAction::shown(LinkOp::AddFiles(vec![picked("b.json", 1)])));
+    assert_eq!(state.sides[A].link.run, 2);
+    let state = reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
+    assert!(state.result().is_none());
+    let state = reduce(state, Action::Run(RunAction::Progress { run: 1, phase: "old".into(), done: 1, total: 2 }));
+    assert_eq!(state.sides[A].link.status, Status::Running { phase: "starting".into(), done: 0, total: 1 });
 }
 
 #[test]
 fn every_change_of_the_link_set_posts_a_link_the_first_at_once() {
-    let state = reduce(State::default(), Action::Link(LinkAction::AddFiles(vec![picked("nc00.json", 1)])));
-    let first = state.link.out.message.clone().expect("a link");
+    let state = reduce(State::default(), LinkAction::shown(LinkOp::AddFiles(vec![picked("nc00.json", 1)])));
+    let first = state.sides[A].link.out.message.clone().expect("a link");
     assert_eq!((first.run, first.delay_ms, first.files.len()), (1, 0, 1));
-    let state = reduce(state, Action::Link(LinkAction::AddFiles(vec![picked("nc01.json", 1)])));
-    let second = state.link.out.message.clone().expect("a link");
+    let state = reduce(state, LinkAction::shown(LinkOp::AddFiles(vec![picked("nc01.json", 1)])));
+    let second = state.sides[A].link.out.message.clone().expect("a link");
     assert_eq!((second.run, second.delay_ms, second.files.len()), (2, 120, 2), "later links wait for the batch");
-    let state = reduce(state, Action::Link(LinkAction::SetLnc(Some(4))));
-    assert_eq!(state.link.out.message.as_ref().map(|o| (o.run, o.lnc)), Some((3, Some(4))));
-    let seq = state.link.out.seq;
-    let state = reduce(state, Action::Link(LinkAction::ClearFiles));
-    assert_eq!(state.link.status, Status::Idle);
-    assert_eq!((state.link.out.seq, state.link.out.message.is_none()), (seq, true), "nothing to link");
+    let state = reduce(state, LinkAction::shown(LinkOp::SetLnc(Some(4))));
+    assert_eq!(state.sides[A].link.out.message.as_ref().map(|o| (o.run, o.lnc)), Some((3, Some(4))));
+    let seq = state.sides[A].link.out.seq;
+    let state = reduce(state, LinkAction::shown(LinkOp::ClearFiles));
+    assert_eq!(state.sides[A].link.status, Status::Idle);
+    assert_eq!(
+        (state.sides[A].link.out.seq, state.sides[A].link.out.message.is_none()),
+        (seq, true),
+        "nothing to link"
+    );
 }
 
 #[test]
 fn adding_a_file_with_the_same_path_replaces_it() {
     let state = reduce(
         State::default(),
-        Action::Link(LinkAction::AddFiles(vec![picked("nc00.json", 1), picked("nc01.json", 2)])),
+        LinkAction::shown(LinkOp::AddFiles(vec![picked("nc00.json", 1), picked("nc01.json", 2)])),
     );
-    let state = reduce(state, Action::Link(LinkAction::AddFiles(vec![picked("nc00.json", 3)])));
-    let paths: Vec<(&str, u64)> = state.link.files.iter().map(|f| (f.path.as_str(), f.size)).collect();
+    let state = reduce(state, LinkAction::shown(LinkOp::AddFiles(vec![picked("nc00.json", 3)])));
+    let paths: Vec<(&str, u64)> = state.sides[A].link.files.iter().map(|f| (f.path.as_str(), f.size)).collect();
     assert_eq!(paths, vec![("nc01.json", 2), ("nc00.json", 3)]);
-    let id = state.link.files[0].id;
-    let state = reduce(state, Action::Link(LinkAction::RemoveFile(id)));
-    assert_eq!(state.link.files.len(), 1);
+    let id = state.sides[A].link.files[0].id;
+    let state = reduce(state, LinkAction::shown(LinkOp::RemoveFile(id)));
+    assert_eq!(state.sides[A].link.files.len(), 1);
 }
 
 #[test]
 fn the_users_first_files_replace_the_sample_and_the_menu_follows() {
     let state = reduce(
         State::default(),
-        Action::Link(LinkAction::ReplaceFiles {
+        LinkAction::shown(LinkOp::ReplaceFiles {
             files: vec![picked("matmul-2core.json", 1)],
             sample: Some("matmul-2core.json".into()),
         }),
     );
-    assert_eq!(state.link.open_sample.as_deref(), Some("matmul-2core.json"), "the menu shows the open sample");
-    let state = reduce(state, Action::Link(LinkAction::AddFiles(vec![picked("nc00.json", 1)])));
-    assert_eq!(state.link.open_sample, None, "the user's files are no sample");
-    let state = reduce(state, Action::Link(LinkAction::AddFiles(vec![picked("nc01.json", 1)])));
-    let paths: Vec<&str> = state.link.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(state.sides[A].link.open_sample.as_deref(), Some("matmul-2core.json"), "the menu shows the open sample");
+    let state = reduce(state, LinkAction::shown(LinkOp::AddFiles(vec![picked("nc00.json", 1)])));
+    assert_eq!(state.sides[A].link.open_sample, None, "the user's files are no sample");
+    let state = reduce(state, LinkAction::shown(LinkOp::AddFiles(vec![picked("nc01.json", 1)])));
+    let paths: Vec<&str> = state.sides[A].link.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, vec!["nc00.json", "nc01.json"]);
     let state = reduce(
         state,
-        Action::Link(LinkAction::ReplaceFiles {
+        LinkAction::shown(LinkOp::ReplaceFiles {
             files: vec![picked("x.json", 1)],
             sample: Some("error-1512.json".into()),
         }),
     );
-    assert_eq!(state.link.open_sample.as_deref(), Some("error-1512.json"));
+    assert_eq!(state.sides[A].link.open_sample.as_deref(), Some("error-1512.json"));
 }
 
 #[test]
@@ -220,7 +229,7 @@ fn steps_move_with_the_keyboard_within_visible_steps() {
     let state = linked("matmul-2core.json");
     let steps = state.visible_steps();
     assert!(steps.len() > 3);
-    assert!(steps.iter().all(|&(p, s)| state.result.as_deref().expect("r").report.passes[p].steps[s].changes > 0));
+    assert!(steps.iter().all(|&(p, s)| state.result().expect("r").report.passes[p].steps[s].changes > 0));
     let state = reduce(state, Action::Key(Key::Next));
     assert_eq!(state.step, Some(steps[1]));
     let state = (0..100).fold(state, |state, _| reduce(state, Action::Key(Key::Next)));
@@ -232,7 +241,7 @@ fn steps_move_with_the_keyboard_within_visible_steps() {
 #[test]
 fn diagnostics_move_with_the_keyboard_errors_first() {
     let state = linked("error-1514.json");
-    let order = state.result.as_deref().expect("r").diagnostic_order.clone();
+    let order = state.result().expect("r").diagnostic_order.clone();
     assert!(order.len() > 1, "the sample has more than one diagnostic");
     assert_eq!(state.details.selection, Some(Selection::Diagnostic(order[0])));
     let state = reduce(state, Action::Key(Key::Next));
@@ -279,10 +288,10 @@ fn a_hosts_load_is_acknowledged_then_answered_when_linked() {
     // The start-up fetch, slower than the host, does not replace its files.
     let late = reduce(
         state.clone(),
-        Action::Link(LinkAction::StartFiles { files: vec![picked("matmul-2core.json", 1)], sample: None }),
+        LinkAction::shown(LinkOp::StartFiles { files: vec![picked("matmul-2core.json", 1)], sample: None }),
     );
-    assert_eq!(late.link.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["error-1514.json"]);
-    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "error-1514.json")))));
+    assert_eq!(late.sides[A].link.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["error-1514.json"]);
+    let state = reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(1, "error-1514.json")))));
     let linked = host_messages(&state).pop().expect("linked");
     assert_eq!(linked["birlink"], "linked");
     assert_eq!(linked["id"], 7);
@@ -318,8 +327,8 @@ fn a_links_state_applies_to_the_run_and_what_does_not_apply_is_said() {
     let state =
         reduce(State::default(), Action::History(HistoryAction::LinkState(link, vec!["`zoom=2`: not a part".into()])));
     let state =
-        reduce(state, Action::Link(LinkAction::ReplaceFiles { files: vec![picked("m.json", 1)], sample: None }));
-    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
+        reduce(state, LinkAction::shown(LinkOp::ReplaceFiles { files: vec![picked("m.json", 1)], sample: None }));
+    let state = reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
     assert_eq!(state.view, View::Barriers);
     assert!(
         state.notice.as_deref().is_some_and(|n| n.contains("zoom=2") && n.contains("diag=0")),
@@ -327,7 +336,7 @@ fn a_links_state_applies_to_the_run_and_what_does_not_apply_is_said() {
         state.notice
     );
     let (p, s) = state.step.expect("the step");
-    assert_eq!(state.result.as_deref().expect("r").report.passes[p].steps[s].name, "aliases");
+    assert_eq!(state.result().expect("r").report.passes[p].steps[s].name, "aliases");
     let write = state.history.out.message.clone().expect("the URL follows");
     assert!(!write.push, "a link applied replaces the entry, it does not add one");
     assert_eq!(write.fragment, "view=barriers");
@@ -364,7 +373,7 @@ fn share_shows_a_link_or_says_why_not() {
         State { page: Page { base: "http://h/b/".into(), full_query: String::new() }, ..linked("matmul-2core.json") };
     let state = reduce(state, Action::Key(Key::Share));
     assert_eq!(state.share.dialog, Some(ShareDialog::Loading));
-    assert_eq!(state.share.out.message.as_ref().map(|a| &a.query), Some(&Query::Share));
+    assert_eq!(state.share.out.messages.last().map(|(_, a)| &a.query), Some(&Query::Share));
     let ready = reduce(state.clone(), Action::Share(ShareAction::Loaded { run: 1, data: Ok("v1.abc".into()) }));
     let Some(ShareDialog::Link(link)) = &ready.share.dialog else { panic!("{:?}", ready.share.dialog) };
     assert!(link.starts_with("http://h/b/#view=pipeline") && link.ends_with("&data=v1.abc"), "{link}");
@@ -410,7 +419,7 @@ fn a_pasted_log_is_read_and_its_names_located_in_the_run() {
     let state = repro(state.clone(), ReproAction::Located { run: 1, text: state.repro.log.text.clone(), located });
     assert_eq!(state.view, View::Diagnostics);
     assert_eq!(state.details.selection, Some(Selection::Diagnostic(diagnostic)));
-    assert_eq!(state.result.as_deref().unwrap().report.diagnostics[diagnostic].code, Code::RemoteMemlocMissing);
+    assert_eq!(state.result().unwrap().report.diagnostics[diagnostic].code, Code::RemoteMemlocMissing);
     // Closing forgets it.
     let closed = repro(state, ReproAction::CloseLog);
     assert_eq!(closed.repro.log, LogState::default());
@@ -465,19 +474,19 @@ fn reduce_runs_in_the_worker_and_opens_its_result_with_the_original_one_step_awa
     };
     let late =
         repro(cancelled, ReproAction::Reduced { run: 1, file: picked("reduced.json", 700), summary: summary.clone() });
-    assert_eq!(late.link.files[0].path, "error-1514.json");
+    assert_eq!(late.sides[A].link.files[0].path, "error-1514.json");
     // The result becomes the link set, linked at once; the original is one step away.
     let state = repro(state, ReproAction::Reduced { run: 1, file: picked("reduced.json", 700), summary });
-    assert_eq!(state.link.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), vec!["reduced.json"]);
-    assert_eq!(state.link.run, 2);
-    assert_eq!(state.link.out.message.as_ref().map(|o| o.run), Some(2));
+    assert_eq!(state.sides[A].link.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), vec!["reduced.json"]);
+    assert_eq!(state.sides[A].link.run, 2);
+    assert_eq!(state.sides[A].link.out.message.as_ref().map(|o| o.run), Some(2));
     assert!(state.repro.original.is_some() && state.repro.reduced.is_some());
     let back = repro(state.clone(), ReproAction::BackToOriginal);
-    assert_eq!(back.link.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), vec!["error-1514.json"]);
-    assert_eq!(back.link.run, 3);
+    assert_eq!(back.sides[A].link.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), vec!["error-1514.json"]);
+    assert_eq!(back.sides[A].link.run, 3);
     assert!(back.repro.original.is_none() && back.repro.reduced.is_none());
     // The user's own files end it: no way back to a set they replaced themselves.
-    let replaced = reduce(state, Action::Link(LinkAction::AddFiles(vec![picked("nc00.json", 5)])));
+    let replaced = reduce(state, LinkAction::shown(LinkOp::AddFiles(vec![picked("nc00.json", 5)])));
     assert!(replaced.repro.original.is_none() && replaced.repro.reduced.is_none());
 }
 
@@ -521,8 +530,8 @@ fn a_second_show_answers_the_first_that_still_waits() {
 fn a_host_never_reads_back_the_users_own_files() {
     let page = Page { base: "https://tools.example/birlink/".into(), full_query: String::new() };
     // The user drops their files into a full page an opener drives, then opens Share.
-    let state = reduce(State::new(Mode::Full, page), Action::Link(LinkAction::AddFiles(vec![picked("mine.json", 1)])));
-    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
+    let state = reduce(State::new(Mode::Full, page), LinkAction::shown(LinkOp::AddFiles(vec![picked("mine.json", 1)])));
+    let state = reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
     let state = reduce(state, Action::Share(ShareAction::Open));
     let state = reduce(state, Action::Share(ShareAction::Loaded { run: 1, data: Ok("v1.SECRET".into()) }));
     let key: EntityKey = "function:1:nc01".parse().expect("key");
@@ -540,7 +549,7 @@ fn a_host_never_reads_back_the_users_own_files() {
         against_lnc: None,
     };
     let state = reduce(state, Action::Host { id: serde_json::json!(2), call: Ok(load) });
-    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(2, "matmul-2core.json")))));
+    let state = reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(2, "matmul-2core.json")))));
     let state = reduce(state, Action::Share(ShareAction::Loaded { run: 2, data: Ok("v1.HOSTS".into()) }));
     let state = reduce(state, Action::Host { id: serde_json::json!(3), call: Ok(HostCall::GetState) });
     let answer = host_messages(&state).pop().expect("state");
@@ -552,36 +561,39 @@ fn an_embedded_sample_tells_its_host_its_verdict() {
     let state = State::new(Mode::Embed, Page::default());
     let state = reduce(
         state,
-        Action::Link(LinkAction::StartFiles {
+        LinkAction::shown(LinkOp::StartFiles {
             files: vec![picked("error-1514.json", 1)],
             sample: Some("error-1514.json".into()),
         }),
     );
-    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "error-1514.json")))));
+    let state = reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(1, "error-1514.json")))));
     let linked = host_messages(&state).into_iter().find(|m| m["birlink"] == "linked").expect("linked");
     assert_eq!((linked["id"].clone(), linked["ok"].clone()), (serde_json::Value::Null, serde_json::json!(false)));
     // In full mode, nothing is said unprompted.
-    let full = reduce(State::default(), Action::Link(LinkAction::AddFiles(vec![picked("m.json", 1)])));
-    let full = reduce(full, Action::Link(LinkAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
+    let full = reduce(State::default(), LinkAction::shown(LinkOp::AddFiles(vec![picked("m.json", 1)])));
+    let full = reduce(full, Action::Run(RunAction::Linked(Box::new(sample_result(1, "matmul-2core.json")))));
     assert!(host_messages(&full).is_empty());
 }
 
 #[test]
 fn an_lnc_past_any_device_is_refused_with_a_notice() {
-    let state = reduce(linked("matmul-2core.json"), Action::Link(LinkAction::SetLnc(Some(9_007_199_254_740_993))));
-    assert_eq!(state.link.lnc, None);
+    let state = reduce(linked("matmul-2core.json"), LinkAction::shown(LinkOp::SetLnc(Some(9_007_199_254_740_993))));
+    assert_eq!(state.sides[A].link.lnc, None);
     assert!(state.notice.as_deref().is_some_and(|n| n.contains("at most 64")), "{:?}", state.notice);
-    let asked = state.link.out.message.as_ref().expect("relinked");
+    let asked = state.sides[A].link.out.message.as_ref().expect("relinked");
     assert_eq!(asked.lnc, None);
 }
 
 #[test]
 fn a_links_data_is_read_by_the_worker_not_the_page() {
-    let state = reduce(State::default(), Action::Link(LinkAction::OpenLink { data: "v1.xyz".into(), lnc: Some(2) }));
-    assert_eq!(state.link.decode.message, Some(("v1.xyz".to_owned(), Some(2))));
-    assert!(state.link.files.is_empty(), "nothing opened until the worker has read it");
-    let state = reduce(state, Action::Link(LinkAction::Undecodable("the link's data is cut".into())));
+    let state = reduce(State::default(), LinkAction::shown(LinkOp::OpenLink { data: "v1.xyz".into(), lnc: Some(2) }));
+    let order = DecodeOrder { run: 1, data: "v1.xyz".to_owned(), lnc: Some(2) };
+    assert_eq!(state.decode.messages, vec![(1, order)]);
+    assert!(state.sides[A].link.files.is_empty(), "nothing opened until the worker has read it");
+    let run = state.sides[A].link.run;
+    let state = reduce(state, Action::Run(RunAction::Undecodable { run, message: "the link's data is cut".into() }));
     assert!(state.notice.as_deref().is_some_and(|n| n.contains("nothing was opened")));
+    assert_eq!(state.sides[A].link.status, Status::Idle);
 }
 
 #[test]
@@ -623,70 +635,74 @@ fn a_work_directory_links_one_dump_per_core_and_another_pass_on_request() {
         "work/nc01/sg00/tensor_map.json",
     ];
     let state =
-        reduce(State::default(), Action::Link(LinkAction::AddFiles(files.iter().map(|f| picked(f, 1)).collect())));
-    let order = state.link.out.message.clone().expect("a link");
+        reduce(State::default(), LinkAction::shown(LinkOp::AddFiles(files.iter().map(|f| picked(f, 1)).collect())));
+    let order = state.sides[A].link.out.message.clone().expect("a link");
     let linked: Vec<&str> = order.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(linked, [files[2], files[5]]);
     assert_eq!(order.lnc, None);
-    let workdir = state.link.workdir.as_ref().expect("read as a work directory");
+    let workdir = state.sides[A].link.workdir.as_ref().expect("read as a work directory");
     assert_eq!(workdir.plan.passes, ["lower_dma", "lower_sync"]);
     assert_eq!(workdir.plan.set_aside.len(), 5);
-    assert_eq!(state.link.files.len(), files.len(), "nothing the user gave is dropped");
+    assert_eq!(state.sides[A].link.files.len(), files.len(), "nothing the user gave is dropped");
     // The link's last step gets every name and the one tensor map's bytes.
     let last = order.workdir.as_ref().expect("a work directory order");
     assert_eq!(last.files.len(), files.len());
     assert_eq!(last.wanted.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), [files[6]]);
 
-    let state = reduce(state, Action::Link(LinkAction::SetAfter(Some("lower_dma".into()))));
-    let order = state.link.out.message.clone().expect("a link");
+    let state = reduce(state, LinkAction::shown(LinkOp::SetAfter(Some("lower_dma".into()))));
+    let order = state.sides[A].link.out.message.clone().expect("a link");
     let linked: Vec<&str> = order.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(linked, [files[1], files[4]]);
     // The same choice again changes nothing.
-    let seq = state.link.out.seq;
-    let state = reduce(state, Action::Link(LinkAction::SetAfter(Some("lower_dma".into()))));
-    assert_eq!(state.link.out.seq, seq);
+    let seq = state.sides[A].link.out.seq;
+    let state = reduce(state, LinkAction::shown(LinkOp::SetAfter(Some("lower_dma".into()))));
+    assert_eq!(state.sides[A].link.out.seq, seq);
 
     // A core without the pass: the link is told the whole directory, and the core makes
     // the folders' count the LNC (so the link says a core is missing).
-    let id = state.link.files.iter().find(|f| f.path == files[4]).map(|f| f.id).expect("file");
-    let state = reduce(state, Action::Link(LinkAction::RemoveFile(id)));
-    let order = state.link.out.message.clone().expect("a link");
+    let id = state.sides[A].link.files.iter().find(|f| f.path == files[4]).map(|f| f.id).expect("file");
+    let state = reduce(state, LinkAction::shown(LinkOp::RemoveFile(id)));
+    let order = state.sides[A].link.out.message.clone().expect("a link");
     assert_eq!((order.files.len(), order.lnc), (1, None));
     let workdir = order.workdir.as_ref().expect("the work directory goes with the link");
-    assert_eq!(workdir.files.len(), state.link.files.len());
+    assert_eq!(workdir.files.len(), state.sides[A].link.files.len());
     assert_eq!(workdir.after.as_deref(), Some("lower_dma"));
-    assert_eq!(state.link.workdir.as_ref().map(|w| w.plan.missing.clone()), Some(vec![1]));
+    assert_eq!(state.sides[A].link.workdir.as_ref().map(|w| w.plan.missing.clone()), Some(vec![1]));
 
     // Other files are not a work directory: all linked, a folder's command.txt aside.
     let state = reduce(
         state,
-        Action::Link(LinkAction::ReplaceFiles {
+        LinkAction::shown(LinkOp::ReplaceFiles {
             files: vec![picked("ring/nc00.json", 1), picked("ring/command.txt", 1)],
             sample: None,
         }),
     );
-    assert_eq!(state.link.after, None);
-    assert!(state.link.workdir.is_none());
-    let order = state.link.out.message.clone().expect("a link");
+    assert_eq!(state.sides[A].link.after, None);
+    assert!(state.sides[A].link.workdir.is_none());
+    let order = state.sides[A].link.out.message.clone().expect("a link");
     assert_eq!(order.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["ring/nc00.json"]);
 }
 
 /// A state with A linked (`a`) and B opened and linked (`b`), the comparison asked for.
 fn comparing(a: &str, b: &str) -> State {
     let state = linked(a);
-    let state = reduce(state, Action::Compare(CompareAction::ReplaceFiles { files: vec![picked(b, 1)], sample: None }));
+    let state = reduce(state, LinkAction::against(LinkOp::ReplaceFiles { files: vec![picked(b, 1)], sample: None }));
     assert_eq!(state.view, View::Compare);
-    let order = state.against.link.out.message.clone().expect("B's link order");
-    assert_eq!(state.kept_run(Side::Against), Some(state.link.run), "the worker keeps A's run while it links B");
-    assert_ne!(order.run, state.link.run, "runs are numbered across both link sets");
-    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(order.run, b)))));
-    assert!(state.against.result.is_some(), "B's run went to B");
-    assert_eq!(state.result.as_ref().map(|r| r.run), Some(1), "A's run is untouched");
+    let order = state.sides[B].link.out.message.clone().expect("B's link order");
+    assert_eq!(
+        state.kept_run(Side::Against),
+        Some(state.sides[A].link.run),
+        "the worker keeps A's run while it links B"
+    );
+    assert_ne!(order.run, state.sides[A].link.run, "runs are numbered across both link sets");
+    let state = reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(order.run, b)))));
+    assert!(state.sides[B].result.is_some(), "B's run went to B");
+    assert_eq!(state.result_run(), Some(1), "A's run is untouched");
     state
 }
 
 fn compared(state: State, a: &str, b: &str) -> State {
-    let order = state.against.out.message.clone().expect("a comparison asked for");
+    let order = state.compare.out.message.clone().expect("a comparison asked for");
     let (_, outcome_a) = sample_run(order.a, a);
     let (_, outcome_b) = sample_run(order.b, b);
     let options = birlink_core::tools::compare::CompareOptions {
@@ -708,10 +724,10 @@ fn compared(state: State, a: &str, b: &str) -> State {
 #[test]
 fn b_is_linked_beside_a_and_the_two_are_compared_in_the_worker() {
     let state = comparing("ring-attention-with-grid.json", "ring-attention-send-k-buf.json");
-    let order = state.against.out.message.clone().expect("the comparison");
-    assert_eq!((order.a, order.b), (1, state.against.link.run));
+    let order = state.compare.out.message.clone().expect("the comparison");
+    assert_eq!((order.a, order.b), (1, state.sides[B].link.run));
     let state = compared(state, "ring-attention-with-grid.json", "ring-attention-send-k-buf.json");
-    let comparison = state.against.comparison.as_ref().expect("the comparison arrived");
+    let comparison = state.compare.comparison.as_ref().expect("the comparison arrived");
     assert!(!comparison.comparison.equal);
     let told = comparison.comparison.explanation().unwrap_or_default();
     assert!(told.starts_with("A links; B fails in") && told.contains("NCC_ILLC059"), "{told}");
@@ -727,57 +743,57 @@ fn b_is_linked_beside_a_and_the_two_are_compared_in_the_worker() {
             comparison: Err("old".into()),
         }),
     );
-    assert_eq!(stale.against.failed, None);
+    assert_eq!(stale.compare.failed, None);
 }
 
 #[test]
 fn masking_numbers_and_the_core_map_ask_for_a_new_comparison_and_follow_the_url() {
     let state = comparing("sendrecv-called-once.json", "sendrecv-called-twice.json");
     let state = compared(state, "sendrecv-called-once.json", "sendrecv-called-twice.json");
-    let seq = state.against.out.seq;
+    let seq = state.compare.out.seq;
     let state = reduce(state, Action::Compare(CompareAction::SetNumbers(true)));
-    assert_eq!(state.against.out.seq, seq + 1);
-    assert!(state.against.out.message.as_ref().is_some_and(|o| o.options.numbers));
+    assert_eq!(state.compare.out.seq, seq + 1);
+    assert!(state.compare.out.message.as_ref().is_some_and(|o| o.options.numbers));
     // Until its answer comes, the old comparison is not taken for the new one.
     assert!(state.url_fragment().contains("normalize=numbers"), "{}", state.url_fragment());
     let state = compared(state, "sendrecv-called-once.json", "sendrecv-called-twice.json");
-    let masked = &state.against.comparison.as_ref().expect("masked").comparison;
+    let masked = &state.compare.comparison.as_ref().expect("masked").comparison;
     assert_eq!(masked.normalization.applied, ["numbers"]);
     // The same map twice asks nothing; a pairing other than the identity is kept.
     let state = reduce(state, Action::Compare(CompareAction::SetCoreMap(vec![(0, 1), (1, 0)])));
-    assert_eq!(state.against.options.core_map, vec![(0, 1), (1, 0)]);
+    assert_eq!(state.compare.options.core_map, vec![(0, 1), (1, 0)]);
     assert!(state.url_fragment().contains("core-map=0:1,1:0"), "{}", state.url_fragment());
-    let seq = state.against.out.seq;
+    let seq = state.compare.out.seq;
     let again = Rc::new(state.clone()).reduce(Action::Compare(CompareAction::SetCoreMap(vec![(0, 1), (1, 0)])));
-    assert_eq!(again.against.out.seq, seq, "the same map asks nothing");
+    assert_eq!(again.compare.out.seq, seq, "the same map asks nothing");
     // A link's fragment sets both, once A has linked.
     let (link, dropped) = ViewState::parse("view=compare&normalize=numbers&core-map=0:1,1:0");
     assert!(dropped.is_empty());
     let mut fresh = State::default();
     assert!(fresh.apply_state(&link).is_empty());
-    assert_eq!(fresh.against.options, link.compare);
+    assert_eq!(fresh.compare.options, link.compare);
 }
 
 #[test]
 fn swapping_shows_b_and_compares_it_against_a() {
     let state = comparing("matmul-1core.json", "matmul-2core.json");
     let state = compared(state, "matmul-1core.json", "matmul-2core.json");
-    let (a_run, b_run) = (state.link.run, state.against.link.run);
+    let (a_run, b_run) = (state.sides[A].link.run, state.sides[B].link.run);
     let state = reduce(state, Action::Compare(CompareAction::Swap));
-    assert_eq!((state.link.run, state.against.link.run), (b_run, a_run));
-    assert_eq!(state.link.files[0].path, "matmul-2core.json");
-    assert_eq!(state.result.as_ref().map(|r| r.run), Some(b_run));
-    let order = state.against.out.message.clone().expect("the comparison the other way");
+    assert_eq!((state.sides[A].link.run, state.sides[B].link.run), (b_run, a_run));
+    assert_eq!(state.sides[A].link.files[0].path, "matmul-2core.json");
+    assert_eq!(state.result_run(), Some(b_run));
+    let order = state.compare.out.message.clone().expect("the comparison the other way");
     assert_eq!((order.a, order.b), (b_run, a_run));
-    assert!(state.against.comparison.is_none());
+    assert!(state.compare.comparison.is_none());
 }
 
 #[test]
 fn an_entity_of_b_is_asked_of_b_s_run_and_never_written_as_a_s_selection() {
     let state = comparing("matmul-1core.json", "matmul-2core.json");
-    let b_run = state.against.link.run;
+    let b_run = state.sides[B].link.run;
     let key: EntityKey = "function:1:nc01".parse().expect("key");
-    let state = reduce(state, Action::Compare(CompareAction::SelectAgainst(key)));
+    let state = reduce(state, Action::Details(DetailsAction::PickKey(B, key)));
     assert_eq!(state.details.side, Side::Against);
     let asked = state.details.out.message.clone().expect("asked");
     assert_eq!(asked.run, b_run);
@@ -791,10 +807,11 @@ fn an_entity_of_b_is_asked_of_b_s_run_and_never_written_as_a_s_selection() {
 #[test]
 fn share_carries_both_link_sets_when_they_fit() {
     let state = comparing("matmul-1core.json", "matmul-2core.json");
-    let b_run = state.against.link.run;
+    let b_run = state.sides[B].link.run;
     let state = reduce(state, Action::Share(ShareAction::Open));
     assert_eq!(state.share.dialog, Some(ShareDialog::Loading));
-    assert!(state.against.share_out.message.as_ref().is_some_and(|a| a.run == b_run && a.query == Query::Share));
+    let asked: Vec<u64> = state.share.out.messages.iter().map(|(_, a)| a.run).collect();
+    assert_eq!(asked, vec![1, b_run], "both sides' data asked for");
     let state = reduce(state, Action::Share(ShareAction::Loaded { run: 1, data: Ok("v1.a".into()) }));
     assert_eq!(state.share.dialog, Some(ShareDialog::Loading), "B's data is still to come");
     let state = reduce(state, Action::Share(ShareAction::Loaded { run: b_run, data: Ok("v1.b".into()) }));
@@ -804,9 +821,9 @@ fn share_carries_both_link_sets_when_they_fit() {
         "{link}"
     );
     // B too large: said, no link.
-    let state = reduce(state, Action::Compare(CompareAction::SetLnc(Some(2))));
-    let b_run = state.against.link.run;
-    let state = reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(b_run, "matmul-2core.json")))));
+    let state = reduce(state, LinkAction::against(LinkOp::SetLnc(Some(2))));
+    let b_run = state.sides[B].link.run;
+    let state = reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(b_run, "matmul-2core.json")))));
     let state = reduce(state, Action::Share(ShareAction::Open));
     let state =
         reduce(state, Action::Share(ShareAction::Loaded { run: b_run, data: Err("the link set is 300 MB".into()) }));
@@ -827,11 +844,11 @@ fn a_hosts_load_can_bring_the_set_to_compare_against() {
     };
     let state = reduce(state, Action::Host { id: serde_json::json!(1), call: Ok(load) });
     assert_eq!(state.view, View::Compare);
-    assert_eq!(state.against.link.files[0].path, "rank1.json");
-    assert_eq!(state.against.link.lnc, Some(2));
-    assert!(state.against.link.out.message.is_some(), "B's link");
-    assert_eq!(state.kept_run(Side::Against), Some(state.link.run));
-    assert_eq!(state.kept_run(Side::Shown), Some(state.against.link.run));
+    assert_eq!(state.sides[B].link.files[0].path, "rank1.json");
+    assert_eq!(state.sides[B].link.lnc, Some(2));
+    assert!(state.sides[B].link.out.message.is_some(), "B's link");
+    assert_eq!(state.kept_run(Side::Against), Some(state.sides[A].link.run));
+    assert_eq!(state.kept_run(Side::Shown), Some(state.sides[B].link.run));
     // A load without `against` leaves B; an empty one closes it.
     let again = HostCall::Load {
         files: vec![picked("rank0.json", 1)],
@@ -841,7 +858,7 @@ fn a_hosts_load_can_bring_the_set_to_compare_against() {
         against_lnc: None,
     };
     let state = reduce(state, Action::Host { id: serde_json::json!(2), call: Ok(again) });
-    assert!(state.against.is_open());
+    assert!(state.comparing());
     let close = HostCall::Load {
         files: vec![picked("rank0.json", 1)],
         lnc: None,
@@ -850,7 +867,7 @@ fn a_hosts_load_can_bring_the_set_to_compare_against() {
         against_lnc: None,
     };
     let state = reduce(state, Action::Host { id: serde_json::json!(3), call: Ok(close) });
-    assert!(!state.against.is_open());
+    assert!(!state.comparing());
 }
 
 #[test]
@@ -860,20 +877,20 @@ fn a_pair_opened_at_once_is_compared_once_both_runs_are_in() {
     let state = linked("matmul-2core.json");
     let state = reduce(
         state,
-        Action::Link(LinkAction::ReplaceFiles { files: vec![picked("sendrecv-called-once.json", 1)], sample: None }),
+        LinkAction::shown(LinkOp::ReplaceFiles { files: vec![picked("sendrecv-called-once.json", 1)], sample: None }),
     );
-    let a_run = state.link.run;
+    let a_run = state.sides[A].link.run;
     let state = reduce(
         state,
-        Action::Compare(CompareAction::ReplaceFiles {
+        LinkAction::against(LinkOp::ReplaceFiles {
             files: vec![picked("sendrecv-called-twice.json", 1)],
             sample: None,
         }),
     );
-    let b_run = state.against.link.run;
+    let b_run = state.sides[B].link.run;
     let state =
-        reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(b_run, "sendrecv-called-twice.json")))));
-    let stale = state.against.out.message.clone().expect("a comparison against A's old run");
+        reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(b_run, "sendrecv-called-twice.json")))));
+    let stale = state.compare.out.message.clone().expect("a comparison against A's old run");
     assert_eq!(stale.a, 1);
     let state = reduce(
         state,
@@ -885,10 +902,219 @@ fn a_pair_opened_at_once_is_compared_once_both_runs_are_in() {
         }),
     );
     let state =
-        reduce(state, Action::Link(LinkAction::Linked(Box::new(sample_result(a_run, "sendrecv-called-once.json")))));
-    let order = state.against.out.message.clone().expect("asked again");
+        reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(a_run, "sendrecv-called-once.json")))));
+    let order = state.compare.out.message.clone().expect("asked again");
     assert_eq!((order.a, order.b), (a_run, b_run));
-    assert_eq!(state.against.failed, None);
+    assert_eq!(state.compare.failed, None);
     let state = compared(state, "sendrecv-called-once.json", "sendrecv-called-twice.json");
-    assert!(state.against.comparison.is_some());
+    assert!(state.compare.comparison.is_some());
+}
+
+// Both sides, one rule: every action on a link set, done on either side, does the same to
+// that side and leaves the other as it was.
+
+fn act(state: State, side: Side, op: LinkOp) -> State {
+    reduce(state, Action::Link(LinkAction { side, op }))
+}
+
+/// A with `matmul-2core.json` linked (run 1) and B with `error-1514.json` linked (run 2).
+fn both_linked() -> State {
+    let state = linked("matmul-2core.json");
+    let state = act(state, B, LinkOp::ReplaceFiles { files: vec![picked("error-1514.json", 1)], sample: None });
+    let run = state.sides[B].link.run;
+    reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(run, "error-1514.json")))))
+}
+
+/// The other side of `side` is as it was in `before`.
+fn other_untouched(before: &State, after: &State, side: Side, what: &str) {
+    let other = side.other();
+    assert_eq!(after.sides[other].link, before.sides[other].link, "{what} on {side:?} left the other side's link set");
+    assert_eq!(after.sides[other].result, before.sides[other].result, "{what} on {side:?} left the other side's run");
+}
+
+#[test]
+fn files_added_replace_what_the_page_opened_then_join_on_either_side() {
+    for side in Side::BOTH {
+        let before = reduce(both_linked(), Action::View(ViewAction::Set(View::Barriers)));
+        let runs = before.runs;
+        let state = act(before.clone(), side, LinkOp::AddFiles(vec![picked("nc00.json", 3)]));
+        let link = &state.sides[side].link;
+        assert_eq!(link.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["nc00.json"], "{side:?}");
+        assert_eq!((link.source, link.open_sample.as_deref(), link.replace_on_add), (Source::User, None, false));
+        let order = link.out.message.clone().expect("a link");
+        assert_eq!((order.run, link.run, order.files.len()), (runs + 1, runs + 1, 1), "{side:?}");
+        assert_eq!(link.status, Status::Running { phase: "starting".into(), done: 0, total: 1 });
+        assert!(state.compare.comparison.is_none(), "a comparison of the old set is not of this one");
+        other_untouched(&before, &state, side, "AddFiles");
+        // B's files show the comparison; A's keep the view.
+        assert_eq!(state.view, if side == B { View::Compare } else { View::Barriers }, "{side:?}");
+        let state = act(state, side, LinkOp::AddFiles(vec![picked("nc01.json", 3)]));
+        assert_eq!(state.sides[side].link.files.len(), 2, "the user's second files join the first");
+        assert_eq!(state.sides[side].link.out.message.as_ref().map(|o| o.delay_ms), Some(120));
+    }
+}
+
+#[test]
+fn a_replaced_or_started_link_set_is_the_pages_on_either_side() {
+    for side in Side::BOTH {
+        let before = both_linked();
+        let sample = Some("error-1512.json".to_owned());
+        let state = act(
+            before.clone(),
+            side,
+            LinkOp::ReplaceFiles { files: vec![picked("x.json", 1)], sample: sample.clone() },
+        );
+        let link = &state.sides[side].link;
+        assert_eq!((link.open_sample.clone(), link.source, link.replace_on_add), (sample, Source::Link, true));
+        assert!(link.out.message.is_some(), "{side:?} relinks");
+        other_untouched(&before, &state, side, "ReplaceFiles");
+        // A start fetch slower than what the side opened first is ignored …
+        let late = Rc::new(state.clone());
+        let after = late.clone().reduce(Action::Link(LinkAction {
+            side,
+            op: LinkOp::StartFiles { files: vec![picked("late.json", 1)], sample: None },
+        }));
+        assert!(Rc::ptr_eq(&late, &after), "{side:?}: a late start changes nothing");
+        // … and opens when the side has opened nothing yet.
+        let fresh = act(State::default(), side, LinkOp::StartFiles { files: vec![picked("s.json", 1)], sample: None });
+        assert_eq!(fresh.sides[side].link.files.len(), 1, "{side:?}");
+        assert_eq!(fresh.sides[side.other()].link, LinkSet::default());
+    }
+}
+
+#[test]
+fn a_links_data_is_read_by_the_worker_and_opens_on_the_side_that_asked() {
+    for side in Side::BOTH {
+        let before = both_linked();
+        let state = act(before.clone(), side, LinkOp::OpenLink { data: "v1.xyz".into(), lnc: Some(2) });
+        let run = state.sides[side].link.run;
+        assert_eq!(state.decode.messages.last(), Some(&(1, DecodeOrder { run, data: "v1.xyz".into(), lnc: Some(2) })));
+        assert!(
+            matches!(&state.sides[side].link.status, Status::Running { phase, .. } if phase.contains("link's data"))
+        );
+        other_untouched(&before, &state, side, "OpenLink");
+        // The worker's files open on that side, and its data stays in the page's URL.
+        let files = vec![picked("a.json", 1), picked("b.json", 1)];
+        let opened =
+            reduce(state.clone(), Action::Run(RunAction::Decoded { run, files, lnc: Some(2), data: "v1.xyz".into() }));
+        let this = &opened.sides[side];
+        assert_eq!((this.link.files.len(), this.link.lnc, this.link.source), (2, Some(2), Source::Link));
+        assert_eq!((this.data.text.as_deref(), this.data.in_url), (Some("v1.xyz"), true));
+        let key = if side == A { "data=v1.xyz" } else { "against-data=v1.xyz" };
+        assert!(opened.url_fragment().contains(key), "{side:?}: {}", opened.url_fragment());
+        // Data that does not read opens nothing, and says so, naming B when it is B's.
+        let failed = reduce(state, Action::Run(RunAction::Undecodable { run, message: "cut".into() }));
+        assert_eq!(failed.sides[side].link.status, Status::Idle);
+        let notice = failed.notice.clone().unwrap_or_default();
+        assert!(notice.contains("cut; nothing was opened"), "{notice}");
+        assert_eq!(notice.contains("compared against"), side == B, "{notice}");
+    }
+}
+
+#[test]
+fn removing_or_clearing_files_relinks_or_closes_either_side() {
+    for side in Side::BOTH {
+        let before = both_linked();
+        let state = act(before.clone(), side, LinkOp::AddFiles(vec![picked("m.json", 1), picked("n.json", 1)]));
+        let id = state.sides[side].link.files[0].id;
+        let state = act(state, side, LinkOp::RemoveFile(id));
+        assert_eq!(state.sides[side].link.files.len(), 1);
+        assert!(state.sides[side].link.out.message.is_some(), "{side:?} relinks what is left");
+        other_untouched(&before, &state, side, "RemoveFile");
+        let cleared = act(state.clone(), side, LinkOp::ClearFiles);
+        let this = &cleared.sides[side];
+        assert!(this.link.files.is_empty() && this.result.is_none(), "{side:?}");
+        assert_eq!((this.link.status.clone(), this.link.out.message.clone()), (Status::Idle, None));
+        other_untouched(&before, &cleared, side, "ClearFiles");
+        assert_eq!(cleared.comparing(), side == A, "{side:?}: B cleared is no longer compared");
+        // The last file removed is the same as clearing.
+        let id = state.sides[side].link.files[0].id;
+        let emptied = act(state, side, LinkOp::RemoveFile(id));
+        assert_eq!(emptied.sides[side].link.status, Status::Idle);
+        assert!(emptied.sides[side].result.is_none());
+    }
+}
+
+#[test]
+fn a_work_directorys_pass_is_chosen_on_either_side() {
+    let files = [
+        "w/nc00/sg00/bir_debug.11.after-lower_dma.before-lower_sync.json",
+        "w/nc00/sg00/bir_debug.12.after-lower_sync.before-lower_act.json",
+    ];
+    for side in Side::BOTH {
+        let before = both_linked();
+        let state = act(before.clone(), side, LinkOp::AddFiles(files.iter().map(|f| picked(f, 1)).collect()));
+        let state = act(state, side, LinkOp::SetAfter(Some("lower_dma".into())));
+        let order = state.sides[side].link.out.message.clone().expect("a link");
+        assert_eq!(order.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), [files[0]], "{side:?}");
+        assert!(state.sides[side].link.workdir.is_some());
+        other_untouched(&before, &state, side, "SetAfter");
+        let again = Rc::new(state);
+        let same =
+            again.clone().reduce(Action::Link(LinkAction { side, op: LinkOp::SetAfter(Some("lower_dma".into())) }));
+        assert!(Rc::ptr_eq(&again, &same), "{side:?}: the same pass again changes nothing");
+    }
+}
+
+#[test]
+fn an_lnc_is_set_or_refused_with_a_notice_on_either_side() {
+    for side in Side::BOTH {
+        let before = both_linked();
+        let state = act(before.clone(), side, LinkOp::SetLnc(Some(2)));
+        assert_eq!(state.sides[side].link.lnc, Some(2));
+        assert_eq!(state.sides[side].link.out.message.as_ref().map(|o| o.lnc), Some(Some(2)), "{side:?} relinks");
+        other_untouched(&before, &state, side, "SetLnc");
+        // More cores than any device: refused, and said (it was silent on B before).
+        let state = act(state, side, LinkOp::SetLnc(Some(65)));
+        assert_eq!(state.sides[side].link.lnc, None, "{side:?}");
+        let notice = state.notice.clone().unwrap_or_default();
+        assert!(notice.contains("an LNC of 65") && notice.contains("at most 64"), "{side:?}: {notice}");
+        assert_eq!(notice.contains("compared against"), side == B, "{notice}");
+        assert_eq!(state.sides[side].link.out.message.as_ref().map(|o| o.lnc), Some(None));
+    }
+}
+
+#[test]
+fn a_runs_answers_go_to_its_side_and_a_closed_side_takes_none() {
+    for side in Side::BOTH {
+        let state = act(both_linked(), side, LinkOp::SetLnc(Some(2)));
+        let run = state.sides[side].link.run;
+        let before = state.clone();
+        let state = reduce(state, Action::Run(RunAction::Progress { run, phase: "p".into(), done: 1, total: 2 }));
+        assert_eq!(state.sides[side].link.status, Status::Running { phase: "p".into(), done: 1, total: 2 });
+        other_untouched(&before, &state, side, "Progress");
+        let failed = reduce(state.clone(), Action::Run(RunAction::Failed { run, message: "no".into() }));
+        assert_eq!(failed.sides[side].link.status, Status::Failed("no".into()));
+        let file = if side == A { "matmul-2core.json" } else { "error-1514.json" };
+        let done = reduce(state.clone(), Action::Run(RunAction::Linked(Box::new(sample_result(run, file)))));
+        assert_eq!(done.sides[side].result_run(), Some(run), "{side:?}");
+        assert_eq!(done.sides[side].link.status, Status::Done);
+        other_untouched(&before, &done, side, "Linked");
+        // Both runs in: compared.
+        let order = done.compare.out.message.clone().expect("compared again");
+        assert_eq!((order.a, order.b), (done.sides[A].link.run, done.sides[B].link.run));
+        // An answer for a side closed meanwhile is dropped.
+        let closed = Rc::new(act(state, side, LinkOp::ClearFiles));
+        let late =
+            closed.clone().reduce(Action::Run(RunAction::Linked(Box::new(sample_result(run, "matmul-2core.json")))));
+        assert!(Rc::ptr_eq(&closed, &late), "{side:?}");
+    }
+}
+
+#[test]
+fn a_swap_exchanges_the_sides_whole() {
+    let state = both_linked();
+    let state = reduce(state, Action::Share(ShareAction::Open));
+    let state = reduce(state, Action::Share(ShareAction::Loaded { run: 1, data: Err("too large".into()) }));
+    let before = state.clone();
+    let state = reduce(state, Action::Compare(CompareAction::Swap));
+    assert_eq!(state.sides[A], before.sides[B]);
+    assert_eq!(state.sides[B], before.sides[A]);
+    assert_eq!(state.sides[B].data.error.as_deref(), Some("too large"), "what is known of a side's data goes with it");
+    // Twice is the way back.
+    let state = reduce(state, Action::Compare(CompareAction::Swap));
+    assert_eq!(state.sides, before.sides);
+    // Close is B's ClearFiles.
+    let closed = reduce(state, Action::Compare(CompareAction::Close));
+    assert!(!closed.comparing() && closed.sides[B].result.is_none());
 }

@@ -58,7 +58,7 @@ pub enum ViewAction {
 impl State {
     /// The visible steps of the pipeline, in order: `(pass, step)`.
     pub fn visible_steps(&self) -> Vec<(usize, usize)> {
-        let Some(result) = &self.result else { return Vec::new() };
+        let Some(result) = self.result() else { return Vec::new() };
         let mut steps = Vec::new();
         for (p, pass) in result.report.passes.iter().enumerate() {
             for (s, step) in pass.steps.iter().enumerate() {
@@ -72,7 +72,7 @@ impl State {
 
     /// The first step worth showing: the failing pass's first, else the first change.
     pub(crate) fn default_step(&self) -> Option<(usize, usize)> {
-        let result = self.result.as_ref()?;
+        let result = self.result()?;
         if let Some(p) = result.failed_pass {
             if !result.report.passes[p].steps.is_empty() {
                 return Some((p, 0));
@@ -96,7 +96,7 @@ impl State {
                 }
             }
             View::Diagnostics => {
-                let Some(result) = self.result.clone() else { return };
+                let Some(result) = self.result().cloned() else { return };
                 let order = &result.diagnostic_order;
                 if order.is_empty() {
                     return;

@@ -23,7 +23,7 @@ use crate::state::{query, Action, DetailsAction, RunRef, Selection, ViewAction};
 #[function_component(CallGraph)]
 pub fn call_graph() -> Html {
     let context = use_app();
-    let Some(result) = context.state.result.clone() else { return html! {} };
+    let Some(result) = context.state.result().cloned() else { return html! {} };
     if result.report.dispatcher.is_empty() {
         return html! {
             <div class="empty-state" id="call-graph">

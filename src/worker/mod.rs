@@ -1,0 +1,272 @@
+//! The link worker: runs the pipeline off the page's thread and answers questions
+//! about the runs it keeps — the shown side's and, when the page compares two link
+//! sets, the other side's — and compares them. Every request names the run it is about,
+//! and the worker answers about that run, whichever side the page now shows it on.
+//!
+//! * [`blobs`] — reading the page's blobs (in slices, when the loader reaches them) and
+//!   writing blobs back;
+//! * [`session`] — one run kept: the link itself, and what can be asked of it;
+//! * this file — the dispatch of requests, and a reduction run in slices.
+
+mod blobs;
+mod session;
+
+use gloo_worker::{HandlerId, Worker, WorkerScope};
+
+use crate::protocol::{InputFile, LinkRequest, ReduceStep, ReducedSummary, Request, Response, Wire};
+use session::Session;
+
+/// The worker's state: the runs it keeps (at most one per side), and a reduction under
+/// way.
+pub struct LinkWorker {
+    sessions: Vec<Session>,
+    reducing: Option<Job>,
+}
+
+/// A reduction in slices: each runs tests for [`SLICE_MS`], answers its progress, and
+/// schedules the next with a timer, so a `CancelReduce` (or a new link) gets in between.
+struct Job {
+    run: u64,
+    /// Who asked (the answers go there).
+    id: HandlerId,
+    reduction: birlink_core::tools::reduce::Reduction,
+    started: f64,
+}
+
+/// How long one slice of a reduction runs before the worker reads its messages.
+const SLICE_MS: f64 = 40.0;
+
+/// The worker's own message: run the next slice of the reduction of `run`.
+pub struct NextSlice(u64);
+
+impl Worker for LinkWorker {
+    type Message = NextSlice;
+    type Input = Wire<Request>;
+    type Output = Wire<Response>;
+
+    fn create(_scope: &WorkerScope<Self>) -> Self {
+        LinkWorker { sessions: Vec::new(), reducing: None }
+    }
+
+    fn update(&mut self, scope: &WorkerScope<Self>, NextSlice(run): Self::Message) {
+        if self.reducing.as_ref().is_some_and(|job| job.run == run) {
+            self.slice(scope);
+        }
+    }
+
+    fn received(&mut self, scope: &WorkerScope<Self>, msg: Self::Input, id: HandlerId) {
+        let request = match msg.0 {
+            Ok(request) => request,
+            Err(message) => return scope.respond(id, Wire::new(Response::Broken { message })),
+        };
+        let answer = match request {
+            Request::Link(request) => {
+                self.reducing = None;
+                self.link(scope, id, request);
+                return;
+            }
+            Request::Reduce { run } => return self.start_reduce(scope, id, run),
+            Request::CancelReduce { run } => {
+                if self.reducing.as_ref().is_some_and(|job| job.run == run) {
+                    self.reducing = None;
+                }
+                return;
+            }
+            Request::Decode { run, data, lnc } => decode(run, data, lnc),
+            Request::Compare { a, b, numbers, core_map } => {
+                let json = match (self.session(a), self.session(b)) {
+                    (Some(a), Some(b)) => {
+                        let options = birlink_core::tools::compare::CompareOptions {
+                            core_map: core_map.iter().copied().collect(),
+                            normalize: birlink_core::tools::compare::Normalize { numbers },
+                        };
+                        let comparison = birlink_core::tools::compare::compare(&a.outcome, &b.outcome, &options);
+                        serde_json::to_vec(&comparison)
+                            .map(|json| crate::protocol::Bytes::from(&json))
+                            .map_err(|error| format!("could not write the comparison: {error}"))
+                    }
+                    _ => Err("the worker no longer holds both runs: link them again".to_owned()),
+                };
+                Response::Compared { a, b, numbers, core_map, json }
+            }
+            // The rest is about one run, which the worker may no longer hold.
+            request => match self.answer(request) {
+                Some(answer) => answer,
+                None => return,
+            },
+        };
+        scope.respond(id, Wire::new(answer));
+    }
+}
+
+/// Reads a link's data into files.
+fn decode(run: u64, data: String, lnc: Option<u64>) -> Response {
+    match birlink_core::tools::share::data::decode(&data) {
+        Ok(set) => {
+            let files = set
+                .files
+                .iter()
+                .filter_map(|f| Some(InputFile { path: f.name.clone(), blob: blobs::blob(&f.bytes)? }))
+                .collect::<Vec<_>>();
+            if files.len() == set.files.len() {
+                Response::Decoded { run, data, files, lnc: lnc.or(set.lnc) }
+            } else {
+                Response::Undecodable { run, message: "the browser could not hold the link's files".to_owned() }
+            }
+        }
+        Err(error) => Response::Undecodable { run, message: error.to_string() },
+    }
+}
+
+impl LinkWorker {
+    fn session(&self, run: u64) -> Option<&Session> {
+        self.sessions.iter().find(|s| s.run == run)
+    }
+
+    /// The answer to a question about one run; `None` when the worker no longer holds
+    /// the run (the page has moved on, and drops answers about it anyway) or the
+    /// request is not one about a run.
+    fn answer(&self, request: Request) -> Option<Response> {
+        use birlink_core::tools::query;
+        Some(match request {
+            Request::Entity { run, query } => {
+                let view = self
+                    .session(run)
+                    .and_then(|s| query::entity_view(s.outcome.linked.as_ref()?, &s.outcome.files, &query));
+                Response::Entity { run, query, view: view.map(Box::new) }
+            }
+            Request::EntityByKey { run, key } => {
+                let view = self
+                    .session(run)
+                    .and_then(|s| query::entity_view_by_key(s.outcome.linked.as_ref()?, &s.outcome.files, &key));
+                Response::Entity { run, query: query::query_of(&key), view: view.map(Box::new) }
+            }
+            Request::Share { run } => Response::Share { run, data: self.session(run)?.share_data() },
+            Request::Original { run, file, pointer } => {
+                let original = self.session(run).and_then(|s| {
+                    let entry = s.outcome.files.iter().find(|f| f.path == file)?;
+                    query::original(entry, &pointer)
+                });
+                Response::Original { run, file, pointer, original }
+            }
+            Request::Unit { run, unit } => {
+                let text = self
+                    .session(run)
+                    .and_then(|s| s.outcome.linked.as_ref())
+                    .and_then(|module| query::unit_text(module, &unit));
+                Response::Unit { run, unit, text }
+            }
+            Request::Search { run, text } => {
+                let hits = self
+                    .session(run)
+                    .and_then(|s| s.outcome.linked.as_ref())
+                    .map(|module| query::search(module, &text, 50))
+                    .unwrap_or_default();
+                Response::Search { run, text, hits }
+            }
+            Request::Locate { run, text } => {
+                let session = self.session(run)?;
+                let located =
+                    birlink_core::tools::log::locate_all(&birlink_core::tools::log::read(&text), &session.outcome);
+                Response::Located { run, text, located }
+            }
+            Request::Export { run, what } => match self.session(run)?.export(what) {
+                Some(blob) => Response::Export { run, what, blob },
+                None => Response::Failed { run, message: format!("could not build {}", what.file_name()) },
+            },
+            Request::Link(_)
+            | Request::Compare { .. }
+            | Request::Decode { .. }
+            | Request::Reduce { .. }
+            | Request::CancelReduce { .. } => return None,
+        })
+    }
+
+    /// Links a request's files into a session, keeping the other side's.
+    fn link(&mut self, scope: &WorkerScope<Self>, id: HandlerId, request: LinkRequest) {
+        // The previous run's memory goes first: a big link set must not be held twice.
+        // The other side's session stays, and what it holds is taken from this one's
+        // budget.
+        let keep = request.keep;
+        self.sessions.retain(|s| Some(s.run) == keep);
+        blobs::drop_blobs_but(keep);
+        let kept: u64 = self.sessions.iter().map(|s| s.held).sum();
+        let (answer, session) = Session::link(request, kept, &mut |progress| scope.respond(id, Wire::new(progress)));
+        scope.respond(id, Wire::new(answer));
+        self.sessions.push(session);
+    }
+
+    fn start_reduce(&mut self, scope: &WorkerScope<Self>, id: HandlerId, run: u64) {
+        let Some(session) = self.session(run) else { return };
+        let options = birlink_core::tools::reduce::ReduceOptions {
+            lnc: session.lnc,
+            max_input_bytes: Some(birlink_core::limits::WASM_MAX_REDUCE_BYTES),
+            ..Default::default()
+        };
+        // Above the bound, nothing of the link set is read again.
+        let bytes = session.input_bytes();
+        if bytes > birlink_core::limits::WASM_MAX_REDUCE_BYTES {
+            let error = birlink_core::tools::reduce::ReduceError::TooLarge {
+                bytes,
+                max: birlink_core::limits::WASM_MAX_REDUCE_BYTES,
+            };
+            return scope.respond(id, Wire::new(Response::ReduceFailed { run, message: error.to_string() }));
+        }
+        let reduction = session.link_set().and_then(|set| {
+            birlink_core::tools::reduce::Reduction::new(&set, &options).map_err(|error| error.to_string())
+        });
+        match reduction {
+            Ok(reduction) => {
+                self.reducing = Some(Job { run, id, reduction, started: blobs::now() });
+                self.slice(scope);
+            }
+            Err(message) => scope.respond(id, Wire::new(Response::ReduceFailed { run, message })),
+        }
+    }
+
+    /// Runs tests for a slice, then answers the progress and schedules the next slice,
+    /// or the result.
+    fn slice(&mut self, scope: &WorkerScope<Self>) {
+        let Some(job) = self.reducing.as_mut() else { return };
+        let until = blobs::now() + SLICE_MS;
+        while job.reduction.step() && blobs::now() < until {}
+        let (run, id) = (job.run, job.id);
+        if !job.reduction.is_done() {
+            let p = job.reduction.progress();
+            let step = ReduceStep {
+                round: p.round as u32,
+                level: p.level.map_or("done", |level| level.name()).to_owned(),
+                tests: p.tests as u32,
+                instructions: p.instructions as u64,
+                bytes: p.bytes as u64,
+            };
+            scope.respond(id, Wire::new(Response::Reducing { run, step }));
+            // A timer, not a microtask: the page's messages are read before the next slice.
+            let scope = scope.clone();
+            gloo::timers::callback::Timeout::new(0, move || scope.send_message(NextSlice(run))).forget();
+            return;
+        }
+        let reduced = job.reduction.result();
+        let ms = blobs::now() - job.started;
+        self.reducing = None;
+        let summary = ReducedSummary {
+            file_name: reduced.form.file_name().to_owned(),
+            code: reduced.target.code.as_str().to_owned(),
+            pass: reduced.target.pass.to_string(),
+            tests: reduced.tests as u32,
+            bytes: (reduced.bytes.0 as u64, reduced.bytes.1 as u64),
+            instructions: (reduced.instructions.0 as u64, reduced.instructions.1 as u64),
+            ms,
+        };
+        match blobs::blob(&reduced.contents) {
+            Some(blob) => scope.respond(id, Wire::new(Response::Reduced { run, summary, blob })),
+            None => scope.respond(
+                id,
+                Wire::new(Response::ReduceFailed {
+                    run,
+                    message: "the browser could not hold the reduced file".to_owned(),
+                }),
+            ),
+        }
+    }
+}

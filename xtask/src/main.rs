@@ -15,6 +15,8 @@
 
 mod dist;
 #[cfg(test)]
+mod imports;
+#[cfg(test)]
 mod tidy;
 
 use std::path::{Path, PathBuf};

@@ -2,7 +2,8 @@
 //!
 //! * generated files are current (`docs/diagnostics.md`);
 //! * every Rust file opens with a `//!` comment saying what it is;
-//! * the core crate stays pure (no IO, no printing, no clock, no web or CLI crate);
+//! * the core crate stays pure (no IO, no printing, no clock, no web or CLI crate), its
+//!   imports run down its layers, and no files of it import each other round;
 //! * the page builds no markup from text;
 //! * docs and code cite the spec in `docs/spec/`, never a path outside the
 //!   repository, and every section they cite exists;
@@ -81,30 +82,60 @@ fn the_core_crate_is_pure() {
 /// (ARCHITECTURE.md, "The core is layered"). `limits` is usable from any.
 const CORE_LAYERS: [&str; 7] = ["model", "diag", "output", "read", "passes", "tools", "gen"];
 
+/// The core crate's import graph, file by file (`imports.rs`).
+fn core_graph() -> crate::imports::Graph {
+    let src = root().join("crates/birlink-core/src");
+    let sources: Vec<crate::imports::Source> = files(&["rs"])
+        .into_iter()
+        .filter(|f| f.starts_with(&src))
+        .map(|file| {
+            let relative_path = file.strip_prefix(&src).unwrap_or(&file).with_extension("");
+            let mut module: Vec<String> =
+                relative_path.components().filter_map(|c| c.as_os_str().to_str()).map(str::to_owned).collect();
+            if matches!(module.last().map(String::as_str), Some("mod" | "lib")) {
+                module.pop();
+            }
+            crate::imports::Source { module, text: read(&file) }
+        })
+        .collect();
+    assert!(sources.len() > 40, "found only {} core files", sources.len());
+    crate::imports::Graph::of(&sources)
+        .unwrap_or_else(|e| panic!("crates/birlink-core/src/{}: syn cannot read it: {}", e.module.join("/"), e.error))
+}
+
 #[test]
 fn the_core_is_layered() {
-    let src = root().join("crates/birlink-core/src");
-    let sources: Vec<PathBuf> = files(&["rs"]).into_iter().filter(|f| f.starts_with(&src)).collect();
-    assert!(sources.len() > 40, "found only {} core files", sources.len());
-    let layer = |name: &str| CORE_LAYERS.iter().position(|l| *l == name);
+    let graph = core_graph();
+    let layer = |module: &[String]| module.first().and_then(|top| CORE_LAYERS.iter().position(|l| l == top));
     let mut upward = Vec::new();
-    for file in &sources {
-        let relative_path = file.strip_prefix(&src).unwrap_or(file);
-        let Some(own) = relative_path.components().next().and_then(|c| c.as_os_str().to_str()) else { continue };
-        let Some(own_layer) = layer(own.trim_end_matches(".rs")) else { continue };
-        let text = read(file);
-        // Tests may reach up (a model test runs the pipeline); the code may not.
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
-            for (at, _) in line.match_indices("crate::") {
-                let name: String = line[at + 7..].chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
-                if layer(&name).is_some_and(|l| l > own_layer) {
-                    upward.push(format!("{}: `{own}` imports `{name}`", relative(file)));
-                }
+    let mut checked = 0;
+    for (from, targets) in &graph.edges {
+        let Some(own) = layer(from) else { continue };
+        for to in targets {
+            checked += 1;
+            if layer(to).is_some_and(|theirs| theirs > own) {
+                upward.push(format!("{} imports {}", from.join("/"), to.join("/")));
             }
         }
     }
+    assert!(checked > 200, "only {checked} imports found in the core");
     assert!(upward.is_empty(), "the core's layers are {CORE_LAYERS:?}, bottom first:\n{}", upward.join("\n"));
+}
+
+#[test]
+fn the_core_has_no_import_cycle() {
+    let cycles: Vec<String> = core_graph()
+        .cycles()
+        .into_iter()
+        .map(|cycle| {
+            cycle
+                .iter()
+                .map(|m| if m.is_empty() { "lib".to_owned() } else { m.join("/") })
+                .collect::<Vec<_>>()
+                .join(" → ")
+        })
+        .collect();
+    assert!(cycles.is_empty(), "files of the core import each other round:\n{}", cycles.join("\n"));
 }
 
 #[test]

@@ -13,6 +13,7 @@ pub mod codes;
 pub mod describe;
 pub mod docs;
 pub mod ncc;
+mod severity;
 
 use serde::{Deserialize, Serialize};
 
@@ -20,29 +21,7 @@ use crate::model::entity::EntityKind;
 use crate::model::ir::{FileId, Src};
 use crate::model::pass::Pass;
 use codes::Code;
-
-/// How bad a diagnostic is. Ordered: `Note < Warning < Error`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Information: something was skipped or had nothing to do.
-    Note,
-    /// Suspicious, but the link goes on.
-    Warning,
-    /// The pass (or the read) failed; later passes do not run.
-    Error,
-}
-
-impl Severity {
-    /// `error`, `warning` or `note`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Note => "note",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
+pub use severity::Severity;
 
 /// Where a diagnostic points: a file and a JSON pointer, with line and column when known.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

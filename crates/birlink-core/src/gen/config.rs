@@ -1,7 +1,6 @@
 //! What to generate (`GenConfig`, with the defaults `birlink gen` shows) and how to lay
 //! it out (`Layout`).
 
-use super::Scenario;
 use crate::diag::codes::Code;
 
 /// What to generate.
@@ -83,4 +82,22 @@ pub enum Shape {
     /// `optin_passes`, `debug` (file, line, op), operands with their set, owner function
     /// and access shape, typed `sync_info` entries (`gen::real`).
     Real,
+}
+
+/// A failure as users reported it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scenario {
+    /// A ring-attention kernel whose cores exchange K through `inst__I-5-0:send_k_buf`,
+    /// launched without its LNC grid: only core 0's module has the kernel's buffers, so
+    /// core 0's remote view of core 1's `send_k_buf` finds nothing there (the
+    /// compiler's `NCC_ILLC059`, birlink's 1514). Needs `ring` and two cores.
+    RingAttentionWithoutGrid,
+    /// A `sendrecv` called twice: core 1 names its sixth CoreBarrier after the first
+    /// call (`CoreBarrier-0_180`) where core 0 names it after the second
+    /// (`CoreBarrier-0_480`) (the compiler's `NCC_IXLV002`, birlink's 1189).
+    SendrecvCalledTwice,
+    /// The same kernel with its `sendrecv` called once: every core names its barriers
+    /// alike (`CoreBarrier-0_480` on both); it links. The other half of the
+    /// NCC_IXLV002 comparison.
+    SendrecvCalledOnce,
 }

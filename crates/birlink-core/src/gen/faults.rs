@@ -4,8 +4,11 @@
 
 use serde_json::{json, Map, Value};
 
+use super::config::GenConfig;
 use super::module::{ap, loop_nest, memloc_dram, mk_set};
-use super::{generate_set, pretty, shared_name, GenConfig, GenSet, SHARED_BASE};
+use super::scenarios::clean_set;
+use super::set::{pretty, GenSet};
+use super::{shared_name, SHARED_BASE};
 use crate::diag::codes::Code;
 use crate::read::input::SourceFile;
 
@@ -253,7 +256,7 @@ pub(super) fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
             json!({"name": "mm_signals_peer", "opcode": "Matmult", "engine": "PE",
                    "sync_info": {"on_update": [{"id": 9, "update_value": 1, "mode": "sem-inc", "target_core": 0}]}}),
         ),
-        Code::NothingToRelink => *set = generate_set(&GenConfig { cores: 1, fault: None, ..config.clone() }),
+        Code::NothingToRelink => *set = clean_set(&GenConfig { cores: 1, fault: None, ..config.clone() }),
         Code::AlreadyLinked => {
             // Link the set, then give the result to bir_linker again.
             replace_with_linked(set, None);

@@ -24,6 +24,7 @@ mod module;
 mod real;
 pub mod samples;
 mod scenarios;
+mod set;
 pub mod workdir;
 
 use std::io::Write as _;
@@ -31,42 +32,11 @@ use std::io::Write as _;
 use serde_json::{json, Map, Value};
 
 use crate::diag::codes::Code;
-use crate::read::input::SourceFile;
 
-pub use config::{GenConfig, Layout, Shape};
+pub use config::{GenConfig, Layout, Scenario, Shape};
 pub use module::{shared_name, SHARED_BASE, SHARED_STRIDE};
-pub use scenarios::Scenario;
-
-/// One generated file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GenFile {
-    /// Relative path.
-    pub path: String,
-    /// Content.
-    pub bytes: Vec<u8>,
-}
-
-impl GenFile {
-    /// As a pipeline input.
-    pub fn source(&self) -> SourceFile {
-        SourceFile {
-            path: self.path.clone(),
-            content: crate::read::input::Content::Bytes(self.bytes.clone()),
-            role: crate::read::input::Role::Auto,
-        }
-    }
-}
-
-/// The generated documents before layout.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct GenSet {
-    /// One module per core.
-    pub modules: Vec<Value>,
-    /// The netlist, if any.
-    pub netlist: Option<Value>,
-    /// Bundle options.
-    pub options: Map<String, Value>,
-}
+use set::{core_module, netlist};
+pub use set::{pretty, GenFile, GenSet};
 
 /// Codes a fault can be injected for (every code but BL0010, which is a limit of the
 /// build, tested through `LinkOptions::max_input_bytes`).
@@ -250,34 +220,9 @@ impl<W: std::io::Write> std::io::Write for Counted<W> {
     }
 }
 
-/// One core's module, in the config's shape.
-fn core_module(config: &GenConfig, core: u64, rng: &mut module::Rng) -> Value {
-    let mut module = module::core_module(config, core, rng);
-    if config.shape == Shape::Real {
-        real::realize(&mut module, core);
-    }
-    module
-}
-
-/// The netlist a files layout writes (its `lnc` from the netlist or the options).
-fn netlist(config: &GenConfig, cores: u64) -> Option<Value> {
-    config.netlist.then(|| json!({"lnc": cores, "name": "nc00", "outputs": ["output"]}))
-}
-
-/// Pretty JSON with a final newline.
-pub fn pretty(value: &Value) -> String {
-    crate::output::json::to_pretty_string(value)
-}
-
 /// Generates the documents (with any document-level fault applied).
 pub fn generate_set(config: &GenConfig) -> GenSet {
-    let mut rng = module::Rng::new(config.seed);
-    let cores = config.cores.max(1);
-    let modules: Vec<Value> = (0..cores).map(|c| core_module(config, c, &mut rng)).collect();
-    let mut set = GenSet { modules, netlist: netlist(config, cores), options: Map::new() };
-    if let Some(scenario) = config.scenario {
-        scenarios::apply(&mut set, scenario);
-    }
+    let mut set = scenarios::clean_set(config);
     if let Some(fault) = config.fault {
         faults::inject(&mut set, config, fault);
     }

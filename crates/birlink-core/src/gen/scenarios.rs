@@ -8,25 +8,8 @@
 
 use serde_json::{json, Value};
 
-use super::GenSet;
-
-/// A failure as users reported it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scenario {
-    /// A ring-attention kernel whose cores exchange K through `inst__I-5-0:send_k_buf`,
-    /// launched without its LNC grid: only core 0's module has the kernel's buffers, so
-    /// core 0's remote view of core 1's `send_k_buf` finds nothing there (the
-    /// compiler's `NCC_ILLC059`, birlink's 1514). Needs `ring` and two cores.
-    RingAttentionWithoutGrid,
-    /// A `sendrecv` called twice: core 1 names its sixth CoreBarrier after the first
-    /// call (`CoreBarrier-0_180`) where core 0 names it after the second
-    /// (`CoreBarrier-0_480`) (the compiler's `NCC_IXLV002`, birlink's 1189).
-    SendrecvCalledTwice,
-    /// The same kernel with its `sendrecv` called once: every core names its barriers
-    /// alike (`CoreBarrier-0_480` on both); it links. The other half of the
-    /// NCC_IXLV002 comparison.
-    SendrecvCalledOnce,
-}
+use super::config::{GenConfig, Scenario};
+use super::set::{self, GenSet};
 
 /// The kernel of the ring-attention scenario, as the compiler prefixes its names.
 const KERNEL: &str = "inst__I-5-0";
@@ -135,4 +118,13 @@ fn rename_strings(value: &mut Value, rename: &dyn Fn(&str) -> Option<String>) {
         Value::Object(map) => map.values_mut().for_each(|v| rename_strings(v, rename)),
         _ => {}
     }
+}
+
+/// A config's documents with its scenario applied: what a set is before any fault.
+pub(super) fn clean_set(config: &GenConfig) -> GenSet {
+    let mut set = set::documents(config);
+    if let Some(scenario) = config.scenario {
+        apply(&mut set, scenario);
+    }
+    set
 }

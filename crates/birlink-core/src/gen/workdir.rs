@@ -6,7 +6,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{generate_set, pretty, GenConfig, GenFile};
+use super::config::GenConfig;
+use super::scenarios::clean_set;
+use super::set::{pretty, GenFile};
 use crate::diag::codes::Code;
 
 /// The passes dumped, in the order printed: `bir_debug.<n>.after-<pass>.before-<next>`.
@@ -84,7 +86,7 @@ fn tensor_map(module: &Value, core: usize) -> Map<String, Value> {
 /// The files of a work directory named `name` for `config`, with `fault` (one of
 /// [`FAULTS`]) injected.
 pub fn generate(config: &GenConfig, name: &str, fault: Option<Code>) -> Vec<GenFile> {
-    let set = generate_set(&GenConfig { fault: None, ..config.clone() });
+    let set = clean_set(&GenConfig { fault: None, ..config.clone() });
     let cores = set.modules.len();
     let mut files = vec![GenFile {
         path: format!("{name}/command.txt"),

@@ -16,7 +16,7 @@ use crate::model::pass::Pass;
 use crate::output::report::FileKind;
 use crate::read::compact;
 use crate::read::json;
-use crate::read::json::stream::Document;
+use crate::read::json::Document;
 use crate::read::netlist::{self, Netlist, NETLIST_KEYS};
 
 /// One input file, as the caller read it (or will read it).
@@ -448,7 +448,7 @@ fn decode(file: FileId, source: SourceFile, too_large: bool) -> Decoded {
         Content::Later { reader, len } if !netlist => match read_compacted(&reader, len) {
             Ok(Compacted::Whole(bytes)) => Ok(bytes),
             Ok(Compacted::Text(text, len)) => {
-                if let Some((document, mut read_diags)) = json::stream::read_direct(&text, file) {
+                if let Some((document, mut read_diags)) = json::read_direct(&text, file) {
                     diags.append(&mut read_diags);
                     // Held while instructions are spans of it.
                     drop(text);
@@ -501,7 +501,7 @@ fn decode(file: FileId, source: SourceFile, too_large: bool) -> Decoded {
     let document = if role == Role::Netlist || is_netlist_name {
         json::parse(&text).map(Document::Other)
     } else {
-        json::stream::read_document(&text, file, &mut diags)
+        json::read_document(&text, file, &mut diags)
     };
     entry.len = text.len() as u64;
     // A text no instruction is a span of is dropped when it can be read again: the

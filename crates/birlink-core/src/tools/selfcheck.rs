@@ -88,7 +88,7 @@ pub fn fast_agrees(text: &str) -> Result<(), String> {
 /// container given twice, …): there is only one reading then; `Ok(true)` when both read
 /// it alike.
 pub fn direct_agrees(text: &str) -> Result<bool, String> {
-    match crate::read::json::stream::both_readings(text) {
+    match crate::read::json::both_readings(text) {
         (None, _) => Ok(false),
         (Some(direct), general) if direct == general => Ok(true),
         (Some(direct), general) => {

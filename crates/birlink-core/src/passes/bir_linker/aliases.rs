@@ -12,12 +12,13 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::copy::CoreInfo;
 use super::record::Step;
-use super::{CoreInfo, PASS};
 use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
 use crate::model::entity::EntityKind;
 use crate::model::ir::{AliasEntry, MemLoc, Module};
+use crate::model::pass::Pass;
 use crate::output::print;
 use crate::output::report::{AliasEnd, AliasRow, StepRow, Unit};
 use crate::passes::partition::{counterpart, memlocs, nearest_names, MemlocIndex, MemlocRef, Partition};
@@ -78,7 +79,7 @@ pub(super) fn plan(
                 diags.push(about_view(
                     Diagnostic::new(
                         Code::SelfTarget,
-                        PASS,
+                        Pass::BirLinker,
                         format!(
                             "`{view_name}` on core {} has `remote_local_target` [`{}`, {}]: a remote target on its own core",
                             partition.core, target.name, target.core
@@ -90,7 +91,7 @@ pub(super) fn plan(
             let Some(&oi) = by_core.get(&target.core) else {
                 diags.push(about_view(Diagnostic::new(
                     Code::MissingRemoteTarget,
-                    PASS,
+                    Pass::BirLinker,
                     format!(
                         "`{view_name}` on core {} targets core {}, which is not in the link set; no alias made",
                         partition.core, target.core
@@ -103,7 +104,7 @@ pub(super) fn plan(
             let Some(found) = indexes[oi].find(&target.name, prefer) else {
                 diags.push(about_view(Diagnostic::new(
                     Code::MissingRemoteTarget,
-                    PASS,
+                    Pass::BirLinker,
                     format!(
                         "`{view_name}` on core {} targets `{}` on core {}, which does not exist there; no alias made",
                         partition.core, target.name, target.core
@@ -136,7 +137,7 @@ pub(super) fn plan(
                 if !found {
                     let mut diagnostic = Diagnostic::new(
                         Code::NetlistEndpointMissing,
-                        PASS,
+                        Pass::BirLinker,
                         format!("netlist alias {role} `{}` on core {} does not exist", end.memloc, end.core),
                     )
                     .core(end.core)
@@ -157,7 +158,7 @@ pub(super) fn plan(
             diags.push(
                 Diagnostic::new(
                     Code::SelfTarget,
-                    PASS,
+                    Pass::BirLinker,
                     format!(
                         "netlist alias from `{}` to `{}` stays on core {pcore}",
                         alias.producer.memloc, alias.consumer.memloc
@@ -198,7 +199,7 @@ fn non_dram(linked: &Module, view_core: u64, view: MemlocRef, owner_core: u64, o
     Some(
         Diagnostic::new(
             Code::NonDramAlias,
-            PASS,
+            Pass::BirLinker,
             format!(
                 "cross-core handoff `{}` (core {view_core}) → `{}` (core {owner_core}) is not in DRAM: {}",
                 v.name(),

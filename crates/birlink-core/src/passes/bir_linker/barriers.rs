@@ -7,11 +7,11 @@
 use serde_json::Value;
 
 use super::record::Step;
-use super::PASS;
 use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
 use crate::model::entity::EntityKind;
 use crate::model::ir::{Module, Op};
+use crate::model::pass::Pass;
 use crate::output::print;
 use crate::output::report::{BarrierRow, StepRow, Unit};
 
@@ -40,7 +40,7 @@ pub(super) fn renumber(linked: &mut Module, rows: &mut Vec<BarrierRow>, diags: &
                 };
                 let mut diagnostic = Diagnostic::new(
                     Code::BarrierSkipped,
-                    PASS,
+                    Pass::BirLinker,
                     format!("core barrier `{}` in function `{function_name}` has {found}; left as it is", inst.name()),
                 )
                 .at(inst.src.as_ref())

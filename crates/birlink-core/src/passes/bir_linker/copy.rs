@@ -13,7 +13,6 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 
 use super::record::{fields, Step};
-use super::{CoreInfo, PASS};
 use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
 use crate::model::arena::{Handle, HandleMap};
@@ -21,6 +20,7 @@ use crate::model::entity::EntityKind;
 use crate::model::ir::{
     edit_object_field, str_field, Allocation, Fields, Function, MemLoc, Module, Op, Queue, Src, Store,
 };
+use crate::model::pass::Pass;
 use crate::output::print;
 use crate::output::report::{StepRow, Unit};
 use crate::read::input::CoreModule;
@@ -185,7 +185,7 @@ pub(super) fn warn_attributes(
         Some(other) => diags.push(
             Diagnostic::new(
                 Code::AttributesReplaced,
-                PASS,
+                Pass::BirLinker,
                 format!(
                     "`attributes` of {kind} `{name}` (core {core}) is {}, not an object; it is kept as `source_attributes`",
                     crate::diag::describe::type_name(other)
@@ -196,4 +196,17 @@ pub(super) fn warn_attributes(
             .entity(kind, name, None),
         ),
     }
+}
+
+/// One core being linked, once its module has been copied in (step 3).
+pub(super) struct CoreInfo {
+    pub(super) core: u64,
+    /// The module's name: the core function's name.
+    pub(super) name: String,
+    /// The core function.
+    pub(super) function: Handle<Function>,
+    /// All of its functions, the core function first.
+    pub(super) functions: Vec<Handle<Function>>,
+    /// Its queues (moved handles), in module order.
+    pub(super) queues: Vec<Handle<Queue>>,
 }

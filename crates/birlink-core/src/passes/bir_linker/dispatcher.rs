@@ -4,7 +4,6 @@
 
 use serde_json::json;
 
-use super::call_name;
 use super::record::{fields, Step};
 use crate::model::ir::{opcode, Block, Function, Inst, Module};
 use crate::output::print;
@@ -40,4 +39,9 @@ pub(super) fn add(linked: &mut Module, modules: &[(u64, CoreModule)], rows: &mut
         step.added(&unit, "block dispatcher", print::inst_line(linked, call));
     }
     step.finish()
+}
+
+/// The name of core `core`'s call (`call_def_<core>_instance_<idx>`, idx = 0).
+pub fn call_name(core: u64) -> String {
+    format!("call_def_{core}_instance_0")
 }

@@ -50,8 +50,7 @@ mod returns;
 pub mod tensor_map;
 
 use crate::diag::{has_errors, Diagnostic};
-use crate::model::arena::Handle;
-use crate::model::ir::{Function, Module, Queue};
+use crate::model::ir::Module;
 use crate::model::pass::Pass;
 use crate::output::report::{AliasRow, BarrierRow, DispatchRow, OutputKindRow, QueueRow, StepRow};
 use crate::read::input::CoreModule;
@@ -79,24 +78,6 @@ pub struct Linked {
     pub barriers: Vec<BarrierRow>,
     /// Whether it reported an error.
     pub failed: bool,
-}
-
-/// The name of core `core`'s call (`call_def_<core>_instance_<idx>`, idx = 0).
-pub fn call_name(core: u64) -> String {
-    format!("call_def_{core}_instance_0")
-}
-
-/// One core being linked, once its module has been copied in (step 3).
-struct CoreInfo {
-    core: u64,
-    /// The module's name: the core function's name.
-    name: String,
-    /// The core function.
-    function: Handle<Function>,
-    /// All of its functions, the core function first.
-    functions: Vec<Handle<Function>>,
-    /// Its queues (moved handles), in module order.
-    queues: Vec<Handle<Queue>>,
 }
 
 /// Links the modules. `modules` pairs each module with its verified core id.

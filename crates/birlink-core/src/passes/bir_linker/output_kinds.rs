@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::aliases::Handoff;
+use super::copy::CoreInfo;
 use super::record::Step;
-use super::CoreInfo;
 use crate::model::arena::Handle;
 use crate::model::ir::{Allocation, MemLocSet, Module};
 use crate::output::print;

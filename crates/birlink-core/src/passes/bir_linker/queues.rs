@@ -12,8 +12,8 @@ use std::collections::{BTreeSet, HashMap};
 use serde_json::Value;
 
 use super::copy::warn_attributes;
+use super::copy::CoreInfo;
 use super::record::Step;
-use super::CoreInfo;
 use crate::diag::Diagnostic;
 use crate::model::arena::Handle;
 use crate::model::entity::EntityKind;

@@ -5,9 +5,10 @@
 
 use serde_json::json;
 
+use super::copy::CoreInfo;
+use super::dispatcher::call_name;
 use super::queue_switches::first_block;
 use super::record::{fields, Step};
-use super::{call_name, CoreInfo};
 use crate::model::arena::Handle;
 use crate::model::ir::{opcode, Block, Function, Inst, Module};
 use crate::output::print;

@@ -3,10 +3,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::PASS;
 use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
 use crate::model::entity::EntityKind;
+use crate::model::pass::Pass;
 use crate::read::input::{CoreModule, LinkSet};
 
 /// The core id of each module, when every identity check holds.
@@ -24,7 +24,7 @@ pub(super) fn check(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u6
                 ok = false;
                 let diagnostic = Diagnostic::new(
                     Code::MissingCoreId,
-                    PASS,
+                    Pass::Verify,
                     format!("module `{}` has no `attributes.neuron_core_id` and {n} modules are linked", module.name),
                 )
                 .entity(EntityKind::Module, &module.name, None);
@@ -41,7 +41,7 @@ pub(super) fn check(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u6
             diags.push(
                 Diagnostic::new(
                     Code::CoreOutOfRange,
-                    PASS,
+                    Pass::Verify,
                     format!("module `{}` has core id {core}, but {n} module(s) make cores 0..{}", module.name, n - 1),
                 )
                 .core(core)
@@ -58,7 +58,7 @@ pub(super) fn check(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u6
             diags.push(
                 Diagnostic::new(
                     Code::DuplicateCore,
-                    PASS,
+                    Pass::Verify,
                     format!("modules `{}` and `{}` both have core id {core}", first.name, module.name),
                 )
                 .core(core)
@@ -80,7 +80,7 @@ pub(super) fn check(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u6
             diags.push(
                 Diagnostic::new(
                     Code::DuplicateModuleName,
-                    PASS,
+                    Pass::Verify,
                     "module name `main` collides with the dispatcher function `main`",
                 )
                 .at(src)
@@ -93,7 +93,7 @@ pub(super) fn check(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u6
             diags.push(
                 Diagnostic::new(
                     Code::DuplicateModuleName,
-                    PASS,
+                    Pass::Verify,
                     format!(
                         "two modules are named `{}` (in `{}` and `{}`)",
                         module.name,
@@ -110,7 +110,7 @@ pub(super) fn check(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u6
             diags.push(
                 Diagnostic::new(
                     Code::AlreadyLinked,
-                    PASS,
+                    Pass::Verify,
                     format!(
                         "module `{}` is already linked: its functions carry `attributes.neuron_core_id`",
                         module.name
@@ -123,9 +123,13 @@ pub(super) fn check(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u6
         if module.module.functions.is_empty() {
             ok = false;
             diags.push(
-                Diagnostic::new(Code::NoFunctions, PASS, format!("module `{}` has no functions to link", module.name))
-                    .at(src)
-                    .entity(EntityKind::Module, &module.name, None),
+                Diagnostic::new(
+                    Code::NoFunctions,
+                    Pass::Verify,
+                    format!("module `{}` has no functions to link", module.name),
+                )
+                .at(src)
+                .entity(EntityKind::Module, &module.name, None),
             );
         }
     }

@@ -5,11 +5,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::PASS;
 use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
 use crate::model::entity::EntityKind;
 use crate::model::ir::{Allocation, Module, Op, RemoteTarget, Src};
+use crate::model::pass::Pass;
 use crate::read::input::{CoreModule, LinkSet};
 
 /// What the LncVerifier compares across cores, for one core.
@@ -109,7 +109,7 @@ pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
             diags.push(
                 Diagnostic::new(
                     Code::FunctionCountMismatch,
-                    PASS,
+                    Pass::Verify,
                     format!(
                         "core {c} (`{}`) has {} function(s), core {} (`{}`) has {}",
                         other.name,
@@ -128,7 +128,7 @@ pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                 diags.push(
                     Diagnostic::new(
                         Code::FunctionMissing,
-                        PASS,
+                        Pass::Verify,
                         format!("core {c} (`{}`) has no function `{fname}`, which core {} has", other.name, first.core),
                     )
                     .core(c)
@@ -141,7 +141,7 @@ pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                 diags.push(
                     Diagnostic::new(
                         Code::BlockCountMismatch,
-                        PASS,
+                        Pass::Verify,
                         format!(
                             "function `{fname}` has {} block(s) on core {c} and {} on core {}",
                             blocks.len(),
@@ -157,7 +157,7 @@ pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                 diags.push(
                     Diagnostic::new(
                         Code::BlockOrderMismatch,
-                        PASS,
+                        Pass::Verify,
                         format!(
                             "block {i} of function `{fname}` is `{}` on core {c} but `{}` on core {}",
                             blocks[i], blocks0[i], first.core
@@ -173,7 +173,7 @@ pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
             diags.push(
                 Diagnostic::new(
                     Code::BarrierCountMismatch,
-                    PASS,
+                    Pass::Verify,
                     format!(
                         "core {c} (`{}`) has {} CoreBarrier(s), core {} has {}",
                         other.name,
@@ -192,7 +192,7 @@ pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
             diags.push(
                 Diagnostic::new(
                     Code::BarrierNameMismatch,
-                    PASS,
+                    Pass::Verify,
                     format!(
                         "expected core barrier {i} of core {c} to have name `{}` (as on core {}), but it is `{}`",
                         first.barriers[i].name, first.core, other.barriers[i].name
@@ -207,7 +207,7 @@ pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
             diags.push(
                 Diagnostic::new(
                     Code::Sb2SbCountMismatch,
-                    PASS,
+                    Pass::Verify,
                     format!(
                         "core {c} has {} GPSIMDSB2SB instruction(s), core {} has {}",
                         other.sb2sb, first.core, first.sb2sb
@@ -226,7 +226,7 @@ pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
             diags.push(
                 Diagnostic::new(
                     Code::BarrierIdsNotDense,
-                    PASS,
+                    Pass::Verify,
                     format!("core barrier `{name}` is barrier {i} of core {} but has {found}", summary.core),
                 )
                 .core(summary.core)
@@ -245,7 +245,7 @@ pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                 None if summary.core > 0 => diags.push(
                     Diagnostic::new(
                         Code::SharedWithoutRemoteTarget,
-                        PASS,
+                        Pass::Verify,
                         format!("shared tensor `{name}` on core {} has no `remote_local_target`", summary.core),
                     )
                     .core(summary.core)
@@ -267,7 +267,7 @@ pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                         Some(owner_addr) => diags.push(
                             Diagnostic::new(
                                 Code::SharedAddressMismatch,
-                                PASS,
+                                Pass::Verify,
                                 format!(
                                     "shared tensor `{name}` on core {} is at address {addr}, its target `{}` on core {} at {owner_addr}",
                                     summary.core, target.name, target.core
@@ -280,7 +280,7 @@ pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
                         None => diags.push(
                             Diagnostic::new(
                                 Code::SharedAddressMismatch,
-                                PASS,
+                                Pass::Verify,
                                 format!("shared tensor `{name}` on core {} targets `{}` on core {}, which does not exist", summary.core, target.name, target.core),
                             )
                             .core(summary.core)
@@ -302,7 +302,7 @@ pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
             diags.push(
                 Diagnostic::new(
                     Code::SharedAddressSetMismatch,
-                    PASS,
+                    Pass::Verify,
                     format!("shared tensor addresses of core {} differ from core {}'s", other.core, first.core),
                 )
                 .core(other.core)

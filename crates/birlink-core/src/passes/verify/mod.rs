@@ -22,6 +22,8 @@ mod lnc;
 mod names;
 mod references;
 
+pub use references::MAX_PER_CODE;
+
 use crate::diag::{has_errors, Diagnostic};
 use crate::model::pass::Pass;
 use crate::output::report::StepRow;
@@ -29,9 +31,6 @@ use crate::read::input::LinkSet;
 
 /// The pass.
 pub const PASS: Pass = Pass::Verify;
-
-/// At most this many reference warnings of one code per module; the rest are counted.
-pub const MAX_PER_CODE: usize = 20;
 
 /// What `verify` concluded.
 #[derive(Debug)]

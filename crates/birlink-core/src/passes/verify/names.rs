@@ -2,12 +2,12 @@
 
 use std::collections::HashSet;
 
-use super::PASS;
 use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
 use crate::model::arena::Handle;
 use crate::model::entity::EntityKind;
 use crate::model::ir::{instance_source_name, Allocation, MemLocSet, Src};
+use crate::model::pass::Pass;
 use crate::read::input::CoreModule;
 
 /// Reports the second and later holders of a name.
@@ -33,9 +33,13 @@ impl<'a> Unique<'a> {
         }
         if !self.seen.insert(name) {
             diags.push(
-                Diagnostic::new(Code::DuplicateName, PASS, format!("{container} has two {what}s named `{name}`"))
-                    .at(src)
-                    .entity(what, name, None),
+                Diagnostic::new(
+                    Code::DuplicateName,
+                    Pass::Verify,
+                    format!("{container} has two {what}s named `{name}`"),
+                )
+                .at(src)
+                .entity(what, name, None),
             );
         }
     }

@@ -5,13 +5,16 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::{MAX_PER_CODE, PASS};
 use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
 use crate::model::entity::EntityKind;
 use crate::model::ir::instance_source_name;
+use crate::model::pass::Pass;
 use crate::model::uses::UseKind;
 use crate::read::input::CoreModule;
+
+/// At most this many reference warnings of one code per module; the rest are counted.
+pub const MAX_PER_CODE: usize = 20;
 
 /// Caps reference warnings per code, then reports how many were left out.
 struct Capped<'d> {
@@ -35,7 +38,7 @@ impl Capped<'_> {
                 if let Some(code) = Code::parse(code) {
                     self.diags.push(Diagnostic::new(
                         code,
-                        PASS,
+                        Pass::Verify,
                         format!(
                             "{} more `{}` findings in module `{}` are not shown",
                             count - MAX_PER_CODE,
@@ -125,7 +128,7 @@ pub(super) fn check(core_module: &CoreModule, diags: &mut Vec<Diagnostic>) {
             };
             if let Err((code, message)) = found {
                 out.push(code, || {
-                    Diagnostic::new(code, PASS, message).at(inst.src.as_ref()).entity(
+                    Diagnostic::new(code, Pass::Verify, message).at(inst.src.as_ref()).entity(
                         EntityKind::Instruction,
                         inst.name(),
                         Some(fname),

@@ -20,9 +20,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::document::{finish_root, lower_element, not_a_module, Document, Kind, Lowered, ModuleKeys, One};
 use super::fast::{self, Scanned, MAX_NESTING};
 use super::lower::{Doc, Reader};
-use super::stream::{finish_root, lower_element, not_a_module, Document, Kind, Lowered, ModuleKeys};
 use crate::diag::Diagnostic;
 use crate::model::arena::Handle;
 use crate::model::ir::{opcode, Fields, FileId, FileText, Inst, Module};
@@ -141,12 +141,7 @@ fn items(cursor: &mut Cursor<'_>, reader: &mut Reader<'_>, pointer: &str, kind: 
 }
 
 /// One element of a container: an object, lowered once its keys are read.
-fn element(
-    cursor: &mut Cursor<'_>,
-    reader: &mut Reader<'_>,
-    pointer: &str,
-    kind: Kind,
-) -> Option<Option<super::stream::One>> {
+fn element(cursor: &mut Cursor<'_>, reader: &mut Reader<'_>, pointer: &str, kind: Kind) -> Option<Option<One>> {
     if cursor.peek() != Some(b'{') {
         let value = cursor.leaf()?;
         reader.not_an_object(&value, kind.element(), pointer);
@@ -398,7 +393,7 @@ mod tests {
     use super::*;
 
     fn both(text: &str) -> (Option<String>, String) {
-        super::super::stream::both_readings(text)
+        super::super::both_readings(text)
     }
 
     #[test]

@@ -1,56 +1,243 @@
-//! BIR JSON in: parsing with coded errors (here), the streaming reader (`stream`), the
-//! instructions' fast path (`fast`), lowering into the model with its checks (`lower`,
-//! `checks`), and pointer → position resolution (`locate`). Writing is `output::json`.
+//! BIR JSON in. [`read_document`] is the entry: a document is read straight from its
+//! text by `direct` (each byte once, each instruction by `fast` where it lies), and what
+//! that reader leaves is read by `stream`, serde_json driving, which is also its oracle.
+//! Both build `document`'s vocabulary and lower entities through `lower` (with the
+//! checks of `checks`); `parse` says why a text is not JSON; `locate` resolves a JSON
+//! pointer to a position. Writing is `output::json`.
+//!
+//! The readers are siblings: this file chooses between them, and neither imports the
+//! other (tidy's `the_core_has_no_import_cycle`).
 
 pub(crate) mod checks;
 mod direct;
+pub mod document;
 mod fast;
 pub mod locate;
 pub mod lower;
-pub mod stream;
+mod parse;
+mod stream;
+
+pub use document::Document;
+pub use parse::{classify, parse, ParseError};
 
 use serde_json::Value;
 
-use crate::diag::codes::Code;
+use crate::diag::Diagnostic;
+use crate::model::ir::{FileId, FileText, Module};
+use crate::model::uses::Uses;
 
-/// Why a text is not a JSON document birlink can read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    /// `InvalidJson`, `TooDeep` or `NumberOutOfRange`.
-    pub code: Code,
-    /// What the parser said, lowercase.
-    pub message: String,
-    /// 1-based line where the parser stopped.
-    pub line: u64,
-    /// 1-based column where the parser stopped.
-    pub column: u64,
+/// Parses and lowers one document. Diagnostics about its shape are added only when the
+/// text is well-formed JSON; otherwise the parse error says it all.
+///
+/// The document is read straight from its text (`direct`: each byte once); what that
+/// reader leaves — text that is not JSON, a container given twice, a root that is not an
+/// object — is read with serde_json driving (`stream`), with its words for what is wrong.
+pub fn read_document(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
+    if let Some((document, mut local)) = direct::read(text, file) {
+        diags.append(&mut local);
+        return Ok(document);
+    }
+    read_serde(text, file, diags)
 }
 
-/// Parses JSON text into a value, classifying failures into codes.
-pub fn parse(text: &str) -> Result<Value, ParseError> {
-    serde_json::from_str(text).map_err(|error| classify(&error, text))
+/// [`read_document`] by the direct reader alone: `None` for a text it leaves to
+/// serde_json (not JSON, a container given twice, …), with nothing said.
+pub(crate) fn read_direct(text: &FileText, file: FileId) -> Option<(Document, Vec<Diagnostic>)> {
+    direct::read(text, file)
 }
 
-/// A serde_json error as a coded parse error.
-pub fn classify(error: &serde_json::Error, text: &str) -> ParseError {
-    let message = error.to_string();
-    // serde_json's messages end with " at line L column C"; the position is kept
-    // separately.
-    let message = match message.rfind(" at line ") {
-        Some(cut) => message[..cut].to_owned(),
-        None => message,
+/// [`read_document`] with serde_json driving, whatever the text: the reader of what the
+/// direct one leaves, and its oracle.
+pub(crate) fn read_serde(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
+    stream::read(text, file, diags)
+}
+
+/// One text read by both readers, each reading described ([`describe_document`], then
+/// the diagnostics): the direct one's (`None` when it leaves the text to this one) and
+/// this one's.
+pub(crate) fn both_readings(text: &str) -> (Option<String>, String) {
+    let text = FileText::new(text.to_owned());
+    let describe = |document: &Document, diags: &[Diagnostic]| {
+        let diags: Vec<String> = diags
+            .iter()
+            .map(|d| format!("{:?} {:?} {}", d.code, d.src.0.as_ref().map(|s| s.pointer()), d.message))
+            .collect();
+        format!("{}{}", describe_document(document), diags.join("\n"))
     };
-    let code = if message.contains("recursion limit exceeded") {
-        Code::TooDeep
-    } else if message.contains("number out of range") {
-        Code::NumberOutOfRange
-    } else {
-        Code::InvalidJson
+    let direct = direct::read(&text, FileId(0)).map(|(document, diags)| describe(&document, &diags));
+    let mut diags = Vec::new();
+    let general = match read_serde(&text, FileId(0), &mut diags) {
+        Ok(document) => describe(&document, &diags),
+        Err(error) => format!("{error:?}"),
     };
-    let message = match error.classify() {
-        serde_json::error::Category::Eof if text.trim().is_empty() => "the file is empty".to_owned(),
-        serde_json::error::Category::Eof => format!("{message}: the file looks truncated"),
-        _ => message,
+    (direct, general)
+}
+
+/// Everything a read document holds, as text, for comparing two readings: each
+/// module's JSON, its entities in store order with their pointers, its uses, a
+/// bundle's other keys, or the value of anything else.
+pub(crate) fn describe_document(document: &Document) -> String {
+    use std::fmt::Write as _;
+    let describe_module = |out: &mut String, module: &Module, uses: &Uses| {
+        let _ = writeln!(out, "{}", crate::output::json::module_to_value(module));
+        let _ = writeln!(out, "module at {:?}", module.src.as_ref().map(|s| s.pointer()));
+        for (handle, inst) in module.store.insts.iter() {
+            let pointer = inst.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(
+                out,
+                "inst {} {} {:?} {} {pointer:?}",
+                handle.index(),
+                inst.name(),
+                inst.op,
+                inst.remote_update
+            );
+        }
+        for (handle, block) in module.store.blocks.iter() {
+            let pointer = block.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(out, "block {} {} {} {pointer:?}", handle.index(), block.name(), block.insts.len());
+        }
+        for (handle, function) in module.store.functions.iter() {
+            let pointer = function.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(out, "function {} {pointer:?}", handle.index());
+        }
+        for (handle, queue) in module.store.queues.iter() {
+            let pointer = queue.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(out, "queue {} {} {pointer:?}", handle.index(), queue.instances.len());
+        }
+        for (handle, instance) in module.store.instances.iter() {
+            let pointer = instance.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(out, "instance {} {} {pointer:?}", handle.index(), instance.insts.len());
+        }
+        for (handle, set) in module.store.sets.iter() {
+            let pointer = set.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(out, "set {} {} {pointer:?}", handle.index(), set.memlocs.len());
+        }
+        for (handle, memloc) in module.store.memlocs.iter() {
+            let pointer = memloc.src.as_ref().map(|s| s.pointer());
+            let _ = writeln!(out, "memloc {} {pointer:?}", handle.index());
+        }
+        for function in &uses.functions {
+            let _ = write!(out, "uses of {:?}:", function.function.map(|f| f.index()));
+            for u in &function.uses {
+                let _ = write!(out, " {}:{:?}:{}", u.inst.index(), u.kind, uses.name(u.name));
+            }
+            let _ = writeln!(out);
+        }
     };
-    ParseError { code, message, line: error.line() as u64, column: error.column() as u64 }
+    let mut out = String::new();
+    match document {
+        Document::Module(module, uses) => describe_module(&mut out, module, uses),
+        Document::Bundle { modules, fields } => {
+            let _ = writeln!(out, "bundle {}", Value::Object(fields.clone()));
+            for (module, uses) in modules {
+                describe_module(&mut out, module, uses);
+            }
+        }
+        Document::Other(value) => {
+            let _ = writeln!(out, "other {value}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ir::Inst;
+
+    fn module(text: &FileText) -> Module {
+        let mut diags = Vec::new();
+        match read_document(text, FileId(0), &mut diags) {
+            Ok(Document::Module(module, _)) => *module,
+            other => panic!("not a module: {other:?} {diags:?}"),
+        }
+    }
+
+    const INSTS: &str = r#"[{"name":"a","opcode":"Matmult"},{"opcode":"Activation","name":"b"},{"name":"c","opcode":"Call","target":"f"}]"#;
+
+    #[test]
+    fn a_compact_dump_keeps_its_common_instructions_as_spans_of_its_text() {
+        let text = FileText::new(format!(
+            r#"{{"functions":[{{"name":"f","blocks":[{{"name":"b0","instructions":{INSTS}}}]}}]}}"#
+        ));
+        let module = module(&text);
+        let range = text.as_ptr() as usize..text.as_ptr() as usize + text.len();
+        let insts: Vec<&Inst> = module.store.insts.iter().map(|(_, inst)| inst).collect();
+        // `a` is canonical: a span, its name inside it, no byte copied.
+        let a = insts[0].kept_text().unwrap();
+        assert_eq!(a, r#"{"name":"a","opcode":"Matmult"}"#);
+        assert!(range.contains(&(a.as_ptr() as usize)));
+        assert!(range.contains(&(insts[0].name().as_ptr() as usize)));
+        // `b`'s keys are out of order: kept as the writer prints it, a copy.
+        let b = insts[1].kept_text().unwrap();
+        assert_eq!(b, r#"{"name":"b","opcode":"Activation"}"#);
+        assert!(!range.contains(&(b.as_ptr() as usize)));
+        assert_eq!(insts[1].name(), "b");
+        // A `Call` is parsed: the passes change it.
+        assert_eq!(insts[2].kept_text(), None);
+        // Pointers share their container's text, and read as before.
+        let src = insts[1].src.as_ref().unwrap();
+        assert_eq!(src.pointer(), "/functions/0/blocks/0/instructions/1");
+        assert_eq!(*src, crate::model::ir::Src::new(FileId(0), "/functions/0/blocks/0/instructions/1"));
+    }
+
+    #[test]
+    fn a_kept_instruction_changed_by_a_pass_keeps_its_name() {
+        let text = FileText::new(format!(
+            r#"{{"functions":[{{"name":"f","blocks":[{{"name":"b0","instructions":{INSTS}}}]}}]}}"#
+        ));
+        let mut module = module(&text);
+        let handle = module.store.insts.iter().next().map(|(h, _)| h).unwrap();
+        let inst = &mut module.store.insts[handle];
+        inst.fields_mut().insert("added".to_owned(), Value::from(1));
+        assert_eq!(inst.kept_text(), None);
+        assert_eq!(inst.name(), "a");
+        assert_eq!(inst.fields().get("added"), Some(&Value::from(1)));
+    }
+
+    #[test]
+    fn an_indented_instruction_is_kept_as_its_compact_copy() {
+        // The first instruction is indented, the second written compactly inside the
+        // same pretty file: the first is copied without its whitespace, the second is a
+        // span (its own text already is what the writer prints).
+        let text = FileText::new(
+            "{\n  \"functions\": [{\"name\":\"f\",\"blocks\":[{\"name\":\"b0\",\"instructions\":[\n    {\n      \"opcode\": \"Matmult\",\n      \"name\": \"a\"\n    },\n    {\"name\":\"b\",\"opcode\":\"Activation\"}\n  ]}]}]\n}\n"
+                .to_owned(),
+        );
+        let module = module(&text);
+        let range = text.as_ptr() as usize..text.as_ptr() as usize + text.len();
+        let insts: Vec<&Inst> = module.store.insts.iter().map(|(_, inst)| inst).collect();
+        let a = insts[0].kept_text().unwrap();
+        assert_eq!(a, r#"{"name":"a","opcode":"Matmult"}"#);
+        assert!(!range.contains(&(a.as_ptr() as usize)));
+        assert_eq!(insts[0].name(), "a");
+        let b = insts[1].kept_text().unwrap();
+        assert!(range.contains(&(b.as_ptr() as usize)));
+    }
+
+    #[test]
+    fn a_container_given_twice_keeps_the_last_as_a_map_does() {
+        // The first `blocks` is streamed before the second is seen: the document is read
+        // again from its value, so nothing of the first is left (no instruction, no use).
+        let text = FileText::new(
+            r#"{"functions":[{"name":"f","blocks":[{"name":"b0","instructions":[{"name":"x","opcode":"Matmult","queue":"q1"}]}],"blocks":[{"name":"b1","instructions":[{"name":"y","opcode":"Matmult"}]}]}]}"#
+                .to_owned(),
+        );
+        let mut diags = Vec::new();
+        let Ok(Document::Module(module, uses)) = read_document(&text, FileId(0), &mut diags) else {
+            panic!("not a module: {diags:?}")
+        };
+        let names: Vec<&str> = module.store.insts.iter().map(|(_, inst)| inst.name()).collect();
+        assert_eq!(names, ["y"]);
+        assert_eq!(module.store.blocks.len(), 1);
+        assert!(uses.is_empty(), "{uses:?}");
+        assert!(diags.is_empty(), "{diags:?}");
+    }
+
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn an_instruction_stays_small() {
+        // A million instructions: every 8 bytes here is 8 MB of a link set's memory.
+        assert!(std::mem::size_of::<Inst>() <= 104, "{}", std::mem::size_of::<Inst>());
+    }
 }

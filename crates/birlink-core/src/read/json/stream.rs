@@ -18,55 +18,16 @@ use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::diag::codes::Code;
-use crate::diag::describe::describe_value;
+use super::document::{finish_root, lower_element, not_a_module, Document, Kind, Lowered, ModuleKeys, One, Streamed};
+use super::lower::{Doc, Reader};
+use super::parse::{classify, ParseError};
 use crate::diag::Diagnostic;
-use crate::model::arena::Handle;
-use crate::model::ir::{Block, Fields, FileId, FileText, Function, Inst, Module, Queue, QueueInstance};
-use crate::model::pass::Pass;
+use crate::model::ir::{Fields, FileId, FileText, Module};
 use crate::model::uses::Uses;
-use crate::read::json::lower::{Doc, Reader};
-use crate::read::json::ParseError;
 
-/// A document of a link set, read.
-#[derive(Debug)]
-pub enum Document {
-    /// A per-core module and the names its instructions use.
-    Module(Box<Module>, Uses),
-    /// A bundle: its modules (with their pointers), and its other keys.
-    Bundle {
-        /// Each module with its uses.
-        modules: Vec<(Module, Uses)>,
-        /// The bundle's other keys (`options`, `netlist`, …).
-        fields: Fields,
-    },
-    /// Anything else (a netlist, or not a BIR document at all), as parsed.
-    Other(Value),
-}
-
-/// Parses and lowers one document. Diagnostics about its shape are added only when the
-/// text is well-formed JSON; otherwise the parse error says it all.
-///
-/// The document is read straight from its text (`json::direct`: each byte once); what
-/// that reader leaves — text that is not JSON, a container given twice, a root that is
-/// not an object — is read here, serde_json driving, with its words for what is wrong.
-pub fn read_document(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
-    if let Some((document, mut local)) = super::direct::read(text, file) {
-        diags.append(&mut local);
-        return Ok(document);
-    }
-    read_serde(text, file, diags)
-}
-
-/// [`read_document`] by the direct reader alone: `None` for a text it leaves to
-/// serde_json (not JSON, a container given twice, …), with nothing said.
-pub(crate) fn read_direct(text: &FileText, file: FileId) -> Option<(Document, Vec<Diagnostic>)> {
-    super::direct::read(text, file)
-}
-
-/// [`read_document`] with serde_json driving, whatever the text: the reader of what the
-/// direct one leaves, and its oracle.
-pub(crate) fn read_serde(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
+/// Reads a document with serde_json driving, whatever the text: the reader of what the
+/// direct one leaves, and its oracle (`json::read_serde`).
+pub(super) fn read(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
     let mut local = Vec::new();
     let mut deserializer = serde_json::Deserializer::from_str(text);
     // Instructions are read from their text, whatever the layout (`json::fast`); those
@@ -75,7 +36,7 @@ pub(crate) fn read_serde(text: &FileText, file: FileId, diags: &mut Vec<Diagnost
     let document = Root { file, diags: &mut local, doc: &doc }
         .deserialize(&mut deserializer)
         .and_then(|document| deserializer.end().map(|()| document))
-        .map_err(|error| super::classify(&error, text))?;
+        .map_err(|error| classify(&error, text))?;
     if !doc.repeated.get() {
         diags.append(&mut local);
         return Ok(document);
@@ -84,11 +45,10 @@ pub(crate) fn read_serde(text: &FileText, file: FileId, diags: &mut Vec<Diagnost
     // it parses into, which keeps the last (as every JSON reader of BIR does).
     drop(document);
     local.clear();
-    let value: Value = serde_json::from_str(text).map_err(|error| super::classify(&error, text))?;
+    let value: Value = serde_json::from_str(text).map_err(|error| classify(&error, text))?;
     let doc = Doc::new(FileText::clone(text), false);
-    let document = Root { file, diags: &mut local, doc: &doc }
-        .deserialize(value)
-        .map_err(|error| super::classify(&error, text))?;
+    let document =
+        Root { file, diags: &mut local, doc: &doc }.deserialize(value).map_err(|error| classify(&error, text))?;
     diags.append(&mut local);
     Ok(document)
 }
@@ -136,7 +96,7 @@ fn raw_map<'de, A: MapAccess<'de>>(map: A) -> Result<Value, A::Error> {
 struct Root<'d> {
     file: FileId,
     diags: &'d mut Vec<Diagnostic>,
-    /// The document (see [`read_document`]).
+    /// The document (see [`read`]).
     doc: &'d Doc,
 }
 
@@ -166,7 +126,7 @@ impl<'de> Visitor<'de> for Root<'_> {
         let mut keys = ModuleKeys::default();
         let mut modules = None;
         while let Some(key) = map.next_key::<String>()? {
-            if keys.read(&key, &mut map, &mut reader, "")? {
+            if read_module_key(&mut keys, &key, &mut map, &mut reader, "")? {
                 continue;
             }
             if key == "modules" {
@@ -188,88 +148,34 @@ impl<'de> Visitor<'de> for Root<'_> {
     }
 }
 
-/// A document's root object, its keys read: a module (a `modules` key on it is just
-/// data, written back as it came), a bundle, or anything else as its value. Both
-/// readers (`json::direct`, this one) finish a root with it.
-pub(super) fn finish_root(
-    mut reader: Reader<'_>,
-    keys: ModuleKeys,
-    modules: Option<Vec<(Module, Uses)>>,
-    bundle_diags: Vec<Diagnostic>,
-) -> Document {
-    let ModuleKeys { mut fields, functions, queues } = keys;
-    if functions.is_some() || fields.contains_key("functions") {
-        if let Some(list) = modules {
-            let values = list.iter().map(|(m, _)| crate::output::json::module_to_value(m)).collect();
-            fields.insert("modules".to_owned(), Value::Array(values));
-        }
-        let module = reader.module(fields, "", functions, queues);
-        let uses = reader.into_uses();
-        return Document::Module(Box::new(module), uses);
+/// Reads `key`'s value into a module's keys if it is one a module streams; `false` for
+/// any other key (left for the caller to read).
+fn read_module_key<'de, A: MapAccess<'de>>(
+    keys: &mut ModuleKeys,
+    key: &str,
+    map: &mut A,
+    reader: &mut Reader<'_>,
+    pointer: &str,
+) -> Result<bool, A::Error> {
+    let (kind, seen) = match key {
+        "functions" => (Kind::Functions, keys.functions.is_some()),
+        "queues" => (Kind::Queues, keys.queues.is_some()),
+        _ => return Ok(false),
+    };
+    if seen || keys.fields.contains_key(key) {
+        reader.doc.repeated.set(true);
     }
-    if let Some(modules) = modules {
-        reader.report_all(bundle_diags);
-        return Document::Bundle { modules, fields };
+    match map.next_value_seed(Items { reader, pointer, kind })? {
+        Streamed::Functions(handles) => keys.functions = Some(handles),
+        Streamed::Queues(handles) => keys.queues = Some(handles),
+        other => keep(&mut keys.fields, key.to_owned(), other),
     }
-    if fields.contains_key("modules") {
-        reader.report_all(bundle_diags);
-        return Document::Bundle { modules: Vec::new(), fields };
-    }
-    if queues.is_some() {
-        // Not a module after all: give the queues back as data for the message.
-        fields.insert("queues".to_owned(), Value::Array(Vec::new()));
-    }
-    Document::Other(Value::Object(fields))
-}
-
-/// A module's keys as they stream: its `functions` and `queues` lowered (a repeat of
-/// either noted on the document), every other key kept. Both a module document and a
-/// bundle's module read their keys through it.
-#[derive(Default)]
-pub(super) struct ModuleKeys {
-    pub(super) fields: Fields,
-    pub(super) functions: Option<Vec<Handle<Function>>>,
-    pub(super) queues: Option<Vec<Handle<Queue>>>,
-}
-
-impl ModuleKeys {
-    /// Reads `key`'s value if it is one a module streams; `false` for any other key
-    /// (left for the caller to read).
-    fn read<'de, A: MapAccess<'de>>(
-        &mut self,
-        key: &str,
-        map: &mut A,
-        reader: &mut Reader<'_>,
-        pointer: &str,
-    ) -> Result<bool, A::Error> {
-        let (kind, seen) = match key {
-            "functions" => (Kind::Functions, self.functions.is_some()),
-            "queues" => (Kind::Queues, self.queues.is_some()),
-            _ => return Ok(false),
-        };
-        if seen || self.fields.contains_key(key) {
-            reader.doc.repeated.set(true);
-        }
-        match map.next_value_seed(Items { reader, pointer, kind })? {
-            Streamed::Functions(handles) => self.functions = Some(handles),
-            Streamed::Queues(handles) => self.queues = Some(handles),
-            other => keep(&mut self.fields, key.to_owned(), other),
-        }
-        Ok(true)
-    }
+    Ok(true)
 }
 
 fn keep(fields: &mut Fields, key: String, streamed: Streamed) {
     if let Streamed::Raw(value) = streamed {
         fields.insert(key, value);
-    }
-}
-
-impl Reader<'_> {
-    pub(super) fn report_all(&mut self, diagnostics: Vec<Diagnostic>) {
-        for diagnostic in diagnostics {
-            self.report(diagnostic);
-        }
     }
 }
 
@@ -328,13 +234,6 @@ impl BundleModule<'_> {
     }
 }
 
-/// Reports a bundle's module `index` that is not one.
-pub(super) fn not_a_module(diags: &mut Vec<Diagnostic>, file: FileId, index: usize, value: &Value) {
-    let message =
-        format!("bundle module {index} is not a BIR module (it has no `functions`): {}", describe_value(value));
-    diags.push(Diagnostic::new(Code::NotAModule, Pass::Read, message).at_pointer(file, format!("/modules/{index}")));
-}
-
 impl<'de> DeserializeSeed<'de> for BundleModule<'_> {
     type Value = Option<(Module, Uses)>;
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
@@ -361,7 +260,7 @@ impl<'de> Visitor<'de> for BundleModule<'_> {
         let mut reader = Reader::new(self.file, &mut *self.diags, self.doc);
         let mut keys = ModuleKeys::default();
         while let Some(key) = map.next_key::<String>()? {
-            if !keys.read(&key, &mut map, &mut reader, &pointer)? {
+            if !read_module_key(&mut keys, &key, &mut map, &mut reader, &pointer)? {
                 let value = map.next_value::<Value>()?;
                 keys.fields.insert(key, value);
             }
@@ -374,48 +273,6 @@ impl<'de> Visitor<'de> for BundleModule<'_> {
         let module = reader.module(fields, &pointer, functions, queues);
         Ok(Some((module, reader.into_uses())))
     }
-}
-
-/// The kinds of streamed containers.
-#[derive(Clone, Copy)]
-pub(super) enum Kind {
-    Functions,
-    Queues,
-    Blocks { depth: usize },
-    Insts { depth: usize },
-    Instances,
-}
-
-impl Kind {
-    pub(super) fn key(self) -> &'static str {
-        match self {
-            Kind::Functions => "functions",
-            Kind::Queues => "queues",
-            Kind::Blocks { .. } | Kind::Instances => "blocks",
-            Kind::Insts { .. } => "instructions",
-        }
-    }
-
-    pub(super) fn element(self) -> &'static str {
-        match self {
-            Kind::Functions => "a function",
-            Kind::Queues => "a queue",
-            Kind::Blocks { .. } => "a block",
-            Kind::Insts { .. } => "an instruction",
-            Kind::Instances => "a queue instance",
-        }
-    }
-}
-
-/// What a streamed container became.
-pub(super) enum Streamed {
-    Functions(Vec<Handle<Function>>),
-    Queues(Vec<Handle<Queue>>),
-    Blocks(Vec<Handle<Block>>),
-    Insts(Vec<Handle<Inst>>),
-    Instances(Vec<Handle<QueueInstance>>),
-    /// Not an array: kept as it was.
-    Raw(Value),
 }
 
 /// A container: an array whose elements are lowered one by one.
@@ -487,47 +344,6 @@ impl<'de> Visitor<'de> for Items<'_, '_> {
     }
 }
 
-/// Handles collected while a container streams.
-#[derive(Default)]
-pub(super) struct Lowered {
-    pub(super) functions: Vec<Handle<Function>>,
-    pub(super) queues: Vec<Handle<Queue>>,
-    pub(super) blocks: Vec<Handle<Block>>,
-    pub(super) insts: Vec<Handle<Inst>>,
-    pub(super) instances: Vec<Handle<QueueInstance>>,
-}
-
-impl Lowered {
-    /// The handles of a container of `kind`.
-    pub(super) fn streamed(self, kind: Kind) -> Streamed {
-        match kind {
-            Kind::Functions => Streamed::Functions(self.functions),
-            Kind::Queues => Streamed::Queues(self.queues),
-            Kind::Blocks { .. } => Streamed::Blocks(self.blocks),
-            Kind::Insts { .. } => Streamed::Insts(self.insts),
-            Kind::Instances => Streamed::Instances(self.instances),
-        }
-    }
-
-    pub(super) fn push(&mut self, element: Option<One>) {
-        match element {
-            Some(One::Function(h)) => self.functions.push(h),
-            Some(One::Queue(h)) => self.queues.push(h),
-            Some(One::Block(h)) => self.blocks.push(h),
-            Some(One::Instance(h)) => self.instances.push(h),
-            None => {}
-        }
-    }
-}
-
-/// One lowered element.
-pub(super) enum One {
-    Function(Handle<Function>),
-    Queue(Handle<Queue>),
-    Block(Handle<Block>),
-    Instance(Handle<QueueInstance>),
-}
-
 /// One element of a container: an object, lowered as soon as it is parsed.
 struct Element<'a, 'd> {
     reader: &'a mut Reader<'d>,
@@ -586,247 +402,5 @@ impl<'de> Visitor<'de> for Element<'_, '_> {
             }
         }
         Ok(lower_element(reader, kind, fields, pointer, children))
-    }
-}
-
-impl Kind {
-    /// Starts an element of this kind (a function's or a queue instance's uses are
-    /// recorded from here on): the key of the container streamed inside it, and that
-    /// container's kind; `None` for an instruction, which is read as text.
-    pub(super) fn begin(self, reader: &mut Reader<'_>) -> Option<(&'static str, Kind)> {
-        match self {
-            Kind::Insts { .. } => None,
-            Kind::Functions => {
-                reader.begin_function();
-                Some(("blocks", Kind::Blocks { depth: 0 }))
-            }
-            Kind::Blocks { depth } => Some(("instructions", Kind::Insts { depth })),
-            Kind::Queues => Some(("blocks", Kind::Instances)),
-            Kind::Instances => {
-                reader.begin_instance();
-                Some(("instructions", Kind::Insts { depth: 0 }))
-            }
-        }
-    }
-}
-
-/// An element whose keys are read, lowered: `children` is what its streamed container
-/// became, when it was an array. Both readers (`json::direct`, this one) end an element
-/// with it.
-pub(super) fn lower_element(
-    reader: &mut Reader<'_>,
-    kind: Kind,
-    fields: Fields,
-    pointer: &str,
-    children: Option<Streamed>,
-) -> Option<One> {
-    match (kind, children) {
-        (Kind::Functions, Some(Streamed::Blocks(blocks))) => {
-            Some(One::Function(reader.function(fields, pointer, Some(blocks))))
-        }
-        (Kind::Functions, _) => Some(One::Function(reader.function(fields, pointer, None))),
-        (Kind::Blocks { depth }, Some(Streamed::Insts(insts))) => {
-            Some(One::Block(reader.block(fields, pointer, depth, Some(insts))))
-        }
-        (Kind::Blocks { depth }, _) => Some(One::Block(reader.block(fields, pointer, depth, None))),
-        (Kind::Queues, Some(Streamed::Instances(instances))) => {
-            Some(One::Queue(reader.queue(fields, pointer, Some(instances))))
-        }
-        (Kind::Queues, _) => Some(One::Queue(reader.queue(fields, pointer, None))),
-        (Kind::Instances, Some(Streamed::Insts(insts))) => {
-            Some(One::Instance(reader.instance(fields, pointer, Some(insts))))
-        }
-        (Kind::Instances, _) => Some(One::Instance(reader.instance(fields, pointer, None))),
-        (Kind::Insts { .. }, _) => None,
-    }
-}
-
-/// One text read by both readers, each reading described ([`describe_document`], then
-/// the diagnostics): the direct one's (`None` when it leaves the text to this one) and
-/// this one's.
-pub(crate) fn both_readings(text: &str) -> (Option<String>, String) {
-    let text = FileText::new(text.to_owned());
-    let describe = |document: &Document, diags: &[Diagnostic]| {
-        let diags: Vec<String> = diags
-            .iter()
-            .map(|d| format!("{:?} {:?} {}", d.code, d.src.0.as_ref().map(|s| s.pointer()), d.message))
-            .collect();
-        format!("{}{}", describe_document(document), diags.join("\n"))
-    };
-    let direct = super::direct::read(&text, FileId(0)).map(|(document, diags)| describe(&document, &diags));
-    let mut diags = Vec::new();
-    let general = match read_serde(&text, FileId(0), &mut diags) {
-        Ok(document) => describe(&document, &diags),
-        Err(error) => format!("{error:?}"),
-    };
-    (direct, general)
-}
-
-/// Everything a read document holds, as text, for comparing two readings: each
-/// module's JSON, its entities in store order with their pointers, its uses, a
-/// bundle's other keys, or the value of anything else.
-pub(crate) fn describe_document(document: &Document) -> String {
-    use std::fmt::Write as _;
-    let describe_module = |out: &mut String, module: &Module, uses: &Uses| {
-        let _ = writeln!(out, "{}", crate::output::json::module_to_value(module));
-        let _ = writeln!(out, "module at {:?}", module.src.as_ref().map(|s| s.pointer()));
-        for (handle, inst) in module.store.insts.iter() {
-            let pointer = inst.src.as_ref().map(|s| s.pointer());
-            let _ = writeln!(
-                out,
-                "inst {} {} {:?} {} {pointer:?}",
-                handle.index(),
-                inst.name(),
-                inst.op,
-                inst.remote_update
-            );
-        }
-        for (handle, block) in module.store.blocks.iter() {
-            let pointer = block.src.as_ref().map(|s| s.pointer());
-            let _ = writeln!(out, "block {} {} {} {pointer:?}", handle.index(), block.name(), block.insts.len());
-        }
-        for (handle, function) in module.store.functions.iter() {
-            let pointer = function.src.as_ref().map(|s| s.pointer());
-            let _ = writeln!(out, "function {} {pointer:?}", handle.index());
-        }
-        for (handle, queue) in module.store.queues.iter() {
-            let pointer = queue.src.as_ref().map(|s| s.pointer());
-            let _ = writeln!(out, "queue {} {} {pointer:?}", handle.index(), queue.instances.len());
-        }
-        for (handle, instance) in module.store.instances.iter() {
-            let pointer = instance.src.as_ref().map(|s| s.pointer());
-            let _ = writeln!(out, "instance {} {} {pointer:?}", handle.index(), instance.insts.len());
-        }
-        for (handle, set) in module.store.sets.iter() {
-            let pointer = set.src.as_ref().map(|s| s.pointer());
-            let _ = writeln!(out, "set {} {} {pointer:?}", handle.index(), set.memlocs.len());
-        }
-        for (handle, memloc) in module.store.memlocs.iter() {
-            let pointer = memloc.src.as_ref().map(|s| s.pointer());
-            let _ = writeln!(out, "memloc {} {pointer:?}", handle.index());
-        }
-        for function in &uses.functions {
-            let _ = write!(out, "uses of {:?}:", function.function.map(|f| f.index()));
-            for u in &function.uses {
-                let _ = write!(out, " {}:{:?}:{}", u.inst.index(), u.kind, uses.name(u.name));
-            }
-            let _ = writeln!(out);
-        }
-    };
-    let mut out = String::new();
-    match document {
-        Document::Module(module, uses) => describe_module(&mut out, module, uses),
-        Document::Bundle { modules, fields } => {
-            let _ = writeln!(out, "bundle {}", Value::Object(fields.clone()));
-            for (module, uses) in modules {
-                describe_module(&mut out, module, uses);
-            }
-        }
-        Document::Other(value) => {
-            let _ = writeln!(out, "other {value}");
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::ir::FileText;
-
-    fn module(text: &FileText) -> Module {
-        let mut diags = Vec::new();
-        match read_document(text, FileId(0), &mut diags) {
-            Ok(Document::Module(module, _)) => *module,
-            other => panic!("not a module: {other:?} {diags:?}"),
-        }
-    }
-
-    const INSTS: &str = r#"[{"name":"a","opcode":"Matmult"},{"opcode":"Activation","name":"b"},{"name":"c","opcode":"Call","target":"f"}]"#;
-
-    #[test]
-    fn a_compact_dump_keeps_its_common_instructions_as_spans_of_its_text() {
-        let text = FileText::new(format!(
-            r#"{{"functions":[{{"name":"f","blocks":[{{"name":"b0","instructions":{INSTS}}}]}}]}}"#
-        ));
-        let module = module(&text);
-        let range = text.as_ptr() as usize..text.as_ptr() as usize + text.len();
-        let insts: Vec<&Inst> = module.store.insts.iter().map(|(_, inst)| inst).collect();
-        // `a` is canonical: a span, its name inside it, no byte copied.
-        let a = insts[0].kept_text().unwrap();
-        assert_eq!(a, r#"{"name":"a","opcode":"Matmult"}"#);
-        assert!(range.contains(&(a.as_ptr() as usize)));
-        assert!(range.contains(&(insts[0].name().as_ptr() as usize)));
-        // `b`'s keys are out of order: kept as the writer prints it, a copy.
-        let b = insts[1].kept_text().unwrap();
-        assert_eq!(b, r#"{"name":"b","opcode":"Activation"}"#);
-        assert!(!range.contains(&(b.as_ptr() as usize)));
-        assert_eq!(insts[1].name(), "b");
-        // A `Call` is parsed: the passes change it.
-        assert_eq!(insts[2].kept_text(), None);
-        // Pointers share their container's text, and read as before.
-        let src = insts[1].src.as_ref().unwrap();
-        assert_eq!(src.pointer(), "/functions/0/blocks/0/instructions/1");
-        assert_eq!(*src, crate::model::ir::Src::new(FileId(0), "/functions/0/blocks/0/instructions/1"));
-    }
-
-    #[test]
-    fn a_kept_instruction_changed_by_a_pass_keeps_its_name() {
-        let text = FileText::new(format!(
-            r#"{{"functions":[{{"name":"f","blocks":[{{"name":"b0","instructions":{INSTS}}}]}}]}}"#
-        ));
-        let mut module = module(&text);
-        let handle = module.store.insts.iter().next().map(|(h, _)| h).unwrap();
-        let inst = &mut module.store.insts[handle];
-        inst.fields_mut().insert("added".to_owned(), Value::from(1));
-        assert_eq!(inst.kept_text(), None);
-        assert_eq!(inst.name(), "a");
-        assert_eq!(inst.fields().get("added"), Some(&Value::from(1)));
-    }
-
-    #[test]
-    fn an_indented_instruction_is_kept_as_its_compact_copy() {
-        // The first instruction is indented, the second written compactly inside the
-        // same pretty file: the first is copied without its whitespace, the second is a
-        // span (its own text already is what the writer prints).
-        let text = FileText::new(
-            "{\n  \"functions\": [{\"name\":\"f\",\"blocks\":[{\"name\":\"b0\",\"instructions\":[\n    {\n      \"opcode\": \"Matmult\",\n      \"name\": \"a\"\n    },\n    {\"name\":\"b\",\"opcode\":\"Activation\"}\n  ]}]}]\n}\n"
-                .to_owned(),
-        );
-        let module = module(&text);
-        let range = text.as_ptr() as usize..text.as_ptr() as usize + text.len();
-        let insts: Vec<&Inst> = module.store.insts.iter().map(|(_, inst)| inst).collect();
-        let a = insts[0].kept_text().unwrap();
-        assert_eq!(a, r#"{"name":"a","opcode":"Matmult"}"#);
-        assert!(!range.contains(&(a.as_ptr() as usize)));
-        assert_eq!(insts[0].name(), "a");
-        let b = insts[1].kept_text().unwrap();
-        assert!(range.contains(&(b.as_ptr() as usize)));
-    }
-
-    #[test]
-    fn a_container_given_twice_keeps_the_last_as_a_map_does() {
-        // The first `blocks` is streamed before the second is seen: the document is read
-        // again from its value, so nothing of the first is left (no instruction, no use).
-        let text = FileText::new(
-            r#"{"functions":[{"name":"f","blocks":[{"name":"b0","instructions":[{"name":"x","opcode":"Matmult","queue":"q1"}]}],"blocks":[{"name":"b1","instructions":[{"name":"y","opcode":"Matmult"}]}]}]}"#
-                .to_owned(),
-        );
-        let mut diags = Vec::new();
-        let Ok(Document::Module(module, uses)) = read_document(&text, FileId(0), &mut diags) else {
-            panic!("not a module: {diags:?}")
-        };
-        let names: Vec<&str> = module.store.insts.iter().map(|(_, inst)| inst.name()).collect();
-        assert_eq!(names, ["y"]);
-        assert_eq!(module.store.blocks.len(), 1);
-        assert!(uses.is_empty(), "{uses:?}");
-        assert!(diags.is_empty(), "{diags:?}");
-    }
-
-    #[cfg(target_pointer_width = "64")]
-    #[test]
-    fn an_instruction_stays_small() {
-        // A million instructions: every 8 bytes here is 8 MB of a link set's memory.
-        assert!(std::mem::size_of::<Inst>() <= 104, "{}", std::mem::size_of::<Inst>());
     }
 }

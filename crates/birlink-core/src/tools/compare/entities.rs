@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{CompareOptions, Masked, Normalization};
+use super::options::{CompareOptions, Masked, Normalization};
 use crate::model::entity::{EntityKey, EntityKind, EntityPath};
 use crate::model::ir::Module;
 use crate::passes::partition::Partitions;

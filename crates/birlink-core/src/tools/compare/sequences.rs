@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::CompareOptions;
+use super::options::CompareOptions;
 use crate::model::ir::PhysTuple;
 use crate::passes::Outcome;
 use crate::tools::align::{self, Alignment, Row};

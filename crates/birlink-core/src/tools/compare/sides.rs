@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::CompareOptions;
+use super::options::CompareOptions;
 use crate::diag::{Diagnostic, Severity};
 use crate::model::pass::Pass;
 use crate::output::report::{LncSource, PassStatus};

@@ -37,23 +37,7 @@ pub fn check(sources: Vec<SourceFile>, options: &LinkOptions) {
     }
 }
 
-/// Raw bytes as files: split at `0xFF`, at most six, named like per-core files.
-pub fn split_files(data: &[u8]) -> Vec<SourceFile> {
-    data.split(|b| *b == 0xFF)
-        .take(6)
-        .enumerate()
-        .map(|(i, part)| SourceFile {
-            path: format!("nc{i:02}.json"),
-            content: birlink_core::Content::Bytes(part.to_vec()),
-            role: birlink_core::Role::Auto,
-        })
-        .collect()
-}
-
-/// Raw files joined the way [`split_files`] splits them (for seeding the corpus).
-pub fn join_files(files: &[Vec<u8>]) -> Vec<u8> {
-    files.join(&[0xFFu8][..])
-}
+pub use birlink_core::tools::selfcheck::{join_files, split_files};
 
 const NAMES: [&str; 16] = [
     "main",

@@ -4,7 +4,7 @@
 
 use birlink_core::diag::counted;
 use birlink_core::output::report::{PassStatus, Unit};
-use similar::{ChangeTag, TextDiff};
+use birlink_core::tools::compare::words;
 use yew::prelude::*;
 
 use super::table::{columns, DataTable};
@@ -13,38 +13,23 @@ use birlink_core::tools::share::View;
 
 use crate::state::{Action, DetailsAction, ViewAction};
 
-/// The words of `before` and `after`, marked where they differ. Consecutive words with
-/// the same fate are one run (one text node), so long lines stay cheap to draw.
+/// The words of `before` and `after`, marked where they differ: the core's word diff
+/// (`tools::compare::words`, the words `birlink diff` marks), A's line with `<del>`, B's
+/// with `<ins>`. Unchanged runs are one text node each, so long lines stay cheap to draw.
 pub fn word_diff(before: &str, after: &str) -> (Html, Html) {
-    let diff = TextDiff::from_words(before, after);
-    let mut left: Vec<(ChangeTag, String)> = Vec::new();
-    let mut right: Vec<(ChangeTag, String)> = Vec::new();
-    let push = |side: &mut Vec<(ChangeTag, String)>, tag: ChangeTag, text: &str| match side.last_mut() {
-        Some((last, run)) if *last == tag => run.push_str(text),
-        _ => side.push((tag, text.to_owned())),
-    };
-    for change in diff.iter_all_changes() {
-        match change.tag() {
-            ChangeTag::Equal => {
-                push(&mut left, ChangeTag::Equal, change.value());
-                push(&mut right, ChangeTag::Equal, change.value());
-            }
-            ChangeTag::Delete => push(&mut left, ChangeTag::Delete, change.value()),
-            ChangeTag::Insert => push(&mut right, ChangeTag::Insert, change.value()),
-        }
-    }
-    let render = |runs: Vec<(ChangeTag, String)>| {
+    let pieces = words::word_diff(before, after);
+    let render = |b: bool| {
         html! {
             <code>
-                { for runs.into_iter().map(|(tag, text)| match tag {
-                    ChangeTag::Equal => html! { { text } },
-                    ChangeTag::Delete => html! { <del>{ text }</del> },
-                    ChangeTag::Insert => html! { <ins>{ text }</ins> },
+                { for words::side(&pieces, b).into_iter().map(|(changed, text)| match (changed, b) {
+                    (false, _) => html! { { text } },
+                    (true, false) => html! { <del>{ text }</del> },
+                    (true, true) => html! { <ins>{ text }</ins> },
                 }) }
             </code>
         }
     };
-    (render(left), render(right))
+    (render(false), render(true))
 }
 
 /// The pipeline view.

@@ -1,10 +1,10 @@
-//! Downloads the page makes itself: the call graph as SVG, built from the run's report
-//! and layout (`components::call_graph::svg`) when the reducer asks for it, whatever
+//! Downloads the page makes itself: the call graph as SVG, built from the run's report,
+//! its layout and display list (`components::call_graph::{scene, svg}`) when the reducer asks for it, whatever
 //! the page has drawn.
 
 use yew::prelude::*;
 
-use crate::components::call_graph::{layout, svg};
+use crate::components::call_graph::{layout, scene, svg};
 use crate::services::download;
 use crate::state::State;
 
@@ -29,7 +29,7 @@ pub fn use_exports(state: &UseReducerHandle<State>) {
         if let (Some(run), Some(result)) = (asked.message, result) {
             if result.run == run {
                 let graph = layout::layout(&result.report);
-                let text = svg::document(&result.report, &graph, aliases, dark());
+                let text = svg::document(&scene::scene(&result.report, &graph), aliases, dark());
                 download::text(&text, "call-graph.svg", "image/svg+xml");
             }
         }

@@ -59,6 +59,27 @@ test('each public report, opened as a pair by link, says at the top what explain
   }
 });
 
+test('the first divergence marks the same words as `birlink diff` (one word diff, in the core)', async () => {
+  const [a, b] = ['sendrecv-called-once', 'sendrecv-called-twice'];
+  const printed = execFileSync(cli(), ['diff', path.join(samples, `${a}.json`), '--against', path.join(samples, `${b}.json`)],
+    { env: { ...process.env, NO_COLOR: '1' } }).toString();
+  // The lines under "first divergence": `[-old-]{+new+}`, as git marks them.
+  const section = printed.split('first divergence')[1]?.split(/\n\S/)[0] ?? '';
+  const struck = [...section.matchAll(/\[-(.*?)-\]/g)].map((m) => m[1]);
+  const added = [...section.matchAll(/\{\+(.*?)\+\}/g)].map((m) => m[1]);
+  assert.ok(struck.length > 0 && added.length > 0, printed);
+  const page = await open(browser, `${server.url}?sample=${a}&against=${b}`);
+  await verdict(page);
+  await comparison(page);
+  const marked = await page.evaluate(() => ({
+    struck: [...document.querySelectorAll('#compare-first-divergence del')].map((e) => e.textContent),
+    added: [...document.querySelectorAll('#compare-first-divergence ins')].map((e) => e.textContent),
+  }));
+  assert.deepEqual(marked, { struck, added });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('the samples menu opens a pair; B\'s entities show as B\'s; masking and the core map follow the URL; Swap', async () => {
   const page = await open(browser, server.url, { viewport: { width: 1440, height: 1000 } });
   await verdict(page);

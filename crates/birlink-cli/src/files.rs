@@ -55,14 +55,6 @@ impl Workdir {
         }
     }
 
-    /// The LNC the work directories imply: when a core folder has no dump of the pass,
-    /// the number of core folders (so the link says a core is missing instead of
-    /// linking fewer); otherwise none (the modules say).
-    pub fn lnc(workdirs: &[Workdir]) -> Option<u64> {
-        let folders = workdirs.iter().map(|w| w.plan.picked.len() + w.plan.missing.len()).sum::<usize>();
-        workdirs.iter().any(|w| !w.plan.missing.is_empty()).then_some(folders as u64)
-    }
-
     /// What the CLI says of it, a line each, for stderr.
     pub fn summary(&self) -> Vec<String> {
         let plan = &self.plan;

@@ -261,11 +261,11 @@ fn child(cores: u64, insts: usize, variant: Variant) {
     let link_time = time_with(
         repeat,
         || set.modules.iter().map(|m| (m.core.unwrap_or(0), m.clone())).collect::<Vec<_>>(),
-        |modules| bir_linker::run(modules, None, &mut Vec::new()),
+        |modules| bir_linker::run(modules, None, None, &mut Vec::new(), &mut Vec::new()),
     );
 
     let modules: Vec<(u64, input::CoreModule)> = set.modules.iter().map(|m| (m.core.unwrap_or(0), m.clone())).collect();
-    let linked = bir_linker::run(modules, None, &mut Vec::new()).module.expect("linked");
+    let linked = bir_linker::run(modules, None, None, &mut Vec::new(), &mut Vec::new()).module.expect("linked");
     let addrmap = time_with(
         repeat,
         || linked.clone(),

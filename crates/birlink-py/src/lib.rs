@@ -141,7 +141,7 @@ fn link(
         sources.push(birlink_cli::files::read_netlist(netlist));
     }
     let options = LinkOptions {
-        lnc: lnc.or_else(|| if workdirs.len() > 1 { birlink_cli::files::Workdir::lnc(&workdirs) } else { None }),
+        lnc: lnc.or_else(|| if workdirs.len() > 1 { birlink_core::read::workdir::implied_lnc(workdirs.iter().map(|w| &w.plan)) } else { None }),
         passes,
         threads: std::thread::available_parallelism().map(usize::from).unwrap_or(1),
         workdir: birlink_cli::files::Workdir::single_input(&workdirs),

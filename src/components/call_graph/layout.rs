@@ -16,7 +16,7 @@ pub const LANE_TOP: f64 = 36.0;
 /// A lane's height.
 pub const LANE_HEIGHT: f64 = 84.0;
 const LANE_GAP: f64 = 14.0;
-const MAIN_W: f64 = 120.0;
+const MAIN_W: f64 = 136.0;
 /// Where lanes start.
 pub const LANE_X: f64 = 160.0;
 const CORE_X: f64 = 330.0;
@@ -220,31 +220,6 @@ pub fn layout(report: &Report) -> Layout {
         .flat_map(|lane| lane.memlocs.iter().map(move |m| ((lane.core, m.function.clone(), m.memloc.clone()), m.rect)))
         .collect();
     Layout { lanes, main, width, height, index }
-}
-
-/// The curve of `main`'s call to a lane's function (an SVG path's `d`).
-pub fn call_path(main: Rect, function: Rect) -> String {
-    let (mx, my) = (main.x + main.w, main.y + main.h / 2.0);
-    let (fx, fy) = (function.x, function.y + function.h / 2.0);
-    let midx = (mx + fx) / 2.0;
-    format!("M {mx:.1} {my:.1} C {midx:.1} {my:.1}, {midx:.1} {fy:.1}, {fx:.1} {fy:.1}")
-}
-
-/// Where a call's label ends (it is anchored at its end, above the arrow).
-pub fn call_label_at(function: Rect) -> (f64, f64) {
-    (function.x - 6.0, function.y + function.h / 2.0 - 8.0)
-}
-
-/// The curve of an alias edge from its consumer's node to its producer's. Ends of a
-/// handoff share a column: a vertical link, nudged per consumer core so fan-ins stay
-/// apart.
-pub fn alias_path(from: Rect, to: Rect, consumer_core: u64) -> String {
-    let nudge = (consumer_core % 6) as f64 * 9.0 - 22.0;
-    let (x1, x2) = (from.center().0 + nudge, to.center().0 + nudge);
-    let (y1, y2) = if from.y < to.y { (from.y + from.h, to.y) } else { (from.y, to.y + to.h) };
-    let mid = (y1 + y2) / 2.0;
-    let bow = if (x1 - x2).abs() < 1.0 { 14.0 } else { 0.0 };
-    format!("M {x1:.1} {y1:.1} C {:.1} {mid:.1}, {:.1} {mid:.1}, {x2:.1} {y2:.1}", x1 + bow, x2 + bow)
 }
 
 /// The scale that fits a graph `width` wide into `available` pixels: never above 1,

@@ -3,20 +3,22 @@
 //!
 //! [`CallGraph`] decides whether there is a graph to draw (no run yet, or `bir_linker`
 //! did not run); [`Canvas`] holds every hook and draws it, laid out by [`layout`] (a
-//! pure function of the report). Pan with the mouse, zoom with the wheel or the
-//! buttons; every node is a button: Tab reaches it, Enter or Space (or a click) shows
-//! its details.
+//! pure function of the report) and drawn from its display list ([`scene`], which the
+//! SVG export maps too: this file computes no position). Pan with the mouse, zoom with
+//! the wheel or the buttons; every node is a button: Tab reaches it, Enter or Space (or
+//! a click) shows its details.
 
 pub mod layout;
+pub mod scene;
 pub mod svg;
 
-use birlink_core::diag::counted;
 use birlink_core::EntityKind;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use self::layout::{alias_path, call_label_at, call_path, fit, text_fit, Layout, MIN_FIT};
-use crate::context::use_app;
+use self::layout::{fit, MIN_FIT};
+use self::scene::{Edge, Label, Node, NodeKind};
+use crate::context::{use_app, AppContext};
 use crate::state::{query, Action, DetailsAction, RunRef, Selection, ViewAction};
 
 /// The call graph view.
@@ -70,7 +72,7 @@ fn canvas(props: &CanvasProps) -> Html {
     let state = &context.state;
     let run = &props.run;
     let report = &run.report;
-    let graph = use_memo(run.run, |_| layout::layout(report));
+    let graph = use_memo(run.run, |_| scene::scene(report, &layout::layout(report)));
     let fitted = use_mut_ref(|| false);
     let view = use_state(|| {
         let available = panel_width();
@@ -216,8 +218,6 @@ fn canvas(props: &CanvasProps) -> Html {
     let toggle_aliases = context.on(|| Action::View(ViewAction::ToggleAliases));
 
     let ViewBox { scale, x: tx, y: ty } = *view;
-    let Layout { main, .. } = *graph;
-    let main_selected = context.is_selected(EntityKind::Function, "main", None);
 
     html! {
         <div class="call-graph" id="call-graph">
@@ -234,7 +234,7 @@ fn canvas(props: &CanvasProps) -> Html {
             <div class="graph-frame" ref={frame}>
             <svg id="call-graph-svg" xmlns="http://www.w3.org/2000/svg" role="group"
                  data-width={format!("{:.0}", graph.width)} data-height={format!("{:.0}", graph.height)}
-                 aria-label={format!("Call graph: main calls {}; {}", counted(report.dispatcher.len(), "core function"), counted(report.aliases.len(), "alias edge"))}
+                 aria-label={graph.description.clone()}
                  width="100%" height={format!("{:.0}", graph.height * scale.max(MIN_FIT) + 8.0)}
                  ref={svg_ref} {onmousedown} {onmousemove} onmouseup={onmouseup.clone()} onmouseleave={onmouseup}
                  {onclick} {onkeydown}>
@@ -246,103 +246,23 @@ fn canvas(props: &CanvasProps) -> Html {
                 <g class="viewport" transform={format!("translate({tx:.1},{ty:.1}) scale({scale:.3})")}>
                     { for graph.lanes.iter().map(|lane| html! {
                         <g class="lane-group" data-core={lane.core.to_string()}>
-                            <rect class="lane" x={format!("{:.0}", layout::LANE_X)} y={format!("{:.0}", lane.y)} width={format!("{:.0}", graph.width - layout::LANE_X - 6.0)} height={format!("{:.0}", lane.height)} rx="6" />
-                            <text class="lane-label" x={format!("{:.0}", layout::LANE_X + 8.0)} y={format!("{:.0}", lane.y + 15.0)}>{ format!("core {}", lane.core) }</text>
+                            <rect class="lane" x={format!("{:.0}", lane.rect.x)} y={format!("{:.0}", lane.rect.y)} width={format!("{:.0}", lane.rect.w)} height={format!("{:.0}", lane.rect.h)} rx="6" />
+                            { label(&lane.label) }
                         </g>
                     }) }
-                    // Calls from the dispatcher, labelled with their names from the report.
-                    { for graph.lanes.iter().map(|lane| {
-                        let label = report.dispatcher.iter().find(|d| d.core == lane.core).map(|d| d.call.clone()).unwrap_or_default();
-                        let (lx, ly) = call_label_at(lane.function.1);
-                        html! {
-                            <g class="call">
-                                <path d={call_path(main, lane.function.1)} marker-end="url(#arrow)" />
-                                <text class="call-label" x={format!("{lx:.1}")} y={format!("{ly:.1}")} text-anchor="end">{ label }</text>
-                            </g>
-                        }
+                    { for graph.calls.iter().map(|call| html! {
+                        <g class="call">
+                            { edge(call) }
+                            if let Some(text) = &call.label { { label(text) } }
+                        </g>
                     }) }
-                    <g class={classes!("node", "main", main_selected.then_some("selected"))} tabindex="0" role="button"
-                       aria-label={format!("function main: the dispatcher, {}", counted(report.dispatcher.len(), "call"))}
-                       aria-pressed={main_selected.to_string()}
-                       data-select-kind="function" data-select-name="main">
-                        <rect x={format!("{:.0}", main.x)} y={format!("{:.0}", main.y)} width={format!("{:.0}", main.w)} height={format!("{:.0}", main.h)} rx="8" />
-                        <text x={format!("{:.0}", main.x + 12.0)} y={format!("{:.0}", main.y + 30.0)} class="node-title">{ "main · dispatcher" }</text>
-                        <text x={format!("{:.0}", main.x + 12.0)} y={format!("{:.0}", main.y + 52.0)}>{ counted(report.dispatcher.len(), "call") }</text>
-                    </g>
-                    { for graph.lanes.iter().map(|lane| {
-                        let (name, rect) = &lane.function;
-                        let selected = context.is_selected(EntityKind::Function, name, None);
-                        html! {
-                            <g>
-                                { for lane.others.iter().rev().map(|(other, r)| {
-                                    let selected = context.is_selected(EntityKind::Function, other, None);
-                                    html! {
-                                        <g class={classes!("node", "other", selected.then_some("selected"))} tabindex="0" role="button"
-                                           aria-label={format!("function {other}: a function of core {} not called by the dispatcher", lane.core)}
-                                           aria-pressed={selected.to_string()}
-                                           data-select-kind="function" data-select-name={other.clone()}>
-                                            <rect x={format!("{:.0}", r.x)} y={format!("{:.0}", r.y)} width={format!("{:.0}", r.w)} height={format!("{:.0}", r.h)} rx="4" />
-                                            <title>{ format!("{other}: a function of core {} not called by the dispatcher", lane.core) }</title>
-                                        </g>
-                                    }
-                                }) }
-                                <g class={classes!("node", "core-fn", selected.then_some("selected"))} tabindex="0" role="button"
-                                   aria-label={format!("function {name}: core {}'s function", lane.core)} aria-pressed={selected.to_string()}
-                                   data-select-kind="function" data-select-name={name.clone()} data-function={name.clone()}>
-                                    <rect x={format!("{:.0}", rect.x)} y={format!("{:.0}", rect.y)} width={format!("{:.0}", rect.w)} height={format!("{:.0}", rect.h)} rx="6" />
-                                    <text x={format!("{:.0}", rect.x + 10.0)} y={format!("{:.0}", rect.y + 21.0)} class="node-title">{ text_fit(name, rect.w - 16.0) }</text>
-                                    <title>{ format!("{name}: core {}'s function", lane.core) }</title>
-                                </g>
-                                if lane.other_count > 0 {
-                                    <text x={format!("{:.0}", rect.x)} y={format!("{:.0}", rect.y + rect.h + 14.0)} class="muted-text">
-                                        { format!("+ {}", counted(lane.other_count, "other function")) }
-                                    </text>
-                                }
-                                { for lane.memlocs.iter().filter(|_| memlocs_drawn).map(|node| {
-                                    let (function, memloc, r) = (&node.function, &node.memloc, node.rect);
-                                    let selected = context.is_selected(EntityKind::Memloc, memloc, Some(function));
-                                    let label = text_fit(&format!("{}{memloc}", if node.failure.is_some() { "✕ " } else { "" }), r.w - 14.0);
-                                    let title = match &node.failure {
-                                        Some(message) => Some(message.clone()),
-                                        None if label.ends_with('…') => Some(format!("{memloc} in {function} (core {})", lane.core)),
-                                        None => None,
-                                    };
-                                    let described = match &node.failure {
-                                        Some(message) => format!("memory location {memloc} in {function}, core {}: {message}", lane.core),
-                                        None => format!("memory location {memloc} in {function}, core {}", lane.core),
-                                    };
-                                    html! {
-                                        <g class={classes!("node", "memloc", selected.then_some("selected"), node.failure.is_some().then_some("failing"))}
-                                           tabindex="0" role="button" aria-label={described} aria-pressed={selected.to_string()}
-                                           data-select-kind="memloc" data-select-name={memloc.clone()} data-select-parent={function.clone()}
-                                           data-memloc={memloc.clone()}>
-                                            <rect x={format!("{:.0}", r.x)} y={format!("{:.0}", r.y)} width={format!("{:.0}", r.w)} height={format!("{:.0}", r.h)} rx="13" />
-                                            <text x={format!("{:.0}", r.x + 10.0)} y={format!("{:.0}", r.y + 17.0)}>{ label }</text>
-                                            // A tooltip only where the node does not already say it all: a
-                                            // failure's message, or a name cut to fit (the details panel has
-                                            // the rest); big graphs stay light.
-                                            if let Some(title) = title { <title>{ title }</title> }
-                                        </g>
-                                    }
-                                }) }
-                            </g>
-                        }
-                    }) }
+                    { for graph.functions.iter().map(|n| node(&context, n)) }
+                    { for graph.notes.iter().map(label) }
+                    if memlocs_drawn {
+                        { for graph.memlocs.iter().map(|n| node(&context, n)) }
+                    }
                     if state.show_aliases && edges_drawn {
-                        <g class="alias">
-                            { for report.aliases.iter().filter_map(|alias| {
-                                let (c, p) = (&alias.consumer, &alias.producer);
-                                let from = graph.memloc(c.core, &c.function, &c.memloc)?;
-                                let to = graph.memloc(p.core, &p.function, &p.memloc)?;
-                                Some(html! {
-                                    <path d={alias_path(from, to, c.core)}
-                                          marker-end="url(#arrow)">
-                                        <title>{ format!("{} (core {}) aliases {} (core {}), kind {} from {}",
-                                            c.memloc, c.core, p.memloc, p.core, alias.kind, alias.source) }</title>
-                                    </path>
-                                })
-                            }) }
-                        </g>
+                        <g class="alias">{ for graph.aliases.iter().map(edge) }</g>
                     }
                 </g>
             </svg>
@@ -374,4 +294,47 @@ fn canvas(props: &CanvasProps) -> Html {
             </div>
         </div>
     }
+}
+
+/// A text of the display list.
+fn label(label: &Label) -> Html {
+    html! {
+        <text x={format!("{:.1}", label.x)} y={format!("{:.1}", label.y)} class={label.class}
+              text-anchor={label.end.then_some("end")}>{ label.text.clone() }</text>
+    }
+}
+
+/// An edge of the display list.
+fn edge(edge: &Edge) -> Html {
+    html! {
+        <path d={edge.d.clone()} marker-end="url(#arrow)">
+            if let Some(title) = &edge.title { <title>{ title.clone() }</title> }
+        </path>
+    }
+}
+
+/// A node of the display list: a button that selects its entity.
+fn node(context: &AppContext, node: &Node) -> Html {
+    let (kind, name, parent) = &node.select;
+    // A memory location is one of its function's; a function is one by its name.
+    let parent = if node.kind == NodeKind::Memloc { parent.as_deref() } else { None };
+    let selected = context.is_selected(*kind, name, parent);
+    let r = node.rect;
+    let mut group = html! {
+        <g class={classes!("node", node.kind.class(), selected.then_some("selected"), node.failing.then_some("failing"))}
+           tabindex="0" role="button" aria-label={node.description.clone()} aria-pressed={selected.to_string()}>
+            <rect x={format!("{:.0}", r.x)} y={format!("{:.0}", r.y)} width={format!("{:.0}", r.w)} height={format!("{:.0}", r.h)} rx={format!("{:.0}", node.rx)} />
+            { for node.labels.iter().map(label) }
+            // A tooltip only where the node does not already say it all: a failure's
+            // message, a name cut to fit (the details panel has the rest).
+            if let Some(title) = &node.title { <title>{ title.clone() }</title> }
+        </g>
+    };
+    if let Html::VTag(tag) = &mut group {
+        let tag = std::rc::Rc::make_mut(tag);
+        for (key, value) in node.data() {
+            tag.add_attribute(key, value);
+        }
+    }
+    group
 }

@@ -1,14 +1,11 @@
-//! The call graph as a standalone SVG document: made from the layout and the report
-//! alone (never from what the page happens to have drawn so far), every node and edge
+//! The call graph as a standalone SVG document: the display list (`scene`) mapped to
+//! markup — never what the page happens to have drawn so far — every node and edge
 //! included, its text escaped as XML, its colours inlined (the page's stylesheet does
 //! not travel with the file). Pure: tested natively, and in Chromium as XML.
 
 use std::fmt::Write as _;
 
-use birlink_core::diag::counted;
-use birlink_core::output::report::Report;
-
-use super::layout::{alias_path, call_label_at, call_path, text_fit, Layout, LANE_X};
+use super::scene::{Edge, Label, Node, Scene};
 
 /// The colours of the page's light or dark theme (`www/style.css`).
 struct Palette {
@@ -91,146 +88,100 @@ fn stylesheet(p: &Palette) -> String {
     )
 }
 
-/// The SVG document of a report's call graph at its natural size: lanes, `main` and its
-/// calls, every function and memory-location node drawn, and (with `aliases`) every
+/// A box and what is in it, as SVG.
+fn node(out: &mut String, node: &Node) {
+    let r = node.rect;
+    let failing = if node.failing { " failing" } else { "" };
+    let _ = write!(out, r#"<g class="node {}{failing}""#, node.kind.class());
+    for (key, value) in node.data() {
+        let _ = write!(out, r#" {key}="{}""#, escape(&value));
+    }
+    let _ = write!(
+        out,
+        r#"><rect x="{:.0}" y="{:.0}" width="{:.0}" height="{:.0}" rx="{:.0}"/>"#,
+        r.x, r.y, r.w, r.h, node.rx
+    );
+    for text in &node.labels {
+        label(out, text);
+    }
+    if let Some(title) = &node.title {
+        let _ = write!(out, "<title>{}</title>", escape(title));
+    }
+    out.push_str("</g>\n");
+}
+
+/// A text, as SVG.
+fn label(out: &mut String, label: &Label) {
+    let class = label.class.map(|c| format!(r#" class="{c}""#)).unwrap_or_default();
+    let anchor = if label.end { r#" text-anchor="end""# } else { "" };
+    let _ = write!(out, r#"<text x="{:.1}" y="{:.1}"{class}{anchor}>{}</text>"#, label.x, label.y, escape(&label.text));
+}
+
+/// An edge, as SVG.
+fn edge(out: &mut String, edge: &Edge) {
+    let ends = match &edge.ends {
+        Some((consumer, producer)) => {
+            format!(r#" data-consumer="{}" data-producer="{}""#, escape(consumer), escape(producer))
+        }
+        None => String::new(),
+    };
+    let _ = write!(out, r#"<path d="{}" marker-end="url(#arrow)"{ends}>"#, edge.d);
+    if let Some(title) = &edge.title {
+        let _ = write!(out, "<title>{}</title>", escape(title));
+    }
+    out.push_str("</path>");
+}
+
+/// The SVG document of a call graph's display list at its natural size: lanes, `main`
+/// and its calls, every function and memory-location node, and (with `aliases`) every
 /// alias edge, in the light or `dark` theme.
-pub fn document(report: &Report, graph: &Layout, aliases: bool, dark: bool) -> String {
-    let (w, h) = (graph.width, graph.height);
+pub fn document(scene: &Scene, aliases: bool, dark: bool) -> String {
+    let (w, h) = (scene.width, scene.height);
     let mut out = String::new();
     let _ = writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
     let _ = writeln!(
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" role="img" aria-label="{}">"#,
-        escape(&format!(
-            "Call graph: main calls {}; {}",
-            counted(report.dispatcher.len(), "core function"),
-            counted(report.aliases.len(), "alias edge")
-        ))
+        escape(&scene.description)
     );
     let _ = writeln!(out, "<style>{}</style>", stylesheet(if dark { &DARK } else { &LIGHT }));
     out.push_str(
         r#"<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead"/></marker></defs>"#,
     );
     out.push('\n');
-    for lane in &graph.lanes {
-        let _ = writeln!(
+    for lane in &scene.lanes {
+        let r = lane.rect;
+        let _ = write!(
             out,
-            r#"<g class="lane-group" data-core="{}"><rect class="lane" x="{LANE_X:.0}" y="{:.0}" width="{:.0}" height="{:.0}" rx="6"/><text class="lane-label" x="{:.0}" y="{:.0}">core {}</text></g>"#,
-            lane.core,
-            lane.y,
-            w - LANE_X - 6.0,
-            lane.height,
-            LANE_X + 8.0,
-            lane.y + 15.0,
-            lane.core
+            r#"<g class="lane-group" data-core="{}"><rect class="lane" x="{:.0}" y="{:.0}" width="{:.0}" height="{:.0}" rx="6"/>"#,
+            lane.core, r.x, r.y, r.w, r.h
         );
+        label(&mut out, &lane.label);
+        out.push_str("</g>\n");
     }
-    for lane in &graph.lanes {
-        let label = report.dispatcher.iter().find(|d| d.core == lane.core).map(|d| d.call.as_str()).unwrap_or("");
-        let (lx, ly) = call_label_at(lane.function.1);
-        let _ = writeln!(
-            out,
-            r#"<g class="call"><path d="{}" marker-end="url(#arrow)"/><text class="call-label" x="{lx:.1}" y="{ly:.1}" text-anchor="end">{}</text></g>"#,
-            call_path(graph.main, lane.function.1),
-            escape(label)
-        );
+    for call in &scene.calls {
+        out.push_str(r#"<g class="call">"#);
+        edge(&mut out, call);
+        if let Some(text) = &call.label {
+            label(&mut out, text);
+        }
+        out.push_str("</g>\n");
     }
-    let m = graph.main;
-    let _ = writeln!(
-        out,
-        r#"<g class="node main" data-function="main"><rect x="{:.0}" y="{:.0}" width="{:.0}" height="{:.0}" rx="8"/><text x="{:.0}" y="{:.0}" class="node-title">main · dispatcher</text><text x="{:.0}" y="{:.0}">{}</text></g>"#,
-        m.x,
-        m.y,
-        m.w,
-        m.h,
-        m.x + 12.0,
-        m.y + 30.0,
-        m.x + 12.0,
-        m.y + 52.0,
-        escape(&counted(report.dispatcher.len(), "call"))
-    );
-    for lane in &graph.lanes {
-        for (other, r) in lane.others.iter().rev() {
-            let _ = writeln!(
-                out,
-                r#"<g class="node other" data-function="{}"><rect x="{:.0}" y="{:.0}" width="{:.0}" height="{:.0}" rx="4"/><title>{}</title></g>"#,
-                escape(other),
-                r.x,
-                r.y,
-                r.w,
-                r.h,
-                escape(&format!("{other}: a function of core {} not called by the dispatcher", lane.core))
-            );
-        }
-        let (name, r) = &lane.function;
-        let _ = writeln!(
-            out,
-            r#"<g class="node core-fn" data-function="{}"><rect x="{:.0}" y="{:.0}" width="{:.0}" height="{:.0}" rx="6"/><text x="{:.0}" y="{:.0}" class="node-title">{}</text><title>{}</title></g>"#,
-            escape(name),
-            r.x,
-            r.y,
-            r.w,
-            r.h,
-            r.x + 10.0,
-            r.y + 21.0,
-            escape(&text_fit(name, r.w - 16.0)),
-            escape(&format!("{name}: core {}'s function", lane.core))
-        );
-        if lane.other_count > 0 {
-            let _ = writeln!(
-                out,
-                r#"<text x="{:.0}" y="{:.0}" class="muted-text">+ {}</text>"#,
-                r.x,
-                r.y + r.h + 14.0,
-                escape(&counted(lane.other_count, "other function"))
-            );
-        }
-        for node in &lane.memlocs {
-            let r = node.rect;
-            let label =
-                text_fit(&format!("{}{}", if node.failure.is_some() { "✕ " } else { "" }, node.memloc), r.w - 14.0);
-            let title = node
-                .failure
-                .clone()
-                .unwrap_or_else(|| format!("{} in {} (core {})", node.memloc, node.function, lane.core));
-            let _ = writeln!(
-                out,
-                r#"<g class="node memloc{}" data-memloc="{}" data-function="{}" data-core="{}"><rect x="{:.0}" y="{:.0}" width="{:.0}" height="{:.0}" rx="13"/><text x="{:.0}" y="{:.0}">{}</text><title>{}</title></g>"#,
-                if node.failure.is_some() { " failing" } else { "" },
-                escape(&node.memloc),
-                escape(&node.function),
-                lane.core,
-                r.x,
-                r.y,
-                r.w,
-                r.h,
-                r.x + 10.0,
-                r.y + 17.0,
-                escape(&label),
-                escape(&title)
-            );
-        }
+    for function in &scene.functions {
+        node(&mut out, function);
+    }
+    for note in &scene.notes {
+        label(&mut out, note);
+        out.push('\n');
+    }
+    for memloc in &scene.memlocs {
+        node(&mut out, memloc);
     }
     if aliases {
         out.push_str("<g class=\"alias\">\n");
-        for alias in &report.aliases {
-            let (c, p) = (&alias.consumer, &alias.producer);
-            let (Some(from), Some(to)) =
-                (graph.memloc(c.core, &c.function, &c.memloc), graph.memloc(p.core, &p.function, &p.memloc))
-            else {
-                continue;
-            };
-            let _ = writeln!(
-                out,
-                r#"<path d="{}" marker-end="url(#arrow)" data-consumer="{}" data-producer="{}"><title>{}</title></path>"#,
-                alias_path(from, to, c.core),
-                escape(&c.memloc),
-                escape(&p.memloc),
-                escape(&format!(
-                    "{} (core {}) aliases {} (core {}), kind {} from {}",
-                    c.memloc, c.core, p.memloc, p.core, alias.kind, alias.source
-                ))
-            );
+        for alias in &scene.aliases {
+            edge(&mut out, alias);
+            out.push('\n');
         }
         out.push_str("</g>\n");
     }
@@ -242,13 +193,14 @@ pub fn document(report: &Report, graph: &Layout, aliases: bool, dark: bool) -> S
 mod tests {
     use super::*;
     use crate::components::call_graph::layout::{layout, sample_report as report};
+    use crate::components::call_graph::scene::scene;
 
     #[test]
     fn the_document_is_xml_with_every_node_and_edge() {
         for file in ["ring-4core.json", "error-1514.json", "matmul-2core.json"] {
             let report = report(file);
             let graph = layout(&report);
-            let text = document(&report, &graph, true, false);
+            let text = document(&scene(&report, &graph), true, false);
             let xml = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{file}: not XML: {e}"));
             let count = |class: &str| {
                 xml.descendants()
@@ -266,7 +218,7 @@ mod tests {
             assert!(!text.contains("&nbsp;"), "{file}");
         }
         let report = report("error-1514.json");
-        let text = document(&report, &layout(&report), true, true);
+        let text = document(&scene(&report, &layout(&report)), true, true);
         assert!(text.contains(" failing\""), "the failing view is marked");
         assert!(text.contains(DARK.bg));
     }

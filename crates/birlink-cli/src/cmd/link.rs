@@ -77,7 +77,13 @@ impl LinkArgs {
         }
         create_dir(&self.out)?;
         // One work directory: the core counts its folders (`lnc_source` `workdir`).
-        let lnc = self.lnc.or_else(|| if workdirs.len() > 1 { files::Workdir::lnc(&workdirs) } else { None });
+        let lnc = self.lnc.or_else(|| {
+            if workdirs.len() > 1 {
+                birlink_core::read::workdir::implied_lnc(workdirs.iter().map(|w| &w.plan))
+            } else {
+                None
+            }
+        });
         let options = LinkOptions {
             lnc,
             passes: self.passes.clone(),

@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::model::arena::{Arena, Handle};
+use crate::model::arena::{Arena, Handle, HandleMap};
 use crate::model::view::{JsonView, Text};
 
 /// The JSON keys of one entity, minus its typed child containers. Keys are kept sorted,
@@ -119,7 +119,81 @@ pub struct Store {
     pub instances: Arena<QueueInstance>,
 }
 
+/// Where an appended store's entities went: one old → new map per arena.
+#[derive(Debug)]
+pub struct Relocation {
+    /// Functions.
+    pub functions: HandleMap<Function>,
+    /// Blocks.
+    pub blocks: HandleMap<Block>,
+    /// Instructions.
+    pub insts: HandleMap<Inst>,
+    /// Memory-location sets.
+    pub sets: HandleMap<MemLocSet>,
+    /// Memory locations.
+    pub memlocs: HandleMap<MemLoc>,
+    /// Queues.
+    pub queues: HandleMap<Queue>,
+    /// Queue instances.
+    pub instances: HandleMap<QueueInstance>,
+}
+
 impl Store {
+    /// Moves every entity of `from` to the end of this store's arenas and rewrites every
+    /// handle inside the moved entities through the per-arena maps; `from`'s entities
+    /// are moved, never edited where they were (the linked module is new). Every arena
+    /// and every entity is destructured whole: a new arena, or a new handle-bearing
+    /// field of an entity, does not compile until it is relocated here.
+    pub fn append(&mut self, from: Store) -> Relocation {
+        let Store { functions, blocks, insts, sets, memlocs, queues, instances } = from;
+        let maps = Relocation {
+            functions: self.functions.append(functions),
+            blocks: self.blocks.append(blocks),
+            insts: self.insts.append(insts),
+            sets: self.sets.append(sets),
+            memlocs: self.memlocs.append(memlocs),
+            queues: self.queues.append(queues),
+            instances: self.instances.append(instances),
+        };
+        for function in maps.functions.new_handles() {
+            let Function { fields: _, allocations, blocks, src: _ } = &mut self.functions[function];
+            maps.blocks.adjust_all(blocks);
+            for allocation in allocations {
+                match allocation {
+                    Allocation::Set(set) => maps.sets.adjust(set),
+                    Allocation::Other(_) => {}
+                }
+            }
+        }
+        for set in maps.sets.new_handles() {
+            let MemLocSet { fields: _, memlocs, src: _ } = &mut self.sets[set];
+            maps.memlocs.adjust_all(memlocs);
+        }
+        for memloc in maps.memlocs.new_handles() {
+            // A memory location holds no handle (its views are named, not pointed at).
+            let MemLoc { fields: _, src: _ } = &self.memlocs[memloc];
+        }
+        for block in maps.blocks.new_handles() {
+            let Block { fields: _, insts, src: _ } = &mut self.blocks[block];
+            maps.insts.adjust_all(insts);
+        }
+        for inst in maps.insts.new_handles() {
+            let Inst { fields: _, kept: _, body, src: _, op: _, remote_update: _, name: _ } = &mut self.insts[inst];
+            if let Some(body) = body {
+                maps.blocks.adjust_all(body);
+            }
+        }
+        for queue in maps.queues.new_handles() {
+            let Queue { fields: _, instances, src: _ } = &mut self.queues[queue];
+            maps.instances.adjust_all(instances);
+        }
+        for instance in maps.instances.new_handles() {
+            let QueueInstance { fields: _, insts, src: _ } = &mut self.instances[instance];
+            maps.insts.adjust_all(insts);
+        }
+        maps
+    }
+
     /// Gives back the arenas' spare capacity (their last chunks').
     pub fn shrink_to_fit(&mut self) {
         let Store { functions, blocks, insts, sets, memlocs, queues, instances } = self;

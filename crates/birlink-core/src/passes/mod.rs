@@ -150,9 +150,9 @@ pub fn run_with_progress(
         (None, Some(n), _) => (n, LncSource::Bundle),
         (None, None, Some(n)) => (n, LncSource::Netlist),
         (None, None, None) => {
-            let folders = options.workdir.as_ref().and_then(WorkdirInput::plan).filter(|p| !p.missing.is_empty());
-            match folders {
-                Some(plan) => ((plan.picked.len() + plan.missing.len()) as u64, LncSource::Workdir),
+            let plan = options.workdir.as_ref().and_then(WorkdirInput::plan);
+            match plan.as_ref().and_then(|plan| crate::read::workdir::implied_lnc([plan])) {
+                Some(n) => (n, LncSource::Workdir),
                 None => (set.modules.len() as u64, LncSource::Modules),
             }
         }
@@ -198,25 +198,12 @@ pub fn run_with_progress(
                 progress(Progress::Pass(Pass::BirLinker));
                 let modules: Vec<(u64, input::CoreModule)> =
                     cores.into_iter().zip(std::mem::take(&mut set.modules)).collect();
-                report.options.base_name = Some(bir_linker::base_name(&modules, set.netlist.as_ref()));
-                let mut result = bir_linker::run(modules, set.netlist.as_ref(), &mut diags);
-                if let Some((work, plan)) = options.workdir.as_ref().and_then(|w| Some((w, w.plan()?))) {
-                    let (dir, step) = bir_linker::link_dir::plan(work, &plan, &mut diags);
-                    result.steps.push(step);
-                    report.link_dir = Some(dir);
-                    let merged = result.module.as_ref().and_then(|module| {
-                        let rows = bir_linker::tensor_map::LinkRows {
-                            aliases: &result.aliases,
-                            output_kinds: &result.output_kinds,
-                        };
-                        bir_linker::tensor_map::merge(module, work, &plan, rows, &mut set.files, &mut diags)
-                    });
-                    if let Some((map, step)) = merged {
-                        result.steps.push(step);
-                        report.tensor_map = Some(map);
-                    }
-                }
+                let work = options.workdir.as_ref();
+                let result = bir_linker::run(modules, set.netlist.as_ref(), work, &mut set.files, &mut diags);
                 stopped = ledger.ran(Pass::BirLinker, result.failed, result.steps);
+                report.options.base_name = Some(result.base_name);
+                report.link_dir = result.link_dir;
+                report.tensor_map = result.tensor_map;
                 report.dispatcher = result.dispatcher;
                 report.aliases = result.aliases;
                 report.output_kinds = result.output_kinds;
@@ -372,7 +359,7 @@ pub fn resolve_locations(files: &[FileEntry], diags: &mut [Diagnostic]) {
         // The instructions they are in, located in the same scan: their `debug` names
         // the kernel line.
         let instructions: Vec<Option<String>> =
-            pointers.iter().map(|p| crate::read::source::instruction_pointer(p).map(str::to_owned)).collect();
+            pointers.iter().map(|p| crate::read::kernel_line::instruction_pointer(p).map(str::to_owned)).collect();
         let spans = match text {
             Some(text) => {
                 let mut refs: Vec<&str> = pointers.iter().map(String::as_str).collect();
@@ -393,7 +380,7 @@ pub fn resolve_locations(files: &[FileEntry], diags: &mut [Diagnostic]) {
                 let span = spans.get(at_instruction).copied().flatten();
                 at_instruction += 1;
                 if let (Some(text), Some(span)) = (text, span) {
-                    diags[i].source = text.get(span.start..span.end).and_then(crate::read::source::of_text);
+                    diags[i].source = text.get(span.start..span.end).and_then(crate::read::kernel_line::of_text);
                 }
             }
         }

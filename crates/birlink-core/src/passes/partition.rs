@@ -13,6 +13,7 @@ use crate::diag::Diagnostic;
 use crate::model::arena::Handle;
 use crate::model::ir::{Allocation, Function, MemLoc, MemLocSet, Module, QueueInstance};
 use crate::model::pass::Pass;
+use crate::output::report::StepRow;
 
 /// What belongs to one core.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,6 +89,31 @@ impl Partitions {
     /// The core ids as text: `0, 1, 2`.
     pub fn cores_text(&self) -> String {
         self.by_core.keys().map(u64::to_string).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The prologue both VNC passes open with: the module's partitions, the
+    /// `check_partitions` step, and the count check (`modules.size() ==
+    /// options.vnc_nc_count`, `code` from `pass` when it fails: `None`, the diagnostic
+    /// pushed). One core is said as a note: there are no `nothing` (what the pass would
+    /// act on).
+    pub fn checked(
+        module: &Module,
+        (code, pass): (Code, Pass),
+        vnc_nc_count: u64,
+        nothing: &str,
+        steps: &mut Vec<StepRow>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<Partitions> {
+        let partitions = Partitions::of(module);
+        steps.push(StepRow { name: "check_partitions".to_owned(), changes: 0, edits: Vec::new() });
+        if let Some(mismatch) = partitions.count_mismatch(code, pass, vnc_nc_count) {
+            diags.push(mismatch);
+            return None;
+        }
+        if partitions.len() == 1 {
+            diags.push(Diagnostic::new(Code::NothingToRelink, pass, format!("one core (lnc = 1): no {nothing}")));
+        }
+        Some(partitions)
     }
 
     /// The first check of both VNC passes (`modules.size() == options.vnc_nc_count`):

@@ -55,17 +55,12 @@ pub(crate) struct Collected {
 pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) -> Relinked {
     let start = diags.len();
     let mut out = Relinked::default();
-    let partitions = Partitions::of(module);
-    let n = partitions.len() as u64;
-    out.steps.push(StepRow { name: "check_partitions".to_owned(), changes: 0, edits: Vec::new() });
-    if let Some(mismatch) = partitions.count_mismatch(Code::VncLinkCoreCount, PASS, vnc_nc_count) {
-        diags.push(mismatch);
+    let checked = (Code::VncLinkCoreCount, PASS);
+    let nothing = "remote semaphores to relink";
+    let Some(partitions) = Partitions::checked(module, checked, vnc_nc_count, nothing, &mut out.steps, diags) else {
         out.failed = true;
         return out;
-    }
-    if n == 1 {
-        diags.push(Diagnostic::new(Code::NothingToRelink, PASS, "one core (lnc = 1): no remote semaphores to relink"));
-    }
+    };
 
     let collected: Vec<(&Partition, Vec<Collected>)> =
         partitions.iter().map(|p| (p, collect(module, p, diags))).collect();

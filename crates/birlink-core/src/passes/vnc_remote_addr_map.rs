@@ -58,21 +58,12 @@ struct Copy {
 pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) -> AddressMap {
     let start = diags.len();
     let mut out = AddressMap::default();
-    let partitions = Partitions::of(module);
-    let n = partitions.len() as u64;
-    out.steps.push(StepRow { name: "check_partitions".to_owned(), changes: 0, edits: Vec::new() });
-    if let Some(mismatch) = partitions.count_mismatch(Code::VncAddrMapCoreCount, PASS, vnc_nc_count) {
-        diags.push(mismatch);
+    let checked = (Code::VncAddrMapCoreCount, PASS);
+    let nothing = "remote memory locations to map";
+    let Some(partitions) = Partitions::checked(module, checked, vnc_nc_count, nothing, &mut out.steps, diags) else {
         out.failed = true;
         return out;
-    }
-    if n == 1 {
-        diags.push(Diagnostic::new(
-            Code::NothingToRelink,
-            PASS,
-            "one core (lnc = 1): no remote memory locations to map",
-        ));
-    }
+    };
 
     let copies = plan(module, &partitions, &mut out.rows, diags);
     out.steps.push(StepRow { name: "resolve_targets".to_owned(), changes: 0, edits: Vec::new() });

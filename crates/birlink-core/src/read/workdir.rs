@@ -302,6 +302,19 @@ pub struct WorkFile {
     pub content: Option<Vec<u8>>,
 }
 
+/// The LNC work directories imply: when a core folder of any has no dump of the pass,
+/// the number of core folders of all (so the link says a core is missing instead of
+/// linking fewer); otherwise none (the modules say). The pipeline asks it of one
+/// directory, `birlink link` of several.
+pub fn implied_lnc<'p>(plans: impl IntoIterator<Item = &'p Plan>) -> Option<u64> {
+    let (mut folders, mut missing) = (0, false);
+    for plan in plans {
+        folders += plan.picked.len() + plan.missing.len();
+        missing |= !plan.missing.is_empty();
+    }
+    missing.then_some(folders as u64)
+}
+
 impl WorkdirInput {
     /// The files' paths.
     pub fn paths(&self) -> Vec<&str> {

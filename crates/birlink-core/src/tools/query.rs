@@ -412,7 +412,7 @@ fn by_source(module: &Module, file: &str, limit: usize) -> Vec<SearchHit> {
     each(module, &mut |found, name, parent| {
         if let Found::Inst(inst, _) = found {
             let value = crate::output::json::inst_to_value(module, inst);
-            let source = crate::read::source::of_value(&value);
+            let source = crate::read::kernel_line::of_value(&value);
             if source.is_some_and(|s| s.to_lowercase().contains(file)) {
                 hits.push(SearchHit {
                     entity: EntityQuery {
@@ -482,7 +482,7 @@ pub fn same_instruction(a: &Module, at_a: EntityAt, b: &Module, at_b: EntityAt) 
 /// The kernel line behind an instruction, when the dump carries one.
 pub fn source_at(module: &Module, at: EntityAt) -> Option<String> {
     match at.0 {
-        Found::Inst(inst, _) => crate::read::source::of_value(&crate::output::json::inst_to_value(module, inst)),
+        Found::Inst(inst, _) => crate::read::kernel_line::of_value(&crate::output::json::inst_to_value(module, inst)),
         _ => None,
     }
 }
@@ -542,7 +542,7 @@ fn view_of(module: &Module, files: &[FileEntry], found: Found) -> EntityView {
         original(file, &src.pointer())
     });
     let source = match found {
-        Found::Inst(..) => crate::read::source::of_value(&linked),
+        Found::Inst(..) => crate::read::kernel_line::of_value(&linked),
         _ => None,
     };
     EntityView {

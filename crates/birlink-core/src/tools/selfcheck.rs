@@ -282,3 +282,21 @@ fn check_linked(outcome: &Outcome, text: String, options: &LinkOptions) -> Resul
     }
     Ok(())
 }
+/// Raw bytes as the files of a link set, as the fuzz targets and the corpus replay read
+/// them: split at `0xFF` (a byte no UTF-8 holds), at most six, named like per-core files.
+pub fn split_files(data: &[u8]) -> Vec<SourceFile> {
+    data.split(|b| *b == 0xFF)
+        .take(6)
+        .enumerate()
+        .map(|(i, part)| SourceFile {
+            path: format!("nc{i:02}.json"),
+            content: crate::read::input::Content::Bytes(part.to_vec()),
+            role: crate::read::input::Role::Auto,
+        })
+        .collect()
+}
+
+/// Files joined the way [`split_files`] splits them (for seeding a corpus).
+pub fn join_files(files: &[Vec<u8>]) -> Vec<u8> {
+    files.join(&[0xFFu8][..])
+}

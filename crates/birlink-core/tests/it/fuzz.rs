@@ -13,23 +13,11 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use birlink_core::tools::selfcheck::check_run;
+use birlink_core::tools::selfcheck::{check_run, split_files};
 use birlink_core::{LinkOptions, Role, SourceFile};
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz")
-}
-
-fn split_files(data: &[u8]) -> Vec<SourceFile> {
-    data.split(|b| *b == 0xFF)
-        .take(6)
-        .enumerate()
-        .map(|(i, part)| SourceFile {
-            path: format!("nc{i:02}.json"),
-            content: birlink_core::Content::Bytes(part.to_vec()),
-            role: Role::Auto,
-        })
-        .collect()
 }
 
 fn sorted_entries(dir: &Path) -> Vec<PathBuf> {

@@ -15,11 +15,9 @@ use serde_json::{json, Value};
 use super::record::{fields, Step};
 use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
-use crate::model::arena::{Handle, HandleMap};
+use crate::model::arena::Handle;
 use crate::model::entity::EntityKind;
-use crate::model::ir::{
-    edit_object_field, str_field, Allocation, Fields, Function, MemLoc, Module, Op, Queue, Src, Store,
-};
+use crate::model::ir::{edit_object_field, str_field, Fields, Function, Module, Op, Queue, Src};
 use crate::model::pass::Pass;
 use crate::output::print;
 use crate::output::report::{StepRow, Unit};
@@ -48,7 +46,7 @@ fn copy_module(
 ) -> CoreInfo {
     let CoreModule { module, name, .. } = core_module;
     let Module { fields: module_fields, functions, queues, store, src: _ } = module;
-    let maps = append_store(&mut linked.store, store);
+    let maps = linked.store.append(store);
     let functions: Vec<Handle<Function>> = functions.iter().map(|&f| maps.functions.get(f)).collect();
     let queues: Vec<Handle<Queue>> = queues.iter().map(|&q| maps.queues.get(q)).collect();
     let entry = functions
@@ -123,52 +121,6 @@ fn copy_module(
         }
     };
     CoreInfo { core, name, function, functions: ordered, queues }
-}
-
-/// The per-arena old → new maps of one appended module.
-struct StoreMaps {
-    functions: HandleMap<Function>,
-    queues: HandleMap<Queue>,
-}
-
-/// Appends every arena of `from` to `into`, rewriting every handle inside the moved
-/// entities through the per-kind maps.
-fn append_store(into: &mut Store, from: Store) -> StoreMaps {
-    let Store { functions, blocks, insts, sets, memlocs, queues, instances } = from;
-    let function_map = into.functions.append(functions);
-    let block_map = into.blocks.append(blocks);
-    let inst_map = into.insts.append(insts);
-    let set_map = into.sets.append(sets);
-    let memloc_map: HandleMap<MemLoc> = into.memlocs.append(memlocs);
-    let queue_map = into.queues.append(queues);
-    let instance_map = into.instances.append(instances);
-    for function in function_map.new_handles() {
-        let f = &mut into.functions[function];
-        block_map.adjust_all(&mut f.blocks);
-        for allocation in &mut f.allocations {
-            if let Allocation::Set(set) = allocation {
-                set_map.adjust(set);
-            }
-        }
-    }
-    for set in set_map.new_handles() {
-        memloc_map.adjust_all(&mut into.sets[set].memlocs);
-    }
-    for block in block_map.new_handles() {
-        inst_map.adjust_all(&mut into.blocks[block].insts);
-    }
-    for inst in inst_map.new_handles() {
-        if let Some(body) = &mut into.insts[inst].body {
-            block_map.adjust_all(body);
-        }
-    }
-    for queue in queue_map.new_handles() {
-        instance_map.adjust_all(&mut into.queues[queue].instances);
-    }
-    for instance in instance_map.new_handles() {
-        inst_map.adjust_all(&mut into.instances[instance].insts);
-    }
-    StoreMaps { functions: function_map, queues: queue_map }
 }
 
 /// BL0306: tagging needs `attributes` to be an object; an old list form is moved aside.

@@ -28,9 +28,9 @@
 //!    (`renumberCoreBarriers`).
 //!
 //!
-//! When the modules came from a compiler work directory, two more steps follow
-//! (`passes::run` calls them): [`link_dir`] plans `sgLnk/` (`setupLinkDir`) and
-//! [`tensor_map`] merges and checks the cores' tensor maps (`buildMainTensorMap`).
+//! When the modules came from a compiler work directory, two more steps follow:
+//! 10. [`link_dir`] plans `sgLnk/` (`setupLinkDir`);
+//! 11. [`tensor_map`] merges and checks the cores' tensor maps (`buildMainTensorMap`).
 //!
 //! Every step records what it changed as canonical lines before and after
 //! ([`record::Step`]). An error in any step leaves no linked module (the rows computed
@@ -52,9 +52,10 @@ pub mod tensor_map;
 use crate::diag::{has_errors, Diagnostic};
 use crate::model::ir::Module;
 use crate::model::pass::Pass;
-use crate::output::report::{AliasRow, BarrierRow, DispatchRow, OutputKindRow, QueueRow, StepRow};
-use crate::read::input::CoreModule;
+use crate::output::report::{AliasRow, BarrierRow, DispatchRow, LinkDir, OutputKindRow, QueueRow, StepRow, TensorMap};
+use crate::read::input::{CoreModule, FileEntry};
 use crate::read::netlist::Netlist;
+use crate::read::workdir::WorkdirInput;
 
 /// The pass.
 pub const PASS: Pass = Pass::BirLinker;
@@ -76,19 +77,33 @@ pub struct Linked {
     pub queues: Vec<QueueRow>,
     /// `report.barriers`.
     pub barriers: Vec<BarrierRow>,
+    /// `report.options.base_name`: the linked module is `<base>/sgLnk`.
+    pub base_name: String,
+    /// `report.link_dir`, for a work directory.
+    pub link_dir: Option<LinkDir>,
+    /// `report.tensor_map`, for a work directory whose cores have tensor maps.
+    pub tensor_map: Option<TensorMap>,
     /// Whether it reported an error.
     pub failed: bool,
 }
 
-/// Links the modules. `modules` pairs each module with its verified core id.
-pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &mut Vec<Diagnostic>) -> Linked {
+/// Links the modules. `modules` pairs each module with its verified core id; `workdir`
+/// is the compiler work directory they came from, when they did (its tensor maps become
+/// files of the run, `files`, so diagnostics point into them).
+pub fn run(
+    modules: Vec<(u64, CoreModule)>,
+    netlist: Option<&Netlist>,
+    workdir: Option<&WorkdirInput>,
+    files: &mut Vec<FileEntry>,
+    diags: &mut Vec<Diagnostic>,
+) -> Linked {
     let start = diags.len();
     let mut modules = modules;
     modules.sort_by_key(|(core, _)| *core);
     let n_cores = modules.len() as u64;
-    let mut out = Linked::default();
+    let mut out = Linked { base_name: base_name(&modules, netlist), ..Linked::default() };
 
-    let (mut linked, step) = module::create(&base_name(&modules, netlist), &modules);
+    let (mut linked, step) = module::create(&out.base_name, &modules);
     out.steps.push(step);
     out.steps.push(dispatcher::add(&mut linked, &modules, &mut out.dispatcher));
     let (cores, step) = copy::copy_modules(&mut linked, modules, diags);
@@ -101,6 +116,22 @@ pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &m
     out.steps.push(output_kinds::fix(&mut linked, &cores, &handoffs, netlist, &mut out.output_kinds));
     out.steps.push(queues::merge(&mut linked, &cores, &plan, n_cores, &mut out.queues, diags));
     out.steps.push(barriers::renumber(&mut linked, &mut out.barriers, diags));
+    if let Some((work, plan)) = workdir.and_then(|w| Some((w, w.plan()?))) {
+        let (dir, step) = link_dir::plan(work, &plan, diags);
+        out.steps.push(step);
+        out.link_dir = Some(dir);
+        // The maps are merged through a link that holds.
+        let rows = tensor_map::LinkRows { aliases: &out.aliases, output_kinds: &out.output_kinds };
+        let merged = if has_errors(&diags[start..]) {
+            None
+        } else {
+            tensor_map::merge(&linked, work, &plan, rows, files, diags)
+        };
+        if let Some((map, step)) = merged {
+            out.steps.push(step);
+            out.tensor_map = Some(map);
+        }
+    }
 
     out.failed = has_errors(&diags[start..]);
     if !out.failed {
@@ -110,7 +141,7 @@ pub fn run(modules: Vec<(u64, CoreModule)>, netlist: Option<&Netlist>, diags: &m
 }
 
 /// `<base>`: the netlist's `name`, else the name of the module with the lowest core id.
-pub fn base_name(modules: &[(u64, CoreModule)], netlist: Option<&Netlist>) -> String {
+fn base_name(modules: &[(u64, CoreModule)], netlist: Option<&Netlist>) -> String {
     if let Some(name) = netlist.and_then(|n| n.name.clone()) {
         return name;
     }

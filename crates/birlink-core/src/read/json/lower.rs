@@ -46,7 +46,7 @@ pub(crate) struct Doc {
     pub(crate) from_text: bool,
     /// Set when a container the reader streams (`functions`, `blocks`, …) appears twice
     /// in one object: a map keeps the last, and streaming has lowered both, so the
-    /// document is read again from its value (`json::stream::read_document`).
+    /// document is read again from its value (`json::read_document`).
     pub(crate) repeated: std::cell::Cell<bool>,
 }
 

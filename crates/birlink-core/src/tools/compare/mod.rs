@@ -19,6 +19,7 @@ pub mod entities;
 mod options;
 pub mod sequences;
 pub mod sides;
+pub mod words;
 
 use serde::{Deserialize, Serialize};
 

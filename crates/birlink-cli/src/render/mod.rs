@@ -2,6 +2,8 @@
 //! line, and the verdict. Everything shown comes from `report.json` (and the input texts
 //! for source lines); nothing is computed here.
 
+pub mod diff;
+
 use birlink_core::diag::counted;
 use std::fmt::Write as _;
 use std::io::IsTerminal;

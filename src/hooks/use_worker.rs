@@ -201,7 +201,8 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
         let sent = use_mut_ref(|| 0u64);
         let decode = state.decode.clone();
         use_effect_with(state.decode.seq, move |_| {
-            for (seq, order) in decode.after(*sent.borrow()) {
+            let from = *sent.borrow();
+            for (seq, order) in decode.after(from) {
                 let (run, data, lnc) = (order.run, order.data.clone(), order.lnc);
                 bridge.send(Wire::new(Request::Decode { run, data, lnc }));
                 *sent.borrow_mut() = *seq;
@@ -256,7 +257,8 @@ fn use_links(bridge: Rc<WorkerBridge<LinkWorker>>, state: &State) {
         pending.borrow_mut().retain(|p| runs.contains(&p.run));
         // New orders (a run above every one scheduled so far) are scheduled.
         for order in orders.into_iter().filter(|o| o.run > *scheduled.borrow()) {
-            *scheduled.borrow_mut() = order.run.max(*scheduled.borrow());
+            let latest = order.run.max(*scheduled.borrow());
+            *scheduled.borrow_mut() = latest;
             let run = order.run;
             let bridge = bridge.clone();
             let live = live.clone();
@@ -294,7 +296,8 @@ fn use_send_all(bridge: Rc<WorkerBridge<LinkWorker>>, mailbox: &Mailbox<Ask>) {
     let sent = use_mut_ref(|| 0u64);
     let mailbox = mailbox.clone();
     use_effect_with(mailbox.seq, move |_| {
-        for (seq, ask) in mailbox.after(*sent.borrow()) {
+        let from = *sent.borrow();
+        for (seq, ask) in mailbox.after(from) {
             bridge.send(Wire::new(request(ask)));
             *sent.borrow_mut() = *seq;
         }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { serve, launch, open, verdict, nextVerdict, samples, cli } from './harness.mjs';
 
 let server;
@@ -61,8 +61,11 @@ test('each public report, opened as a pair by link, says at the top what explain
 
 test('the first divergence marks the same words as `birlink diff` (one word diff, in the core)', async () => {
   const [a, b] = ['sendrecv-called-once', 'sendrecv-called-twice'];
-  const printed = execFileSync(cli(), ['diff', path.join(samples, `${a}.json`), '--against', path.join(samples, `${b}.json`)],
-    { env: { ...process.env, NO_COLOR: '1' } }).toString();
+  // Exit 1: the two differ (as `diff` says it).
+  const run = spawnSync(cli(), ['diff', path.join(samples, `${a}.json`), '--against', path.join(samples, `${b}.json`)],
+    { env: { ...process.env, NO_COLOR: '1' } });
+  assert.equal(run.status, 1, run.stderr.toString());
+  const printed = run.stdout.toString();
   // The lines under "first divergence": `[-old-]{+new+}`, as git marks them.
   const section = printed.split('first divergence')[1]?.split(/\n\S/)[0] ?? '';
   const struck = [...section.matchAll(/\[-(.*?)-\]/g)].map((m) => m[1]);

@@ -44,6 +44,9 @@ pub struct LinkSource {
     pub sample: Option<String>,
     /// Its LNC.
     pub lnc: Option<u64>,
+    /// How to link it (`flow=`: `modular`, `flat`, or `seeds`, the seeds' reading);
+    /// `None`: as the compiler decides.
+    pub flow: Option<birlink_core::Flow>,
 }
 
 impl LinkSource {
@@ -53,11 +56,11 @@ impl LinkSource {
     }
 }
 
-/// The query's keys for one side: its sample, its URLs, its LNC.
-fn keys(side: Side) -> [&'static str; 3] {
+/// The query's keys for one side: its sample, its URLs, its LNC, its flow.
+fn keys(side: Side) -> [&'static str; 4] {
     match side {
-        Side::Shown => ["sample", "src", "lnc"],
-        Side::Against => ["against", "against-src", "against-lnc"],
+        Side::Shown => ["sample", "src", "lnc", "flow"],
+        Side::Against => ["against", "against-src", "against-lnc", "against-flow"],
     }
 }
 
@@ -118,7 +121,7 @@ pub fn parse(search: &str) -> PageParams {
     let mut params = PageParams::default();
     'pairs: for (key, value) in pairs(search) {
         for side in Side::BOTH {
-            let [sample, src, lnc_key] = keys(side);
+            let [sample, src, lnc_key, flow_key] = keys(side);
             let source = &mut params.sources[side];
             // A part that does not read leaves what an earlier one set.
             if key == sample {
@@ -129,6 +132,11 @@ pub fn parse(search: &str) -> PageParams {
                 }
             } else if key == lnc_key {
                 source.lnc = lnc(&key, &value, &mut params.dropped).or(source.lnc);
+            } else if key == flow_key {
+                match birlink_core::Flow::parse(&value) {
+                    Some(flow) => source.flow = Some(flow),
+                    None => params.dropped.push(format!("`{key}={value}` is not modular, flat or seeds")),
+                }
             } else {
                 continue;
             }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 
 use birlink_core::model::entity::EntityKey;
-use birlink_core::output::report::Unit;
+use birlink_core::output::report::ModuleUnit;
 use birlink_core::tools::log::Located;
 use birlink_core::tools::query::{EntityQuery, EntityView, Original, SearchHit};
 
@@ -62,6 +62,10 @@ pub struct LinkRequest {
     pub files: Vec<InputFile>,
     /// `vnc_nc_count`, when the user set it.
     pub lnc: Option<u64>,
+    /// How to link, when the user chose (`flow=`); `None`: decided as the compiler
+    /// decides (docs/spec/link.md §2).
+    #[serde(default)]
+    pub flow: Option<birlink_core::Flow>,
     /// The work directory the files came from, when they did.
     pub workdir: Option<WorkdirFiles>,
     /// The other side's run, whose session the worker keeps (a comparison holds two);
@@ -112,7 +116,7 @@ pub enum Request {
     Unit {
         run: u64,
         /// The unit.
-        unit: Unit,
+        unit: ModuleUnit,
     },
     /// Names across cores.
     Search {
@@ -279,7 +283,7 @@ pub enum Response {
     Unit {
         run: u64,
         /// The unit.
-        unit: Unit,
+        unit: ModuleUnit,
         /// Its text, `None` when there is no such unit.
         text: Option<String>,
     },

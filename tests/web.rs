@@ -155,6 +155,7 @@ fn sixty_four_bit_numbers_cross_the_worker_boundary() {
         run: u64::MAX,
         files: Vec::new(),
         lnc: Some(u64::MAX),
+        flow: Some(birlink_core::Flow::Modular),
         workdir: Some(workdir),
         keep: Some(u64::MAX - 1),
     }));

@@ -137,12 +137,25 @@ class LinkResult:
         """A work directory's merged ``tensor-map.json`` (``None`` when no core had a tensor map)."""
         return self._run.tensor_map_json()
 
+    @property
+    def flow(self) -> str:
+        """How it was linked: ``"modular"``, ``"flat"`` (the compiler's flows) or ``"seeds"``
+        (the seeds' reading, only when asked)."""
+        return str(self._run.flow)
+
     def linked_json(self) -> Optional[bytes]:
-        """``linked.json``, byte for byte the CLI's; ``None`` when bir_linker made no module."""
+        """``linked.json``, byte for byte the CLI's: a bundle of the per-core modules in the
+        compiler's flows, one module in the seeds' reading; ``None`` when a pass before the
+        VNC passes failed."""
         return self._run.linked_json()
 
+    def bir_linker_log(self) -> Optional[str]:
+        """``bir_linker.log``, byte for byte the CLI's: bir_linker's own log in the compiler's
+        words, every core's block then the VNC passes' lines (``None`` in the seeds' reading)."""
+        return self._run.bir_linker_log()
+
     def text(self) -> Optional[str]:
-        """The linked module's canonical text (``birlink link --text``), if there is one."""
+        """The linked set's canonical text (``birlink link --text``), if there is one."""
         return self._run.text()
 
     def __str__(self) -> str:
@@ -168,8 +181,13 @@ def link(
     netlist: Optional[Union[str, "os.PathLike[str]"]] = None,
     passes: Optional[Union[str, Sequence[str]]] = None,
     after: Optional[str] = None,
+    flow: Optional[str] = None,
 ) -> LinkResult:
     """Links per-core module files, bundles or folders, as ``birlink link`` does.
+
+    ``flow`` is how to link: ``"modular"`` (each core's subgraphs through the netlist, then
+    the VNC passes across the cores), ``"flat"`` (no bir_linker), or ``"seeds"`` (the seeds'
+    reading: the cores merged into one module); default: decided as the compiler decides.
 
     ``lnc`` is the expected number of cores (default: the bundle's, the netlist's, or the
     number of modules); ``passes`` a contiguous run of ``verify``, ``bir_linker``,
@@ -188,6 +206,7 @@ def link(
         netlist=os.fspath(netlist) if netlist is not None else None,
         passes=list(passes) if passes is not None else None,
         after=after,
+        flow=flow,
     )
     return LinkResult(run, listed, lnc)
 

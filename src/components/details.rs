@@ -4,6 +4,7 @@
 
 use yew::prelude::*;
 
+use birlink_core::output::report::ModuleUnit;
 use birlink_core::tools::query::{EntityView, Original};
 use birlink_core::EntityKind;
 
@@ -111,8 +112,8 @@ fn entity_details(props: &EntityProps) -> Html {
     let view = &props.view;
     // Functions and queues are their own unit and already show their whole text.
     let whole = (!matches!(view.entity.kind, EntityKind::Function | EntityKind::Queue)).then(|| {
-        let unit = view.unit.clone();
-        let label = format!("whole text of `{unit}`");
+        let unit = ModuleUnit { module: view.module.clone(), unit: view.unit.clone() };
+        let label = format!("whole text of `{}`", unit.unit);
         html! { <button type="button" class="link" onclick={context.on(move || Action::Details(DetailsAction::ShowUnit(unit.clone())))}>{ label }</button> }
     });
     html! {

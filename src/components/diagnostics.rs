@@ -108,7 +108,7 @@ fn diagnostic_card(props: &CardProps) -> Html {
     let show_entity = entity.map(|e| {
         let context = context.clone();
         let label = format!("show {} `{}`", e.kind, e.name);
-        let query = EntityQuery { kind: e.kind, name: e.name, parent: e.parent };
+        let query = EntityQuery::new(e.kind, e.name, e.parent).on(d.core);
         let onclick = Callback::from(move |event: MouseEvent| {
             event.stop_propagation();
             context.dispatch(Action::Details(DetailsAction::Select(Selection::Entity(query.clone()))));

@@ -3,7 +3,7 @@
 //! marked. Unchanged steps are hidden from the list by default.
 
 use birlink_core::diag::counted;
-use birlink_core::output::report::{PassStatus, Unit};
+use birlink_core::output::report::{ModuleUnit, PassStatus, Unit};
 use birlink_core::tools::compare::words;
 use yew::prelude::*;
 
@@ -49,11 +49,8 @@ pub fn pipeline() -> Html {
         let edits = edits.clone();
         Callback::from(move |i: usize| -> Vec<Html> {
             let edit = &edits[i];
-            let place = if edit.context.is_empty() {
-                edit.unit.to_string()
-            } else {
-                format!("{} · {}", edit.unit, edit.context)
-            };
+            let unit = ModuleUnit::of(edit);
+            let place = if edit.context.is_empty() { unit.to_string() } else { format!("{unit} · {}", edit.context) };
             let (before, after) = match (&edit.before, &edit.after) {
                 (Some(b), Some(a)) => word_diff(b, a),
                 (None, Some(a)) => {
@@ -77,8 +74,8 @@ pub fn pipeline() -> Html {
             }
         })
     };
-    let units: std::collections::BTreeSet<Unit> =
-        edits.iter().map(|e| e.unit.clone()).filter(|u| *u != Unit::Module).collect();
+    let units: std::collections::BTreeSet<ModuleUnit> =
+        edits.iter().map(ModuleUnit::of).filter(|u| u.unit != Unit::Module).collect();
     html! {
         <div class="pipeline" id="pipeline-view">
             <div class="view-head">

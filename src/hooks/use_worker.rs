@@ -281,6 +281,7 @@ fn link_request(order: &LinkOrder) -> LinkRequest {
         run: order.run,
         files: input(&order.files),
         lnc: order.lnc,
+        flow: order.flow,
         workdir: order.workdir.as_ref().map(|w| WorkdirFiles {
             after: w.after.clone(),
             files: w.files.clone(),

@@ -24,7 +24,10 @@ pub enum When {
 /// Opens what `source` names on `side`; false when it names nothing (the caller says
 /// why, or opens its default). The LNC is set first, so the side's first link uses it.
 pub fn open(dispatcher: &UseReducerDispatcher<State>, side: Side, source: LinkSource, when: When) -> bool {
-    let LinkSource { data, src, sample, lnc } = source;
+    let LinkSource { data, src, sample, lnc, flow } = source;
+    if flow.is_some() {
+        dispatcher.dispatch(Action::Link(LinkAction { side, op: LinkOp::SetFlow(flow) }));
+    }
     if let Some(data) = data {
         // Inflated and read by the worker: the page's thread never holds it parsed.
         dispatcher.dispatch(Action::Link(LinkAction { side, op: LinkOp::OpenLink { data, lnc } }));

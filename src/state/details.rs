@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use birlink_core::output::report::Unit;
+use birlink_core::output::report::ModuleUnit;
 use birlink_core::tools::query::{EntityQuery, EntityView, Original};
 use birlink_core::EntityKey;
 
@@ -56,7 +56,7 @@ pub enum Details {
     /// A unit's canonical text.
     Unit {
         /// The unit.
-        unit: Unit,
+        unit: ModuleUnit,
         /// Its text.
         text: Fetch<Rc<String>>,
     },
@@ -111,7 +111,7 @@ pub enum DetailsAction {
     /// the Compare view).
     PickOn(Side, EntityQuery),
     /// Show a unit's text.
-    ShowUnit(Unit),
+    ShowUnit(ModuleUnit),
     /// Fold or unfold the panel (embed mode).
     Toggle,
     /// The worker answered about an entity.
@@ -139,7 +139,7 @@ pub enum DetailsAction {
         /// The run.
         run: u64,
         /// The unit.
-        unit: Unit,
+        unit: ModuleUnit,
         /// Its text (`None`: no such unit).
         text: Option<String>,
     },

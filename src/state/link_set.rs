@@ -104,6 +104,8 @@ pub struct LinkOrder {
     pub delay_ms: u32,
     /// The work directory the files came from, for the link's last step.
     pub workdir: Option<WorkdirOrder>,
+    /// How to link, when the user chose (`None`: as the compiler decides).
+    pub flow: Option<birlink_core::Flow>,
 }
 
 /// A work directory's other files, as a link order carries them.
@@ -133,6 +135,9 @@ pub struct LinkSet {
     pub source: Source,
     /// `vnc_nc_count` set by the user (`None`: automatic).
     pub lnc: Option<u64>,
+    /// How to link, set by the user (`flow=`, the flow menu; `None`: as the compiler
+    /// decides).
+    pub flow: Option<birlink_core::Flow>,
     /// The latest run requested.
     pub run: u64,
     /// Where that run stands.
@@ -165,6 +170,7 @@ impl Default for LinkSet {
             open_sample: None,
             source: Source::None,
             lnc: None,
+            flow: None,
             run: 0,
             status: Status::Idle,
             out: Outbox::default(),
@@ -338,6 +344,8 @@ pub enum LinkOp {
     SetAfter(Option<String>),
     /// Set `vnc_nc_count` (`None`: automatic).
     SetLnc(Option<u64>),
+    /// Set how to link (`None`: as the compiler decides).
+    SetFlow(Option<birlink_core::Flow>),
 }
 
 impl State {
@@ -394,9 +402,10 @@ impl State {
         // The side's first link starts at once; later ones wait for the rest of a batch.
         let delay_ms = if link.out.seq == 0 { 0 } else { 120 };
         let (files, lnc, workdir) = link.take_for_link();
+        let flow = link.flow;
         link.run = run;
         link.status = Status::starting("starting");
-        link.out.post(LinkOrder { run, files, lnc, delay_ms, workdir });
+        link.out.post(LinkOrder { run, files, lnc, delay_ms, workdir, flow });
     }
 
     /// Applies an action on one side's link set; false when it changes nothing.
@@ -463,6 +472,13 @@ impl State {
                         "an LNC of {n}{whose} is more cores than birlink links (at most {max}): the LNC is read from the files"
                     ));
                 }
+                self.relink(side);
+            }
+            LinkOp::SetFlow(flow) => {
+                if link.flow == flow {
+                    return false;
+                }
+                link.flow = flow;
                 self.relink(side);
             }
         }

@@ -332,7 +332,7 @@ impl Reducible for State {
 
 /// The entity kind a view row names, for [`EntityQuery`]s built by components.
 pub fn query(kind: EntityKind, name: &str, parent: Option<&str>) -> EntityQuery {
-    EntityQuery { kind, name: name.to_owned(), parent: parent.map(str::to_owned) }
+    EntityQuery::new(kind, name, parent.map(str::to_owned))
 }
 
 #[cfg(test)]

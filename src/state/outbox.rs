@@ -4,7 +4,7 @@
 //! [`Mailbox`] (both sides' share questions, both sides' link data to read, a host's
 //! answers). `hooks::use_worker` and `hooks::use_messages` send each new one once.
 
-use birlink_core::output::report::Unit;
+use birlink_core::output::report::ModuleUnit;
 use birlink_core::tools::query::EntityQuery;
 use birlink_core::EntityKey;
 
@@ -99,7 +99,7 @@ pub enum Query {
         pointer: String,
     },
     /// A unit's canonical text.
-    Unit(Unit),
+    Unit(ModuleUnit),
     /// Names across cores.
     Search(String),
     /// A file to download.

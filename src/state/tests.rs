@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use birlink_core::output::report::Unit;
+use birlink_core::output::report::{ModuleUnit, Unit};
 use birlink_core::tools::share::{self, View, ViewState};
 use birlink_core::{Code, EntityKey, EntityKind};
 
@@ -104,7 +104,7 @@ fn a_dma_block_of_a_queue_instance_shows_its_queue_as_its_unit() {
     assert_eq!(state.details.out.message.as_ref().map(|a| &a.query), Some(&Query::Entity(query.clone())));
     let view = birlink_core::tools::query::entity_view(module, &outcome.files, &query).expect("the DMA block");
     assert!(matches!(&view.unit, Unit::Queue(_)), "a queue instance's block belongs to a queue: {:?}", view.unit);
-    let unit = view.unit.clone();
+    let unit = ModuleUnit { module: view.module.clone(), unit: view.unit.clone() };
     let state = reduce(
         state,
         Action::Details(DetailsAction::EntityLoaded {
@@ -121,7 +121,7 @@ fn a_dma_block_of_a_queue_instance_shows_its_queue_as_its_unit() {
     let state = reduce(state, Action::Details(DetailsAction::UnitLoaded { run: 1, unit: unit.clone(), text }));
     assert!(matches!(&state.details.shown, Details::Unit { text: Fetch::Ready(_), .. }));
     // A unit the worker does not have settles as missing, not loading.
-    let other = Unit::Function("nowhere".into());
+    let other = ModuleUnit { module: None, unit: Unit::Function("nowhere".into()) };
     let state = reduce(state, Action::Details(DetailsAction::ShowUnit(other.clone())));
     let state = reduce(state, Action::Details(DetailsAction::UnitLoaded { run: 1, unit: other, text: None }));
     assert!(matches!(&state.details.shown, Details::Unit { text: Fetch::Missing(_), .. }));

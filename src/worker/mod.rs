@@ -153,7 +153,7 @@ impl LinkWorker {
                 let text = self
                     .session(run)
                     .and_then(|s| s.outcome.linked.as_ref())
-                    .and_then(|module| query::unit_text(module, &unit));
+                    .and_then(|set| query::unit_text(set, &unit));
                 Response::Unit { run, unit, text }
             }
             Request::Search { run, text } => {

@@ -22,6 +22,8 @@ pub(super) struct Session {
     pub inputs: Vec<InputFile>,
     /// The LNC it was linked with.
     pub lnc: Option<u64>,
+    /// The flow the user chose, if any.
+    pub flow: Option<birlink_core::Flow>,
     /// What reading the inputs was estimated to hold (the other side's budget is what
     /// is left).
     pub held: u64,
@@ -35,7 +37,7 @@ impl Session {
     /// Links a request's files, with `kept` bytes already held by the other side's
     /// session; `progress` is told each step. Returns the page's answer and the session.
     pub(super) fn link(request: LinkRequest, kept: u64, progress: &mut dyn FnMut(Response)) -> (Response, Session) {
-        let LinkRequest { run, files, lnc, workdir, keep: _ } = request;
+        let LinkRequest { run, files, lnc, flow, workdir, keep: _ } = request;
         // Steps: read and parse each file, four passes, the report.
         let n = files.len() as u32;
         let total = n + 5;
@@ -63,6 +65,7 @@ impl Session {
             held_estimate: Some(held),
             threads: 1,
             workdir,
+            flow,
         };
         let started = blobs::now();
         let outcome = birlink_core::passes::run_with_progress(sources, &options, &mut |step| {
@@ -98,7 +101,7 @@ impl Session {
             },
             alignment: Bytes::from(&alignment),
         };
-        (answer, Session { run, outcome, report, inputs: files, lnc, held })
+        (answer, Session { run, outcome, report, inputs: files, lnc, flow, held })
     }
 
     /// The inputs read again, as a link carries them.
@@ -109,7 +112,7 @@ impl Session {
                 blobs::read_blob(&input.blob).map_err(|why| format!("cannot read `{}` again: {why}", input.path))?;
             files.push(birlink_core::tools::share::SharedFile { name: input.path.clone(), bytes });
         }
-        Ok(birlink_core::tools::share::LinkSetData { files, lnc: self.lnc })
+        Ok(birlink_core::tools::share::LinkSetData { files, lnc: self.lnc, flow: self.flow })
     }
 
     /// The link set's `data=`, unless it is plainly too large for a link.
@@ -139,9 +142,9 @@ impl Session {
                 .and_then(|set| birlink_core::tools::share::bundle::to_bundle(&set).map_err(|e| e.0))
                 .ok()
                 .and_then(|text| blobs::blob(text.as_bytes())),
-            Export::Linked => self.outcome.linked.as_ref().and_then(|module| {
+            Export::Linked => self.outcome.linked.as_ref().and_then(|set| {
                 let mut parts = BlobParts::default();
-                birlink_core::output::json::write_module(module, &mut parts).ok()?;
+                birlink_core::output::json::write_set(set, &mut parts).ok()?;
                 parts.finish()
             }),
         }

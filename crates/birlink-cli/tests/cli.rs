@@ -177,10 +177,27 @@ fn a_folder_of_nc_sg_files_links() {
         std::fs::write(sub.join("bir.json"), module).expect("write");
     }
     let out = dir.join("out");
-    let run = birlink(&["link", dir.join("dump").to_str().expect("path"), "--out", out.to_str().expect("path")]);
+    let dump = dir.join("dump");
+    // As the compiler links it: one subgraph per core, the flat flow, no bir_linker;
+    // linked.json is the two per-core modules, a bundle.
+    let run = birlink(&["link", dump.to_str().expect("path"), "--out", out.to_str().expect("path")]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let linked: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("linked.json")).expect("linked")).expect("json");
+    assert_eq!(linked["modules"].as_array().map(Vec::len), Some(2), "{linked}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).expect("report")).expect("json");
+    assert_eq!(
+        (report["options"]["flow"].as_str(), report["options"]["flow_source"].as_str()),
+        (Some("flat"), Some("single"))
+    );
+    assert!(report["passes"].as_array().expect("passes").iter().all(|p| p["name"] != "bir_linker"));
+    // In the seeds' reading, the cores merged into one module.
+    let run = birlink(&["link", dump.to_str().expect("path"), "--out", out.to_str().expect("path"), "--flow", "seeds"]);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let linked = std::fs::read_to_string(out.join("linked.json")).expect("linked");
     assert!(linked.contains("\"target\": \"nc01\""));
+    assert!(!out.join("bir_linker.log").exists(), "the seeds' reading writes no compiler log; a stale one is removed");
 }
 
 #[test]
@@ -227,7 +244,9 @@ fn every_sample_exits_as_its_index_says() {
     for entry in entries {
         let file = entry["file"].as_str().expect("file");
         let fails = entry["fails"].as_bool().expect("fails");
-        let run = birlink(&["link", &sample(file), "--out", out.to_str().expect("path")]);
+        // A work directory's sample says its flow in the index (a bundle says it itself).
+        let flow = entry["flow"].as_str().expect("flow");
+        let run = birlink(&["link", &sample(file), "--out", out.to_str().expect("path"), "--flow", flow]);
         let want = if fails { 1 } else { 0 };
         assert_eq!(run.status.code(), Some(want), "{file}: {}", text(&run.stderr));
         if let Some(code) = entry["code"].as_str() {
@@ -504,7 +523,7 @@ fn work_directory(name: &str) -> (PathBuf, PathBuf) {
 fn a_work_directory_links_its_lower_sync_dumps_and_says_what_it_set_aside() {
     let (dir, work) = work_directory("workdir");
     let out = dir.join("out");
-    let run = birlink(&["link", work.to_str().expect("path"), "--out", out.to_str().expect("path")]);
+    let run = birlink(&["link", work.to_str().expect("path"), "--out", out.to_str().expect("path"), "--flow", "seeds"]);
     let stderr = text(&run.stderr);
     assert_eq!(run.status.code(), Some(0), "{stderr}");
     assert!(
@@ -533,17 +552,41 @@ fn a_work_directory_links_its_lower_sync_dumps_and_says_what_it_set_aside() {
     assert_eq!(report["options"]["lnc"], 2, "{report}");
 
     // Another pass on request; a pass nobody dumped names the cores and how to dump it.
-    let run =
-        birlink(&["link", work.to_str().expect("path"), "--out", out.to_str().expect("path"), "--after", "lower_dma"]);
+    let run = birlink(&[
+        "link",
+        work.to_str().expect("path"),
+        "--out",
+        out.to_str().expect("path"),
+        "--flow",
+        "seeds",
+        "--after",
+        "lower_dma",
+    ]);
     assert_eq!(run.status.code(), Some(0));
     assert!(text(&run.stderr).contains("after-lower_dma.before-lower_sync.penguin.json` (after `lower_dma`, as asked)"));
-    let run =
-        birlink(&["link", work.to_str().expect("path"), "--out", out.to_str().expect("path"), "--after", "lower_act"]);
+    let run = birlink(&[
+        "link",
+        work.to_str().expect("path"),
+        "--out",
+        out.to_str().expect("path"),
+        "--flow",
+        "seeds",
+        "--after",
+        "lower_act",
+    ]);
     let stderr = text(&run.stderr);
     assert_eq!(run.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("core 0: no dump after `lower_act`: re-run the compile command in `command.txt` with `--internal-print-after=lower_act "), "{stderr}");
     // Quiet says nothing of it.
-    let run = birlink(&["link", work.to_str().expect("path"), "--out", out.to_str().expect("path"), "--quiet"]);
+    let run = birlink(&[
+        "link",
+        work.to_str().expect("path"),
+        "--out",
+        out.to_str().expect("path"),
+        "--flow",
+        "seeds",
+        "--quiet",
+    ]);
     assert!(!text(&run.stderr).contains("work directory"));
 }
 
@@ -553,7 +596,7 @@ fn a_core_missing_its_dump_is_a_missing_core_not_a_smaller_link() {
     std::fs::remove_file(work.join("nc01/sg00/bir_debug.12.after-lower_sync.before-lower_act.penguin.json"))
         .expect("rm");
     let out = dir.join("out");
-    let run = birlink(&["link", work.to_str().expect("path"), "--out", out.to_str().expect("path")]);
+    let run = birlink(&["link", work.to_str().expect("path"), "--out", out.to_str().expect("path"), "--flow", "seeds"]);
     let stderr = text(&run.stderr);
     assert_eq!(run.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("core 1: no dump after `lower_sync`"), "{stderr}");
@@ -597,8 +640,16 @@ fn link_dir_makes_sg_lnk_from_a_work_directory_and_a_second_run_changes_nothing(
     let link_dir = dir.join("sgLnk");
     let out = dir.join("out");
     let before = files_under(&work);
-    let args =
-        ["link", work.to_str().unwrap(), "--out", out.to_str().unwrap(), "--link-dir", link_dir.to_str().unwrap()];
+    let args = [
+        "link",
+        work.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--flow",
+        "seeds",
+        "--link-dir",
+        link_dir.to_str().unwrap(),
+    ];
     let run = birlink(&args);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     let stderr = text(&run.stderr);
@@ -653,8 +704,16 @@ fn link_dir_never_writes_outside_its_folder() {
     // A symbolic link where the merged map goes, pointing outside: replaced, not written through.
     std::os::unix::fs::symlink(outside.join("victim.json"), link_dir.join("tensor-map.json")).unwrap();
     let out = dir.join("out");
-    let args =
-        ["link", work.to_str().unwrap(), "--out", out.to_str().unwrap(), "--link-dir", link_dir.to_str().unwrap()];
+    let args = [
+        "link",
+        work.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--flow",
+        "seeds",
+        "--link-dir",
+        link_dir.to_str().unwrap(),
+    ];
     let run = birlink(&args);
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
     assert_eq!(std::fs::read_to_string(outside.join("victim.json")).unwrap(), "keep me");

@@ -39,7 +39,7 @@ use birlink_core::gen::{self, GenConfig, Layout, Shape};
 use birlink_core::passes::{bir_linker, verify, vnc_link, vnc_remote_addr_map};
 use birlink_core::read::input::{self, SourceFile};
 use birlink_core::Role;
-use birlink_core::{output, LinkOptions};
+use birlink_core::{output, Flow, LinkOptions};
 
 /// One way of writing the same modules: name, shape, compact, keys sorted.
 type Variant = (&'static str, Shape, bool, bool);
@@ -227,7 +227,8 @@ fn child(cores: u64, insts: usize, variant: Variant) {
         let sources = sources.clone();
         let start = Instant::now();
         // Everything is dropped inside the timed run, as the floors drop theirs.
-        let outcome = birlink_core::run(sources, &LinkOptions { threads, ..LinkOptions::default() });
+        let outcome =
+            birlink_core::run(sources, &LinkOptions { threads, flow: Some(Flow::Seeds), ..LinkOptions::default() });
         let linked = outcome.linked.as_ref().map(|linked| write_linked(linked, bytes));
         let report = birlink_core::report_json(&outcome).len();
         drop(std::hint::black_box((linked, report, outcome)));
@@ -268,22 +269,23 @@ fn child(cores: u64, insts: usize, variant: Variant) {
     let linked = bir_linker::run(modules, None, None, &mut Vec::new(), &mut Vec::new()).module.expect("linked");
     let addrmap = time_with(
         repeat,
-        || linked.clone(),
-        |mut module| {
-            vnc_remote_addr_map::run(&mut module, cores, &mut Vec::new());
-            module
+        || birlink_core::LinkedSet::one(linked.clone()),
+        |mut set| {
+            vnc_remote_addr_map::run(&mut set, cores, &mut Vec::new());
+            set
         },
     );
     let vnclink = time_with(
         repeat,
-        || linked.clone(),
-        |mut module| {
-            vnc_link::run(&mut module, cores, &mut Vec::new());
-            module
+        || birlink_core::LinkedSet::one(linked.clone()),
+        |mut set| {
+            vnc_link::run(&mut set, cores, &mut Vec::new());
+            set
         },
     );
 
-    let outcome = birlink_core::run(sources.clone(), &LinkOptions::default());
+    let outcome =
+        birlink_core::run(sources.clone(), &LinkOptions { flow: Some(Flow::Seeds), ..LinkOptions::default() });
     assert!(!birlink_core::diag::has_errors(&outcome.report.diagnostics), "generated set failed to link");
     let write = time(repeat, || {
         (write_linked(outcome.linked.as_ref().expect("linked"), bytes), birlink_core::report_json(&outcome).len())
@@ -334,9 +336,9 @@ fn child(cores: u64, insts: usize, variant: Variant) {
 /// Writes `linked.json` as the CLI does, streamed, into one buffer sized once (as a file
 /// would be), not a string grown by doubling: at 8 × 300k that string's copies were most
 /// of the write's time. Returns its length.
-fn write_linked(linked: &birlink_core::model::ir::Module, input_bytes: usize) -> usize {
+fn write_linked(linked: &birlink_core::LinkedSet, input_bytes: usize) -> usize {
     let mut out = Vec::with_capacity(input_bytes + input_bytes / 8);
-    output::json::write_module(linked, &mut out).expect("write");
+    output::json::write_set(linked, &mut out).expect("write");
     std::hint::black_box(out).len()
 }
 
@@ -370,10 +372,13 @@ fn peak_child(dir: &std::path::Path) {
             }
         })
         .collect();
-    let outcome = birlink_core::run(sources, &LinkOptions { threads: threads(), ..LinkOptions::default() });
+    let outcome = birlink_core::run(
+        sources,
+        &LinkOptions { threads: threads(), flow: Some(Flow::Seeds), ..LinkOptions::default() },
+    );
     // Written as the CLI writes it: streamed out, never one string.
     if let Some(linked) = outcome.linked.as_ref() {
-        output::json::write_module(linked, &mut std::io::sink()).expect("write");
+        output::json::write_set(linked, &mut std::io::sink()).expect("write");
     }
     drop(std::hint::black_box((birlink_core::report_json(&outcome).len(), outcome)));
     println!("{}", peak_rss_bytes());

@@ -39,6 +39,8 @@ pub mod tools;
 pub use diag::codes::Code;
 pub use diag::{Diagnostic, Severity};
 pub use model::entity::{EntityKey, EntityKind};
+pub use model::flow::{Flow, FlowSource};
+pub use model::linked::{LinkedModule, LinkedSet};
 pub use model::pass::Pass;
 pub use passes::{run, LinkOptions, Outcome};
 pub use read::input::{Content, Reader, Role, SourceFile};
@@ -53,7 +55,18 @@ pub fn tensor_map_json(outcome: &Outcome) -> Option<String> {
     outcome.report.tensor_map.as_ref().map(output::tensor_map::to_string)
 }
 
-/// `linked.json` text for an outcome, if there is a linked module.
+/// `linked.json` text for an outcome, if there is a linked set: the seeds' one module,
+/// or a bundle of the per-core modules (docs/spec/link.md §6).
 pub fn linked_json(outcome: &Outcome) -> Option<String> {
-    outcome.linked.as_ref().map(output::json::module_to_string)
+    outcome.linked.as_ref().map(output::json::set_to_string)
+}
+
+/// `bir_linker.log` text for an outcome: `bir_linker`'s own log in the compiler's words
+/// (docs/spec/link.md §3.7); `None` when there is none (the seeds' reading).
+pub fn bir_linker_log(outcome: &Outcome) -> Option<String> {
+    (!outcome.log.is_empty()).then(|| {
+        let mut text = outcome.log.join("\n");
+        text.push('\n');
+        text
+    })
 }

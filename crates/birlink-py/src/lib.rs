@@ -82,7 +82,9 @@ impl Run {
         birlink_core::report_json(&self.outcome)
     }
 
-    /// `linked.json`, exactly as the CLI writes it (`None` when bir_linker made no module).
+    /// `linked.json`, exactly as the CLI writes it: the per-core modules as a bundle in
+    /// the compiler's flows, one module in the seeds' reading (`None` when a pass before
+    /// the VNC passes failed).
     fn linked_json<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
         birlink_core::linked_json(&self.outcome).map(|text| PyBytes::new(py, text.as_bytes()))
     }
@@ -93,9 +95,21 @@ impl Run {
         birlink_core::tensor_map_json(&self.outcome)
     }
 
-    /// The linked module's canonical text (`birlink link --text`), if there is one.
+    /// `bir_linker.log`, exactly as the CLI writes it: bir_linker's own log in the
+    /// compiler's words (`None` in the seeds' reading).
+    fn bir_linker_log(&self) -> Option<String> {
+        birlink_core::bir_linker_log(&self.outcome)
+    }
+
+    /// The flow the set was linked in (`modular`, `flat`, `seeds`).
+    #[getter]
+    fn flow(&self) -> &'static str {
+        self.outcome.report.options.flow.as_str()
+    }
+
+    /// The linked set's canonical text (`birlink link --text`), if there is one.
     fn text(&self) -> Option<String> {
-        self.outcome.linked.as_ref().map(birlink_core::output::print::module_text)
+        self.outcome.linked.as_ref().map(birlink_core::output::print::set_text)
     }
 
     /// The diagnostics rendered as the CLI prints them (rustc-style, no colour).
@@ -106,7 +120,7 @@ impl Run {
 
 /// Links per-core module files, bundles or folders (as `birlink link`).
 #[pyfunction]
-#[pyo3(signature = (paths, *, lnc=None, netlist=None, passes=None, after=None))]
+#[pyo3(signature = (paths, *, lnc=None, netlist=None, passes=None, after=None, flow=None))]
 fn link(
     py: Python<'_>,
     paths: Vec<PathBuf>,
@@ -114,7 +128,14 @@ fn link(
     netlist: Option<PathBuf>,
     passes: Option<Vec<String>>,
     after: Option<String>,
+    flow: Option<String>,
 ) -> PyResult<Run> {
+    let flow = match flow.as_deref() {
+        None => None,
+        Some(name) => Some(birlink_core::Flow::parse(name).ok_or_else(|| {
+            PyValueError::new_err(format!("flow must be `modular`, `flat` or `seeds`, not `{name}`"))
+        })?),
+    };
     if paths.is_empty() {
         return Err(PyValueError::new_err("no input: give per-core module files, bundles or folders"));
     }
@@ -145,6 +166,7 @@ fn link(
         passes,
         threads: std::thread::available_parallelism().map(usize::from).unwrap_or(1),
         workdir: birlink_cli::files::Workdir::single_input(&workdirs),
+        flow,
         ..LinkOptions::default()
     };
     // The link holds no Python object: other threads run meanwhile.
@@ -186,8 +208,8 @@ fn diff(
         normalize: birlink_core::tools::compare::Normalize { numbers },
     };
     let comparison = py.allow_threads(|| {
-        let a = birlink_cli::cmd::diff::link(&paths, lnc);
-        let b = birlink_cli::cmd::diff::link(&against, against_lnc);
+        let a = birlink_cli::cmd::diff::link(&paths, lnc, None);
+        let b = birlink_cli::cmd::diff::link(&against, against_lnc, None);
         birlink_core::tools::compare::compare(&a, &b, &options)
     });
     Ok(birlink_core::output::json::to_pretty_string(&comparison))
@@ -203,7 +225,7 @@ fn explain(code: &str) -> PyResult<String> {
 fn link_set(paths: &[PathBuf], lnc: Option<u64>) -> PyResult<LinkSetData> {
     existing(paths)?;
     let files = birlink_cli::files::gather_as_browser(paths).map_err(PyValueError::new_err)?;
-    Ok(LinkSetData { files: files.into_iter().map(|(name, bytes)| SharedFile { name, bytes }).collect(), lnc })
+    Ok(LinkSetData { files: files.into_iter().map(|(name, bytes)| SharedFile { name, bytes }).collect(), lnc, flow: None })
 }
 
 /// The smallest link set failing the same way, as the bundle's bytes.

@@ -29,6 +29,10 @@ pub struct DiffArgs {
     /// Side B's vnc_nc_count.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=birlink_core::limits::MAX_LNC))]
     against_lnc: Option<u64>,
+    /// How to link: `modular`, `flat` (the compiler's flows) or `seeds` (the seeds'
+    /// reading); default: decided as the compiler decides.
+    #[arg(long, value_enum)]
+    flow: Option<super::FlowArg>,
     /// Pair A's cores with B's: `A:B,…` (default: the same ids).
     #[arg(long, value_name = "A:B,…", value_delimiter = ',')]
     core_map: Vec<String>,
@@ -54,7 +58,7 @@ enum Format {
 
 /// Links one side as `birlink link` does (one thread per core, a work directory read
 /// as one). The Python module's `diff` links its sides with it too.
-pub fn link(inputs: &[PathBuf], lnc: Option<u64>) -> birlink_core::Outcome {
+pub fn link(inputs: &[PathBuf], lnc: Option<u64>, flow: Option<birlink_core::Flow>) -> birlink_core::Outcome {
     let (sources, workdirs) = files::gather_after(inputs, None);
     let options = LinkOptions {
         lnc: lnc.or_else(|| {
@@ -66,6 +70,7 @@ pub fn link(inputs: &[PathBuf], lnc: Option<u64>) -> birlink_core::Outcome {
         }),
         threads: std::thread::available_parallelism().map(usize::from).unwrap_or(1),
         workdir: files::Workdir::single_input(&workdirs),
+        flow,
         ..LinkOptions::default()
     };
     birlink_core::run(sources, &options)
@@ -97,8 +102,9 @@ impl DiffArgs {
             core_map: core_map(&self.core_map)?,
             normalize: Normalize { numbers: matches!(self.normalize, Some(NormalizeArg::Numbers)) },
         };
-        let a = link(&self.inputs, self.lnc);
-        let b = link(&self.against, self.against_lnc);
+        let flow = self.flow.map(super::FlowArg::flow);
+        let a = link(&self.inputs, self.lnc, flow);
+        let b = link(&self.against, self.against_lnc, flow);
         let comparison = compare::compare(&a, &b, &options);
         match self.format {
             Format::Json => out!("{}", birlink_core::output::json::to_pretty_string(&comparison)),

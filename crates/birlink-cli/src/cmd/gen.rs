@@ -61,6 +61,18 @@ pub struct GenArgs {
     /// Inject one fault, by diagnostic code (see `birlink explain`).
     #[arg(long)]
     fault: Option<String>,
+    /// How the compiler would link it: `modular` (a grid of cores × subgraphs and a
+    /// netlist of partitions, laid out as a work directory `ncCC/sgKK/bir.json`), `flat`
+    /// (one subgraph per core), or `seeds` (one module per core, the seeds' reading; a
+    /// bundle says `options.flow: seeds`).
+    #[arg(long, value_enum, default_value_t = FlowArg::Seeds)]
+    flow: FlowArg,
+    /// Subgraphs per core (the modular flow's definitions).
+    #[arg(long, default_value_t = DEFAULTS.subgraphs, value_parser = clap::value_parser!(u32).range(1..=64))]
+    subgraphs: u32,
+    /// Partitions in the netlist (the modular flow's calls; the public MoE compile has 48).
+    #[arg(long, default_value_t = DEFAULTS.partitions)]
+    partitions: usize,
     /// One bundle file, or one file per core.
     #[arg(long, value_enum, default_value_t = LayoutArg::Files)]
     layout: LayoutArg,
@@ -79,6 +91,13 @@ enum KeysArg {
 enum ShapeArg {
     Gen,
     Real,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FlowArg {
+    Modular,
+    Flat,
+    Seeds,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -118,6 +137,13 @@ impl GenArgs {
             seed: self.seed,
             fault,
             scenario: None,
+            flow: match self.flow {
+                FlowArg::Modular => birlink_core::Flow::Modular,
+                FlowArg::Flat => birlink_core::Flow::Flat,
+                FlowArg::Seeds => birlink_core::Flow::Seeds,
+            },
+            subgraphs: self.subgraphs,
+            partitions: self.partitions.max(1),
         };
         let layout = match self.layout {
             LayoutArg::Bundle => Layout::Bundle,

@@ -1,5 +1,6 @@
-//! `birlink link`: run the pipeline, write `report.json` (always) and `linked.json`
-//! (unless `bir_linker` failed; a stale one is removed), print what happened.
+//! `birlink link`: run the pipeline, write `report.json` (always), `linked.json` (the
+//! linked set, unless a pass before the VNC passes failed; a stale one is removed) and
+//! `bir_linker.log` (the compiler's words, in its flows), print what happened.
 
 use std::path::PathBuf;
 
@@ -7,7 +8,7 @@ use clap::{Args, ValueEnum};
 
 use birlink_core::{LinkOptions, Severity};
 
-use super::{create_dir, exit_for, write, Error, Outcome};
+use super::{create_dir, exit_for, write, Error, FlowArg, Outcome};
 use crate::out::out;
 use crate::{files, render};
 
@@ -29,6 +30,13 @@ pub struct LinkArgs {
     /// Passes to run, comma-separated (a run of verify,bir_linker,vnc_remote_addr_map,vnc_link).
     #[arg(long, value_delimiter = ',')]
     passes: Option<Vec<String>>,
+    /// How to link: as the compiler does (`modular`: each core's subgraphs through the
+    /// netlist, then the VNC passes across the cores; `flat`: no bir_linker), or the
+    /// seeds' reading (`seeds`: the cores merged into one module). Default: decided as the
+    /// compiler decides (a netlist with partitions, or several subgraphs on a core:
+    /// modular; else flat).
+    #[arg(long, value_enum)]
+    flow: Option<FlowArg>,
     /// Also write DIR/linked.txt, the canonical text of the linked module.
     #[arg(long)]
     text: bool,
@@ -95,6 +103,7 @@ impl LinkArgs {
                 .map(|n| n as usize)
                 .unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1)),
             workdir: files::Workdir::single_input(&workdirs),
+            flow: self.flow.map(FlowArg::flow),
         };
         if self.link_dir.is_some() && options.workdir.is_none() {
             return Err(Error(
@@ -106,33 +115,33 @@ impl LinkArgs {
         let report_path = self.out.join("report.json");
         let linked_path = self.out.join("linked.json");
         let text_path = self.out.join("linked.txt");
+        let log_path = self.out.join("bir_linker.log");
         let mut written = Vec::new();
         write(&report_path, birlink_core::report_json(&outcome))?;
         written.push(report_path);
         match &outcome.linked {
-            Some(module) => {
+            Some(set) => {
                 std::fs::File::create(&linked_path)
                     .and_then(|file| {
                         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-                        birlink_core::output::json::write_module(module, &mut out)?;
+                        birlink_core::output::json::write_set(set, &mut out)?;
                         std::io::Write::flush(&mut out)
                     })
                     .map_err(|e| Error(format!("cannot write `{}`: {e}", linked_path.display())))?;
                 written.push(linked_path);
                 if self.text {
-                    write(&text_path, birlink_core::output::print::module_text(module))?;
+                    write(&text_path, birlink_core::output::print::set_text(set))?;
                     written.push(text_path);
                 }
             }
-            None => {
-                // A stale linked module from an earlier run must not pass for this one's.
-                for stale in [&linked_path, &text_path] {
-                    if stale.exists() {
-                        std::fs::remove_file(stale)
-                            .map_err(|e| Error(format!("cannot remove stale `{}`: {e}", stale.display())))?;
-                    }
-                }
+            None => remove_stale(&[&linked_path, &text_path])?,
+        }
+        match birlink_core::bir_linker_log(&outcome) {
+            Some(log) => {
+                write(&log_path, log)?;
+                written.push(log_path);
             }
+            None => remove_stale(&[&log_path])?,
         }
         if let Some(tensor_map) = birlink_core::tensor_map_json(&outcome) {
             let path = self.out.join("tensor-map.json");
@@ -144,6 +153,10 @@ impl LinkArgs {
                 let tensor_map = birlink_core::tensor_map_json(&outcome);
                 Some(crate::link_dir::make(dir, plan, tensor_map.as_deref()).map_err(Error)?.describe(dir))
             }
+            (Some(_), None) => Some(format!(
+                "no link directory made: in the {} flow birlink plans none yet (the seeds' reading does: `--flow seeds`)",
+                outcome.report.options.flow
+            )),
             _ => None,
         };
         let color = render::stderr_color();
@@ -166,4 +179,16 @@ impl LinkArgs {
         }
         Ok(exit_for(diagnostics))
     }
+}
+
+/// Removes what an earlier run wrote and this one did not: a stale linked set or log
+/// must not pass for this run's.
+fn remove_stale(paths: &[&std::path::Path]) -> Result<(), Error> {
+    for stale in paths {
+        if stale.exists() {
+            std::fs::remove_file(stale)
+                .map_err(|e| Error(format!("cannot remove stale `{}`: {e}", stale.display())))?;
+        }
+    }
+    Ok(())
 }

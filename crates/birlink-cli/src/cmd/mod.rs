@@ -36,6 +36,28 @@ impl Status {
 /// What a subcommand returns.
 pub type Outcome = Result<Status, Error>;
 
+/// `--flow`: how to link (docs/spec/link.md §2).
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum FlowArg {
+    /// Each core's subgraphs through the netlist, then the VNC passes across the cores.
+    Modular,
+    /// One subgraph per core: no bir_linker, the VNC passes across the cores.
+    Flat,
+    /// The seeds' reading: the cores merged into one module.
+    Seeds,
+}
+
+impl FlowArg {
+    /// The core's flow.
+    pub fn flow(self) -> birlink_core::Flow {
+        match self {
+            FlowArg::Modular => birlink_core::Flow::Modular,
+            FlowArg::Flat => birlink_core::Flow::Flat,
+            FlowArg::Seeds => birlink_core::Flow::Seeds,
+        }
+    }
+}
+
 /// Writes a file, or says which one could not be written.
 pub fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Error> {
     std::fs::write(path, bytes).map_err(|e| Error(format!("cannot write `{}`: {e}", path.display())))

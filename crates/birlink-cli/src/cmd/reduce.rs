@@ -28,6 +28,10 @@ pub struct ReduceArgs {
     /// Expected number of cores (vnc_nc_count); default: bundle, netlist, or the number of modules.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=birlink_core::limits::MAX_LNC))]
     lnc: Option<u64>,
+    /// How to link: `modular`, `flat` (the compiler's flows) or `seeds` (the seeds'
+    /// reading); default: decided as the compiler decides.
+    #[arg(long, value_enum)]
+    flow: Option<super::FlowArg>,
     /// The link netlist (hlo_netlist.json).
     #[arg(long)]
     netlist: Option<PathBuf>,
@@ -57,6 +61,7 @@ impl ReduceArgs {
         let set = LinkSetData {
             files: found.into_iter().map(|(name, bytes)| SharedFile { name, bytes }).collect(),
             lnc: self.lnc,
+            flow: self.flow.map(super::FlowArg::flow),
         };
         let options =
             ReduceOptions { lnc: self.lnc, code: self.code, keep_names: self.keep_names, max_input_bytes: None };

@@ -25,6 +25,10 @@ pub struct ShareArgs {
     /// The LNC the link sets.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=birlink_core::limits::MAX_LNC))]
     lnc: Option<u64>,
+    /// How to link: `modular`, `flat` (the compiler's flows) or `seeds` (the seeds'
+    /// reading); default: decided as the compiler decides.
+    #[arg(long, value_enum)]
+    flow: Option<super::FlowArg>,
     /// The view the link opens (pipeline, callgraph, barriers, semaphores, addresses, diagnostics).
     #[arg(long, value_parser = parse_view)]
     view: Option<View>,
@@ -57,6 +61,7 @@ impl ShareArgs {
         let data = LinkSetData {
             files: files.into_iter().map(|(name, bytes)| SharedFile { name, bytes }).collect(),
             lnc: self.lnc,
+            flow: self.flow.map(super::FlowArg::flow),
         };
         let mut state = ViewState { view: self.view, select: self.select, diag: self.diag, ..ViewState::default() };
         if let Some(step) = &self.step {

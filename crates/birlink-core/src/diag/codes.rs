@@ -156,7 +156,7 @@ codes! {
     }
     DuplicateCore = "BL0101", Error, Verify {
         title: "two modules have the same core id",
-        explanation: "Each module's `attributes.neuron_core_id` must be distinct: the linker makes one function per core.",
+        explanation: "Each module's place must be its own. In the seeds' reading each module is a core, so `attributes.neuron_core_id` must be distinct: the linker makes one function per core. In the compiler's flows a place is a core and a subgraph (`ncCC/sgKK`): two modules at one place — or two linked modules of one core — cannot both be linked.",
         example: "nc00.json and nc01.json both with \"neuron_core_id\": 0",
         fix: "give each module its own core id `0..N-1`; check that the same file was not given twice",
     }
@@ -183,6 +183,24 @@ codes! {
         explanation: "The linker clones each module's entry function (`main`, else the first). A module without functions has nothing to clone.",
         example: "{\"functions\": [], \"attributes\": {\"neuron_core_id\": 1}}",
         fix: "give the module its functions; an empty `functions` usually means a failed dump",
+    }
+    SubgraphMissing = "BL0107", Error, Verify {
+        title: "a subgraph is missing on a core",
+        explanation: "In the compiler's flows a link set is a grid of cores × subgraphs, and the compiler compiles every subgraph for every core (`Loading module from nc00/sg00/bir.json` … `nc01/sg02/bir.json`). One core has a subgraph another core lacks, so that core's `bir_linker` would link a different program: nothing is linked.",
+        example: "nc00/sg00, nc00/sg01, nc01/sg00 — and no nc01/sg01",
+        fix: "give the missing core's dump of that subgraph (`ncCC/sgKK/…`), or leave that subgraph out on every core",
+    }
+    DefinitionsMismatch = "BL0108", Error, Verify {
+        title: "the netlist's definitions are not the subgraphs",
+        explanation: "In the modular flow each netlist definition is one subgraph module (the k-th distinct definition id is subgraph k: birlink's reading of the compiler's `DefMap`). The netlist names more definitions than each core has subgraphs (a definition with no module), or fewer (a module with no definition): the seeds' `numDefs != modules.size()` check in `BirLinker::run`.",
+        example: "a netlist whose DefMap is `0 1 1 2` (3 definitions) with subgraphs sg00 and sg01 only",
+        fix: "give every subgraph's dumps, or the netlist of the compile these subgraphs come from",
+    }
+    MixedFlows = "BL0109", Error, Verify {
+        title: "linked and unlinked modules mixed",
+        explanation: "A link set is either every core's subgraph modules (`bir_linker`'s input) or every core's linked module (`ncCC/sgLnk`, the VNC passes' input). Some modules given are a core's linked module and others are not, so neither pass has its whole input.",
+        example: "nc00/sgLnk (linked) with nc01/sg00 (a subgraph)",
+        fix: "give every core's subgraph dumps from before `bir_linker`, or every core's linked module from after it",
     }
     UnknownQueue = "BL0201", Warning, Verify {
         title: "reference to an unknown queue",
@@ -309,6 +327,24 @@ codes! {
         explanation: "`setupLinkDir` puts every core's weights, debug info and custom-op files into one folder, `sgLnk/`, under their names: two cores offering the same name with different content cannot both be there. birlink keeps the lowest core's and names the others. What the compiler does then is not public (birlink's reading).",
         example: "`nc00/sg00/w.npy` and `nc01/sg00/w.npy` of different sizes",
         fix: "give each core's artifact a name of its own, or check that the cores were compiled from the same weights",
+    }
+    ArgumentCountMismatch = "BL0316", Error, BirLinker {
+        title: "partitions of one definition have different argument counts",
+        explanation: "Every partition of a definition calls the same function, whose formal arguments are its module's `ExternalInput` and `ExternalOutput` sets. A partition lists more or fewer model inputs, intermediates or outputs than the definition's first partition binds, so its call cannot bind them: the compiler's definitions are compiled once for all their instances.",
+        example: "DefMap `0 1 1`; partition 1 has 2 inputs and partition 2 has 3",
+        fix: "give the partitions of one definition the same numbers of inputs and outputs, or check that the netlist is the one this compile wrote",
+    }
+    UnboundTensor = "BL0317", Error, BirLinker {
+        title: "a tensor no formal argument matches",
+        explanation: "A definition's formal arguments are named after the tensors its first partition binds them to (the compiler's log prints them: `Inp[0] intermediate5`). birlink's reading: a formal set matches a tensor by its set name, that name less `_set`, or its first memory location's name. A formal set matches no tensor of the partition, or a tensor of the partition matches no formal set, so the call would leave it unbound.",
+        example: "partition 0 lists `input0`, and sg00's ExternalInput set is `x_set` holding `x`",
+        fix: "check that the subgraph's module and the netlist come from the same compile; a formal set is named after its tensor",
+    }
+    IntermediateNeverProduced = "BL0318", Error, BirLinker {
+        title: "an intermediate nobody produces before it is read",
+        explanation: "An intermediate is one partition's output and a later partition's input (`InternalOnlyOuts` of one definition, `InternalOnlyInps` of another). birlink's reading: it is produced by the first partition, in netlist order, that lists it. A partition reads an intermediate that no partition before it produces, so the handoff has no producer.",
+        example: "partition 0 reads `intermediate9`, which no partition writes before it",
+        fix: "check the netlist's `IntermediateIOs` and the order of `PartMap`: the producer must come first",
     }
     ConflictingAddrSpace = "BL0401", Error, VncRemoteAddrMap {
         title: "one set gets two address spaces",

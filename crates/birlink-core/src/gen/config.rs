@@ -2,6 +2,7 @@
 //! it out (`Layout`).
 
 use crate::diag::codes::Code;
+use crate::model::flow::Flow;
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +39,13 @@ pub struct GenConfig {
     pub fault: Option<Code>,
     /// A failure shaped like a public report, applied before any fault.
     pub scenario: Option<Scenario>,
+    /// How the compiler would link it: the seeds' one-module-per-core set, or a grid of
+    /// cores × subgraphs in the flat or modular flow (`gen::grid`).
+    pub flow: Flow,
+    /// Subgraphs per core (the modular flow's definitions).
+    pub subgraphs: u32,
+    /// Partitions in the netlist (the modular flow's calls).
+    pub partitions: usize,
 }
 
 impl Default for GenConfig {
@@ -58,6 +66,9 @@ impl Default for GenConfig {
             seed: 1,
             fault: None,
             scenario: None,
+            flow: Flow::Seeds,
+            subgraphs: 3,
+            partitions: 48,
         }
     }
 }
@@ -100,4 +111,13 @@ pub enum Scenario {
     /// alike (`CoreBarrier-0_480` on both); it links. The other half of the
     /// NCC_IXLV002 comparison.
     SendrecvCalledOnce,
+}
+
+impl GenConfig {
+    /// The options a generated set is linked with: the seeds' reading asked for when it
+    /// is one (a bundle says so itself, files cannot), else the flow decided as the
+    /// compiler decides it.
+    pub fn link_options(&self) -> crate::passes::LinkOptions {
+        crate::passes::LinkOptions { flow: (self.flow == Flow::Seeds).then_some(Flow::Seeds), ..Default::default() }
+    }
 }

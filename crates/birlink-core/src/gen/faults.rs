@@ -10,6 +10,8 @@ use super::scenarios::clean_set;
 use super::set::{pretty, GenSet};
 use super::{shared_name, SHARED_BASE};
 use crate::diag::codes::Code;
+use crate::model::flow::Flow;
+use crate::model::linked::LinkedSet;
 use crate::read::input::SourceFile;
 
 /// The first function of module `i`.
@@ -17,14 +19,157 @@ fn function_mut(set: &mut GenSet, i: usize) -> Option<&mut Map<String, Value>> {
     set.modules.get_mut(i)?.get_mut("functions")?.get_mut(0)?.as_object_mut()
 }
 
-/// Links the set's modules (all passes, or `passes`) and makes the linked module the
-/// set's only module: inputs that are already linked.
+/// Links the set's modules in the seeds' reading (all passes, or `passes`) and makes
+/// the linked module the set's only module: inputs that are already linked.
 fn replace_with_linked(set: &mut GenSet, passes: Option<Vec<String>>) {
     let sources: Vec<SourceFile> =
         set.modules.iter().enumerate().map(|(i, m)| SourceFile::text(format!("nc{i:02}.json"), pretty(m))).collect();
-    let outcome = crate::passes::run(sources, &crate::passes::LinkOptions { passes, ..Default::default() });
-    if let Some(linked) = outcome.linked.as_ref() {
+    let options = crate::passes::LinkOptions { passes, flow: Some(Flow::Seeds), ..Default::default() };
+    let outcome = crate::passes::run(sources, &options);
+    if let Some(linked) = outcome.linked.as_ref().and_then(LinkedSet::single) {
         set.modules = vec![crate::output::json::module_to_value(linked)];
+    }
+}
+
+/// The codes only the compiler's modular flow reports: their faults are made on a
+/// modular set (`samples::fault_config_for`).
+pub fn modular_only(code: Code) -> bool {
+    matches!(
+        code,
+        Code::SubgraphMissing
+            | Code::DefinitionsMismatch
+            | Code::MixedFlows
+            | Code::ArgumentCountMismatch
+            | Code::UnboundTensor
+            | Code::IntermediateNeverProduced
+    )
+}
+
+/// The faults a grid set takes as the seeds' set does, on each core's first subgraph
+/// (its module `ncCC/sg00` standing for the core).
+fn per_core_fault(code: Code) -> bool {
+    matches!(code, Code::RemoteMemlocMissing | Code::MissingRemoteTarget | Code::RemoteBlockCountMismatch)
+}
+
+/// Index of the module named `name`.
+fn module_named(set: &GenSet, name: &str) -> Option<usize> {
+    set.modules.iter().position(|m| m.get("name").and_then(Value::as_str) == Some(name))
+}
+
+/// Renames every string equal to `from` (a name, a `memref`) to `to`.
+fn rename_all(value: &mut Value, from: &str, to: &str) {
+    match value {
+        Value::String(s) if s == from => *s = to.to_owned(),
+        Value::Array(items) => items.iter_mut().for_each(|v| rename_all(v, from, to)),
+        Value::Object(map) => map.values_mut().for_each(|v| rename_all(v, from, to)),
+        _ => {}
+    }
+}
+
+/// A fault on a grid set (the flat or modular flow): the grid's own faults, and the
+/// seeds' per-core faults on each core's first subgraph.
+fn inject_grid(set: &mut GenSet, config: &GenConfig, code: Code) {
+    let last_subgraph = config.subgraphs.max(1) - 1;
+    match code {
+        Code::SubgraphMissing => {
+            // Core 1 without its second subgraph.
+            if let Some(at) = module_named(set, &format!("nc01/sg{:02}", 1.min(last_subgraph))) {
+                set.modules.remove(at);
+            }
+        }
+        Code::DefinitionsMismatch => {
+            // The netlist names a definition whose subgraph is on no core.
+            let name = format!("/sg{last_subgraph:02}");
+            set.modules.retain(|m| !m.get("name").and_then(Value::as_str).is_some_and(|n| n.ends_with(&name)));
+        }
+        Code::MixedFlows => {
+            // Core 0's linked module, with core 1's subgraphs.
+            let sources: Vec<SourceFile> = set
+                .modules
+                .iter()
+                .map(|m| {
+                    let name = m.get("name").and_then(Value::as_str).unwrap_or("module");
+                    SourceFile::text(format!("{name}/bir.json"), pretty(m))
+                })
+                .chain(set.netlist.iter().map(|n| SourceFile::text("hlo_netlist.json", pretty(n))))
+                .collect();
+            let options = crate::passes::LinkOptions {
+                passes: Some(vec!["verify".into(), "bir_linker".into()]),
+                ..Default::default()
+            };
+            let outcome = crate::passes::run(sources, &options);
+            if let Some(linked) = outcome.linked.as_ref().and_then(|l| l.module_of(Some(0))) {
+                set.modules.retain(|m| !m.get("name").and_then(Value::as_str).is_some_and(|n| n.starts_with("nc00/")));
+                set.modules.insert(0, crate::output::json::module_to_value(linked));
+            }
+        }
+        Code::ArgumentCountMismatch => {
+            // The second partition of a definition takes one model input more.
+            let partitions = set.netlist.as_mut().and_then(|n| n.get_mut("PartMap")).and_then(Value::as_array_mut);
+            if let Some(inputs) = partitions
+                .and_then(|p| p.get_mut(2))
+                .and_then(|p| p.pointer_mut("/PartIOs/Inputs"))
+                .and_then(Value::as_array_mut)
+            {
+                inputs.push(json!("input999"));
+            }
+        }
+        Code::UnboundTensor => {
+            // Core 1's first subgraph calls its first formal `tokens`, which the
+            // netlist does not name.
+            if let Some(at) = module_named(set, "nc01/sg00") {
+                rename_all(&mut set.modules[at], "input0_set", "tokens_set");
+                rename_all(&mut set.modules[at], "input0", "tokens");
+            }
+        }
+        Code::IntermediateNeverProduced => {
+            // The last partition reads an intermediate no partition writes: in the
+            // netlist, and as a formal input of its definition on every core.
+            let tensor = "intermediate999";
+            if let Some(netlist) = set.netlist.as_mut() {
+                if let Some(list) = netlist.get_mut("IntermediateIOs").and_then(Value::as_array_mut) {
+                    list.push(json!(tensor));
+                }
+                let last = netlist.get_mut("PartMap").and_then(Value::as_array_mut).and_then(|p| p.last_mut());
+                if let Some(list) =
+                    last.and_then(|p| p.pointer_mut("/PartIOs/IntermediateIOs")).and_then(Value::as_array_mut)
+                {
+                    list.push(json!(tensor));
+                }
+            }
+            for core in 0..config.cores.max(1) {
+                let Some(at) = module_named(set, &format!("nc{core:02}/sg{last_subgraph:02}")) else { continue };
+                if let Some(allocations) = allocations_mut(set, at) {
+                    let memloc = memloc_dram(tensor, 0x7f_0000, true);
+                    allocations.insert(
+                        0,
+                        mk_set(
+                            &format!("{tensor}_set"),
+                            "ExternalInput",
+                            "Local",
+                            "bfloat16",
+                            &[128, 512],
+                            vec![memloc],
+                        ),
+                    );
+                }
+            }
+        }
+        _ if per_core_fault(code) => {
+            // Each core's first subgraph stands for the core, as in the seeds' set.
+            let firsts: Vec<usize> =
+                (0..config.cores.max(1)).filter_map(|core| module_named(set, &format!("nc{core:02}/sg00"))).collect();
+            let mut view = GenSet {
+                modules: firsts.iter().map(|&i| set.modules[i].clone()).collect(),
+                netlist: None,
+                options: Map::new(),
+            };
+            inject(&mut view, &GenConfig { flow: Flow::Seeds, ..config.clone() }, code);
+            for (&i, module) in firsts.iter().zip(view.modules) {
+                set.modules[i] = module;
+            }
+        }
+        _ => {}
     }
 }
 
@@ -85,9 +230,19 @@ fn push_inst(set: &mut GenSet, i: usize, inst: Value) {
 /// Injects the fault for `code` into the documents; layout-level faults (invalid JSON,
 /// unreadable bytes, extra files) are applied by [`generate`].
 pub(super) fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
+    if config.flow != Flow::Seeds && (modular_only(code) || per_core_fault(code)) {
+        return inject_grid(set, config, code);
+    }
     let last = set.modules.len().saturating_sub(1);
     let one = 1.min(last);
     match code {
+        // The grid's own faults: on the modular set they are made on (above).
+        Code::SubgraphMissing
+        | Code::DefinitionsMismatch
+        | Code::MixedFlows
+        | Code::ArgumentCountMismatch
+        | Code::UnboundTensor
+        | Code::IntermediateNeverProduced => {}
         Code::UnreadableFile | Code::InvalidJson | Code::ExtraNetlist | Code::InputTooLarge => {}
         // The link's last step reads a work directory's other files: `gen::workdir`.
         Code::TensorMapUnreadable

@@ -19,7 +19,8 @@
 //! non-UTF-8 files, extra files).
 
 mod config;
-mod faults;
+pub mod faults;
+pub mod grid;
 mod module;
 mod real;
 pub mod samples;
@@ -72,8 +73,13 @@ pub fn generate(config: &GenConfig, layout: Layout) -> Vec<GenFile> {
             if let Some(netlist) = &set.netlist {
                 bundle.insert("netlist".to_owned(), netlist.clone());
             }
-            if !set.options.is_empty() {
-                bundle.insert("options".to_owned(), Value::Object(set.options.clone()));
+            let mut options = set.options.clone();
+            if config.flow == crate::model::flow::Flow::Seeds {
+                // The seeds' reading is only ever asked for (docs/spec/link.md §2).
+                options.insert("flow".to_owned(), Value::from("seeds"));
+            }
+            if !options.is_empty() {
+                bundle.insert("options".to_owned(), Value::Object(options));
             }
             let mut text = pretty(&Value::Object(bundle));
             if let Some((_, corruption)) = corrupt {
@@ -104,7 +110,7 @@ pub fn generate(config: &GenConfig, layout: Layout) -> Vec<GenFile> {
                         Some((at, Corruption::NotUtf8)) if at == i => not_utf8(text),
                         _ => text.into_bytes(),
                     };
-                    GenFile { path: format!("nc{i:02}.json"), bytes }
+                    GenFile { path: file_of(config, module, i), bytes }
                 })
                 .collect();
             if let Some(netlist) = &set.netlist {
@@ -173,7 +179,8 @@ pub fn write_files<W: std::io::Write>(
     mut open: impl FnMut(&str) -> std::io::Result<W>,
 ) -> std::io::Result<Vec<(String, u64)>> {
     let mut written = Vec::new();
-    if config.fault.is_some() || config.scenario.is_some() || layout != Layout::Files {
+    let grid = config.flow != crate::model::flow::Flow::Seeds;
+    if config.fault.is_some() || config.scenario.is_some() || layout != Layout::Files || grid {
         for file in generate(config, layout) {
             let mut out = open(&file.path)?;
             out.write_all(&file.bytes)?;
@@ -217,6 +224,15 @@ impl<W: std::io::Write> std::io::Write for Counted<W> {
 
     fn flush(&mut self) -> std::io::Result<()> {
         self.inner.flush()
+    }
+}
+
+/// A module's file in the files layout: `nc00.json` in the seeds' reading, where the
+/// compiler's work directory puts it in its flows (`nc01/sg02/bir.json`).
+fn file_of(config: &GenConfig, module: &Value, index: usize) -> String {
+    match module.get("name").and_then(Value::as_str) {
+        Some(name) if config.flow != crate::model::flow::Flow::Seeds => format!("{name}/bir.json"),
+        _ => format!("nc{index:02}.json"),
     }
 }
 

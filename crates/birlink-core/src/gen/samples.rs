@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diag::codes::Code;
 use crate::gen::{self, GenConfig, Layout, Scenario};
+use crate::model::flow::Flow;
 
 /// One entry of `www/samples/index.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +34,10 @@ pub struct SampleInfo {
     /// empty for a one-file sample.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<String>,
+    /// The flow it links in: the compiler's (`modular`, `flat`) or the seeds' reading
+    /// (`seeds`, which its bundle asks for).
+    #[serde(default)]
+    pub flow: Flow,
 }
 
 /// The file opened at start.
@@ -58,6 +63,24 @@ pub fn fault_config() -> GenConfig {
     GenConfig { insts: 8, ..matmul_config() }
 }
 
+/// The base of a code's fault sample: the default program, or, for a code only the
+/// compiler's modular flow reports, a small modular set (2 cores × 3 subgraphs, 6
+/// partitions).
+pub fn fault_config_for(code: Code) -> GenConfig {
+    let base = GenConfig { fault: Some(code), ..fault_config() };
+    if gen::faults::modular_only(code) {
+        GenConfig { flow: crate::model::flow::Flow::Modular, subgraphs: 3, partitions: 6, insts: 24, ..base }
+    } else {
+        base
+    }
+}
+
+/// The modular sample's configuration: shaped like the public MoE compile (2 cores, 3
+/// subgraphs, 48 partitions: an embedding, 46 layers of one definition, a head).
+pub fn moe_config() -> GenConfig {
+    GenConfig { flow: Flow::Modular, subgraphs: 3, partitions: 48, insts: 72, ..matmul_config() }
+}
+
 /// Every sample: its index entry and its bytes.
 pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
     let mut out = Vec::new();
@@ -69,6 +92,7 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
         let expect = code.map(|c| c.severity().as_str().to_owned()).unwrap_or_else(|| "ok".to_owned());
         let outcome = crate::passes::run(vec![bundle.source()], &crate::passes::LinkOptions::default());
         let fails = crate::diag::has_errors(&outcome.report.diagnostics);
+        let flow = outcome.report.options.flow;
         out.push((
             SampleInfo {
                 file: file.to_owned(),
@@ -79,10 +103,60 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
                 fails,
                 against: None,
                 files: Vec::new(),
+                flow,
             },
             bundle.bytes,
         ));
     };
+    push(
+        "moe-2core.json",
+        "MoE, 2 cores × 3 subgraphs, 48 partitions",
+        "Shaped like the public MoE compile at LNC 2 (`DefMap: 0 1 1 … 1 47`): each core's three subgraphs — an embedding, one transformer layer called 46 times, a head — linked by bir_linker once per core into `ncCC/sgLnk` through the netlist, then the VNC passes across the two cores.",
+        None,
+        moe_config(),
+    );
+    push(
+        "flat-2core.json",
+        "Flat flow, 2 cores",
+        "One subgraph per core and no netlist: the compiler runs no bir_linker; the VNC passes resolve core 1's remote views and semaphores straight across the two per-core modules.",
+        None,
+        GenConfig { flow: Flow::Flat, ..matmul_config() },
+    );
+    push(
+        "moe-1514.json",
+        "Modular: 1514 across cores",
+        "The MoE link set with core 1's remote view of `c_partial_0` renamed: each core links, then vnc_remote_addr_map cannot find the owner's memory location in `nc00/sgLnk` (1514).",
+        Some(Code::RemoteMemlocMissing),
+        GenConfig { fault: Some(Code::RemoteMemlocMissing), ..moe_config() },
+    );
+    push(
+        "moe-1512.json",
+        "Modular: 1512, one remote DMA block fewer",
+        "The MoE link set with one remote-notifying DMA block dropped on core 1: vnc_link pairs the cores' blocks by position across `nc00/sgLnk` and `nc01/sgLnk`, and the counts differ (1512).",
+        Some(Code::RemoteBlockCountMismatch),
+        GenConfig { fault: Some(Code::RemoteBlockCountMismatch), ..moe_config() },
+    );
+    push(
+        "moe-subgraph-missing.json",
+        "Modular: a definition missing on one core",
+        "Core 1 has no dump of subgraph sg01 (the layer): the compiler compiles every subgraph for every core, so nothing is linked (BL0107).",
+        Some(Code::SubgraphMissing),
+        GenConfig { fault: Some(Code::SubgraphMissing), ..moe_config() },
+    );
+    push(
+        "moe-netlist-extra-definition.json",
+        "Modular: the netlist names a subgraph that is not there",
+        "The netlist's DefMap names three definitions, but only sg00 and sg01 were given on each core: `numDefs != modules.size()` (BL0108).",
+        Some(Code::DefinitionsMismatch),
+        GenConfig { fault: Some(Code::DefinitionsMismatch), ..moe_config() },
+    );
+    push(
+        "moe-intermediate-never-produced.json",
+        "Modular: an intermediate nobody produces",
+        "The last partition reads `intermediate999`, which no partition writes before it: the handoff has no producer (BL0318).",
+        Some(Code::IntermediateNeverProduced),
+        GenConfig { fault: Some(Code::IntermediateNeverProduced), ..moe_config() },
+    );
     push(
         DEFAULT_SAMPLE,
         "Sharded matmul, 2 cores",
@@ -158,7 +232,12 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
         let file = format!("{}-{}.json", info.severity.as_str(), info.code);
         let title = format!("{} {}", info.code, info.title);
         let description = format!("The matmul with one fault: {}.", first_sentence(info.explanation));
-        let config = GenConfig { fault: Some(code), ..fault_config() };
+        let config = fault_config_for(code);
+        let description = if config.flow == Flow::Modular {
+            format!("A small modular link set with one fault: {}.", first_sentence(info.explanation))
+        } else {
+            description
+        };
         push(&file, &title, &description, Some(code), config);
     }
     for (file, against) in PAIRS {
@@ -207,9 +286,13 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
         files.sort_by(|a, b| a.path.cmp(&b.path));
         let held: Vec<(String, Vec<u8>)> = files.iter().map(|f| (f.path.clone(), f.bytes.clone())).collect();
         let fails = crate::read::workdir::split(held, None).is_none_or(|(sources, input)| {
-            let options = crate::passes::LinkOptions { workdir: Some(input), ..Default::default() };
+            let options =
+                crate::passes::LinkOptions { workdir: Some(input), flow: Some(Flow::Seeds), ..Default::default() };
             crate::diag::has_errors(&crate::passes::run(sources, &options).report.diagnostics)
         });
+        // These work directories show the seeds' link directory and merged tensor map:
+        // they open in the seeds' reading (the index says so, and the page asks for it).
+        let flow = Flow::Seeds;
         let expect = code.map(|c| c.severity().as_str().to_owned()).unwrap_or_else(|| "ok".to_owned());
         let info = SampleInfo {
             file: folder.to_owned(),
@@ -220,6 +303,7 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
             fails,
             against: None,
             files: files.iter().map(|f| f.path.clone()).collect(),
+            flow,
         };
         out.push((info, files));
     }

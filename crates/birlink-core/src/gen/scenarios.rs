@@ -122,7 +122,11 @@ fn rename_strings(value: &mut Value, rename: &dyn Fn(&str) -> Option<String>) {
 
 /// A config's documents with its scenario applied: what a set is before any fault.
 pub(super) fn clean_set(config: &GenConfig) -> GenSet {
-    let mut set = set::documents(config);
+    let mut set = if config.flow == crate::model::flow::Flow::Seeds {
+        set::documents(config)
+    } else {
+        super::grid::documents(config)
+    };
     if let Some(scenario) = config.scenario {
         apply(&mut set, scenario);
     }

@@ -39,7 +39,8 @@ pub struct GenSet {
     pub options: Map<String, Value>,
 }
 
-/// The documents of a config, before any scenario or fault.
+/// The seeds' documents of a config (one module per core), before any scenario or
+/// fault; a grid's are `gen::grid`'s.
 pub(super) fn documents(config: &GenConfig) -> GenSet {
     let mut rng = module::Rng::new(config.seed);
     let cores = config.cores.max(1);

@@ -824,6 +824,11 @@ pub fn instance_source_name(queue: &str, name: Option<&str>, index: usize) -> St
 }
 
 impl Module {
+    /// Its `name` (birlink's; empty when it has none).
+    pub fn name(&self) -> &str {
+        str_field(&self.fields, "name").unwrap_or("")
+    }
+
     /// `attributes.neuron_core_id`.
     pub fn core_id(&self) -> Option<u64> {
         core_attribute(&self.fields)

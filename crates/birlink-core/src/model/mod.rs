@@ -4,6 +4,8 @@
 //! * [`ir`] — modules, functions, blocks, instructions, memory-location sets and
 //!   locations, queues and instances, each its JSON fields plus typed child containers,
 //!   in typed arenas ([`arena`]);
+//! * [`flow`] — how the compiler links a program: modular, flat, or the seeds' reading;
+//! * [`linked`] — what a run links into: one module per core, or the seeds' one module;
 //! * [`entity`] — the kinds of entity and their content-derived keys; [`pass`] — the
 //!   stages by name; [`uses`] — the names instructions refer to;
 //! * [`view`] — a JSON value read the same way parsed or as text, so each fact about an
@@ -11,7 +13,9 @@
 
 pub mod arena;
 pub mod entity;
+pub mod flow;
 pub mod ir;
+pub mod linked;
 pub mod pass;
 pub mod uses;
 pub(crate) mod view;

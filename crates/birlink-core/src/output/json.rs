@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::model::arena::Handle;
 use crate::model::ir::{Allocation, Block, Fields, Function, Inst, MemLocSet, Module, Queue, QueueInstance};
+use crate::model::linked::LinkedSet;
 
 /// The module as pretty JSON text with a final newline.
 pub fn module_to_string(module: &Module) -> String {
@@ -30,6 +31,40 @@ pub fn write_module<W: std::io::Write>(module: &Module, mut out: W) -> std::io::
     let mut serializer = serde_json::Serializer::pretty(&mut out);
     ModuleJson(module).serialize(&mut serializer).map_err(std::io::Error::other)?;
     out.write_all(b"\n")
+}
+
+/// The linked set as `linked.json` text (docs/spec/link.md §6): the seeds' one module
+/// as a module; one module per core as a bundle `{"modules": [...]}`, in core order,
+/// which birlink reads back like any bundle.
+pub fn set_to_string(set: &LinkedSet) -> String {
+    let mut out = Vec::with_capacity(1 << 16);
+    // Writing into a Vec cannot fail.
+    let _ = write_set(set, &mut out);
+    let text = String::from_utf8(out);
+    debug_assert!(text.is_ok(), "serde_json wrote invalid UTF-8");
+    text.unwrap_or_default()
+}
+
+/// Writes the linked set as [`set_to_string`] does, into any sink.
+pub fn write_set<W: std::io::Write>(set: &LinkedSet, mut out: W) -> std::io::Result<()> {
+    if let Some(module) = set.single() {
+        return write_module(module, out);
+    }
+    let mut serializer = serde_json::Serializer::pretty(&mut out);
+    SetJson(set).serialize(&mut serializer).map_err(std::io::Error::other)?;
+    out.write_all(b"\n")
+}
+
+/// A per-core linked set as a bundle.
+struct SetJson<'a>(&'a LinkedSet);
+
+impl Serialize for SetJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let modules: Vec<ModuleJson<'_>> = self.0.iter().map(ModuleJson).collect();
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("modules", &modules)?;
+        map.end()
+    }
 }
 
 /// Any value as pretty JSON with a final newline (used for `report.json`).

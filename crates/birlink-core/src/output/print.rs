@@ -31,6 +31,13 @@ use crate::model::ir::{
 };
 use crate::model::view::{JsonType, JsonView, Text};
 
+/// The canonical text of a linked set: each module's text in core order, a blank line
+/// between them (the seeds' one module: its text).
+pub fn set_text(set: &crate::model::linked::LinkedSet) -> String {
+    let texts: Vec<String> = set.iter().map(module_text).collect();
+    texts.join("\n")
+}
+
 /// The canonical text of a whole module: functions, then queues.
 pub fn module_text(module: &Module) -> String {
     let mut out = String::with_capacity(module.store.insts.len() * 64 + 256);

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::diag::{Diagnostic, Severity};
+use crate::model::flow::{Flow, FlowSource};
 use crate::model::ir::PhysTuple;
 use crate::model::pass::Pass;
 
@@ -24,6 +25,14 @@ pub struct Report {
     pub options: Options,
     /// One row per module read (and per file that could not be).
     pub inputs: Vec<InputRow>,
+    /// The grid's places, in the compiler's flows: each subgraph module's core,
+    /// subgraph, file and definition.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subgraphs: Vec<SubgraphRow>,
+    /// The netlist's partitions, in the modular flow: the dispatcher's calls of every
+    /// core, in netlist order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partitions: Vec<PartitionRow>,
     /// The passes in pipeline order.
     pub passes: Vec<PassRow>,
     /// The dispatcher's calls.
@@ -51,6 +60,46 @@ pub struct Report {
     pub tensor_map: Option<TensorMap>,
 }
 
+/// `subgraphs[]`: one module's place in the grid.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubgraphRow {
+    /// Its core.
+    pub core: u64,
+    /// Its subgraph (`sgKK`).
+    pub subgraph: u32,
+    /// Its module's name.
+    pub module: String,
+    /// The file it was read from.
+    pub file: String,
+    /// The netlist's definition it is (the modular flow), the k-th distinct id being
+    /// subgraph k (birlink's reading).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definition: Option<u64>,
+}
+
+/// `partitions[]`: one partition of the netlist, one call of its definition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartitionRow {
+    /// Its index in `PartMap`.
+    pub index: u64,
+    /// Its definition's id.
+    pub definition: u64,
+    /// Which of the definition's calls it is (from 0).
+    pub instance: u64,
+    /// The call (`call_def_<definition>_instance_<i>`).
+    pub call: String,
+    /// The function it calls (`sgNNNN`).
+    pub function: String,
+    /// Its model inputs, in formal order.
+    pub inputs: Vec<String>,
+    /// Its model outputs, in formal order.
+    pub outputs: Vec<String>,
+    /// The intermediates it reads, in formal order.
+    pub reads: Vec<String>,
+    /// The intermediates it writes, in formal order.
+    pub writes: Vec<String>,
+}
+
 /// `tool`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tool {
@@ -69,6 +118,10 @@ impl Default for Tool {
 /// `options`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
+    /// How the program is linked (docs/spec/link.md §2).
+    pub flow: Flow,
+    /// What decided the flow.
+    pub flow_source: FlowSource,
     /// `vnc_nc_count`: the expected number of cores.
     pub lnc: u64,
     /// Where `lnc` came from.
@@ -193,6 +246,10 @@ impl InputStatus {
 pub struct PassRow {
     /// The pass.
     pub name: Pass,
+    /// The core it ran for, when it runs once per core (`bir_linker` in the modular
+    /// flow); absent for a pass over the whole set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core: Option<u64>,
     /// How it went.
     pub status: PassStatus,
     /// Its steps in order.
@@ -245,6 +302,10 @@ pub struct StepRow {
 /// One changed entity: its canonical line before and after a step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Edit {
+    /// The module it is in, when the linked set has one per core (`nc01/sgLnk`); absent
+    /// in the seeds' one module.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module: Option<String>,
     /// The unit it belongs to.
     pub unit: Unit,
     /// Where in the unit: `block <name>`, `set <name>`, `instance <name>`, or empty.
@@ -258,12 +319,19 @@ pub struct Edit {
 /// `dispatcher[]`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DispatchRow {
-    /// `call_def_<core>_instance_0`.
+    /// `call_def_<definition>_instance_<i>`.
     pub call: String,
     /// The core.
     pub core: u64,
     /// The called function.
     pub target: String,
+    /// The netlist partition the call is (the modular flow).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<u64>,
+    /// Its arguments: each formal set of the callee and `main`'s set bound to it (the
+    /// modular flow).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arguments: Vec<(String, String)>,
 }
 
 /// One side of an alias edge.
@@ -271,6 +339,9 @@ pub struct DispatchRow {
 pub struct AliasEnd {
     /// The core.
     pub core: u64,
+    /// The call that binds it (a handoff between partitions, the modular flow).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<String>,
     /// The function holding the location.
     pub function: String,
     /// The set.
@@ -290,6 +361,10 @@ pub struct AliasRow {
     pub kind: u64,
     /// `remote_local_target` or `netlist`.
     pub source: String,
+    /// The intermediate tensor handed off (a handoff between partitions, the modular
+    /// flow).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tensor: Option<String>,
 }
 
 /// `output_kinds[]`.
@@ -419,6 +494,33 @@ pub struct Relocation {
     pub old_id: Value,
     /// The peer's local id, now the update's id.
     pub new_id: Value,
+}
+
+/// A unit of one module of a linked set: what a viewer asks to print whole.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ModuleUnit {
+    /// The module (`nc01/sgLnk`) when the set has one per core; `None`: the seeds' one
+    /// module.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module: Option<String>,
+    /// The unit.
+    pub unit: Unit,
+}
+
+impl ModuleUnit {
+    /// An edit's unit, in its module.
+    pub fn of(edit: &Edit) -> ModuleUnit {
+        ModuleUnit { module: edit.module.clone(), unit: edit.unit.clone() }
+    }
+}
+
+impl fmt::Display for ModuleUnit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.module {
+            Some(module) => write!(f, "{module}: {}", self.unit),
+            None => self.unit.fmt(f),
+        }
+    }
 }
 
 /// A unit of the canonical text: what an edit belongs to, what can be printed whole.

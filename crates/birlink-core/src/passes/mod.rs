@@ -17,12 +17,15 @@ use std::collections::BTreeMap;
 use crate::diag::codes::Code;
 use crate::diag::{has_errors, Diagnostic, Location};
 use crate::model::entity::EntityKind;
+use crate::model::flow::{Flow, FlowSource};
 use crate::model::ir::{Module, Src};
+use crate::model::linked::LinkedSet;
 use crate::output::report::FileKind;
 use crate::output::report::{InputRow, InputStatus, LncSource, PassRow, PassStatus, Report, StepRow};
 use crate::passes::partition::Partitions;
 use crate::read::input::{self, FileEntry, LinkSet, SourceFile};
 use crate::read::json::locate;
+use crate::read::netlist::Netlist;
 use crate::read::workdir::WorkdirInput;
 
 pub use crate::model::pass::Pass;
@@ -54,6 +57,8 @@ pub struct LinkOptions {
     /// then also plans the link directory and merges the cores' tensor maps (its
     /// `setupLinkDir` and `buildMainTensorMap`).
     pub workdir: Option<WorkdirInput>,
+    /// How to link (`--flow`): `None` decides as the compiler does (docs/spec/link.md §2).
+    pub flow: Option<Flow>,
 }
 
 /// What the pipeline reports as it goes (for progress bars).
@@ -79,11 +84,14 @@ pub enum Progress {
 pub struct Outcome {
     /// The report.
     pub report: Report,
-    /// The linked module after every pass that succeeded; `None` when bir_linker did not
-    /// produce one.
-    pub linked: Option<Module>,
+    /// The linked set after every pass that succeeded (one module per core in the
+    /// compiler's flows, the seeds' one module); `None` when there is none.
+    pub linked: Option<LinkedSet>,
     /// The input files (their texts serve locations and the UI's original JSON).
     pub files: Vec<FileEntry>,
+    /// `bir_linker`'s own log, in the compiler's words (`bir_linker.log`): every core's
+    /// lines, cores in order, then the VNC passes' lines; empty in the seeds' reading.
+    pub log: Vec<String>,
 }
 
 /// Runs the pipeline over the inputs.
@@ -97,22 +105,56 @@ struct Ledger {
 }
 
 impl Ledger {
-    fn new() -> Ledger {
-        let rows = Pass::PIPELINE
-            .iter()
-            .map(|&name| PassRow { name, status: PassStatus::Skipped, steps: Vec::new() })
-            .collect();
+    /// The rows of a flow's pipeline: the four passes in the seeds' reading; no
+    /// `bir_linker` in the flat flow (the compiler runs none); one `bir_linker` per core
+    /// in the modular flow.
+    fn new(flow: Flow, cores: &[u64]) -> Ledger {
+        let row =
+            |name: Pass, core: Option<u64>| PassRow { name, core, status: PassStatus::Skipped, steps: Vec::new() };
+        let mut rows = Vec::new();
+        for &pass in &Pass::PIPELINE {
+            match (pass, flow) {
+                (Pass::BirLinker, Flow::Flat) => {}
+                (Pass::BirLinker, Flow::Modular) => rows.extend(cores.iter().map(|&c| row(pass, Some(c)))),
+                _ => rows.push(row(pass, None)),
+            }
+        }
         Ledger { rows }
     }
 
-    /// Records a pass that ran; returns whether it failed.
-    fn ran(&mut self, pass: Pass, failed: bool, steps: Vec<StepRow>) -> bool {
-        if let Some(row) = self.rows.iter_mut().find(|r| r.name == pass) {
+    /// Records a pass that ran (for `core`, when it runs per core); returns whether it
+    /// failed.
+    fn ran(&mut self, pass: Pass, core: Option<u64>, failed: bool, steps: Vec<StepRow>) -> bool {
+        if let Some(row) = self.rows.iter_mut().find(|r| r.name == pass && r.core == core) {
             row.status = PassStatus::of(failed);
             row.steps = steps;
         }
         failed
     }
+}
+
+/// The flow: the one asked for, else the compiler's rule — modular when a netlist has
+/// partitions or some core has several subgraphs, else flat (docs/spec/link.md §2).
+pub fn decide_flow(asked: Option<Flow>, set: &LinkSet) -> (Flow, FlowSource) {
+    if let Some(flow) = asked {
+        return (flow, FlowSource::Option);
+    }
+    // A module whose functions carry several cores is the seeds' linked module (an
+    // earlier birlink's `linked.json`): the compiler never builds one (birlink's reading).
+    if set.modules.iter().any(|m| Partitions::of(&m.module).len() > 1) {
+        return (Flow::Seeds, FlowSource::Linked);
+    }
+    if set.netlist.as_ref().is_some_and(Netlist::has_partitions) {
+        return (Flow::Modular, FlowSource::Netlist);
+    }
+    let mut subgraphs: BTreeMap<Option<u64>, std::collections::BTreeSet<u32>> = BTreeMap::new();
+    for module in &set.modules {
+        subgraphs.entry(module.place.core).or_default().insert(module.place.subgraph_or_first());
+    }
+    if subgraphs.values().any(|s| s.len() > 1) {
+        return (Flow::Modular, FlowSource::Subgraphs);
+    }
+    (Flow::Flat, FlowSource::Single)
 }
 
 /// Runs the pipeline, telling `progress` what it is doing.
@@ -142,9 +184,11 @@ pub fn run_with_progress(
     };
     let selected = select_passes(asked, &mut diags);
     report.options.passes = selected.clone();
-    let wants = |pass: Pass| selected.contains(&pass);
     let read_failed = has_errors(&diags);
 
+    let (flow, flow_source) = decide_flow(options.flow.or(set.options.flow), &set);
+    report.options.flow = flow;
+    report.options.flow_source = flow_source;
     let (lnc, lnc_source) = match (options.lnc, set.options.lnc, set.netlist.as_ref().and_then(|n| n.lnc)) {
         (Some(n), _, _) => (n, LncSource::Option),
         (None, Some(n), _) => (n, LncSource::Bundle),
@@ -153,6 +197,8 @@ pub fn run_with_progress(
             let plan = options.workdir.as_ref().and_then(WorkdirInput::plan);
             match plan.as_ref().and_then(|plan| crate::read::workdir::implied_lnc([plan])) {
                 Some(n) => (n, LncSource::Workdir),
+                // The compiler's flows count cores, never modules (a core has several).
+                None if flow.per_core() => (distinct_cores(&set), LncSource::Modules),
                 None => (set.modules.len() as u64, LncSource::Modules),
             }
         }
@@ -160,15 +206,61 @@ pub fn run_with_progress(
     report.options.lnc = lnc;
     report.options.lnc_source = lnc_source;
 
-    let mut ledger = Ledger::new();
-    let mut linked: Option<Module> = None;
-    let mut stopped = read_failed;
+    let run = Run { selected: &selected, options, stopped: read_failed };
+    let mut log = Vec::new();
+    let (ledger, linked) = match flow {
+        Flow::Seeds => seeds(&run, &mut set, &mut report, &mut diags, progress),
+        Flow::Flat | Flow::Modular => grid(&run, flow, &mut set, &mut report, &mut diags, &mut log, progress),
+    };
 
-    if !stopped && !wants(Pass::Verify) && !wants(Pass::BirLinker) {
+    progress(Progress::Reporting);
+    report.passes = ledger.rows;
+    resolve_locations(&set.files, &mut diags);
+    set_input_statuses(&mut report.inputs, &diags);
+    report.diagnostics = diags;
+    Outcome { report, linked, files: set.files, log }
+}
+
+/// What every flow's sequence of passes is given.
+struct Run<'r> {
+    /// The passes selected.
+    selected: &'r [Pass],
+    /// The options.
+    options: &'r LinkOptions,
+    /// Reading failed: no pass runs.
+    stopped: bool,
+}
+
+impl Run<'_> {
+    fn wants(&self, pass: Pass) -> bool {
+        self.selected.contains(&pass)
+    }
+}
+
+/// The number of distinct cores the modules are placed on.
+fn distinct_cores(set: &LinkSet) -> u64 {
+    let cores: std::collections::BTreeSet<Option<u64>> = set.modules.iter().map(|m| m.place.core).collect();
+    cores.len() as u64
+}
+
+/// The seeds' reading: the cores' modules merged into one by `bir_linker`, the VNC
+/// passes over its partitions.
+fn seeds(
+    run: &Run<'_>,
+    set: &mut LinkSet,
+    report: &mut Report,
+    diags: &mut Vec<Diagnostic>,
+    progress: &mut dyn FnMut(Progress),
+) -> (Ledger, Option<LinkedSet>) {
+    let mut ledger = Ledger::new(Flow::Seeds, &[]);
+    let mut linked: Option<Module> = None;
+    let mut stopped = run.stopped;
+
+    if !stopped && !run.wants(Pass::Verify) && !run.wants(Pass::BirLinker) {
         // The VNC passes on their own: the input must be one linked module.
         let partitions = set.modules.first().map(|m| Partitions::of(&m.module));
         if set.modules.len() != 1 || partitions.is_none_or(|p| p.is_empty()) {
-            let names: Vec<&str> = selected.iter().map(|p| p.as_str()).collect();
+            let names: Vec<&str> = run.selected.iter().map(|p| p.as_str()).collect();
             diags.push(Diagnostic::new(
                 Code::NotLinked,
                 Pass::Read,
@@ -180,27 +272,27 @@ pub fn run_with_progress(
             ));
             stopped = true;
         } else if let Some(module) = set.modules.pop() {
-            if options.lnc.is_none() && set.options.lnc.is_none() {
+            if run.options.lnc.is_none() && set.options.lnc.is_none() {
                 report.options.lnc = Partitions::of(&module.module).len() as u64;
                 report.options.lnc_source = LncSource::Modules;
             }
-            report.options.linked_name = module.module.fields.get("name").and_then(|v| v.as_str()).map(str::to_owned);
+            report.options.linked_name = Some(module.module.name().to_owned()).filter(|n| !n.is_empty());
             linked = Some(module.module);
         }
     }
 
-    if !stopped && wants(Pass::Verify) {
+    if !stopped && run.wants(Pass::Verify) {
         progress(Progress::Pass(Pass::Verify));
-        let verified = verify::run(&set, &mut diags);
-        stopped = ledger.ran(Pass::Verify, verified.failed, verified.steps);
-        if !stopped && wants(Pass::BirLinker) {
+        let verified = verify::run(set, diags);
+        stopped = ledger.ran(Pass::Verify, None, verified.failed, verified.steps);
+        if !stopped && run.wants(Pass::BirLinker) {
             if let Some(cores) = verified.cores {
                 progress(Progress::Pass(Pass::BirLinker));
                 let modules: Vec<(u64, input::CoreModule)> =
                     cores.into_iter().zip(std::mem::take(&mut set.modules)).collect();
-                let work = options.workdir.as_ref();
-                let result = bir_linker::run(modules, set.netlist.as_ref(), work, &mut set.files, &mut diags);
-                stopped = ledger.ran(Pass::BirLinker, result.failed, result.steps);
+                let work = run.options.workdir.as_ref();
+                let result = bir_linker::run(modules, set.netlist.as_ref(), work, &mut set.files, diags);
+                stopped = ledger.ran(Pass::BirLinker, None, result.failed, result.steps);
                 report.options.base_name = Some(result.base_name);
                 report.link_dir = result.link_dir;
                 report.tensor_map = result.tensor_map;
@@ -210,34 +302,179 @@ pub fn run_with_progress(
                 report.queues = result.queues;
                 report.barriers = result.barriers;
                 if let Some(module) = &result.module {
-                    report.options.linked_name = module.fields.get("name").and_then(|v| v.as_str()).map(str::to_owned);
+                    report.options.linked_name = Some(module.name().to_owned()).filter(|n| !n.is_empty());
                 }
                 linked = result.module;
             }
         }
     }
 
-    if let Some(module) = linked.as_mut() {
-        if !stopped && wants(Pass::VncRemoteAddrMap) {
-            progress(Progress::Pass(Pass::VncRemoteAddrMap));
-            let result = vnc_remote_addr_map::run(module, report.options.lnc, &mut diags);
-            stopped = ledger.ran(Pass::VncRemoteAddrMap, result.failed, result.steps);
-            report.address_map = result.rows;
-        }
-        if !stopped && wants(Pass::VncLink) {
-            progress(Progress::Pass(Pass::VncLink));
-            let result = vnc_link::run(module, report.options.lnc, &mut diags);
-            ledger.ran(Pass::VncLink, result.failed, result.steps);
-            report.semaphores = result.semaphores;
+    let mut linked = linked.map(LinkedSet::one);
+    if let Some(set) = linked.as_mut() {
+        // The seeds' reading writes no compiler log.
+        vnc_passes(run, set, report, diags, &mut ledger, stopped, progress);
+    }
+    (ledger, linked)
+}
+
+/// The compiler's flows: `verify` per subgraph across the cores; in the modular flow
+/// `bir_linker` once per core over its subgraphs; then the VNC passes across the per-core
+/// modules.
+fn grid(
+    run: &Run<'_>,
+    flow: Flow,
+    set: &mut LinkSet,
+    report: &mut Report,
+    diags: &mut Vec<Diagnostic>,
+    log: &mut Vec<String>,
+    progress: &mut dyn FnMut(Progress),
+) -> (Ledger, Option<LinkedSet>) {
+    let mut stopped = run.stopped;
+    let planned: Vec<u64> = {
+        let cores: std::collections::BTreeSet<u64> = set.modules.iter().filter_map(|m| m.place.core).collect();
+        cores.into_iter().collect()
+    };
+    let mut ledger = Ledger::new(flow, &planned);
+    let mut linked: Option<LinkedSet> = None;
+    report.subgraphs = subgraph_rows(set);
+
+    if !stopped && !run.wants(Pass::Verify) && !run.wants(Pass::BirLinker) {
+        // The VNC passes on their own: one module per core (one module alone is core 0).
+        let alone = set.modules.len() == 1;
+        let cores: Vec<Option<u64>> =
+            set.modules.iter().map(|m| m.place.core.or(if alone { Some(0) } else { None })).collect();
+        let distinct: std::collections::BTreeSet<Option<u64>> = cores.iter().copied().collect();
+        if distinct.len() != cores.len() || cores.iter().any(Option::is_none) {
+            let names: Vec<&str> = run.selected.iter().map(|p| p.as_str()).collect();
+            diags.push(Diagnostic::new(
+                Code::NotLinked,
+                Pass::Read,
+                format!(
+                    "the passes [{}] need one module per core, but the {} module(s) given do not each name a core of their own",
+                    names.join(", "),
+                    set.modules.len()
+                ),
+            ));
+            stopped = true;
+        } else {
+            let modules = std::mem::take(&mut set.modules);
+            linked = Some(LinkedSet::per_core(
+                cores.into_iter().zip(modules).map(|(core, m)| (core.unwrap_or(0), m.module)).collect(),
+            ));
         }
     }
 
-    progress(Progress::Reporting);
-    report.passes = ledger.rows;
-    resolve_locations(&set.files, &mut diags);
-    set_input_statuses(&mut report.inputs, &diags);
-    report.diagnostics = diags;
-    Outcome { report, linked, files: set.files }
+    if !stopped && run.wants(Pass::Verify) {
+        progress(Progress::Pass(Pass::Verify));
+        let verified = verify::run_grid(set, flow, diags);
+        stopped = ledger.ran(Pass::Verify, None, verified.failed, verified.steps);
+        if let (false, Some(grid)) = (stopped, verified.grid) {
+            let modules = std::mem::take(&mut set.modules);
+            if flow == Flow::Flat || grid.linked || !run.wants(Pass::BirLinker) {
+                // The per-core modules are the VNC passes' input as they are.
+                linked = Some(LinkedSet::per_core(
+                    grid.cores.iter().copied().zip(modules.into_iter().map(|m| m.module)).collect(),
+                ));
+            } else {
+                let mut per_core: BTreeMap<u64, Vec<(u32, input::CoreModule)>> = BTreeMap::new();
+                for ((core, subgraph), module) in grid.cores.iter().zip(&grid.subgraphs).zip(modules) {
+                    per_core.entry(*core).or_default().push((*subgraph, module));
+                }
+                let mut outputs = Vec::new();
+                for (core, mut subgraphs) in per_core {
+                    subgraphs.sort_by_key(|(subgraph, _)| *subgraph);
+                    progress(Progress::Pass(Pass::BirLinker));
+                    let result = bir_linker::modular::run(core, subgraphs, set.netlist.as_ref(), &planned, diags);
+                    let failed = ledger.ran(Pass::BirLinker, Some(core), result.failed, result.steps);
+                    stopped |= failed;
+                    report.dispatcher.extend(result.dispatcher);
+                    report.aliases.extend(result.aliases);
+                    report.queues.extend(result.queues);
+                    report.barriers.extend(result.barriers);
+                    log.extend(result.log);
+                    if report.partitions.is_empty() {
+                        report.partitions = result.partitions;
+                    }
+                    if let Some(module) = result.module {
+                        outputs.push((core, module));
+                    }
+                }
+                if !stopped {
+                    linked = Some(LinkedSet::per_core(outputs));
+                }
+            }
+        }
+    }
+
+    if let Some(set) = linked.as_mut() {
+        let vnc = vnc_passes(run, set, report, diags, &mut ledger, stopped, progress);
+        log.extend(bir_linker::log::vnc_lines(&vnc.before, vnc.address_map_ran, vnc.remote_updates));
+    }
+    (ledger, linked)
+}
+
+/// What the VNC passes tell the compiler's log.
+struct VncRan {
+    /// The counts of the modules `vnc_remote_addr_map` is given.
+    before: bir_linker::log::Counts,
+    /// Whether `vnc_remote_addr_map` ran.
+    address_map_ran: bool,
+    /// The remote updates `vnc_link` found, when it ran.
+    remote_updates: Option<usize>,
+}
+
+/// Each module's place in the grid, as its keys and path say (before any check: the
+/// page shows the grid even when it does not hold), with its netlist definition.
+fn subgraph_rows(set: &LinkSet) -> Vec<crate::output::report::SubgraphRow> {
+    let definitions = set.netlist.as_ref().map(Netlist::definitions).unwrap_or_default();
+    let alone = set.modules.len() == 1;
+    let mut rows: Vec<crate::output::report::SubgraphRow> = set
+        .modules
+        .iter()
+        .filter_map(|m| {
+            let core = m.place.core.or(if alone { Some(0) } else { None })?;
+            let subgraph = m.place.subgraph_or_first();
+            Some(crate::output::report::SubgraphRow {
+                core,
+                subgraph,
+                module: m.name.clone(),
+                file: set.path(m.file).to_owned(),
+                definition: (!m.place.linked).then(|| definitions.get(subgraph as usize).copied()).flatten(),
+            })
+        })
+        .collect();
+    rows.sort_by(|a, b| (a.core, a.subgraph, &a.file).cmp(&(b.core, b.subgraph, &b.file)));
+    rows
+}
+
+/// `vnc_remote_addr_map` then `vnc_link`, over a linked set, unless a pass before
+/// stopped the run.
+fn vnc_passes(
+    run: &Run<'_>,
+    set: &mut LinkedSet,
+    report: &mut Report,
+    diags: &mut Vec<Diagnostic>,
+    ledger: &mut Ledger,
+    mut stopped: bool,
+    progress: &mut dyn FnMut(Progress),
+) -> VncRan {
+    let mut ran =
+        VncRan { before: bir_linker::log::Counts::of(set.iter()), address_map_ran: false, remote_updates: None };
+    if !stopped && run.wants(Pass::VncRemoteAddrMap) {
+        progress(Progress::Pass(Pass::VncRemoteAddrMap));
+        let result = vnc_remote_addr_map::run(set, report.options.lnc, diags);
+        stopped = ledger.ran(Pass::VncRemoteAddrMap, None, result.failed, result.steps);
+        report.address_map = result.rows;
+        ran.address_map_ran = true;
+    }
+    if !stopped && run.wants(Pass::VncLink) {
+        progress(Progress::Pass(Pass::VncLink));
+        let result = vnc_link::run(set, report.options.lnc, diags);
+        ledger.ran(Pass::VncLink, None, result.failed, result.steps);
+        report.semaphores = result.semaphores;
+        ran.remote_updates = Some(result.remote_updates);
+    }
+    ran
 }
 
 /// Validates a pass selection (and where it was written, for a bundle's); an invalid one

@@ -1,10 +1,13 @@
-//! Partitions of a linked module: what belongs to each core (spec §2, §3.3).
+//! Partitions of a linked set: what belongs to each core (spec §2, §3.3).
 //!
-//! Core `c`'s partition is its functions (the core function first, then the module's
-//! other functions `<module>/<name>`) plus its queue instances, in linked order. A
-//! partition is derived only from the `attributes.neuron_core_id` tags the linker puts
-//! on functions and queue instances, so the VNC passes run the same on a module fresh
-//! from `bir_linker` and on a `linked.json` read back from disk.
+//! In the compiler's flows a core's partition is its own module (`ncCC/sgLnk`, or a flat
+//! flow's per-core module): every function, `main` (else the first) as its core
+//! function, and every queue instance. In the seeds' reading, core `c`'s partition of
+//! the one linked module is its functions (the core function first, then the module's
+//! other functions `<module>/<name>`) plus its queue instances, in linked order, derived
+//! only from the `attributes.neuron_core_id` tags the linker puts on them, so the VNC
+//! passes run the same on a module fresh from `bir_linker` and on a `linked.json` read
+//! back from disk.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -12,6 +15,7 @@ use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
 use crate::model::arena::Handle;
 use crate::model::ir::{Allocation, Function, MemLoc, MemLocSet, Module, QueueInstance};
+use crate::model::linked::LinkedSet;
 use crate::model::pass::Pass;
 use crate::output::report::StepRow;
 
@@ -20,6 +24,11 @@ use crate::output::report::StepRow;
 pub struct Partition {
     /// The core.
     pub core: u64,
+    /// Which module of the linked set holds it.
+    pub module: usize,
+    /// Whether that module is the core's own (the compiler's flows), not a part of the
+    /// seeds' one module.
+    pub whole: bool,
     /// The core function (named after the core's module).
     pub function: Handle<Function>,
     /// All of the core's functions, the core function first.
@@ -44,7 +53,14 @@ impl Partitions {
             };
             by_core
                 .entry(core)
-                .or_insert_with(|| Partition { core, function, functions: Vec::new(), instances: Vec::new() })
+                .or_insert_with(|| Partition {
+                    core,
+                    module: 0,
+                    whole: false,
+                    function,
+                    functions: Vec::new(),
+                    instances: Vec::new(),
+                })
                 .functions
                 .push(function);
         }
@@ -55,6 +71,39 @@ impl Partitions {
                 };
                 if let Some(partition) = by_core.get_mut(&core) {
                     partition.instances.push(instance);
+                }
+            }
+        }
+        Partitions { by_core }
+    }
+
+    /// The partitions of a linked set: each per-core module whole, or the seeds' one
+    /// module by its tags. A core given twice keeps its first module.
+    pub fn of_set(set: &LinkedSet) -> Partitions {
+        let mut by_core: BTreeMap<u64, Partition> = BTreeMap::new();
+        for (index, linked) in set.modules.iter().enumerate() {
+            let module = &linked.module;
+            match linked.core {
+                None => {
+                    for (core, mut partition) in Partitions::of(module).by_core {
+                        partition.module = index;
+                        by_core.entry(core).or_insert(partition);
+                    }
+                }
+                Some(core) => {
+                    let Some(function) = module.entry_function() else { continue };
+                    let mut functions = vec![function];
+                    functions.extend(module.functions.iter().copied().filter(|&f| f != function));
+                    let instances =
+                        module.queues.iter().flat_map(|&q| module.store.queues[q].instances.iter().copied()).collect();
+                    by_core.entry(core).or_insert(Partition {
+                        core,
+                        module: index,
+                        whole: true,
+                        function,
+                        functions,
+                        instances,
+                    });
                 }
             }
         }
@@ -97,14 +146,14 @@ impl Partitions {
     /// pushed). One core is said as a note: there are no `nothing` (what the pass would
     /// act on).
     pub fn checked(
-        module: &Module,
+        set: &LinkedSet,
         (code, pass): (Code, Pass),
         vnc_nc_count: u64,
         nothing: &str,
         steps: &mut Vec<StepRow>,
         diags: &mut Vec<Diagnostic>,
     ) -> Option<Partitions> {
-        let partitions = Partitions::of(module);
+        let partitions = Partitions::of_set(set);
         steps.push(StepRow { name: "check_partitions".to_owned(), changes: 0, edits: Vec::new() });
         if let Some(mismatch) = partitions.count_mismatch(code, pass, vnc_nc_count) {
             diags.push(mismatch);
@@ -117,14 +166,20 @@ impl Partitions {
     }
 
     /// The first check of both VNC passes (`modules.size() == options.vnc_nc_count`):
-    /// `code` from `pass` when the module has another number of partitions.
+    /// `code` from `pass` when the set has another number of per-core modules (or the
+    /// seeds' one module another number of partitions).
     pub fn count_mismatch(&self, code: Code, pass: Pass, vnc_nc_count: u64) -> Option<Diagnostic> {
         let n = self.len() as u64;
+        let what = if self.iter().any(|p| p.whole) {
+            format!("the linked set has {n} per-core module(s)")
+        } else {
+            format!("the linked module has {n} partition(s)")
+        };
         (n != vnc_nc_count).then(|| {
             Diagnostic::new(
                 code,
                 pass,
-                format!("the linked module has {n} partition(s) but `vnc_nc_count` is {vnc_nc_count} (`modules.size() == options.vnc_nc_count`)"),
+                format!("{what} but `vnc_nc_count` is {vnc_nc_count} (`modules.size() == options.vnc_nc_count`)"),
             )
             .note(format!("partitions: cores [{}]", self.cores_text()))
             .help(format!(
@@ -204,21 +259,27 @@ impl<'m> MemlocIndex<'m> {
     }
 }
 
-/// The function of partition `to` that plays the role `function` plays in `from`: the
-/// core function for the core function, `<to module>/<name>` for `<from module>/<name>`.
+/// The function of partition `to` (in `to_module`) that plays the role `function` plays
+/// in `from` (in `from_module`): in the compiler's flows the function of the same name
+/// (`sg0001` for `sg0001`); in the seeds' reading the core function for the core
+/// function, `<to module>/<name>` for `<from module>/<name>`.
 pub fn counterpart(
-    module: &Module,
-    from: &Partition,
+    (from_module, from): (&Module, &Partition),
     function: Handle<Function>,
-    to: &Partition,
+    (to_module, to): (&Module, &Partition),
 ) -> Option<Handle<Function>> {
+    let name = |module: &Module, f: Handle<Function>| module.store.functions[f].name().to_owned();
+    if from.whole && to.whole {
+        let wanted = name(from_module, function);
+        return to.functions.iter().copied().find(|&f| name(to_module, f) == wanted);
+    }
     if function == from.function {
         return Some(to.function);
     }
-    let from_prefix = format!("{}/", module.store.functions[from.function].name());
-    let rest = module.store.functions[function].name().strip_prefix(&from_prefix)?;
-    let wanted = format!("{}/{rest}", module.store.functions[to.function].name());
-    to.functions.iter().copied().find(|&f| module.store.functions[f].name() == wanted)
+    let from_prefix = format!("{}/", name(from_module, from.function));
+    let rest = name(from_module, function).strip_prefix(&from_prefix)?.to_owned();
+    let wanted = format!("{}/{rest}", name(to_module, to.function));
+    to.functions.iter().copied().find(|&f| name(to_module, f) == wanted)
 }
 
 /// Names in `candidates` closest to `name`, best first (at most `limit`): small edits,

@@ -21,6 +21,7 @@ use crate::diag::{has_errors, CoreCount, Diagnostic};
 use crate::model::arena::Handle;
 use crate::model::entity::EntityKind;
 use crate::model::ir::{Inst, Module, Op, UpdateView};
+use crate::model::linked::LinkedSet;
 use crate::model::pass::Pass;
 use crate::output::print;
 use crate::output::report::{Edit, Relocation, SemaphoreBlocks, Semaphores, StepRow, Unit};
@@ -36,6 +37,9 @@ pub struct Relinked {
     pub semaphores: Semaphores,
     /// Steps in order.
     pub steps: Vec<StepRow>,
+    /// The remote updates (`on_update` entries with `target_core`) in the DMA blocks
+    /// it collected, over every core: the compiler's `Found R remote updates`.
+    pub remote_updates: usize,
     /// Whether it reported an error.
     pub failed: bool,
 }
@@ -51,23 +55,31 @@ pub(crate) struct Collected {
     context: String,
 }
 
-/// Runs the pass over a linked module.
-pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) -> Relinked {
+/// Runs the pass over a linked set: the seeds' one module, or one module per core.
+pub fn run(set: &mut LinkedSet, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) -> Relinked {
     let start = diags.len();
     let mut out = Relinked::default();
     let checked = (Code::VncLinkCoreCount, PASS);
     let nothing = "remote semaphores to relink";
-    let Some(partitions) = Partitions::checked(module, checked, vnc_nc_count, nothing, &mut out.steps, diags) else {
+    let Some(partitions) = Partitions::checked(set, checked, vnc_nc_count, nothing, &mut out.steps, diags) else {
         out.failed = true;
         return out;
     };
+    let module_of = |p: &Partition| &set.modules[p.module].module;
 
     let collected: Vec<(&Partition, Vec<Collected>)> =
-        partitions.iter().map(|p| (p, collect(module, p, diags))).collect();
+        partitions.iter().map(|p| (p, collect(module_of(p), p, diags))).collect();
     for (partition, blocks) in &collected {
+        let module = module_of(partition);
         out.semaphores.counts.push(SemaphoreBlocks {
             core: partition.core,
-            function: module.store.functions[partition.function].name().to_owned(),
+            // The per-core module's name in the compiler's flows, the core function's in
+            // the seeds' one module.
+            function: if partition.whole {
+                module.name().to_owned()
+            } else {
+                module.store.functions[partition.function].name().to_owned()
+            },
             remote_dma_blocks: blocks.len() as u64,
         });
     }
@@ -101,8 +113,9 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     }
 
     let cores = partitions.cores();
-    let mut plan: Vec<(Handle<Inst>, usize, Value, Unit, String)> = Vec::new();
+    let mut plan: Vec<(usize, Handle<Inst>, usize, Value, Unit, String)> = Vec::new();
     for (partition, blocks) in &collected {
+        let module = module_of(partition);
         for (ordinal, block) in blocks.iter().enumerate() {
             let inst = &module.store.insts[block.inst];
             for (index, update) in inst.updates().iter().enumerate() {
@@ -110,6 +123,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                 let Some(target_value) = view.target_core else {
                     continue;
                 };
+                out.remote_updates += 1;
                 let describe = || {
                     format!(
                         "update {index} of DMA block `{}` in `{}` (core {})",
@@ -138,11 +152,11 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                     );
                     continue;
                 };
-                let Some((_, peer_blocks)) = collected.iter().find(|(p, _)| p.core == target_core) else {
+                let Some((peer_partition, peer_blocks)) = collected.iter().find(|(p, _)| p.core == target_core) else {
                     continue;
                 };
                 let peer = &peer_blocks[ordinal];
-                let peer_inst = &module.store.insts[peer.inst];
+                let peer_inst = &module_of(peer_partition).store.insts[peer.inst];
                 let peer_updates = peer_inst.updates();
                 let local = peer_updates.iter().find(|u| !UpdateView::of(u).is_remote());
                 let Some(local) = local else {
@@ -176,7 +190,7 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
                     old_id: view.id.cloned().unwrap_or(Value::Null),
                     new_id: new_id.clone(),
                 });
-                plan.push((block.inst, index, new_id, block.unit.clone(), block.context.clone()));
+                plan.push((partition.module, block.inst, index, new_id, block.unit.clone(), block.context.clone()));
             }
         }
     }
@@ -184,21 +198,24 @@ pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
     let mut edits = Vec::new();
     if !out.failed {
         // Several updates of one block make one edit: the first `before`, the last `after`.
-        let mut last: Option<Handle<Inst>> = None;
-        for (inst, index, new_id, unit, context) in plan {
+        let mut last: Option<(usize, Handle<Inst>)> = None;
+        for (at, inst, index, new_id, unit, context) in plan {
+            let linked = &mut set.modules[at];
+            let module_name = linked.core.map(|_| linked.module.name().to_owned());
+            let module = &mut linked.module;
             let before = print::inst_line(module, inst);
             if let Some(Value::Object(entry)) = module.store.insts[inst].updates_mut().and_then(|u| u.get_mut(index)) {
                 entry.insert("id".to_owned(), new_id);
             }
             let after = print::inst_line(module, inst);
             match edits.last_mut() {
-                Some(edit) if last == Some(inst) => {
+                Some(edit) if last == Some((at, inst)) => {
                     let edit: &mut Edit = edit;
                     edit.after = Some(after);
                 }
-                _ => edits.push(Edit { unit, context, before: Some(before), after: Some(after) }),
+                _ => edits.push(Edit { module: module_name, unit, context, before: Some(before), after: Some(after) }),
             }
-            last = Some(inst);
+            last = Some((at, inst));
         }
     }
     out.steps.push(StepRow { name: "relink_semaphores".to_owned(), changes: edits.len() as u64, edits });

@@ -27,10 +27,11 @@ use crate::diag::{has_errors, Diagnostic};
 use crate::model::arena::Handle;
 use crate::model::entity::EntityKind;
 use crate::model::ir::{MemLoc, MemLocSet, Module, PhysTuple};
+use crate::model::linked::LinkedSet;
 use crate::model::pass::Pass;
 use crate::output::print;
 use crate::output::report::{AddressRow, Edit, StepRow, Unit};
-use crate::passes::partition::{counterpart, memlocs, nearest_names, MemlocIndex, Partitions};
+use crate::passes::partition::{counterpart, memlocs, nearest_names, MemlocIndex, Partition, Partitions};
 
 /// The pass name.
 pub const PASS: Pass = Pass::VncRemoteAddrMap;
@@ -48,30 +49,32 @@ pub struct AddressMap {
 
 /// A planned copy.
 struct Copy {
+    /// The module of the linked set it is in.
+    module: usize,
     function: Handle<crate::model::ir::Function>,
     view: Handle<crate::model::ir::MemLoc>,
     view_set: Handle<MemLocSet>,
     after: PhysTuple,
 }
 
-/// Runs the pass over a linked module.
-pub fn run(module: &mut Module, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) -> AddressMap {
+/// Runs the pass over a linked set: the seeds' one module, or one module per core.
+pub fn run(set: &mut LinkedSet, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) -> AddressMap {
     let start = diags.len();
     let mut out = AddressMap::default();
     let checked = (Code::VncAddrMapCoreCount, PASS);
     let nothing = "remote memory locations to map";
-    let Some(partitions) = Partitions::checked(module, checked, vnc_nc_count, nothing, &mut out.steps, diags) else {
+    let Some(partitions) = Partitions::checked(set, checked, vnc_nc_count, nothing, &mut out.steps, diags) else {
         out.failed = true;
         return out;
     };
 
-    let copies = plan(module, &partitions, &mut out.rows, diags);
+    let copies = plan(set, &partitions, &mut out.rows, diags);
     out.steps.push(StepRow { name: "resolve_targets".to_owned(), changes: 0, edits: Vec::new() });
     out.failed = has_errors(&diags[start..]);
     let mut edits = Vec::new();
     if !out.failed {
         for copy in &copies {
-            apply(module, copy, &mut edits);
+            apply(set, copy, &mut edits);
         }
     }
     out.steps.push(StepRow { name: "copy_addresses".to_owned(), changes: edits.len() as u64, edits });
@@ -83,20 +86,22 @@ fn join(cores: &[u64]) -> String {
 }
 
 fn plan(
-    module: &Module,
+    set: &LinkedSet,
     partitions: &Partitions,
     rows: &mut Vec<AddressRow>,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Copy> {
-    let store = &module.store;
+    let module_of = |p: &Partition| &set.modules[p.module].module;
     let indexes: HashMap<u64, MemlocIndex<'_>> =
-        partitions.iter().map(|p| (p.core, MemlocIndex::build(module, p))).collect();
+        partitions.iter().map(|p| (p.core, MemlocIndex::build(module_of(p), p))).collect();
     let mut copies = Vec::new();
     // The address space each view set receives, and from which owner (for BL0401).
-    let mut set_spaces: HashMap<Handle<MemLocSet>, (String, String)> = HashMap::new();
+    let mut set_spaces: HashMap<(usize, Handle<MemLocSet>), (String, String)> = HashMap::new();
     // The tuple each view receives: what a later copy reads if that view is its owner.
-    let mut planned: HashMap<Handle<MemLoc>, PhysTuple> = HashMap::new();
+    let mut planned: HashMap<(usize, Handle<MemLoc>), PhysTuple> = HashMap::new();
     for partition in partitions.iter() {
+        let module = module_of(partition);
+        let store = &module.store;
         for at in memlocs(module, partition) {
             let view = &store.memlocs[at.memloc];
             let Some(target) = view.remote_target() else {
@@ -105,15 +110,15 @@ fn plan(
             let function_name = store.functions[at.function].name();
             let owner = partitions.get(target.core);
             let found = owner.and_then(|owner| {
-                let prefer = counterpart(module, partition, at.function, owner);
-                indexes.get(&owner.core)?.find(&target.name, prefer)
+                let prefer = counterpart((module, partition), at.function, (module_of(owner), owner));
+                indexes.get(&owner.core)?.find(&target.name, prefer).map(|found| (owner, found))
             });
-            let Some(found) = found else {
+            let Some((owner_partition, found)) = found else {
                 diags.push(missing(
-                    module,
+                    set,
                     partitions,
                     &indexes,
-                    partition.core,
+                    partition,
                     view.name(),
                     function_name,
                     &target,
@@ -121,20 +126,25 @@ fn plan(
                 ));
                 continue;
             };
+            let owner_module = owner_partition.module;
+            let owner_store = &module_of(owner_partition).store;
             // Sets and views as earlier copies of this pass left them.
-            let space_of = |set: Handle<MemLocSet>| {
-                set_spaces.get(&set).map_or_else(|| store.sets[set].addr_space().to_owned(), |(space, _)| space.clone())
+            let space_of = |m: usize, handle: Handle<MemLocSet>| {
+                set_spaces.get(&(m, handle)).map_or_else(
+                    || set.modules[m].module.store.sets[handle].addr_space().to_owned(),
+                    |(space, _)| space.clone(),
+                )
             };
-            let owner_space = space_of(found.set);
+            let owner_space = space_of(owner_module, found.set);
             let view_set = &store.sets[at.set];
-            let before = view.phys_tuple(&space_of(at.set));
-            let owner = &store.memlocs[found.memloc];
-            let after = match planned.get(&found.memloc) {
+            let before = view.phys_tuple(&space_of(partition.module, at.set));
+            let owner = &owner_store.memlocs[found.memloc];
+            let after = match planned.get(&(owner_module, found.memloc)) {
                 Some(copied) => PhysTuple { addr_space: owner_space.clone(), ..copied.clone() },
                 None => owner.phys_tuple(&owner_space),
             };
             if let Some(further) = owner.remote_target() {
-                let when = if planned.contains_key(&found.memloc) {
+                let when = if planned.contains_key(&(owner_module, found.memloc)) {
                     format!("`{}` is copied first, so `{}` gets its new tuple", target.name, view.name())
                 } else {
                     format!(
@@ -168,7 +178,7 @@ fn plan(
                 );
             }
             let owner_desc = format!("`{}` on core {}", target.name, target.core);
-            match set_spaces.get(&at.set) {
+            match set_spaces.get(&(partition.module, at.set)) {
                 Some((space, from)) if *space != owner_space => {
                     diags.push(
                         Diagnostic::new(
@@ -186,7 +196,7 @@ fn plan(
                 }
                 Some(_) => {}
                 None => {
-                    set_spaces.insert(at.set, (owner_space.clone(), owner_desc));
+                    set_spaces.insert((partition.module, at.set), (owner_space.clone(), owner_desc));
                 }
             }
             rows.push(AddressRow {
@@ -195,13 +205,19 @@ fn plan(
                 set: view_set.name(store),
                 memloc: view.name().to_owned(),
                 owner_core: target.core,
-                owner_function: store.functions[found.function].name().to_owned(),
+                owner_function: owner_store.functions[found.function].name().to_owned(),
                 remote: target.name.clone(),
                 before,
                 after: after.clone(),
             });
-            planned.insert(at.memloc, after.clone());
-            copies.push(Copy { function: at.function, view: at.memloc, view_set: at.set, after });
+            planned.insert((partition.module, at.memloc), after.clone());
+            copies.push(Copy {
+                module: partition.module,
+                function: at.function,
+                view: at.memloc,
+                view_set: at.set,
+                after,
+            });
         }
     }
     copies
@@ -213,15 +229,17 @@ fn plan(
     reason = "a 1514 names every one of these facts; a struct for this one call would only rename them"
 )]
 fn missing(
-    module: &Module,
+    set: &LinkedSet,
     partitions: &Partitions,
     indexes: &HashMap<u64, MemlocIndex<'_>>,
-    core: u64,
+    partition: &Partition,
     view: &str,
     function: &str,
     target: &crate::model::ir::RemoteTarget,
     src: Option<&crate::model::ir::Src>,
 ) -> Diagnostic {
+    let core = partition.core;
+    // The compiler's words name the module on a per-core set (`nc01/sgLnk`), else the core.
     let mut diagnostic = Diagnostic::new(
         Code::RemoteMemlocMissing,
         PASS,
@@ -236,8 +254,17 @@ fn missing(
     match indexes.get(&target.core) {
         Some(index) => {
             diagnostic.nearest = nearest_names(&target.name, index.names(), 3);
-            let owner_name =
-                partitions.get(target.core).map(|p| module.store.functions[p.function].name()).unwrap_or("");
+            let owner_name = partitions
+                .get(target.core)
+                .map(|p| {
+                    let module = &set.modules[p.module].module;
+                    if p.whole {
+                        module.name().to_owned()
+                    } else {
+                        module.store.functions[p.function].name().to_owned()
+                    }
+                })
+                .unwrap_or_default();
             if diagnostic.nearest.is_empty() {
                 diagnostic = diagnostic.note(format!("core {} (`{owner_name}`) has no similar name", target.core));
             }
@@ -264,7 +291,10 @@ fn missing(
     diagnostic
 }
 
-fn apply(module: &mut Module, copy: &Copy, edits: &mut Vec<Edit>) {
+fn apply(set: &mut LinkedSet, copy: &Copy, edits: &mut Vec<Edit>) {
+    let linked = &mut set.modules[copy.module];
+    let module_name = linked.core.map(|_| linked.module.name().to_owned());
+    let module = &mut linked.module;
     let (unit, set_name) = owner_names(module, copy);
     let before_line = print::memloc_line(module, copy.view);
     let set_before = print::set_line(module, copy.view_set);
@@ -279,6 +309,7 @@ fn apply(module: &mut Module, copy: &Copy, edits: &mut Vec<Edit>) {
     let set_after = print::set_line(module, copy.view_set);
     if set_before != set_after {
         edits.push(Edit {
+            module: module_name.clone(),
             unit: unit.clone(),
             context: String::new(),
             before: Some(set_before),
@@ -286,6 +317,7 @@ fn apply(module: &mut Module, copy: &Copy, edits: &mut Vec<Edit>) {
         });
     }
     edits.push(Edit {
+        module: module_name,
         unit,
         context: format!("set {set_name}"),
         before: Some(before_line),

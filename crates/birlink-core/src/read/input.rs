@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
 use crate::model::entity::EntityKind;
+use crate::model::flow::Flow;
 use crate::model::ir::{FileId, FileText, Module, Src};
 use crate::model::pass::Pass;
 use crate::output::report::FileKind;
@@ -203,10 +204,69 @@ pub struct CoreModule {
     pub name: String,
     /// `attributes.neuron_core_id`, when present.
     pub core: Option<u64>,
+    /// Where it sits in the grid of cores × subgraphs (docs/spec/link.md §1.1).
+    pub place: Place,
     /// Its file.
     pub file: FileId,
     /// The names its instructions refer to, recorded while reading (for `verify`).
     pub uses: crate::model::uses::Uses,
+}
+
+/// Where a module sits in the grid: its core and subgraph, and whether it is already a
+/// core's linked module (`ncCC/sgLnk`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    /// Its core: `attributes.neuron_core_id`, else its path (`ncCC/…`, `ncCC.json`), else
+    /// a module name `ncCC/sgKK` (or `ncCC/sgLnk`).
+    pub core: Option<u64>,
+    /// Its subgraph: its path's `sgKK` folder, else a module name `ncCC/sgKK`.
+    pub subgraph: Option<u32>,
+    /// A core's linked module: named `ncCC/sgLnk`, or found in an `sgLnk` folder.
+    pub linked: bool,
+}
+
+impl Place {
+    /// A module's place, from its keys and (for a file of its own) its path.
+    pub fn of(module: &Module, path: Option<&str>) -> Place {
+        let from_path = path.map(place_from_path).unwrap_or_default();
+        let name = module.name();
+        let from_name = place_from_path(name);
+        Place {
+            core: module.core_id().or(from_path.core).or(from_name.core),
+            subgraph: from_path.subgraph.or(from_name.subgraph),
+            linked: from_path.linked || from_name.linked,
+        }
+    }
+
+    /// The subgraph, 0 when nothing says.
+    pub fn subgraph_or_first(self) -> u32 {
+        self.subgraph.unwrap_or(0)
+    }
+}
+
+/// What a path (or a module name) says of a place: the last `ncCC` component (a folder,
+/// or `ncCC.json`), the `sgKK` or `sgLnk` folder after it.
+fn place_from_path(path: &str) -> Place {
+    let normalized = path.replace('\\', "/");
+    let parts: Vec<&str> = normalized.split('/').filter(|p| !p.is_empty()).collect();
+    let number = |text: &str, prefix: &str| -> Option<u64> {
+        let digits = text.strip_prefix(prefix)?;
+        (!digits.is_empty() && digits.len() <= 6 && digits.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| digits.parse().ok())
+            .flatten()
+    };
+    let mut place = Place::default();
+    for (i, part) in parts.iter().enumerate() {
+        let stem = part.strip_suffix(".json").unwrap_or(part);
+        let Some(core) = number(stem, "nc") else { continue };
+        place = Place { core: Some(core), subgraph: None, linked: false };
+        if let Some(next) = parts.get(i + 1) {
+            let next = next.strip_suffix(".json").unwrap_or(next);
+            place.subgraph = number(next, "sg").and_then(|s| u32::try_from(s).ok());
+            place.linked = next == "sgLnk";
+        }
+    }
+    place
 }
 
 /// Options a bundle carries (`options` key).
@@ -218,6 +278,8 @@ pub struct BundleOptions {
     pub passes: Option<Vec<String>>,
     /// Where `options.passes` is, for a diagnostic about it.
     pub passes_at: Option<Src>,
+    /// `options.flow`: how to link (`modular`, `flat`, `seeds`).
+    pub flow: Option<Flow>,
 }
 
 /// Everything read from the inputs.
@@ -288,7 +350,8 @@ pub fn load(
                 entry.kind = FileKind::Module;
                 let name = module_name(&module, Some(&path));
                 let core = module.core_id();
-                set.modules.push(CoreModule { module: *module, name, core, file, uses });
+                let place = Place::of(&module, Some(&path));
+                set.modules.push(CoreModule { module: *module, name, core, place, file, uses });
             }
             Document::Bundle { modules, fields } => {
                 entry.kind = FileKind::Bundle;
@@ -296,7 +359,8 @@ pub fn load(
                 for (module, uses) in modules {
                     let name = module_name(&module, None);
                     let core = module.core_id();
-                    set.modules.push(CoreModule { module, name, core, file, uses });
+                    let place = Place::of(&module, None);
+                    set.modules.push(CoreModule { module, name, core, place, file, uses });
                 }
             }
             Document::Other(value) => match classify(&value, role, is_netlist_name) {
@@ -611,6 +675,22 @@ fn read_bundle(
                         ),
                     }
                 }
+                if let Some(flow) = options.get("flow") {
+                    match flow.as_str().and_then(Flow::parse) {
+                        Some(flow) => set.options.flow = Some(flow),
+                        None => diags.push(
+                            Diagnostic::new(
+                                Code::WrongType,
+                                Pass::Read,
+                                format!(
+                                    "bundle `options.flow` must be `modular`, `flat` or `seeds`, found {}",
+                                    crate::diag::describe::compact(flow)
+                                ),
+                            )
+                            .at_pointer(file, "/options/flow"),
+                        ),
+                    }
+                }
                 if let Some(passes) = options.get("passes") {
                     let names: Option<Vec<String>> = passes
                         .as_array()
@@ -678,8 +758,13 @@ pub fn name_from_path(path: &str) -> Option<String> {
     }
     if parts.len() >= 3 {
         let (nc, sg) = (parts[parts.len() - 3], parts[parts.len() - 2]);
-        if is_prefixed_number(nc, "nc") && is_prefixed_number(sg, "sg") {
+        // A core's first subgraph is the core (the seeds' per-core module); its other
+        // subgraphs and its linked module are named as the compiler scopes them.
+        if is_prefixed_number(nc, "nc") && sg.strip_prefix("sg").is_some_and(|n| n.bytes().all(|b| b == b'0')) {
             return Some(nc.to_owned());
+        }
+        if is_prefixed_number(nc, "nc") && (is_prefixed_number(sg, "sg") || sg == "sgLnk") {
+            return Some(format!("{nc}/{sg}"));
         }
     }
     None
@@ -719,10 +804,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_modules_place_comes_from_its_core_id_its_path_or_its_name() {
+        let module = |fields: serde_json::Value| Module {
+            fields: fields.as_object().cloned().unwrap_or_default(),
+            ..Module::default()
+        };
+        let plain = module(serde_json::json!({}));
+        let at = |path: &str| Place::of(&plain, Some(path));
+        assert_eq!(
+            at("work/nc01/sg02/bir_debug.12.after-dep_reduction.before-bir_linker.json"),
+            Place { core: Some(1), subgraph: Some(2), linked: false }
+        );
+        assert_eq!(at("dumps/nc03.json"), Place { core: Some(3), subgraph: None, linked: false });
+        assert_eq!(
+            at("w/nc00/sgLnk/bir_debug.40.after-coloring_allocator_reg.json"),
+            Place { core: Some(0), subgraph: None, linked: true }
+        );
+        assert_eq!(at("a/b/module.json"), Place::default());
+        let named = module(serde_json::json!({"name": "nc01/sg00", "attributes": {"neuron_core_id": 1}}));
+        assert_eq!(Place::of(&named, None), Place { core: Some(1), subgraph: Some(0), linked: false });
+        // The core id wins over the path.
+        let tagged = module(serde_json::json!({"attributes": {"neuron_core_id": 2}}));
+        assert_eq!(Place::of(&tagged, Some("nc00/sg01/x.json")).core, Some(2));
+    }
+
+    #[test]
     fn names_from_paths() {
         assert_eq!(name_from_path("dump/nc01.json").as_deref(), Some("nc01"));
         assert_eq!(name_from_path("dump/nc03/sg00/bir.json").as_deref(), Some("nc03"));
-        assert_eq!(name_from_path("C:\\dump\\nc02\\sg01\\x.json").as_deref(), Some("nc02"));
+        assert_eq!(name_from_path("C:\\dump\\nc02\\sg01\\x.json").as_deref(), Some("nc02/sg01"));
+        assert_eq!(name_from_path("w/nc01/sgLnk/bir_debug.5.json").as_deref(), Some("nc01/sgLnk"));
         assert_eq!(name_from_path("dump/core1.json"), None);
         assert_eq!(name_from_path("nc.json"), None);
         assert_eq!(name_from_path("ncx1.json"), None);

@@ -11,7 +11,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::ir::{Module, Op};
+use crate::model::ir::Op;
+use crate::model::linked::LinkedSet;
 use crate::output::report::Report;
 use crate::passes::partition::Partitions;
 use crate::passes::{vnc_link, Outcome};
@@ -72,13 +73,13 @@ pub struct BlockCell {
     pub relinked: Vec<(String, String)>,
 }
 
-/// Aligns the linked module's barriers and remote DMA blocks; empty when bir_linker
+/// Aligns the linked set's barriers and remote DMA blocks; empty when bir_linker
 /// produced no module.
 pub fn of(outcome: &Outcome) -> Alignment {
-    let Some(module) = &outcome.linked else { return Alignment::default() };
-    let partitions = Partitions::of(module);
+    let Some(set) = &outcome.linked else { return Alignment::default() };
+    let partitions = Partitions::of_set(set);
     let cores = partitions.cores();
-    let barriers = rows(barrier_columns(module, &partitions, &outcome.report), |cells| {
+    let barriers = rows(barrier_columns(set, &partitions, &outcome.report), |cells| {
         // What the LncVerifier compares: the input barrier's name (a linker-added one
         // only with another linker-added one).
         fn compared(c: &Option<BarrierCell>) -> Option<(bool, Option<&str>)> {
@@ -87,7 +88,7 @@ pub fn of(outcome: &Outcome) -> Alignment {
         let first = cells.first().map(compared);
         cells.iter().any(|c| Some(compared(c)) != first)
     });
-    let blocks = rows(block_columns(module, &partitions, &outcome.report), |cells| cells.iter().any(Option::is_none));
+    let blocks = rows(block_columns(set, &partitions, &outcome.report), |cells| cells.iter().any(Option::is_none));
     Alignment { cores, barriers, blocks }
 }
 
@@ -102,18 +103,20 @@ fn rows<T: Clone>(columns: Vec<Vec<T>>, mismatch: impl Fn(&[Option<T>]) -> bool)
         .collect()
 }
 
-fn barrier_columns(module: &Module, partitions: &Partitions, report: &Report) -> Vec<Vec<BarrierCell>> {
-    let store = &module.store;
+fn barrier_columns(set: &LinkedSet, partitions: &Partitions, report: &Report) -> Vec<Vec<BarrierCell>> {
     // `report.barriers` lists the renumbered barriers in the same walk order: the n-th
-    // barrier named so in a function is the n-th row of that function and name.
-    let mut old_ids: std::collections::HashMap<(&str, &str), std::collections::VecDeque<u64>> =
+    // barrier named so in a core's function is the n-th row of that core, function and
+    // name.
+    let mut old_ids: std::collections::HashMap<(Option<u64>, &str, &str), std::collections::VecDeque<u64>> =
         std::collections::HashMap::new();
     for row in &report.barriers {
-        old_ids.entry((row.function.as_str(), row.instruction.as_str())).or_default().push_back(row.old_id);
+        old_ids.entry((row.core, row.function.as_str(), row.instruction.as_str())).or_default().push_back(row.old_id);
     }
     partitions
         .iter()
         .map(|partition| {
+            let module = &set.modules[partition.module].module;
+            let store = &module.store;
             let mut column = Vec::new();
             for &function in &partition.functions {
                 let function_name = store.functions[function].name();
@@ -123,7 +126,8 @@ fn barrier_columns(module: &Module, partitions: &Partitions, report: &Report) ->
                         return;
                     }
                     let new_id = inst.fields().get("id").and_then(Value::as_u64);
-                    let old_id = match old_ids.get_mut(&(function_name, inst.name())) {
+                    let core = store.functions[function].core();
+                    let old_id = match old_ids.get_mut(&(core, function_name, inst.name())) {
                         Some(queue) if new_id.is_some() => queue.pop_front(),
                         _ => new_id,
                     };
@@ -142,11 +146,12 @@ fn barrier_columns(module: &Module, partitions: &Partitions, report: &Report) ->
         .collect()
 }
 
-fn block_columns(module: &Module, partitions: &Partitions, report: &Report) -> Vec<Vec<BlockCell>> {
-    let store = &module.store;
+fn block_columns(set: &LinkedSet, partitions: &Partitions, report: &Report) -> Vec<Vec<BlockCell>> {
     partitions
         .iter()
         .map(|partition| {
+            let module = &set.modules[partition.module].module;
+            let store = &module.store;
             // The pass reports stray updates itself; here they are not wanted twice.
             let mut ignored = Vec::new();
             vnc_link::collect(module, partition, &mut ignored)

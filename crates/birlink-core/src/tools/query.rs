@@ -1,6 +1,10 @@
-//! Questions a viewer asks about a linked module: find an entity by name or by key,
-//! show its JSON (linked, and original from its input file), print a unit, search names
+//! Questions a viewer asks about a linked set: find an entity by name or by key, show
+//! its JSON (linked, and original from its input file), print a unit, search names
 //! across cores.
+//!
+//! A linked set is the seeds' one module, whose entities carry their core in their
+//! functions' and instances' tags, or one module per core (the compiler's flows), whose
+//! entities are all that module's core's, tagged or not: every key and hit names it.
 //!
 //! Views name entities the way reports and diagnostics do ([`EntityQuery`]: kind, name,
 //! parent); links name them by [`EntityKey`], which holds every name needed to find the
@@ -14,8 +18,9 @@ use crate::model::entity::{EntityKey, EntityKind, EntityPath};
 use crate::model::ir::{
     instance_source_name, Allocation, Block, Function, Inst, MemLoc, MemLocSet, Module, Queue, QueueInstance, Src,
 };
+use crate::model::linked::LinkedSet;
 use crate::output::print;
-use crate::output::report::Unit;
+use crate::output::report::{ModuleUnit, Unit};
 use crate::read::input::FileEntry;
 use crate::read::json::locate;
 
@@ -30,6 +35,47 @@ pub struct EntityQuery {
     /// queue instance (a DMA block in a queue). Without it, the first match is taken.
     #[serde(default)]
     pub parent: Option<String>,
+    /// Its core, when the set has a module per core (the same names are on every core);
+    /// without it, the first core's match is taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core: Option<u64>,
+}
+
+impl EntityQuery {
+    /// A query by kind, name and parent, on any core.
+    pub fn new(kind: EntityKind, name: impl Into<String>, parent: Option<String>) -> EntityQuery {
+        EntityQuery { kind, name: name.into(), parent, core: None }
+    }
+
+    /// The same query, on one core.
+    pub fn on(mut self, core: Option<u64>) -> EntityQuery {
+        self.core = core;
+        self
+    }
+}
+
+/// One module of a linked set as the queries read it: the module, and the core all of
+/// it is (a per-core module), or `None` (the seeds' one module: its tags say).
+#[derive(Clone, Copy)]
+struct In<'s> {
+    module: &'s Module,
+    core: Option<u64>,
+}
+
+/// The modules of a set, each with its index.
+fn modules(set: &LinkedSet) -> impl Iterator<Item = (usize, In<'_>)> {
+    set.modules.iter().enumerate().map(|(i, m)| (i, In { module: &m.module, core: m.core }))
+}
+
+/// The module of a set that holds a core's entities: the core's own, or the seeds' one.
+fn module_for(set: &LinkedSet, core: Option<u64>) -> Option<(usize, In<'_>)> {
+    match set.modules.as_slice() {
+        [one] if one.core.is_none() => Some((0, In { module: &one.module, core: None })),
+        all => all
+            .iter()
+            .position(|m| m.core.is_some() && m.core == core)
+            .map(|i| (i, In { module: &all[i].module, core: all[i].core })),
+    }
 }
 
 /// Everything a details panel shows about one entity.
@@ -41,6 +87,9 @@ pub struct EntityView {
     pub key: EntityKey,
     /// The unit of the canonical text that holds it (its function or queue).
     pub unit: Unit,
+    /// The module that holds it, when the set has one per core (`nc01/sgLnk`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module: Option<String>,
     /// The core whose partition holds it, if any.
     pub core: Option<u64>,
     /// Its canonical text (one line, or the whole unit for a function or queue).
@@ -184,8 +233,11 @@ fn find(module: &Module, query: &EntityQuery) -> Option<(Found, String)> {
     hit
 }
 
-fn core_of(module: &Module, found: Found) -> Option<u64> {
-    let store = &module.store;
+fn core_of(at: In<'_>, found: Found) -> Option<u64> {
+    if at.core.is_some() {
+        return at.core;
+    }
+    let store = &at.module.store;
     match found {
         Found::Function(f)
         | Found::Block(_, f)
@@ -226,12 +278,13 @@ impl<'m> Occurrences<'m> {
     }
 }
 
-fn key_of(module: &Module, found: Found) -> EntityKey {
-    key_at(module, found, None)
+fn key_of(at: In<'_>, found: Found) -> EntityKey {
+    key_at(at, found, None)
 }
 
 /// [`key_of`], with the instruction's occurrence when the caller counted it.
-fn key_at(module: &Module, found: Found, counted: Option<u32>) -> EntityKey {
+fn key_at(at: In<'_>, found: Found, counted: Option<u32>) -> EntityKey {
+    let module = at.module;
     let store = &module.store;
     let function = |f: Handle<Function>| store.functions[f].name().to_owned();
     let queue = |q: Handle<Queue>| store.queues[q].name().to_owned();
@@ -256,7 +309,7 @@ fn key_at(module: &Module, found: Found, counted: Option<u32>) -> EntityKey {
         Found::Queue(q) => EntityPath::Queue { queue: queue(q) },
         Found::Instance(n, q) => EntityPath::Instance { queue: queue(q), instance: instance(n) },
     };
-    EntityKey { core: core_of(module, found), path }
+    EntityKey { core: core_of(at, found), path }
 }
 
 fn unit_of(module: &Module, found: Found) -> Unit {
@@ -316,7 +369,8 @@ fn sets_of(module: &Module, function: Handle<Function>) -> impl Iterator<Item = 
 }
 
 /// The entity a key names, if this module has it (the same names, on the same core).
-fn find_key(module: &Module, key: &EntityKey) -> Option<Found> {
+fn find_key(at: In<'_>, key: &EntityKey) -> Option<Found> {
+    let module = at.module;
     let store = &module.store;
     let found = match &key.path {
         EntityPath::Module(_) | EntityPath::File(_) => return None,
@@ -352,7 +406,7 @@ fn find_key(module: &Module, key: &EntityKey) -> Option<Found> {
             Found::Inst(nth_named(module, &store.instances[n].insts, name, *occurrence)?, Parent::Instance(n, q))
         }
     };
-    (core_of(module, found) == key.core).then_some(found)
+    (core_of(at, found) == key.core).then_some(found)
 }
 
 fn parent_name(module: &Module, found: Found) -> String {
@@ -380,83 +434,120 @@ fn name_of(module: &Module, found: Found) -> String {
     }
 }
 
-/// Everything about one entity, or `None` when the module has no such entity.
-pub fn entity_view(module: &Module, files: &[FileEntry], query: &EntityQuery) -> Option<EntityView> {
-    let (found, _) = find(module, query)?;
-    Some(view_of(module, files, found))
+/// Everything about one entity, or `None` when the set has no such entity.
+pub fn entity_view(set: &LinkedSet, files: &[FileEntry], query: &EntityQuery) -> Option<EntityView> {
+    let at = in_query(set, query)?;
+    let (found, _) = find(at.module, query)?;
+    Some(view_of(at, files, found))
 }
 
-/// Everything about the entity a key names, or `None` when the module has none (a stale
+/// The module a query looks in: its core's, when it names one; else the first module
+/// that has the entity.
+fn in_query<'s>(set: &'s LinkedSet, query: &EntityQuery) -> Option<In<'s>> {
+    if query.core.is_some() && set.is_per_core() {
+        return module_for(set, query.core).map(|(_, at)| at);
+    }
+    modules(set).map(|(_, at)| at).find(|at| find(at.module, query).is_some())
+}
+
+/// Everything about the entity a key names, or `None` when the set has none (a stale
 /// or foreign key).
-pub fn entity_view_by_key(module: &Module, files: &[FileEntry], key: &EntityKey) -> Option<EntityView> {
-    find_key(module, key).map(|found| view_of(module, files, found))
+pub fn entity_view_by_key(set: &LinkedSet, files: &[FileEntry], key: &EntityKey) -> Option<EntityView> {
+    let (_, at) = module_for(set, key.core)?;
+    find_key(at, key).map(|found| view_of(at, files, found))
 }
 
 /// The key of the entity a query finds.
-pub fn key_for(module: &Module, query: &EntityQuery) -> Option<EntityKey> {
-    find(module, query).map(|(found, _)| key_of(module, found))
+pub fn key_for(set: &LinkedSet, query: &EntityQuery) -> Option<EntityKey> {
+    let at = in_query(set, query)?;
+    find(at.module, query).map(|(found, _)| key_of(at, found))
 }
 
-/// The query that names what a key names, the way views name it (kind, name, parent):
-/// what a selection made from a link shows until the entity is found.
+/// The query that names what a key names, the way views name it (kind, name, parent,
+/// core): what a selection made from a link shows until the entity is found.
 pub fn query_of(key: &EntityKey) -> EntityQuery {
-    EntityQuery { kind: key.kind(), name: key.name().to_owned(), parent: key.parent().map(str::to_owned) }
+    EntityQuery {
+        kind: key.kind(),
+        name: key.name().to_owned(),
+        parent: key.parent().map(str::to_owned),
+        core: key.core,
+    }
 }
 
-/// The instructions whose `debug.filename` contains `file` (lowercase), in module order.
-fn by_source(module: &Module, file: &str, limit: usize) -> Vec<SearchHit> {
+/// A hit's query.
+fn hit(at: In<'_>, found: Found, name: &str, parent: &str) -> SearchHit {
+    SearchHit {
+        entity: EntityQuery {
+            kind: kind_of(found),
+            name: name.to_owned(),
+            parent: (!parent.is_empty()).then(|| parent.to_owned()),
+            core: at.core,
+        },
+        core: core_of(at, found),
+    }
+}
+
+/// The instructions whose `debug.filename` contains `file` (lowercase), in set order.
+fn by_source(set: &LinkedSet, file: &str, limit: usize) -> Vec<SearchHit> {
     let mut hits = Vec::new();
     if file.is_empty() {
         return hits;
     }
-    each(module, &mut |found, name, parent| {
-        if let Found::Inst(inst, _) = found {
-            let value = crate::output::json::inst_to_value(module, inst);
-            let source = crate::read::kernel_line::of_value(&value);
-            if source.is_some_and(|s| s.to_lowercase().contains(file)) {
-                hits.push(SearchHit {
-                    entity: EntityQuery {
-                        kind: EntityKind::Instruction,
-                        name: name.to_owned(),
-                        parent: (!parent.is_empty()).then(|| parent.to_owned()),
-                    },
-                    core: core_of(module, found),
-                });
+    for (_, at) in modules(set) {
+        each(at.module, &mut |found, name, parent| {
+            if let Found::Inst(inst, _) = found {
+                let value = crate::output::json::inst_to_value(at.module, inst);
+                let source = crate::read::kernel_line::of_value(&value);
+                if source.is_some_and(|s| s.to_lowercase().contains(file)) {
+                    hits.push(hit(at, found, name, parent));
+                }
             }
-        }
-        hits.len() >= limit
-    });
+            hits.len() >= limit
+        });
+    }
     hits
 }
 
-/// An entity of a linked module as a comparison holds it: a handle into that module,
-/// printed only when asked ([`line_at`]).
+/// An entity of a linked set as a comparison holds it: a handle into one of its
+/// modules, printed only when asked ([`line_at`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EntityAt(Found);
+pub struct EntityAt {
+    module: usize,
+    found: Found,
+}
 
 impl EntityAt {
     /// Its kind.
     pub fn kind(self) -> EntityKind {
-        kind_of(self.0)
+        kind_of(self.found)
     }
 }
 
-/// Every entity of the module with its key, in module order (functions with their
-/// sets, locations, blocks and instructions in walk order, then queues): what two link
-/// sets are compared by (`tools::compare`).
-pub fn all_entities(module: &Module) -> Vec<(EntityKey, EntityAt)> {
+/// The module of the set an entity is in.
+fn in_at(set: &LinkedSet, at: EntityAt) -> In<'_> {
+    let linked = &set.modules[at.module];
+    In { module: &linked.module, core: linked.core }
+}
+
+/// Every entity of the set with its key, in set order (each module's functions with
+/// their sets, locations, blocks and instructions in walk order, then its queues): what
+/// two link sets are compared by (`tools::compare`).
+pub fn all_entities(set: &LinkedSet) -> Vec<(EntityKey, EntityAt)> {
     let mut entities = Vec::new();
-    let mut occurrences = Occurrences::default();
-    each(module, &mut |found, _, _| {
-        entities.push((key_at(module, found, occurrences.next(module, found)), EntityAt(found)));
-        false
-    });
+    for (index, at) in modules(set) {
+        let mut occurrences = Occurrences::default();
+        each(at.module, &mut |found, _, _| {
+            entities.push((key_at(at, found, occurrences.next(at.module, found)), EntityAt { module: index, found }));
+            false
+        });
+    }
     entities
 }
 
 /// An entity's canonical line.
-pub fn line_at(module: &Module, at: EntityAt) -> String {
-    match at.0 {
+pub fn line_at(set: &LinkedSet, at: EntityAt) -> String {
+    let module = in_at(set, at).module;
+    match at.found {
         Found::Function(f) => print::function_line(module, f),
         Found::Block(b, _) => print::block_line(module, b),
         Found::Inst(i, _) => print::inst_line(module, i),
@@ -469,9 +560,9 @@ pub fn line_at(module: &Module, at: EntityAt) -> String {
 
 /// Whether two instructions hold the same JSON (then their lines are the same, and a
 /// comparison need not print them): both kept texts equal, or both field maps.
-pub fn same_instruction(a: &Module, at_a: EntityAt, b: &Module, at_b: EntityAt) -> bool {
-    let (Found::Inst(x, _), Found::Inst(y, _)) = (at_a.0, at_b.0) else { return false };
-    let (x, y) = (&a.store.insts[x], &b.store.insts[y]);
+pub fn same_instruction(a: &LinkedSet, at_a: EntityAt, b: &LinkedSet, at_b: EntityAt) -> bool {
+    let (Found::Inst(x, _), Found::Inst(y, _)) = (at_a.found, at_b.found) else { return false };
+    let (x, y) = (&in_at(a, at_a).module.store.insts[x], &in_at(b, at_b).module.store.insts[y]);
     match (x.kept_text(), y.kept_text()) {
         (Some(p), Some(q)) => p == q,
         (None, None) => x.name() == y.name() && x.fields() == y.fields(),
@@ -480,30 +571,31 @@ pub fn same_instruction(a: &Module, at_a: EntityAt, b: &Module, at_b: EntityAt) 
 }
 
 /// The kernel line behind an instruction, when the dump carries one.
-pub fn source_at(module: &Module, at: EntityAt) -> Option<String> {
-    match at.0 {
-        Found::Inst(inst, _) => crate::read::kernel_line::of_value(&crate::output::json::inst_to_value(module, inst)),
+pub fn source_at(set: &LinkedSet, at: EntityAt) -> Option<String> {
+    match at.found {
+        Found::Inst(inst, _) => {
+            crate::read::kernel_line::of_value(&crate::output::json::inst_to_value(in_at(set, at).module, inst))
+        }
         _ => None,
     }
 }
 
-/// The key of every entity of the module, in module order (for tests and checks).
-pub fn all_keys(module: &Module) -> Vec<(EntityQuery, EntityKey)> {
+/// The key of every entity of the set, in set order (for tests and checks).
+pub fn all_keys(set: &LinkedSet) -> Vec<(EntityQuery, EntityKey)> {
     let mut keys = Vec::new();
-    let mut occurrences = Occurrences::default();
-    each(module, &mut |found, name, parent| {
-        let query = EntityQuery {
-            kind: kind_of(found),
-            name: name.to_owned(),
-            parent: (!parent.is_empty()).then(|| parent.to_owned()),
-        };
-        keys.push((query, key_at(module, found, occurrences.next(module, found))));
-        false
-    });
+    for (_, at) in modules(set) {
+        let mut occurrences = Occurrences::default();
+        each(at.module, &mut |found, name, parent| {
+            let query = hit(at, found, name, parent).entity;
+            keys.push((query, key_at(at, found, occurrences.next(at.module, found))));
+            false
+        });
+    }
     keys
 }
 
-fn view_of(module: &Module, files: &[FileEntry], found: Found) -> EntityView {
+fn view_of(at: In<'_>, files: &[FileEntry], found: Found) -> EntityView {
+    let module = at.module;
     let store = &module.store;
     let (text, linked, src): (String, Value, Option<&Src>) = match found {
         Found::Function(f) => {
@@ -551,10 +643,12 @@ fn view_of(module: &Module, files: &[FileEntry], found: Found) -> EntityView {
             kind: kind_of(found),
             name: name_of(module, found),
             parent: Some(parent_name(module, found)),
+            core: at.core,
         },
-        key: key_of(module, found),
+        key: key_of(at, found),
         unit: unit_of(module, found),
-        core: core_of(module, found),
+        module: at.core.map(|_| module.name().to_owned()),
+        core: core_of(at, found),
         text,
         linked: serde_json::to_string_pretty(&linked).unwrap_or_default(),
         original,
@@ -574,8 +668,14 @@ pub fn original(file: &FileEntry, pointer: &str) -> Option<Original> {
     Some(Original { file: file.path.clone(), pointer: pointer.to_owned(), line: span.line, column: span.column, json })
 }
 
-/// The canonical text of a unit.
-pub fn unit_text(module: &Module, unit: &Unit) -> Option<String> {
+/// The canonical text of a unit of one module of the set, named as a step's edit
+/// names it (`nc01/sgLnk`); without a name, of the first module (the seeds' one).
+pub fn unit_text(set: &LinkedSet, unit: &ModuleUnit) -> Option<String> {
+    let module = match &unit.module {
+        Some(name) => set.iter().find(|m| m.name() == name)?,
+        None => set.iter().next()?,
+    };
+    let unit = &unit.unit;
     let mut text = String::new();
     match unit {
         Unit::Function(name) => print::function_text(module, find_function(module, name)?, &mut text),
@@ -589,37 +689,35 @@ pub fn unit_text(module: &Module, unit: &Unit) -> Option<String> {
 }
 
 /// Entities whose name contains `text` (case-insensitive), exact matches first, at most
-/// `limit`.
-pub fn search(module: &Module, text: &str, limit: usize) -> Vec<SearchHit> {
+/// `limit`, over every module of the set.
+pub fn search(set: &LinkedSet, text: &str, limit: usize) -> Vec<SearchHit> {
     let needle = text.trim().to_lowercase();
     if needle.is_empty() {
         return Vec::new();
     }
     // `source:FILE` (or `file:FILE`): the instructions whose kernel line is in FILE.
     if let Some(file) = needle.strip_prefix("source:").or_else(|| needle.strip_prefix("file:")) {
-        return by_source(module, file.trim(), limit);
+        return by_source(set, file.trim(), limit);
     }
     let mut exact = Vec::new();
     let mut partial = Vec::new();
-    each(module, &mut |found, name, parent| {
-        let lower = name.to_lowercase();
-        if lower.contains(&needle) {
-            let hit = SearchHit {
-                entity: EntityQuery {
-                    kind: kind_of(found),
-                    name: name.to_owned(),
-                    parent: (!parent.is_empty()).then(|| parent.to_owned()),
-                },
-                core: core_of(module, found),
-            };
-            if lower == needle {
-                exact.push(hit);
-            } else if partial.len() < limit {
-                partial.push(hit);
+    for (_, at) in modules(set) {
+        each(at.module, &mut |found, name, parent| {
+            let lower = name.to_lowercase();
+            if lower.contains(&needle) {
+                let hit = hit(at, found, name, parent);
+                if lower == needle {
+                    exact.push(hit);
+                } else if partial.len() < limit {
+                    partial.push(hit);
+                }
             }
+            exact.len() >= limit
+        });
+        if exact.len() >= limit {
+            break;
         }
-        exact.len() >= limit
-    });
+    }
     exact.extend(partial);
     exact.truncate(limit);
     exact

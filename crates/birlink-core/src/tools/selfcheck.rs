@@ -242,21 +242,26 @@ fn check_statuses(outcome: &Outcome) -> Result<(), String> {
 
 fn check_linked(outcome: &Outcome, text: String, options: &LinkOptions) -> Result<(), String> {
     serde_json::from_str::<Value>(&text).map_err(|e| format!("linked.json is not JSON: {e}"))?;
-    if let Some(module) = &outcome.linked {
-        let _ = print::module_text(module);
-        let _ = query::search(module, "a", 20);
-        for &function in &module.functions {
-            let name = module.store.functions[function].name().to_owned();
-            let q = query::EntityQuery { kind: EntityKind::Function, name, parent: None };
-            let _ = query::entity_view(module, &outcome.files, &q);
+    if let Some(set) = &outcome.linked {
+        let _ = query::search(set, "a", 20);
+        for linked in &set.modules {
+            let module = &linked.module;
+            let _ = print::module_text(module);
+            for &function in &module.functions {
+                let name = module.store.functions[function].name().to_owned();
+                let q = query::EntityQuery::new(EntityKind::Function, name, None).on(linked.core);
+                if query::entity_view(set, &outcome.files, &q).is_none() {
+                    return Err(format!("function `{}` of core {:?} is not found by its name", q.name, linked.core));
+                }
+            }
         }
-        for (_, key) in query::all_keys(module) {
+        for (_, key) in query::all_keys(set) {
             let text = key.to_string();
             let parsed: EntityKey = text.parse().map_err(|e| format!("entity key `{text}` does not read back: {e}"))?;
             if parsed != key {
                 return Err(format!("entity key `{text}` reads back as another key"));
             }
-            match query::entity_view_by_key(module, &outcome.files, &parsed) {
+            match query::entity_view_by_key(set, &outcome.files, &parsed) {
                 Some(view) if view.key == key => {}
                 Some(view) => return Err(format!("entity key `{text}` finds `{}`", view.key)),
                 None => return Err(format!("entity key `{text}` finds nothing")),
@@ -270,7 +275,8 @@ fn check_linked(outcome: &Outcome, text: String, options: &LinkOptions) -> Resul
         && !has_errors(&outcome.report.diagnostics)
         && outcome.report.passes.iter().all(|p| p.status == PassStatus::Ok);
     let vnc: Vec<String> = [Pass::VncRemoteAddrMap, Pass::VncLink].iter().map(|p| p.as_str().to_owned()).collect();
-    let rerun_options = LinkOptions { lnc: options.lnc, passes: Some(vnc), ..LinkOptions::default() };
+    let flow = Some(outcome.report.options.flow);
+    let rerun_options = LinkOptions { lnc: options.lnc, passes: Some(vnc), flow, ..LinkOptions::default() };
     let rerun = run(vec![SourceFile::text("linked.json", text.clone())], &rerun_options);
     if clean {
         if let Some(d) = rerun.report.diagnostics.iter().find(|d| d.severity == Severity::Error) {

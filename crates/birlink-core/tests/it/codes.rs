@@ -10,12 +10,12 @@ use birlink_core::gen::{self, GenConfig, Layout};
 use birlink_core::Pass;
 use birlink_core::{LinkOptions, Outcome, Severity, SourceFile};
 
-use crate::support::{codes, status};
+use crate::support::{codes, seeds, status};
 
 fn run(code: Code, layout: Layout) -> Outcome {
-    let config = GenConfig { fault: Some(code), ..birlink_core::gen::samples::fault_config() };
+    let config = birlink_core::gen::samples::fault_config_for(code);
     let sources = gen::generate(&config, layout).iter().map(gen::GenFile::source).collect();
-    birlink_core::run(sources, &LinkOptions::default())
+    birlink_core::run(sources, &config.link_options())
 }
 
 fn find(outcome: &Outcome, code: Code) -> &Diagnostic {
@@ -59,9 +59,9 @@ fn check(code: Code) {
     let layouts: &[Layout] = if bundle_only(code) { &[Layout::Bundle] } else { &[Layout::Bundle, Layout::Files] };
     for &layout in layouts {
         // Pretty and compact, keys sorted or not: the same diagnostics, report and bytes.
-        let config = GenConfig { fault: Some(code), ..birlink_core::gen::samples::fault_config() };
+        let config = birlink_core::gen::samples::fault_config_for(code);
         let sources: Vec<SourceFile> = gen::generate(&config, layout).iter().map(gen::GenFile::source).collect();
-        birlink_core::tools::selfcheck::check_layouts(&sources, &LinkOptions::default())
+        birlink_core::tools::selfcheck::check_layouts(&sources, &config.link_options())
             .unwrap_or_else(|problem| panic!("{}: {problem}", code.as_str()));
         let outcome = run(code, layout);
         let info = code.info();
@@ -181,6 +181,45 @@ fn specific(code: Code, outcome: &Outcome, d: &Diagnostic) {
         Code::DuplicateCore | Code::CoreOutOfRange | Code::MissingCoreId => {
             assert!(outcome.report.dispatcher.is_empty());
         }
+        Code::SubgraphMissing => {
+            assert_eq!(d.core, Some(1));
+            assert!(d.message.contains("sg01") && d.message.contains("nc00/sg01"), "{}", d.message);
+            assert_eq!(outcome.report.options.flow, birlink_core::Flow::Modular);
+        }
+        Code::DefinitionsMismatch => {
+            assert!(
+                d.message.contains("3 definition(s) [0, 1, 5]") && d.message.contains("2 subgraph(s)"),
+                "{}",
+                d.message
+            );
+            assert!(d
+                .location
+                .as_ref()
+                .is_some_and(|l| l.file.ends_with("hlo_netlist.json") || l.pointer.starts_with("/netlist")));
+        }
+        Code::MixedFlows => {
+            assert!(d.message.contains("nc00/sgLnk"), "{}", d.message);
+        }
+        Code::ArgumentCountMismatch => {
+            assert!(d.message.contains("partition 2 calls definition 1"), "{}", d.message);
+            assert!(d.location.as_ref().is_some_and(|l| l.pointer.ends_with("/PartMap/2")), "{:?}", d.location);
+            // Every core's link fails: the bindings are the netlist's.
+            let failed: Vec<Option<u64>> = outcome
+                .report
+                .passes
+                .iter()
+                .filter(|p| p.name == Pass::BirLinker && p.status.as_str() == "error")
+                .map(|p| p.core)
+                .collect();
+            assert_eq!(failed, vec![Some(0), Some(1)]);
+        }
+        Code::UnboundTensor => {
+            assert_eq!(d.core, Some(1));
+            assert!(d.message.contains("tokens_set"), "{}", d.message);
+        }
+        Code::IntermediateNeverProduced => {
+            assert!(d.message.contains("intermediate999"), "{}", d.message);
+        }
         _ => {}
     }
 }
@@ -223,6 +262,9 @@ code_tests! {
     bl0103_duplicate_name => DuplicateName,
     bl0104_duplicate_module_name => DuplicateModuleName,
     bl0105_no_functions => NoFunctions,
+    bl0107_subgraph_missing => SubgraphMissing,
+    bl0108_definitions_mismatch => DefinitionsMismatch,
+    bl0109_mixed_flows => MixedFlows,
     bl0201_unknown_queue => UnknownQueue,
     bl0202_unknown_queue_instance => UnknownQueueInstance,
     bl0203_unknown_block => UnknownBlock,
@@ -237,6 +279,9 @@ code_tests! {
     bl0306_attributes_replaced => AttributesReplaced,
     bl0307_not_linked => NotLinked,
     bl0308_already_linked => AlreadyLinked,
+    bl0316_argument_count_mismatch => ArgumentCountMismatch,
+    bl0317_unbound_tensor => UnboundTensor,
+    bl0318_intermediate_never_produced => IntermediateNeverProduced,
     bl0401_conflicting_addr_space => ConflictingAddrSpace,
     bl0402_stray_remote_update => StrayRemoteUpdate,
     bl0403_nothing_to_relink => NothingToRelink,
@@ -266,7 +311,7 @@ fn bl0010_input_too_large() {
         .iter()
         .map(gen::GenFile::source)
         .collect();
-    let outcome = birlink_core::run(sources, &LinkOptions { max_input_bytes: Some(1000), ..LinkOptions::default() });
+    let outcome = birlink_core::run(sources, &LinkOptions { max_input_bytes: Some(1000), ..seeds() });
     let d = find(&outcome, Code::InputTooLarge);
     assert_eq!(d.severity, Severity::Error);
     assert!(d.message.contains("at most 1.0 kB"), "{}", d.message);
@@ -279,18 +324,14 @@ fn bl0010_input_too_large() {
 fn bl0010_declared_size_is_checked_before_reading() {
     // The browser knows the sizes of its blobs and does not read a set over the limit.
     let sources = vec![SourceFile::text("nc00.json", ""), SourceFile::text("nc01.json", "")];
-    let options = LinkOptions {
-        max_input_bytes: Some(1_200_000_000),
-        input_bytes: Some(3_000_000_000),
-        ..LinkOptions::default()
-    };
+    let options = LinkOptions { max_input_bytes: Some(1_200_000_000), input_bytes: Some(3_000_000_000), ..seeds() };
     let outcome = birlink_core::run(sources, &options);
     let d = find(&outcome, Code::InputTooLarge);
     assert!(d.message.contains("is 3.0 GB") && d.message.contains("at most 1.2 GB"), "{}", d.message);
     assert_eq!(outcome.report.diagnostics.len(), 1, "the empty contents were not read: {:?}", codes(&outcome));
     // Under the limit, the declared size changes nothing.
     let sources = gen::generate(&birlink_core::gen::samples::fault_config(), Layout::Files);
-    let under = LinkOptions { max_input_bytes: Some(1_000_000), input_bytes: Some(10), ..LinkOptions::default() };
+    let under = LinkOptions { max_input_bytes: Some(1_000_000), input_bytes: Some(10), ..seeds() };
     let outcome = birlink_core::run(sources.iter().map(gen::GenFile::source).collect(), &under);
     assert!(outcome.linked.is_some() && !has_errors(&outcome.report.diagnostics));
 }
@@ -302,7 +343,7 @@ fn one_bad_file_does_not_hide_the_others() {
     let mut files = gen::generate(&config, Layout::Files);
     let text = String::from_utf8(files[0].bytes.clone()).expect("utf8");
     files[0].bytes = text.replacen("\"blocks\": [", "\"blocks\": 7, \"was_blocks\": [", 1).into_bytes();
-    let outcome = birlink_core::run(files.iter().map(gen::GenFile::source).collect(), &LinkOptions::default());
+    let outcome = birlink_core::run(files.iter().map(gen::GenFile::source).collect(), &seeds());
     let found = codes(&outcome);
     assert!(found.contains(&"BL0002".to_owned()) && found.contains(&"BL0003".to_owned()), "{found:?}");
     let statuses: Vec<&str> = outcome.report.inputs.iter().map(|i| i.status.as_str()).collect();
@@ -377,7 +418,7 @@ fn bl0010_what_a_set_would_hold_is_checked_before_reading() {
         max_input_bytes: Some(2_600_000_000),
         input_bytes: Some(2_400_000_000),
         held_estimate: Some(held),
-        ..LinkOptions::default()
+        ..seeds()
     };
     let outcome = birlink_core::run(sources, &options);
     let d = find(&outcome, Code::InputTooLarge);

@@ -1,9 +1,10 @@
 //! Two link sets compared (`tools::compare`): one generated pair per kind of
 //! difference, each linked by the real pipeline, and the JSON of one pair snapshotted.
 
+use crate::support::seeds;
 use birlink_core::gen::{self, GenConfig, Layout};
 use birlink_core::tools::compare::{compare, CompareOptions, Comparison, Normalize};
-use birlink_core::{LinkOptions, Outcome, SourceFile};
+use birlink_core::{Outcome, SourceFile};
 
 fn bundle(config: &GenConfig) -> String {
     let files = gen::generate(config, Layout::Bundle);
@@ -11,7 +12,7 @@ fn bundle(config: &GenConfig) -> String {
 }
 
 fn link(text: &str) -> Outcome {
-    birlink_core::run(vec![SourceFile::text("linkset.json", text)], &LinkOptions::default())
+    birlink_core::run(vec![SourceFile::text("linkset.json", text)], &seeds())
 }
 
 fn pairs(c: &Comparison) -> Vec<(u64, u64)> {
@@ -209,7 +210,7 @@ fn sample(file: &str) -> Outcome {
             content: birlink_core::Content::Bytes(bytes),
             role: birlink_core::Role::Auto,
         }],
-        &LinkOptions::default(),
+        &seeds(),
     )
 }
 

@@ -2,12 +2,13 @@
 //! re-run, after unrelated entities are added, and when instruction names repeat across
 //! loop bodies and inside one block.
 
+use crate::support::seeds;
 use birlink_core::model::entity::{EntityKey, EntityPath};
 use birlink_core::tools::query::{self, EntityQuery};
-use birlink_core::{gen::samples, EntityKind, LinkOptions, SourceFile};
+use birlink_core::{gen::samples, EntityKind, SourceFile};
 
 fn link(sources: Vec<SourceFile>) -> birlink_core::Outcome {
-    birlink_core::run(sources, &LinkOptions::default())
+    birlink_core::run(sources, &seeds())
 }
 
 #[test]
@@ -125,6 +126,6 @@ fn repeated_instruction_names_have_distinct_keys_that_survive_added_entities() {
     let wrong_core = EntityKey { core: Some(0), ..instruction(1, "Block1", "mm", 0) };
     assert!(query::entity_view_by_key(m1, &before.files, &wrong_core).is_none());
     // A view by name reports the key of what it found.
-    let query = EntityQuery { kind: EntityKind::Block, name: "body_b".into(), parent: Some("nc01".into()) };
+    let query = EntityQuery::new(EntityKind::Block, "body_b", Some("nc01".into()));
     assert_eq!(query::key_for(m1, &query).map(|k| k.to_string()).as_deref(), Some("block:1:nc01/body_b"));
 }

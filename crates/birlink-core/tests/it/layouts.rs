@@ -10,10 +10,10 @@ use std::path::Path;
 
 use birlink_core::output::layout::{print, Layout};
 use birlink_core::tools::selfcheck::check_layouts;
-use birlink_core::{gen::samples, LinkOptions, Role, SourceFile};
+use birlink_core::{gen::samples, Role, SourceFile};
 use serde_json::{json, Value};
 
-use crate::support::read_dir_sources;
+use crate::support::{read_dir_sources, seeds};
 
 fn sample_sources() -> Vec<(String, Vec<SourceFile>)> {
     samples::all()
@@ -30,7 +30,7 @@ fn sample_sources() -> Vec<(String, Vec<SourceFile>)> {
 fn every_sample_reads_the_same_in_every_layout() {
     let mut broken = Vec::new();
     for (name, sources) in sample_sources() {
-        if let Err(problem) = check_layouts(&sources, &LinkOptions::default()) {
+        if let Err(problem) = check_layouts(&sources, &seeds()) {
             broken.push(format!("{name}: {problem}"));
         }
     }
@@ -44,7 +44,7 @@ fn every_case_reads_the_same_in_every_layout() {
     dirs.sort();
     let mut broken = Vec::new();
     for dir in dirs.into_iter().filter(|d| d.is_dir()) {
-        if let Err(problem) = check_layouts(&read_dir_sources(&dir), &LinkOptions::default()) {
+        if let Err(problem) = check_layouts(&read_dir_sources(&dir), &seeds()) {
             broken.push(format!("{}: {problem}", dir.display()));
         }
     }
@@ -72,7 +72,7 @@ fn with_instruction(inst: Value, layout: Layout) -> Vec<SourceFile> {
 
 /// `(code, pointer)` of every diagnostic of a run, and its `linked.json`.
 fn verdict(sources: Vec<SourceFile>) -> (Vec<(String, String)>, Option<String>) {
-    let outcome = birlink_core::run(sources, &LinkOptions::default());
+    let outcome = birlink_core::run(sources, &seeds());
     let diagnostics = outcome
         .report
         .diagnostics
@@ -119,7 +119,7 @@ fn unusual_instructions_are_judged_alike_in_every_layout() {
             assert!(other == linked, "{what}, {}: another linked.json", layout.name());
         }
         let sources = with_instruction(inst, Layout::COMPACT_UNSORTED);
-        check_layouts(&sources, &LinkOptions::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
+        check_layouts(&sources, &seeds()).unwrap_or_else(|e| panic!("{what}: {e}"));
     }
 }
 
@@ -197,7 +197,7 @@ fn a_file_read_in_chunks_gives_the_same_report_as_its_bytes() {
     use birlink_core::{linked_json, report_json, run, Content, Reader};
     let mut broken = Vec::new();
     for (name, sources) in sample_sources() {
-        let expected = run(sources.clone(), &LinkOptions::default());
+        let expected = run(sources.clone(), &seeds());
         for chunk in [7usize, 4096, 1 << 20] {
             let later: Vec<SourceFile> = sources
                 .iter()
@@ -211,7 +211,7 @@ fn a_file_read_in_chunks_gives_the_same_report_as_its_bytes() {
                     SourceFile { path: source.path.clone(), content: Content::Later { len, reader }, role: source.role }
                 })
                 .collect();
-            let outcome = run(later, &LinkOptions::default());
+            let outcome = run(later, &seeds());
             if report_json(&outcome) != report_json(&expected) {
                 broken.push(format!("{name}, chunks of {chunk}: another report"));
             }

@@ -5,7 +5,7 @@ use birlink_core::gen::{self, GenConfig, Layout};
 use birlink_core::output::report::LncSource;
 use birlink_core::{LinkOptions, Pass, SourceFile};
 
-use crate::support::{codes, status};
+use crate::support::{codes, seeds, status};
 
 fn matmul(layout: Layout) -> Vec<SourceFile> {
     gen::generate(&birlink_core::gen::samples::matmul_config(), layout).iter().map(gen::GenFile::source).collect()
@@ -18,14 +18,14 @@ fn lnc_comes_from_option_then_bundle_then_netlist_then_modules() {
     let files = |config: &GenConfig| -> Vec<SourceFile> {
         gen::generate(config, Layout::Files).iter().map(gen::GenFile::source).collect()
     };
-    let outcome = birlink_core::run(files(&config), &LinkOptions::default());
+    let outcome = birlink_core::run(files(&config), &seeds());
     assert_eq!((outcome.report.options.lnc, outcome.report.options.lnc_source), (2, LncSource::Netlist));
-    let outcome = birlink_core::run(files(&config), &LinkOptions { lnc: Some(2), ..LinkOptions::default() });
+    let outcome = birlink_core::run(files(&config), &LinkOptions { lnc: Some(2), ..seeds() });
     assert_eq!(outcome.report.options.lnc_source, LncSource::Option);
-    let outcome = birlink_core::run(matmul(Layout::Files), &LinkOptions::default());
+    let outcome = birlink_core::run(matmul(Layout::Files), &seeds());
     assert_eq!((outcome.report.options.lnc, outcome.report.options.lnc_source), (2, LncSource::Modules));
     // An option that disagrees with the modules fails in vnc_remote_addr_map (1513).
-    let outcome = birlink_core::run(matmul(Layout::Files), &LinkOptions { lnc: Some(3), ..LinkOptions::default() });
+    let outcome = birlink_core::run(matmul(Layout::Files), &LinkOptions { lnc: Some(3), ..seeds() });
     assert_eq!(status(&outcome, "bir_linker"), "ok");
     assert_eq!(status(&outcome, "vnc_remote_addr_map"), "error");
     assert_eq!(codes(&outcome), vec!["1513"]);
@@ -35,7 +35,7 @@ fn lnc_comes_from_option_then_bundle_then_netlist_then_modules() {
 fn netlist_name_becomes_the_base_name() {
     let config = GenConfig { netlist: true, ..birlink_core::gen::samples::matmul_config() };
     let sources = gen::generate(&config, Layout::Bundle).iter().map(gen::GenFile::source).collect();
-    let outcome = birlink_core::run(sources, &LinkOptions::default());
+    let outcome = birlink_core::run(sources, &seeds());
     assert_eq!(outcome.report.options.linked_name.as_deref(), Some("nc00/sgLnk"));
 }
 
@@ -54,13 +54,13 @@ fn module_names_come_from_the_name_key_the_path_or_the_core() {
             SourceFile::text("dump/core-one.json", module(1, None)),
             SourceFile::text("dump/x.json", module(2, Some("right"))),
         ],
-        &LinkOptions::default(),
+        &seeds(),
     );
     let names: Vec<Option<&str>> = outcome.report.inputs.iter().map(|i| i.module.as_deref()).collect();
     assert_eq!(names, vec![Some("nc00"), Some("nc01"), Some("right")]);
     let bundle =
         serde_json::json!({"modules": [serde_json::from_str::<serde_json::Value>(&module(0, None)).expect("json")]});
-    let outcome = birlink_core::run(vec![SourceFile::text("nc07.json", bundle.to_string())], &LinkOptions::default());
+    let outcome = birlink_core::run(vec![SourceFile::text("nc07.json", bundle.to_string())], &seeds());
     assert_eq!(
         outcome.report.inputs[0].module.as_deref(),
         Some("nc00"),
@@ -70,10 +70,8 @@ fn module_names_come_from_the_name_key_the_path_or_the_core() {
 
 #[test]
 fn verify_alone_is_a_dry_run() {
-    let outcome = birlink_core::run(
-        matmul(Layout::Files),
-        &LinkOptions { passes: Some(vec!["verify".into()]), ..LinkOptions::default() },
-    );
+    let outcome =
+        birlink_core::run(matmul(Layout::Files), &LinkOptions { passes: Some(vec!["verify".into()]), ..seeds() });
     assert_eq!(status(&outcome, "verify"), "ok");
     assert_eq!(status(&outcome, "bir_linker"), "skipped");
     assert!(outcome.linked.is_none());
@@ -84,7 +82,7 @@ fn verify_alone_is_a_dry_run() {
 fn a_pass_selection_with_a_gap_is_refused() {
     let outcome = birlink_core::run(
         matmul(Layout::Files),
-        &LinkOptions { passes: Some(vec!["verify".into(), "vnc_link".into()]), ..LinkOptions::default() },
+        &LinkOptions { passes: Some(vec!["verify".into(), "vnc_link".into()]), ..seeds() },
     );
     assert_eq!(codes(&outcome), vec!["BL0012"]);
     assert!(outcome.linked.is_none());
@@ -100,7 +98,7 @@ fn a_pass_selection_with_a_gap_is_refused() {
 fn a_pass_selection_naming_no_pass_says_which() {
     let outcome = birlink_core::run(
         matmul(Layout::Files),
-        &LinkOptions { passes: Some(vec!["verify".into(), "linker".into()]), ..LinkOptions::default() },
+        &LinkOptions { passes: Some(vec!["verify".into(), "linker".into()]), ..seeds() },
     );
     assert_eq!(codes(&outcome), vec!["BL0012"]);
     assert_eq!(outcome.report.diagnostics[0].notes, vec!["not a pass: `linker`".to_owned()]);
@@ -114,7 +112,7 @@ fn partial_results_survive_a_vnc_failure() {
         ..birlink_core::gen::samples::matmul_config()
     };
     let sources = gen::generate(&config, Layout::Files).iter().map(gen::GenFile::source).collect();
-    let outcome = birlink_core::run(sources, &LinkOptions::default());
+    let outcome = birlink_core::run(sources, &seeds());
     assert_eq!(status(&outcome, "bir_linker"), "ok");
     assert_eq!(status(&outcome, "vnc_remote_addr_map"), "error");
     assert_eq!(status(&outcome, "vnc_link"), "skipped");
@@ -124,7 +122,7 @@ fn partial_results_survive_a_vnc_failure() {
     assert!(outcome.report.address_map.len() == 1, "the copy that was found is still reported");
     let view = outcome.report.address_map[0].clone();
     assert_ne!(view.before, view.after);
-    let text = birlink_core::output::print::module_text(outcome.linked.as_ref().expect("linked"));
+    let text = birlink_core::output::print::set_text(outcome.linked.as_ref().expect("linked"));
     assert!(text.contains("c_partial_1: DRAM addr=2162688 bank=0 base=0 unallocated"), "the copy was not applied");
 }
 
@@ -132,7 +130,7 @@ fn partial_results_survive_a_vnc_failure() {
 fn one_core_links_with_notes() {
     let config = GenConfig { cores: 1, ..birlink_core::gen::samples::matmul_config() };
     let sources = gen::generate(&config, Layout::Files).iter().map(gen::GenFile::source).collect();
-    let outcome = birlink_core::run(sources, &LinkOptions::default());
+    let outcome = birlink_core::run(sources, &seeds());
     assert_eq!(codes(&outcome), vec!["BL0403", "BL0403"]);
     assert_eq!(outcome.report.dispatcher.len(), 1);
     assert_eq!(outcome.report.dispatcher[0].call, "call_def_0_instance_0");
@@ -142,7 +140,7 @@ fn one_core_links_with_notes() {
 fn reports_locations_with_lines_and_columns() {
     let outcome = birlink_core::run(
         vec![SourceFile::text("nc00.json", "{\n  \"functions\": [\n    {\"name\": 5}\n  ]\n}\n")],
-        &LinkOptions::default(),
+        &seeds(),
     );
     let d = &outcome.report.diagnostics[0];
     assert_eq!(d.code.as_str(), "BL0003");
@@ -152,7 +150,7 @@ fn reports_locations_with_lines_and_columns() {
 
 #[test]
 fn report_json_is_the_spec_shape() {
-    let outcome = birlink_core::run(matmul(Layout::Bundle), &LinkOptions::default());
+    let outcome = birlink_core::run(matmul(Layout::Bundle), &seeds());
     let report: serde_json::Value = serde_json::from_str(&birlink_core::report_json(&outcome)).expect("json");
     for key in [
         "tool",
@@ -206,7 +204,7 @@ fn addresses_are_copied_in_partition_order_along_a_chain_of_views() {
     // Core 1's `relay_c1` → core 0's `relay` → core 1's `output`: `relay` is copied
     // first, so `relay_c1` gets the owner's tuple in one run, and a second run is a no-op.
     let sources = chain(serde_json::json!(["output", 1]), serde_json::json!(["relay", 0]));
-    let outcome = birlink_core::run(sources, &LinkOptions::default());
+    let outcome = birlink_core::run(sources, &seeds());
     assert!(codes(&outcome).contains(&"BL0404".to_owned()), "{:?}", codes(&outcome));
     let owner = row(&outcome, "relay").after.clone();
     assert_ne!(owner.addr, 0, "the owner has an address");
@@ -214,17 +212,14 @@ fn addresses_are_copied_in_partition_order_along_a_chain_of_views() {
     let note = &outcome.report.diagnostics.iter().find(|d| d.code.as_str() == "BL0404").expect("BL0404").notes;
     assert!(note.iter().any(|n| n.contains("copied first")), "{note:?}");
     let linked = birlink_core::linked_json(&outcome).expect("linked");
-    let vnc =
-        LinkOptions { passes: Some(vec!["vnc_remote_addr_map".into(), "vnc_link".into()]), ..LinkOptions::default() };
+    let vnc = LinkOptions { passes: Some(vec!["vnc_remote_addr_map".into(), "vnc_link".into()]), ..seeds() };
     let again = birlink_core::run(vec![SourceFile::text("linked.json", linked.clone())], &vnc);
     assert_eq!(birlink_core::linked_json(&again).as_deref(), Some(linked.as_str()));
 
     // The other way round (the sample): `relay` is copied before `relay_c1`, so it keeps
     // `relay_c1`'s tuple from before the pass, and says so.
-    let outcome = birlink_core::run(
-        chain(serde_json::json!(["relay_c1", 1]), serde_json::json!(["c_partial_0", 0])),
-        &LinkOptions::default(),
-    );
+    let outcome =
+        birlink_core::run(chain(serde_json::json!(["relay_c1", 1]), serde_json::json!(["c_partial_0", 0])), &seeds());
     assert_eq!(row(&outcome, "relay").after, row(&outcome, "relay_c1").before);
     assert_ne!(row(&outcome, "relay_c1").after, row(&outcome, "relay_c1").before);
     let d = outcome.report.diagnostics.iter().find(|d| d.code.as_str() == "BL0404").expect("BL0404");
@@ -251,18 +246,18 @@ fn reading_on_several_threads_gives_the_same_bytes() {
         content: birlink_core::Content::Unreadable("no such file".to_owned()),
         role: birlink_core::Role::Auto,
     });
-    let one = birlink_core::run(sources.clone(), &LinkOptions { threads: 1, ..LinkOptions::default() });
+    let one = birlink_core::run(sources.clone(), &LinkOptions { threads: 1, ..seeds() });
     assert!(codes(&one).contains(&"BL0001".to_owned()), "{:?}", codes(&one));
     for threads in [2, 3, 8] {
-        let many = birlink_core::run(sources.clone(), &LinkOptions { threads, ..LinkOptions::default() });
+        let many = birlink_core::run(sources.clone(), &LinkOptions { threads, ..seeds() });
         assert_eq!(birlink_core::report_json(&many), birlink_core::report_json(&one), "{threads} threads");
     }
     // A clean set: the linked module too.
     let clean = matmul(Layout::Files);
     let linked = |threads| {
-        let outcome = birlink_core::run(clean.clone(), &LinkOptions { threads, ..LinkOptions::default() });
+        let outcome = birlink_core::run(clean.clone(), &LinkOptions { threads, ..seeds() });
         let mut bytes = Vec::new();
-        birlink_core::output::json::write_module(outcome.linked.as_ref().expect("linked"), &mut bytes).expect("write");
+        birlink_core::output::json::write_set(outcome.linked.as_ref().expect("linked"), &mut bytes).expect("write");
         (birlink_core::report_json(&outcome), bytes)
     };
     assert_eq!(linked(1), linked(4));
@@ -286,10 +281,10 @@ fn compact_and_pretty_dumps_link_to_the_same_bytes() {
             };
             let sources: Vec<SourceFile> =
                 gen::generate(&config, Layout::Files).iter().map(gen::GenFile::source).collect();
-            let outcome = birlink_core::run(sources, &LinkOptions::default());
+            let outcome = birlink_core::run(sources, &seeds());
             let mut bytes = Vec::new();
             if let Some(linked) = outcome.linked.as_ref() {
-                birlink_core::output::json::write_module(linked, &mut bytes).expect("write");
+                birlink_core::output::json::write_set(linked, &mut bytes).expect("write");
             }
             let diagnostics: Vec<(String, String)> =
                 outcome.report.diagnostics.iter().map(|d| (d.code.to_string(), d.message.clone())).collect();

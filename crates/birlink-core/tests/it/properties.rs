@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use serde_json::Value;
 
+use crate::support::seeds;
 use birlink_core::gen::{self, GenConfig, Layout};
 use birlink_core::model::ir::{opcode, Allocation, Module, UpdateView};
 use birlink_core::passes::partition::{memlocs, MemlocIndex, Partitions};
@@ -53,6 +54,7 @@ fn config_strategy() -> impl Strategy<Value = (GenConfig, bool)> {
                 seed,
                 fault: None,
                 scenario: None,
+                ..GenConfig::default()
             };
             (config, files)
         })
@@ -68,7 +70,7 @@ proptest! {
 
     #[test]
     fn generated_sets_link_with_every_invariant((config, files) in config_strategy()) {
-        let outcome = birlink_core::run(sources(&config, files), &LinkOptions::default());
+        let outcome = birlink_core::run(sources(&config, files), &seeds());
         let problems: Vec<String> = outcome
             .report
             .diagnostics
@@ -77,7 +79,7 @@ proptest! {
             .map(|d| format!("{} {}", d.code, d.message))
             .collect();
         prop_assert!(problems.is_empty(), "{problems:?}");
-        let linked = outcome.linked.as_ref().expect("linked");
+        let linked = outcome.linked.as_ref().and_then(birlink_core::LinkedSet::single).expect("linked");
 
         barriers_dense(linked, &outcome.report)?;
         remote_updates_relinked(linked)?;
@@ -88,21 +90,21 @@ proptest! {
         }
 
         // Same input, same bytes; module order does not matter.
-        let again = birlink_core::run(sources(&config, files), &LinkOptions::default());
+        let again = birlink_core::run(sources(&config, files), &seeds());
         prop_assert_eq!(birlink_core::report_json(&outcome), birlink_core::report_json(&again));
         let linked_json = birlink_core::linked_json(&outcome).expect("linked");
         prop_assert_eq!(&linked_json, &birlink_core::linked_json(&again).expect("linked"));
         if files {
             let mut reversed = sources(&config, files);
             reversed.reverse();
-            let shuffled = birlink_core::run(reversed, &LinkOptions::default());
+            let shuffled = birlink_core::run(reversed, &seeds());
             prop_assert_eq!(&linked_json, &birlink_core::linked_json(&shuffled).expect("linked"));
         }
 
         // The VNC passes are idempotent on their own output.
         let rerun = birlink_core::run(
             vec![SourceFile::text("linked.json", linked_json.clone())],
-            &LinkOptions { passes: Some(vec!["vnc_remote_addr_map".into(), "vnc_link".into()]), ..LinkOptions::default() },
+            &LinkOptions { passes: Some(vec!["vnc_remote_addr_map".into(), "vnc_link".into()]), ..seeds() },
         );
         prop_assert!(!birlink_core::diag::has_errors(&rerun.report.diagnostics), "{:?}", rerun.report.diagnostics);
         prop_assert_eq!(&linked_json, &birlink_core::linked_json(&rerun).expect("relinked"));
@@ -355,9 +357,9 @@ proptest! {
                 SourceFile::text(file.path.clone(), birlink_core::output::layout::print(&value, layout))
             })
             .collect();
-        let oracle = birlink_core::tools::selfcheck::check_layouts(&sources, &LinkOptions::default());
+        let oracle = birlink_core::tools::selfcheck::check_layouts(&sources, &seeds());
         prop_assert!(oracle.is_ok(), "{}: {:?}", layout.name(), oracle);
-        let outcome = birlink_core::run(sources, &LinkOptions::default());
+        let outcome = birlink_core::run(sources, &seeds());
         let errors: Vec<String> = outcome
             .report
             .diagnostics

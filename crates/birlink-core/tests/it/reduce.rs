@@ -3,12 +3,13 @@
 //! fixed point, is the same bytes every time, and is no larger than [`MAX_INSTRUCTIONS`]
 //! and [`MAX_BYTES`] (the bound `docs/reduce.md` states).
 
+use crate::support::seeds;
 use birlink_core::diag::codes::Code;
 use birlink_core::diag::Severity;
 use birlink_core::gen::{self, GenConfig, Layout};
 use birlink_core::tools::reduce::{self, ReduceError, ReduceOptions, Reduced};
 use birlink_core::tools::share::{LinkSetData, SharedFile};
-use birlink_core::{gen::samples, LinkOptions, Pass, SourceFile};
+use birlink_core::{gen::samples, Pass, SourceFile};
 
 /// The stated bound on a reduced link set's instructions.
 const MAX_INSTRUCTIONS: usize = 40;
@@ -16,7 +17,11 @@ const MAX_INSTRUCTIONS: usize = 40;
 const MAX_BYTES: usize = 40_000;
 
 fn set_of(files: Vec<(String, Vec<u8>)>) -> LinkSetData {
-    LinkSetData { files: files.into_iter().map(|(name, bytes)| SharedFile { name, bytes }).collect(), lnc: None }
+    LinkSetData {
+        files: files.into_iter().map(|(name, bytes)| SharedFile { name, bytes }).collect(),
+        lnc: None,
+        flow: None,
+    }
 }
 
 /// The codes and passes of a run of the reduced contents.
@@ -27,7 +32,8 @@ fn diagnostics_of(reduced: &Reduced) -> Vec<(Code, Pass, Severity)> {
         content: birlink_core::Content::Bytes(reduced.contents.clone()),
         role: birlink_core::Role::Auto,
     };
-    let outcome = birlink_core::run(vec![source], &LinkOptions::default());
+    // The reduced bundle says the flow it was reduced in.
+    let outcome = birlink_core::run(vec![source], &birlink_core::LinkOptions::default());
     outcome.report.diagnostics.iter().map(|d| (d.code, d.pass, d.severity)).collect()
 }
 
@@ -97,13 +103,15 @@ fn every_failing_sample_reduces_to_a_fixed_point_within_the_bound() {
 
 /// A 2 × 5k link set (two per-core files) with one fault.
 fn generated(code: Code) -> LinkSetData {
-    let config = GenConfig { insts: 5000, fault: Some(code), ..samples::fault_config() };
+    let config = GenConfig { insts: 5000, ..samples::fault_config_for(code) };
     let layout = if matches!(code, Code::NotLinked | Code::VncLinkCoreCount | Code::BadPassSelection) {
         Layout::Bundle
     } else {
         Layout::Files
     };
-    set_of(gen::generate(&config, layout).into_iter().map(|f| (f.path, f.bytes)).collect())
+    let mut set = set_of(gen::generate(&config, layout).into_iter().map(|f| (f.path, f.bytes)).collect());
+    set.flow = config.link_options().flow;
+    set
 }
 
 /// The generated link sets of the passes' faults (reading faults are covered by the
@@ -179,7 +187,7 @@ fn the_names_the_kept_diagnostic_quotes_are_never_shortened() {
             content: birlink_core::Content::Bytes(reduced.contents.clone()),
             role: birlink_core::Role::Auto,
         }],
-        &LinkOptions::default(),
+        &seeds(),
     );
     let kept = outcome.report.diagnostics.iter().find(|d| d.code == Code::BarrierNameMismatch).unwrap();
     assert!(
@@ -211,7 +219,7 @@ fn the_bundle_records_the_lnc_and_names_are_shortened_unless_kept() {
             content: birlink_core::Content::Bytes(kept.contents.clone()),
             role: birlink_core::Role::Auto,
         }],
-        &LinkOptions::default(),
+        &seeds(),
     );
     let missing = outcome.report.diagnostics.iter().find(|d| d.code == Code::RemoteMemlocMissing).unwrap();
     let original = birlink_core::run(
@@ -223,7 +231,7 @@ fn the_bundle_records_the_lnc_and_names_are_shortened_unless_kept() {
                 role: birlink_core::Role::Auto,
             })
             .collect(),
-        &LinkOptions::default(),
+        &seeds(),
     );
     // The same failure: one of the original's 1514 messages, word for word.
     let originals: Vec<&str> = original

@@ -83,6 +83,7 @@ fn every_sample_links_as_its_index_says() {
                 content: birlink_core::Content::Bytes(bytes),
                 role: birlink_core::Role::Auto,
             }],
+            // A sample's bundle says its flow (the seeds' samples ask for it).
             &LinkOptions::default(),
         );
         let worst = outcome.report.diagnostics.iter().map(|d| d.severity).max();
@@ -113,6 +114,7 @@ fn sample_outputs() {
                 content: birlink_core::Content::Bytes(bytes),
                 role: birlink_core::Role::Auto,
             }],
+            // A sample's bundle says its flow (the seeds' samples ask for it).
             &LinkOptions::default(),
         );
         insta::assert_snapshot!(format!("{name}.report.json"), birlink_core::report_json(&outcome));
@@ -125,7 +127,7 @@ fn sample_outputs() {
             outcome
                 .linked
                 .as_ref()
-                .map(birlink_core::output::print::module_text)
+                .map(birlink_core::output::print::set_text)
                 .unwrap_or_else(|| "(no linked module)\n".to_owned())
         );
     }

@@ -7,7 +7,7 @@ use birlink_core::output::report::{ArtifactKind, EntryStatus, Placement};
 use birlink_core::read::workdir::split;
 use birlink_core::{LinkOptions, Outcome, Severity};
 
-use crate::support::codes;
+use crate::support::{codes, seeds};
 
 /// The generated work directory `work/` with `fault`, linked after `after`.
 pub fn run(fault: Option<Code>, after: Option<&str>) -> Outcome {
@@ -18,7 +18,7 @@ pub fn run(fault: Option<Code>, after: Option<&str>) -> Outcome {
 pub fn link(files: Vec<gen::GenFile>, after: Option<&str>) -> Outcome {
     let (sources, input) =
         split(files.into_iter().map(|f| (f.path, f.bytes)).collect(), after).expect("a work directory");
-    birlink_core::run(sources, &LinkOptions { workdir: Some(input), ..LinkOptions::default() })
+    birlink_core::run(sources, &LinkOptions { workdir: Some(input), ..seeds() })
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn a_work_directory_links_its_lower_sync_dumps_and_plans_sg_lnk() {
 fn without_a_work_directory_nothing_changes() {
     let config = gen::samples::fault_config();
     let sources = gen::generate(&config, gen::Layout::Files).iter().map(gen::GenFile::source).collect();
-    let outcome = birlink_core::run(sources, &LinkOptions::default());
+    let outcome = birlink_core::run(sources, &seeds());
     assert!(outcome.report.link_dir.is_none() && outcome.report.tensor_map.is_none());
     let json = birlink_core::report_json(&outcome);
     assert!(!json.contains("\"link_dir\"") && !json.contains("\"tensor_map\""));

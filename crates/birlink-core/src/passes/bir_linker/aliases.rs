@@ -49,6 +49,8 @@ pub(super) fn plan(
         .iter()
         .map(|c| Partition {
             core: c.core,
+            module: 0,
+            whole: false,
             function: c.function,
             functions: c.functions.clone(),
             instances: Vec::new(),
@@ -100,7 +102,7 @@ pub(super) fn plan(
                 continue;
             };
             let owner = &partitions[oi];
-            let prefer = counterpart(linked, partition, at.function, owner);
+            let prefer = counterpart((linked, partition), at.function, (linked, owner));
             let Some(found) = indexes[oi].find(&target.name, prefer) else {
                 diags.push(about_view(Diagnostic::new(
                     Code::MissingRemoteTarget,
@@ -225,6 +227,7 @@ pub(super) fn apply(linked: &mut Module, handoffs: &[Handoff], rows: &mut Vec<Al
 fn apply_one(linked: &mut Module, handoff: &Handoff, step: &mut Step) -> AliasRow {
     let end = |linked: &Module, e: &End| AliasEnd {
         core: e.core,
+        call: None,
         function: linked.store.functions[e.at.function].name().to_owned(),
         set: linked.store.sets[e.at.set].name(&linked.store),
         memloc: linked.store.memlocs[e.at.memloc].name().to_owned(),
@@ -249,7 +252,7 @@ fn apply_one(linked: &mut Module, handoff: &Handoff, step: &mut Step) -> AliasRo
         producer_before,
         print::memloc_line(linked, owner),
     );
-    AliasRow { consumer, producer, kind, source: handoff.source.to_owned() }
+    AliasRow { consumer, producer, kind, source: handoff.source.to_owned(), tensor: None }
 }
 
 /// Adds (or OR-merges into) the edge `memloc → other`; returns the edge's kind.

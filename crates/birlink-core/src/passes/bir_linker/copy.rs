@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
+use super::dispatcher::call_name;
 use super::record::{fields, Step};
 use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
@@ -32,19 +33,34 @@ pub(super) fn copy_modules(
     let mut step = Step::new("copy_functions");
     let mut cores = Vec::with_capacity(modules.len());
     for (core, module) in modules {
-        cores.push(copy_module(linked, core, module, &mut step, diags));
+        let definition = Definition { core, def: core, call: call_name(core), name: module.name.clone() };
+        cores.push(copy_module(linked, definition, module, &mut step, diags));
     }
     (cores, step.finish())
 }
 
-fn copy_module(
+/// What a module becomes in the linked module: its core's tag, the definition it is,
+/// its first call, and its entry function's new name (the seeds' reading: the core's
+/// module's name; the modular flow: `sg0000`, …).
+pub(super) struct Definition {
+    pub(super) core: u64,
+    pub(super) def: u64,
+    pub(super) call: String,
+    pub(super) name: String,
+}
+
+/// Moves one module's functions and queues into the linked module: the entry function
+/// (`main`, else the first) named `definition.name`, the others `<name>/<their name>`,
+/// every one tagged with the core.
+pub(super) fn copy_module(
     linked: &mut Module,
-    core: u64,
+    definition: Definition,
     core_module: CoreModule,
     step: &mut Step,
     diags: &mut Vec<Diagnostic>,
 ) -> CoreInfo {
-    let CoreModule { module, name, .. } = core_module;
+    let Definition { core, def, call, name } = definition;
+    let CoreModule { module, .. } = core_module;
     let Module { fields: module_fields, functions, queues, store, src: _ } = module;
     let maps = linked.store.append(store);
     let functions: Vec<Handle<Function>> = functions.iter().map(|&f| maps.functions.get(f)).collect();
@@ -120,7 +136,7 @@ fn copy_module(
             function
         }
     };
-    CoreInfo { core, name, function, functions: ordered, queues }
+    CoreInfo { core, def, call, name, function, functions: ordered, queues }
 }
 
 /// BL0306: tagging needs `attributes` to be an object; an old list form is moved aside.
@@ -153,6 +169,12 @@ pub(super) fn warn_attributes(
 /// One core being linked, once its module has been copied in (step 3).
 pub(super) struct CoreInfo {
     pub(super) core: u64,
+    /// The definition it is (the seeds' reading: the core; the modular flow: the
+    /// netlist's definition id): instances are renamed `<instance>_defId_<def>`.
+    pub(super) def: u64,
+    /// The name of its first call (`call_def_<def>_instance_0`), which its queue switch
+    /// and return are named after.
+    pub(super) call: String,
     /// The module's name: the core function's name.
     pub(super) name: String,
     /// The core function.

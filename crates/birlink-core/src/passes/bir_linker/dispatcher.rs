@@ -20,7 +20,13 @@ pub(super) fn add(linked: &mut Module, modules: &[(u64, CoreModule)], rows: &mut
             None,
         ));
         calls.push(call);
-        rows.push(DispatchRow { call: call_name(*core), core: *core, target: module.name.clone() });
+        rows.push(DispatchRow {
+            call: call_name(*core),
+            core: *core,
+            target: module.name.clone(),
+            partition: None,
+            arguments: Vec::new(),
+        });
     }
     let block =
         linked.store.blocks.push(Block { fields: fields(json!({"name": "dispatcher"})), insts: calls, src: None });

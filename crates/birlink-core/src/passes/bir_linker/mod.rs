@@ -38,9 +38,12 @@
 
 mod aliases;
 mod barriers;
+pub mod bindings;
 mod copy;
 mod dispatcher;
 pub mod link_dir;
+pub mod log;
+pub mod modular;
 mod module;
 mod output_kinds;
 mod queue_switches;
@@ -83,6 +86,10 @@ pub struct Linked {
     pub link_dir: Option<LinkDir>,
     /// `report.tensor_map`, for a work directory whose cores have tensor maps.
     pub tensor_map: Option<TensorMap>,
+    /// Its own log, in the compiler's words (the modular flow: [`log::core_block`]).
+    pub log: Vec<String>,
+    /// `report.partitions`: the netlist's partitions as this core's dispatcher calls them.
+    pub partitions: Vec<crate::output::report::PartitionRow>,
     /// Whether it reported an error.
     pub failed: bool,
 }

@@ -5,7 +5,6 @@
 use serde_json::json;
 
 use super::copy::CoreInfo;
-use super::dispatcher::call_name;
 use super::queues::MergePlan;
 use super::record::{fields, Step};
 use crate::model::arena::Handle;
@@ -18,10 +17,10 @@ pub(super) fn insert(linked: &mut Module, cores: &[CoreInfo], plan: &MergePlan) 
     let mut step = Step::new("switch_queue_instances");
     for info in cores {
         let mut switches = Vec::new();
-        for (queue_name, first) in plan.first_instances(info.core) {
+        for (queue_name, first) in plan.first_instances(info.def) {
             switches.push(linked.store.insts.push(Inst::new(
                 fields(json!({
-                    "name": format!("I-SQI-{queue_name}-{}", call_name(info.core)),
+                    "name": format!("I-SQI-{queue_name}-{}", info.call),
                     "opcode": opcode::SWITCH_QUEUE_INSTANCE,
                     "queue": queue_name,
                     "instance": first,

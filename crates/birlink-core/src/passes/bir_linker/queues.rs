@@ -34,6 +34,8 @@ pub(super) struct MergePlan {
 /// One queue instance of a merge plan.
 struct PlannedInstance {
     core: u64,
+    /// The definition it came with.
+    def: u64,
     instance: Handle<QueueInstance>,
     /// Its name in the input (`<queue>_<index>` when it had none).
     source: String,
@@ -44,14 +46,14 @@ struct PlannedInstance {
 }
 
 impl MergePlan {
-    /// For each merged queue `core` has instances in, in queue order: the queue's name
-    /// and the linked name of the core's first instance of it.
-    pub(super) fn first_instances(&self, core: u64) -> Vec<(&str, &str)> {
+    /// For each merged queue definition `def` has instances in, in queue order: the
+    /// queue's name and the linked name of the definition's first instance of it.
+    pub(super) fn first_instances(&self, def: u64) -> Vec<(&str, &str)> {
         self.queues
             .iter()
             .zip(&self.instances)
             .filter_map(|((queue, _), instances)| {
-                let first = instances.iter().find(|entry| entry.core == core)?;
+                let first = instances.iter().find(|entry| entry.def == def)?;
                 Some((queue.as_str(), first.name.as_str()))
             })
             .collect()
@@ -73,9 +75,10 @@ pub(super) fn plan(linked: &Module, cores: &[CoreInfo]) -> MergePlan {
             });
             for (i, &instance) in q.instances.iter().enumerate() {
                 let source = instance_source_name(&name, linked.store.instances[instance].name(), i);
-                let new_name = format!("{source}_defId_{}", info.core);
+                let new_name = format!("{source}_defId_{}", info.def);
                 plan.instances[slot].push(PlannedInstance {
                     core: info.core,
+                    def: info.def,
                     instance,
                     source,
                     name: new_name,
@@ -108,7 +111,7 @@ pub(super) fn merge(
             semaphores: SemaphoreCount { total: 0, per_core: vec![0; n_cores as usize] },
         };
         let mut semaphores: Vec<BTreeSet<String>> = vec![BTreeSet::new(); n_cores as usize];
-        for PlannedInstance { core, instance, source, name: new_name, source_queue } in planned {
+        for PlannedInstance { core, def, instance, source, name: new_name, source_queue } in planned {
             let source_fields = linked.store.queues[*source_queue].fields.clone();
             let i = &linked.store.instances[*instance];
             warn_attributes(&i.fields, EntityKind::Instance, source, *core, i.src.as_ref(), diags);
@@ -129,7 +132,7 @@ pub(super) fn merge(
                 },
             );
             instances.push(*instance);
-            renames.insert((*core, queue_name.clone(), source.clone()), new_name.clone());
+            renames.insert((*def, queue_name.clone(), source.clone()), new_name.clone());
             row.instances.push(InstanceRow { core: *core, name: new_name.clone(), source_name: source.clone() });
             count_semaphores(linked, *instance, semaphores.get_mut(*core as usize));
         }
@@ -187,7 +190,7 @@ fn follow_renames(
                 else {
                     continue;
                 };
-                let Some(new_name) = renames.get(&(info.core, queue.to_owned(), instance.to_owned())) else {
+                let Some(new_name) = renames.get(&(info.def, queue.to_owned(), instance.to_owned())) else {
                     continue;
                 };
                 let new_name = Value::from(new_name.clone());

@@ -23,7 +23,13 @@ impl Step {
 
     /// An entity the step added: its line.
     pub(super) fn added(&mut self, unit: &Unit, context: &str, line: String) {
-        self.edits.push(Edit { unit: unit.clone(), context: context.to_owned(), before: None, after: Some(line) });
+        self.edits.push(Edit {
+            module: None,
+            unit: unit.clone(),
+            context: context.to_owned(),
+            before: None,
+            after: Some(line),
+        });
     }
 
     /// An entity the step changed: `line` before `change`, `change` itself, `line` after.
@@ -39,6 +45,7 @@ impl Step {
         let result = change(module);
         let after = line(module);
         self.edits.push(Edit {
+            module: None,
             unit: unit.clone(),
             context: context.to_owned(),
             before: Some(before),
@@ -50,6 +57,7 @@ impl Step {
     /// An edit recorded by hand (a before and after the step computed itself).
     pub(super) fn edit(&mut self, unit: &Unit, context: &str, before: String, after: String) {
         self.edits.push(Edit {
+            module: None,
             unit: unit.clone(),
             context: context.to_owned(),
             before: Some(before),

@@ -6,7 +6,6 @@
 use serde_json::json;
 
 use super::copy::CoreInfo;
-use super::dispatcher::call_name;
 use super::queue_switches::first_block;
 use super::record::{fields, Step};
 use crate::model::arena::Handle;
@@ -18,10 +17,17 @@ use crate::output::report::{StepRow, Unit};
 pub(super) fn insert(linked: &mut Module, cores: &[CoreInfo]) -> StepRow {
     let mut step = Step::new("returns");
     let all_cores: Vec<u64> = cores.iter().map(|c| c.core).collect();
+    returns(linked, cores, &all_cores, &mut step);
+    step.finish()
+}
+
+/// The barrier over `all_cores` and the return, at the end of each definition's
+/// function.
+pub(super) fn returns(linked: &mut Module, cores: &[CoreInfo], all_cores: &[u64], step: &mut Step) {
     for info in cores {
         let barrier = linked.store.insts.push(Inst::new(
             fields(json!({
-                "name": format!("cb_return_{}", call_name(info.core)),
+                "name": format!("cb_return_{}", info.call),
                 "opcode": opcode::CORE_BARRIER,
                 "id": 0,
                 "cores": all_cores,
@@ -30,7 +36,7 @@ pub(super) fn insert(linked: &mut Module, cores: &[CoreInfo]) -> StepRow {
             None,
         ));
         let ret = linked.store.insts.push(Inst::new(
-            fields(json!({"name": format!("return_{}", call_name(info.core)), "opcode": opcode::RETURN})),
+            fields(json!({"name": format!("return_{}", info.call), "opcode": opcode::RETURN})),
             None,
             None,
         ));
@@ -41,7 +47,6 @@ pub(super) fn insert(linked: &mut Module, cores: &[CoreInfo]) -> StepRow {
         step.added(&unit, &context, print::inst_line(linked, ret));
         linked.store.blocks[block].insts.extend([barrier, ret]);
     }
-    step.finish()
 }
 
 /// The core function's last top-level block, created (`entry`) when it has none.

@@ -96,8 +96,13 @@ fn summarize<'m>(core: u64, core_module: &'m CoreModule) -> CoreSummary<'m> {
 }
 
 pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
-    let mut summaries: Vec<CoreSummary<'_>> =
-        set.modules.iter().zip(cores).map(|(module, &core)| summarize(core, module)).collect();
+    let modules: Vec<(u64, &CoreModule)> = cores.iter().copied().zip(&set.modules).collect();
+    check_modules(&modules, diags);
+}
+
+/// The invariants across the modules of one subgraph (each with its core).
+pub(super) fn check_modules(modules: &[(u64, &CoreModule)], diags: &mut Vec<Diagnostic>) {
+    let mut summaries: Vec<CoreSummary<'_>> = modules.iter().map(|&(core, module)| summarize(core, module)).collect();
     summaries.sort_by_key(|s| s.core);
     let Some((first, rest)) = summaries.split_first() else {
         return;

@@ -17,6 +17,7 @@
 //!
 //! Nothing is changed; the pass only reports.
 
+mod grid;
 mod identity;
 mod lnc;
 mod names;
@@ -25,6 +26,7 @@ mod references;
 pub use references::MAX_PER_CODE;
 
 use crate::diag::{has_errors, Diagnostic};
+use crate::model::flow::Flow;
 use crate::model::pass::Pass;
 use crate::output::report::StepRow;
 use crate::read::input::LinkSet;
@@ -41,6 +43,47 @@ pub struct Verified {
     pub steps: Vec<StepRow>,
     /// Whether it reported an error.
     pub failed: bool,
+}
+
+pub use grid::Grid;
+
+/// What `verify` concluded of a grid (the compiler's flows).
+#[derive(Debug)]
+pub struct GridVerified {
+    /// Where every module sits, when the grid's identity holds.
+    pub grid: Option<Grid>,
+    /// The pass's steps (all with zero changes).
+    pub steps: Vec<StepRow>,
+    /// Whether it reported an error.
+    pub failed: bool,
+}
+
+/// Runs every check over a grid of cores × subgraphs: the grid's identity, each
+/// module's names and references, and LncVerifier per subgraph across the cores, as
+/// the compiler runs `lnc_verifier` (a `SubgraphForkPass`).
+pub fn run_grid(set: &LinkSet, flow: Flow, diags: &mut Vec<Diagnostic>) -> GridVerified {
+    let start = diags.len();
+    let grid = grid::check(set, flow, diags);
+    for module in &set.modules {
+        names::check(module, diags);
+    }
+    for module in &set.modules {
+        references::check(module, diags);
+    }
+    if let Some(grid) = &grid {
+        for &subgraph in &grid.subgraph_ids {
+            let modules = grid.subgraph(set, subgraph);
+            if modules.len() > 1 {
+                lnc::check_modules(&modules, diags);
+            }
+        }
+    }
+    let steps = ["identity", "names", "references", "lnc_verifier"]
+        .iter()
+        .map(|name| StepRow { name: (*name).to_owned(), changes: 0, edits: Vec::new() })
+        .collect();
+    let failed = has_errors(&diags[start..]);
+    GridVerified { grid: if failed { None } else { grid }, steps, failed }
 }
 
 /// Runs every check over the link set's modules.

@@ -52,7 +52,7 @@ pub struct CoreCounts {
 
 fn counts_of(outcome: &Outcome) -> BTreeMap<u64, Counts> {
     let mut out = BTreeMap::new();
-    let Some(module) = &outcome.linked else {
+    let Some(set) = &outcome.linked else {
         // No linked module: what the inputs say, per module.
         for row in &outcome.report.inputs {
             if let Some(core) = row.core {
@@ -64,8 +64,9 @@ fn counts_of(outcome: &Outcome) -> BTreeMap<u64, Counts> {
         }
         return out;
     };
-    let store = &module.store;
-    for partition in Partitions::of(module).iter() {
+    for partition in Partitions::of_set(set).iter() {
+        let module = &set.modules[partition.module].module;
+        let store = &module.store;
         let mut c = Counts { functions: partition.functions.len() as u64, ..Counts::default() };
         let count_inst = |c: &mut Counts, inst: &crate::model::ir::Inst| {
             c.instructions += 1;

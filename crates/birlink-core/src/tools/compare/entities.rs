@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::options::{CompareOptions, Masked, Normalization};
 use crate::model::entity::{EntityKey, EntityKind, EntityPath};
-use crate::model::ir::Module;
+use crate::model::linked::LinkedSet;
 use crate::passes::partition::Partitions;
 use crate::passes::Outcome;
 use crate::tools::query::{self, EntityAt};
@@ -86,11 +86,12 @@ pub struct Divergence {
 
 /// B's core function names → A's, for the mapped cores.
 fn function_names(a: &Outcome, b: &Outcome, pairs: &[(u64, u64)]) -> BTreeMap<String, String> {
-    let (Some(ma), Some(mb)) = (&a.linked, &b.linked) else { return BTreeMap::new() };
-    let (pa, pb) = (Partitions::of(ma), Partitions::of(mb));
+    let (Some(sa), Some(sb)) = (&a.linked, &b.linked) else { return BTreeMap::new() };
+    let (pa, pb) = (Partitions::of_set(sa), Partitions::of_set(sb));
     let mut out = BTreeMap::new();
     for &(core_a, core_b) in pairs {
         if let (Some(x), Some(y)) = (pa.get(core_a), pb.get(core_b)) {
+            let (ma, mb) = (&sa.modules[x.module].module, &sb.modules[y.module].module);
             let (name_a, name_b) = (ma.store.functions[x.function].name(), mb.store.functions[y.function].name());
             if name_a != name_b {
                 out.insert(name_b.to_owned(), name_a.to_owned());
@@ -134,7 +135,7 @@ fn in_a_terms(key: &EntityKey, options: &CompareOptions, names: &BTreeMap<String
 /// One side's entities as a comparison reads them: keys and handles, each line printed
 /// only when a comparison needs it.
 struct Entities<'m> {
-    module: Option<&'m Module>,
+    module: Option<&'m LinkedSet>,
     all: Vec<(EntityKey, EntityAt)>,
 }
 

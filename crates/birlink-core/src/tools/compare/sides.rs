@@ -102,7 +102,8 @@ pub fn side(outcome: &Outcome) -> Side {
             errors.push(entry);
         }
     }
-    let field = |key: &str| outcome.linked.as_ref().and_then(|m| m.fields.get(key).cloned());
+    let field =
+        |key: &str| outcome.linked.as_ref().and_then(|s| s.iter().next()).and_then(|m| m.fields.get(key).cloned());
     Side {
         files,
         modules: report.inputs.iter().filter_map(|r| r.module.clone()).collect(),

@@ -95,10 +95,11 @@ impl Level {
             Level::Keys => {
                 let mut keys = Vec::new();
                 collect_keys(bundle, &mut Vec::new(), &mut keys);
-                // The bundle keeps the LNC it was reduced under (`options.lnc`).
+                // The bundle keeps the LNC and flow it was reduced under
+                // (`options.lnc`, `options.flow`).
                 let kept = |path: &Vec<Seg>| match path.as_slice() {
                     [Seg::Key(options)] => options == "options",
-                    [Seg::Key(options), Seg::Key(lnc)] => options == "options" && lnc == "lnc",
+                    [Seg::Key(options), Seg::Key(key)] => options == "options" && (key == "lnc" || key == "flow"),
                     _ => false,
                 };
                 keys.retain(|path| !kept(path));

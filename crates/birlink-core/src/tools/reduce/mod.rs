@@ -2,8 +2,8 @@
 //! the same error code in the same pass, about the same things — as llvm-reduce and
 //! C-Reduce do for programs.
 //!
-//! The link set becomes one bundle (`share::bundle`), with the LNC of the original run
-//! recorded in `options.lnc`. Then delta debugging runs level by level, largest pieces
+//! The link set becomes one bundle (`share::bundle`), with the LNC and the flow of the
+//! original run recorded in `options.lnc` and `options.flow`. Then delta debugging runs level by level, largest pieces
 //! first: cores (modules), functions, queues, blocks, queue instances, allocations,
 //! memory locations, instructions, DMA blocks, then every object key, then — unless
 //! names are kept — names, each shortened (`m3`) everywhere it appears at once, so a
@@ -35,6 +35,7 @@ use serde_json::Value;
 
 use crate::diag::codes::Code;
 use crate::diag::Severity;
+use crate::model::flow::Flow;
 use crate::model::pass::Pass;
 use crate::passes::{run, LinkOptions};
 use crate::read::input::SourceFile;
@@ -174,6 +175,8 @@ pub struct Reduction {
     names: Vec<String>,
     keep_names: bool,
     lnc: Option<u64>,
+    /// The flow every test links in (the original run's).
+    flow: Option<Flow>,
     /// The level (`None` once done), the round, and whether this round removed anything.
     level: Option<Level>,
     round: usize,
@@ -194,15 +197,15 @@ pub struct Reduction {
 }
 
 /// The first error of a run of these files, or `code`'s diagnostic, with its message
-/// and the LNC the run used.
+/// and the LNC and flow the run used.
 fn target_of(
     sources: Vec<SourceFile>,
     options: &LinkOptions,
     code: Option<Code>,
-) -> Result<(Target, String, u64), ReduceError> {
+) -> Result<(Target, String, (u64, Flow)), ReduceError> {
     let outcome = run(sources, options);
     let diagnostics = &outcome.report.diagnostics;
-    let lnc = outcome.report.options.lnc;
+    let lnc = (outcome.report.options.lnc, outcome.report.options.flow);
     match code {
         Some(code) => diagnostics
             .iter()
@@ -239,9 +242,12 @@ impl Reduction {
             })
             .collect();
         let lnc = options.lnc.or(set.lnc);
-        let link_options = LinkOptions { lnc, ..LinkOptions::default() };
-        let (target, message, run_lnc) = target_of(sources, &link_options, options.code)?;
-        let (subject, form) = match to_bundle(&LinkSetData { files: set.files.clone(), lnc: Some(run_lnc) }) {
+        let link_options = LinkOptions { lnc, flow: set.flow, ..LinkOptions::default() };
+        let (target, message, (run_lnc, run_flow)) = target_of(sources, &link_options, options.code)?;
+        // The bundle keeps the LNC and the flow the set failed under: a candidate with
+        // fewer subgraphs must not be linked another way.
+        let bundled = LinkSetData { files: set.files.clone(), lnc: Some(run_lnc), flow: Some(run_flow) };
+        let (subject, form) = match to_bundle(&bundled) {
             Ok(text) => (
                 Subject::Bundle(
                     serde_json::from_str(&text)
@@ -266,6 +272,7 @@ impl Reduction {
             names: Vec::new(),
             keep_names: options.keep_names,
             lnc: if matches!(set.files.as_slice(), [_]) { lnc } else { None },
+            flow: Some(run_flow),
             level: Some(Level::Cores),
             round: 1,
             changed: false,
@@ -406,7 +413,7 @@ impl Reduction {
             Subject::Bundle(_) => "linkset.json".to_owned(),
             Subject::Lines { name, .. } => name.clone(),
         };
-        let options = LinkOptions { lnc: self.lnc, ..LinkOptions::default() };
+        let options = LinkOptions { lnc: self.lnc, flow: self.flow, ..LinkOptions::default() };
         let source = SourceFile {
             path: name,
             content: crate::read::input::Content::Bytes(bytes.to_vec()),
@@ -436,7 +443,7 @@ impl Reduction {
             content: crate::read::input::Content::Bytes(self.materialize(&[]).0),
             role: crate::read::input::Role::Auto,
         };
-        let outcome = run(vec![source], &LinkOptions { lnc, ..LinkOptions::default() });
+        let outcome = run(vec![source], &LinkOptions { lnc, flow: self.flow, ..LinkOptions::default() });
         let diagnostics = &outcome.report.diagnostics;
         let chosen = if self.target.first_error {
             diagnostics.iter().find(|d| d.severity == Severity::Error)
@@ -619,7 +626,8 @@ pub fn reduce(
 
 /// Reduces one file as a link set of its own (for a bundle or a single module).
 pub fn reduce_file(name: &str, bytes: &[u8], options: &ReduceOptions) -> Result<Reduced, ReduceError> {
-    let set = LinkSetData { files: vec![SharedFile { name: name.to_owned(), bytes: bytes.to_vec() }], lnc: None };
+    let set =
+        LinkSetData { files: vec![SharedFile { name: name.to_owned(), bytes: bytes.to_vec() }], lnc: None, flow: None };
     reduce(&set, options, &mut |_| {})
 }
 

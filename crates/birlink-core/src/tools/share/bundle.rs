@@ -64,6 +64,9 @@ pub fn to_bundle(set: &LinkSetData) -> Result<String, BundleError> {
     if let Some(lnc) = set.lnc {
         options.insert("lnc".to_owned(), Value::from(lnc));
     }
+    if let Some(flow) = set.flow {
+        options.insert("flow".to_owned(), Value::from(flow.as_str()));
+    }
     let mut bundle = Map::new();
     bundle.insert("modules".to_owned(), Value::Array(modules));
     if let Some(netlist) = netlist {
@@ -91,7 +94,7 @@ mod tests {
                 bytes: f.bytes,
             })
             .collect();
-        let set = LinkSetData { files, lnc: Some(2) };
+        let set = LinkSetData { files, lnc: Some(2), flow: None };
         let sources: Vec<SourceFile> =
             set.files.iter().map(|f| SourceFile::text(f.name.clone(), String::from_utf8_lossy(&f.bytes))).collect();
         let direct = crate::run(sources, &LinkOptions { lnc: Some(2), ..LinkOptions::default() });
@@ -103,7 +106,11 @@ mod tests {
 
     #[test]
     fn a_file_that_is_not_json_cannot_be_bundled() {
-        let set = LinkSetData { files: vec![SharedFile { name: "nc00.json".into(), bytes: b"{".to_vec() }], lnc: None };
+        let set = LinkSetData {
+            files: vec![SharedFile { name: "nc00.json".into(), bytes: b"{".to_vec() }],
+            lnc: None,
+            flow: None,
+        };
         assert!(to_bundle(&set).is_err_and(|e| e.0.contains("`nc00.json` is not valid JSON")));
     }
 }

@@ -2,7 +2,7 @@
 //! the link runs the same link on the same bytes (same names, same lines and columns).
 //!
 //! Wire form: `v1.` then the base64url (no padding) of the raw-deflated (level 10,
-//! miniz_oxide) JSON document `{"files": [{"name", "text"}…], "lnc"?, "v": 1}`; a file
+//! miniz_oxide) JSON document `{"files": [{"name", "text"}…], "flow"?, "lnc"?, "v": 1}`; a file
 //! that is not UTF-8 carries `"base64"` instead of `"text"`. Keys sorted, so the same
 //! files always give the same characters. Decoding is bounded ([`MAX_INFLATED`]): a
 //! link cannot make the page inflate gigabytes.
@@ -33,6 +33,8 @@ pub struct LinkSetData {
     pub files: Vec<SharedFile>,
     /// The LNC the user set, if any.
     pub lnc: Option<u64>,
+    /// The flow the user chose, if any (the seeds' reading is only ever chosen).
+    pub flow: Option<crate::model::flow::Flow>,
 }
 
 /// Why a `data=` cannot be read.
@@ -59,6 +61,9 @@ pub fn encode(set: &LinkSetData) -> String {
     document.insert("files".to_owned(), Value::Array(files));
     if let Some(lnc) = set.lnc {
         document.insert("lnc".to_owned(), Value::from(lnc));
+    }
+    if let Some(flow) = set.flow {
+        document.insert("flow".to_owned(), Value::from(flow.as_str()));
     }
     document.insert("v".to_owned(), Value::from(1));
     let text = Value::Object(document).to_string();
@@ -96,6 +101,14 @@ pub fn decode(text: &str) -> Result<LinkSetData, DataError> {
             DataError(format!("the link's `lnc` is not an integer from 1 to {}", crate::limits::MAX_LNC))
         })?),
     };
+    let flow = match document.get("flow") {
+        None => None,
+        Some(flow) => Some(
+            flow.as_str()
+                .and_then(crate::model::flow::Flow::parse)
+                .ok_or_else(|| DataError("the link's `flow` is not `modular`, `flat` or `seeds`".to_owned()))?,
+        ),
+    };
     let mut files = Vec::new();
     for (i, file) in document.get("files").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let name =
@@ -112,7 +125,7 @@ pub fn decode(text: &str) -> Result<LinkSetData, DataError> {
     if files.is_empty() {
         return Err(DataError("the link's data holds no file".to_owned()));
     }
-    Ok(LinkSetData { files, lnc })
+    Ok(LinkSetData { files, lnc, flow })
 }
 
 #[cfg(test)]
@@ -126,6 +139,7 @@ mod tests {
                 SharedFile { name: "dump/nc01/sg00/x.json".into(), bytes: vec![0xff, 0x00, b'{'] },
             ],
             lnc: Some(2),
+            flow: Some(crate::model::flow::Flow::Seeds),
         }
     }
 

@@ -10,9 +10,10 @@
 // found from this script's own URL, so it works wherever the host serves birlink. The
 // page is told to trust the host's origin (`origin=`); `src` files are fetched here, in
 // the host's page (so they need no CORS), and handed over by message (`load`).
-// Attributes: sample, src, lnc, view, select, theme, height, and the link set to compare
-// against (the Compare view): against (a sample), against-src (fetched here too),
-// against-lnc. Events: birlink-ready,
+// Attributes: sample, src, lnc, flow (`modular`, `flat`, or `seeds` for the seeds'
+// reading; default: as the compiler decides), view, select, theme, height, and the link
+// set to compare against (the Compare view): against (a sample), against-src (fetched
+// here too), against-lnc, against-flow. Events: birlink-ready,
 // birlink-linked (for every run the frame shows: a `sample`, `src` files, a `load`),
 // birlink-selected, birlink-error (each `detail` is the message).
 // Instances are independent; removing one removes its frame and leaves nothing running.
@@ -24,7 +25,7 @@ let nextId = 1;
 
 class BirlinkView extends HTMLElement {
   static get observedAttributes() {
-    return ['sample', 'src', 'lnc', 'view', 'select', 'theme', 'height', 'against', 'against-src', 'against-lnc'];
+    return ['sample', 'src', 'lnc', 'flow', 'view', 'select', 'theme', 'height', 'against', 'against-src', 'against-lnc', 'against-flow'];
   }
 
   constructor() {
@@ -67,7 +68,7 @@ class BirlinkView extends HTMLElement {
     const url = new URL(PAGE);
     url.searchParams.set('embed', '1');
     url.searchParams.append('origin', window.location.origin);
-    for (const key of ['sample', 'lnc', 'theme', 'against', 'against-lnc']) {
+    for (const key of ['sample', 'lnc', 'flow', 'theme', 'against', 'against-lnc', 'against-flow']) {
       const value = this.getAttribute(key);
       if (value) url.searchParams.set(key, value);
     }

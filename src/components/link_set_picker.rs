@@ -168,7 +168,8 @@ pub fn link_set_picker(props: &PickerProps) -> Html {
                 <span class="visually-hidden">{ words.samples }</span>
                 <select onchange={on_sample} id={id("samples")}>
                     <option value="" selected={open_sample.is_none()}>{ words.samples }</option>
-                    { group("Link sets", &|s| s.code.is_none() && s.files.is_empty()) }
+                    { group("Link sets, as the compiler links", &|s| s.code.is_none() && s.files.is_empty() && s.flow != birlink_core::Flow::Seeds) }
+                    { group("Link sets, the seeds' reading", &|s| s.code.is_none() && s.files.is_empty() && s.flow == birlink_core::Flow::Seeds) }
                     // A pair opens both sides: offered where the shown side is opened.
                     if side == Side::Shown {
                         <optgroup label="Compare two link sets">

@@ -50,6 +50,9 @@ pub fn load_panel() -> Html {
                 }
                 if running { <span class="spinner" aria-label="linking"></span> }
             </p>
+            if let Some(run) = state.result() {
+                <super::grid::FlowGrid run={run.clone()} />
+            }
             if state.shown().link.files.is_empty() {
                 <p class="hint">{ "Drop per-core module JSON, a bundle, a dump folder or the compiler's work directory anywhere on the page." }</p>
             }

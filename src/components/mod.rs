@@ -12,6 +12,7 @@ mod compare;
 mod details;
 mod diagnostics;
 mod embed_bar;
+mod grid;
 mod header;
 mod help;
 mod later;

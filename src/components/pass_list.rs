@@ -20,6 +20,7 @@ pub fn pass_list() -> Html {
         let context = context.clone();
         Callback::from(move |_| context.dispatch(Action::View(ViewAction::ToggleHideUnchanged)))
     };
+    let flat = result.report.options.flow == birlink_core::Flow::Flat;
     html! {
         <section class="panel passes" aria-labelledby="passes-title" id="pass-list">
             <h2 id="passes-title">{ "Pipeline" }</h2>
@@ -29,13 +30,22 @@ pub fn pass_list() -> Html {
             </label>
             <ol class="pass-list">
                 { for result.report.passes.iter().enumerate().map(|(p, pass)| {
-                    let diagnostics = result.report.diagnostics.iter().filter(|d| d.pass == pass.name).count();
+                    // A pass run once per core (bir_linker in the modular flow) counts its core's.
+                    let diagnostics = result.report.diagnostics.iter()
+                        .filter(|d| d.pass == pass.name && (pass.core.is_none() || d.core == pass.core))
+                        .count();
                     let status = pass.status.as_str();
+                    let name = match pass.core {
+                        Some(core) => format!("{} (nc{core:02})", pass.name),
+                        None => pass.name.as_str().to_owned(),
+                    };
+                    let flat_after_verify = flat && pass.name == birlink_core::Pass::Verify;
                     html! {
-                        <li class={classes!("pass", status)} data-pass={pass.name.as_str()}>
+                        <>
+                        <li class={classes!("pass", status)} data-pass={pass.name.as_str()} data-core={pass.core.map(|c| c.to_string())}>
                             <div class="pass-head">
                                 <span class={classes!("dot", status)} aria-hidden="true"></span>
-                                <span class="pass-name">{ pass.name.as_str() }</span>
+                                <span class="pass-name">{ name }</span>
                                 <span class="pass-status">{ status }</span>
                                 if diagnostics > 0 {
                                     <span class="pass-diags" title="diagnostics of this pass">{ format!("{diagnostics} diag") }</span>
@@ -61,6 +71,16 @@ pub fn pass_list() -> Html {
                                     }) }
                             </ol>
                         </li>
+                        if flat_after_verify {
+                            <li class="pass none" data-pass="bir_linker" id="no-bir-linker">
+                                <div class="pass-head">
+                                    <span class="pass-name">{ "bir_linker" }</span>
+                                    <span class="pass-status">{ "none" }</span>
+                                </div>
+                                <p class="hint">{ "The flat flow: the compiler runs no bir_linker; the VNC passes work across the per-core modules." }</p>
+                            </li>
+                        }
+                        </>
                     }
                 }) }
             </ol>

@@ -73,7 +73,6 @@ fn command_text(props: &CommandProps) -> Html {
 fn kind(aside: &Aside) -> (u8, &'static str, &'static str) {
     match aside {
         Aside::OtherPass(_) | Aside::AfterTheLink(_) => (0, "dump of another pass", "dumps of other passes"),
-        Aside::OtherSubgraph(_) => (1, "dump of another subgraph", "dumps of other subgraphs"),
         Aside::TensorMap => (2, "tensor map", "tensor maps"),
         Aside::Artifact => (3, "backend artifact", "backend artifacts"),
         Aside::LinkOutput => (4, "file of an earlier link", "files of an earlier link"),
@@ -110,7 +109,7 @@ pub fn workdir_summary(props: &WorkdirProps) -> Html {
     html! {
         <div class="workdir" id="workdir">
             <p class="workdir-head">
-                { format!("Work directory · subgraph sg{:02} · ", plan.subgraph) }
+                { format!("Work directory · {} · ", birlink_core::read::workdir::subgraphs_text(&plan.subgraphs)) }
                 <label for="after-pass">{ "dumps after " }</label>
                 <select id="after-pass" onchange={on_change}>
                     { for plan.passes.iter().map(|pass| html! {

@@ -255,8 +255,12 @@ fn use_links(bridge: Rc<WorkerBridge<LinkWorker>>, state: &State) {
     use_effect_with(runs, move |runs| {
         // Superseded orders are dropped with their timers.
         pending.borrow_mut().retain(|p| runs.contains(&p.run));
-        // New orders (a run above every one scheduled so far) are scheduled.
-        for order in orders.into_iter().filter(|o| o.run > *scheduled.borrow()) {
+        // New orders (a run above every one scheduled so far) are scheduled, all of
+        // them: which is new is decided before any is scheduled (both sides can post in
+        // one render, the lower run on the side listed second).
+        let before = *scheduled.borrow();
+        let new: Vec<LinkOrder> = orders.into_iter().filter(|o| o.run > before).collect();
+        for order in new {
             let latest = order.run.max(*scheduled.borrow());
             *scheduled.borrow_mut() = latest;
             let run = order.run;

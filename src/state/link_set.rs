@@ -135,9 +135,11 @@ pub struct LinkSet {
     pub source: Source,
     /// `vnc_nc_count` set by the user (`None`: automatic).
     pub lnc: Option<u64>,
-    /// How to link, set by the user (`flow=`, the flow menu; `None`: as the compiler
-    /// decides).
+    /// How to link, set by the user (`flow=`, the flow menu) or by a work directory
+    /// sample's index entry (`None`: as the compiler decides).
     pub flow: Option<birlink_core::Flow>,
+    /// `flow` is the open sample's, not the user's: it goes with the sample.
+    pub flow_of_sample: bool,
     /// The latest run requested.
     pub run: u64,
     /// Where that run stands.
@@ -171,6 +173,7 @@ impl Default for LinkSet {
             source: Source::None,
             lnc: None,
             flow: None,
+            flow_of_sample: false,
             run: 0,
             status: Status::Idle,
             out: Outbox::default(),
@@ -215,7 +218,7 @@ impl LinkSet {
         let names: Vec<&str> = paths.iter().map(String::as_str).collect();
         match workdir::pick(&names, self.after.as_deref()) {
             Some(plan) => {
-                let files = plan.picked.iter().map(|(i, _, _)| self.files[*i].clone()).collect();
+                let files = plan.inputs().into_iter().map(|i| self.files[i].clone()).collect();
                 // A missing core makes the LNC the folders' count: the core decides it
                 // from the work directory (`lnc_source` `workdir`).
                 let order = WorkdirOrder {
@@ -421,6 +424,10 @@ impl State {
                 if link.replace_on_add {
                     link.files.clear();
                     link.replace_on_add = false;
+                    // A sample's flow was the sample's, not the user's choice.
+                    if std::mem::take(&mut link.flow_of_sample) {
+                        link.flow = None;
+                    }
                 }
                 link.open_sample = None;
                 link.source = Source::User;
@@ -428,6 +435,16 @@ impl State {
                 self.opened(side);
             }
             LinkOp::ReplaceFiles { files, sample } => {
+                // A work directory sample links in the flow its index says (a bundle
+                // says its own).
+                let own = sample.as_ref().and_then(|name| {
+                    let info = self.samples.iter().find(|s| &s.file == name && !s.files.is_empty())?;
+                    Some(info.flow).filter(|f| *f == birlink_core::Flow::Seeds)
+                });
+                if own.is_some() || std::mem::take(&mut link.flow_of_sample) {
+                    link.flow = own;
+                    link.flow_of_sample = own.is_some();
+                }
                 link.replace(files, Source::Link, sample);
                 self.opened(side);
             }
@@ -475,6 +492,7 @@ impl State {
                 self.relink(side);
             }
             LinkOp::SetFlow(flow) => {
+                link.flow_of_sample = false;
                 if link.flow == flow {
                     return false;
                 }

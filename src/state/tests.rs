@@ -186,6 +186,43 @@ fn every_change_of_the_link_set_posts_a_link_the_first_at_once() {
 }
 
 #[test]
+fn the_flow_asked_for_is_linked_with_and_a_work_directory_sample_brings_its_own() {
+    // Asked for (`flow=`, the flow menu): every link of the side carries it.
+    let state = reduce(State::default(), LinkAction::shown(LinkOp::AddFiles(vec![picked("nc00.json", 1)])));
+    let state = reduce(state, LinkAction::shown(LinkOp::SetFlow(Some(birlink_core::Flow::Seeds))));
+    let order = state.sides[A].link.out.message.clone().expect("a link");
+    assert_eq!((order.run, order.flow), (2, Some(birlink_core::Flow::Seeds)));
+    let seq = state.sides[A].link.out.seq;
+    let again = reduce(state.clone(), LinkAction::shown(LinkOp::SetFlow(Some(birlink_core::Flow::Seeds))));
+    assert_eq!(again.sides[A].link.out.seq, seq, "the same flow again relinks nothing");
+    // A bundle sample keeps the user's choice; a work directory sample brings its
+    // index's flow, which goes with it.
+    let mut state = reduce(state, Action::SamplesLoaded(birlink_core::gen::samples::index()));
+    state = reduce(
+        state,
+        LinkAction::shown(LinkOp::ReplaceFiles {
+            files: vec![picked("moe-2core.json", 1)],
+            sample: Some("moe-2core.json".into()),
+        }),
+    );
+    assert_eq!(state.sides[A].link.flow, Some(birlink_core::Flow::Seeds), "the user's choice stays");
+    let state = reduce(state, LinkAction::shown(LinkOp::SetFlow(None)));
+    let state = reduce(
+        state,
+        LinkAction::shown(LinkOp::ReplaceFiles {
+            files: vec![picked("workdir-2core/nc00/sg00/x.json", 1)],
+            sample: Some("workdir-2core".into()),
+        }),
+    );
+    assert_eq!(state.sides[A].link.flow, Some(birlink_core::Flow::Seeds), "the sample's index says it");
+    assert_eq!(state.sides[A].link.out.message.as_ref().and_then(|o| o.flow), Some(birlink_core::Flow::Seeds));
+    let state = reduce(state, LinkAction::shown(LinkOp::AddFiles(vec![picked("mine/nc00.json", 1)])));
+    assert_eq!(state.sides[A].link.flow, None, "the user's own files are linked as the compiler decides");
+    // The other side is untouched.
+    assert_eq!(state.sides[Side::Against].link.flow, None);
+}
+
+#[test]
 fn adding_a_file_with_the_same_path_replaces_it() {
     let state = reduce(
         State::default(),

@@ -49,7 +49,8 @@ async function walkSteps(page) {
 }
 
 test('every step and view of a large link set renders in a debug build without a console error', async () => {
-  const page = await open(browser, server.url);
+  // The seeds' reading (asked for): the nine steps of its one bir_linker.
+  const page = await open(browser, `${server.url}?flow=seeds`);
   const first = await verdict(page, 120000);
   await page.setInputFiles('#file-input', files);
   const text = await nextVerdict(page, first, 120000);
@@ -91,6 +92,52 @@ test('every step and view of a large link set renders in a debug build without a
   await page.locator('#relocations button.entity').first().click();
   await page.locator('#details-linked').waitFor();
   assert.deepEqual(page.errors, []);
+});
+
+test('the modular flow in a debug build: the grid, each core\'s bir_linker, the per-core call graph and its details', async () => {
+  const page = await open(browser, `${server.url}?sample=moe-2core`);
+  const text = await verdict(page, 120000);
+  assert.match(text, /linked nc00\/sgLnk, nc01\/sgLnk/);
+  // The grid first: the flow and why, cores × subgraphs.
+  const grid = page.locator('#flow-grid');
+  await grid.waitFor();
+  assert.equal(await grid.getAttribute('data-flow'), 'modular');
+  assert.match(await grid.innerText(), /modular flow — a netlist with partitions/);
+  assert.equal(await page.locator('#grid-table tbody tr').count(), 2);
+  assert.deepEqual(await page.locator('#grid-table thead th').allInnerTexts(), ['core', 'sg00', 'sg01', 'sg02']);
+  // The pipeline: bir_linker once per core, then the VNC passes.
+  const passes = await page.locator('#pass-list .pass-name').allInnerTexts();
+  assert.deepEqual(passes, ['verify', 'bir_linker (nc00)', 'bir_linker (nc01)', 'vnc_remote_addr_map', 'vnc_link']);
+  await page.keyboard.press('1');
+  await page.locator('#pipeline-view').waitFor();
+  await page.keyboard.press('k');
+  const steps = await walkSteps(page);
+  assert.ok(steps.filter((h) => h.includes('dispatcher')).length === 2, `walked ${steps}`);
+  assert.deepEqual(page.errors, []);
+  // The call graph: each core's main and its 48 calls, the handoffs above them.
+  await page.keyboard.press('2');
+  await page.locator('#call-graph-svg').waitFor();
+  await page.waitForFunction(() => document.querySelectorAll('#call-graph-svg .node.call-node').length === 96);
+  await page.waitForFunction(() => document.querySelectorAll('#call-graph-svg .handoff path').length > 0);
+  const lanes = await page.locator('#call-graph-svg .lane-group').count();
+  assert.equal(lanes, 2);
+  await page.screenshot({ path: path.join(path.dirname(new URL(import.meta.url).pathname), '../../target/modular-call-graph.png'), fullPage: true });
+  // A call of core 1 opens its details, found in core 1's module.
+  await page.locator('#call-graph-svg .node.call-node[data-core="1"][data-call="call_def_1_instance_3"]').click();
+  await page.locator('#details-linked').waitFor();
+  assert.match(await page.locator('#details').innerText(), /call_def_1_instance_3/);
+  assert.match(await page.locator('#details').innerText(), /sg0001/);
+  // Every other view.
+  for (const [key, id] of [['3', '#barriers-view'], ['4', '#semaphores-view'], ['5', '#addresses-view'], ['6', '#diagnostics-view']]) {
+    await page.keyboard.press(key);
+    await page.locator(id).waitFor();
+  }
+  // The seeds' reading is one choice away, and says so.
+  await page.selectOption('#flow-select', 'seeds');
+  await page.waitForFunction(() => document.querySelector('#flow-grid')?.dataset.flow === 'seeds', null, { timeout: 60000 });
+  assert.match(await page.locator('#flow-grid').innerText(), /the seeds' reading/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
 
 test('debug build: the Compare view, its controls, B\'s entities and a swap keep every hook in order', async () => {

@@ -32,7 +32,7 @@ before(async () => {
 </script>
 <h1>Two link sets</h1>
 <birlink-view id="one" sample="error-1514" view="diagnostics"></birlink-view>
-<birlink-view id="two" src="../examples/ring/nc00.json ../examples/ring/nc01.json" lnc="2" view="callgraph"></birlink-view>`;
+<birlink-view id="two" src="../examples/ring/nc00.json ../examples/ring/nc01.json" lnc="2" flow="seeds" view="callgraph"></birlink-view>`;
   pages['/docs/one.html'] = `<!doctype html><meta charset="utf-8"><title>one sample</title>
 <script type="module" src="${birlink.url}birlink-element.js"></script>
 <script>

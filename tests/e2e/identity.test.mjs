@@ -27,7 +27,9 @@ test('every sample: the browser exports the CLI\'s bytes', async () => {
     const dir = path.join(out, sample.file);
     try {
       // Run from www/samples so the file is named as the browser names it.
-      execFileSync(cli, ['link', sample.file, '--out', dir, '--quiet'], { stdio: 'ignore', cwd: samples });
+      // A work directory's sample links in the flow its index says (the page reads it there too).
+      const flow = sample.files?.length ? ['--flow', sample.flow] : [];
+      execFileSync(cli, ['link', sample.file, '--out', dir, '--quiet', ...flow], { stdio: 'ignore', cwd: samples });
     } catch { /* exit 1 for failing samples: report.json is still written */ }
     await page.goto(`${server.url}?sample=${encodeURIComponent(sample.file)}`);
     await verdict(page);

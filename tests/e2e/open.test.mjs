@@ -102,7 +102,7 @@ test('a work directory links its lower_sync dumps, under their names, and serves
   const { url, child, stderr } = await serve([path.join(work, 'dump')]);
   try {
     const page = await open(browser, url);
-    assert.match(await verdict(page), /linked nc00\/sgLnk/);
+    assert.match(await verdict(page), /linked nc00/);
     const text = await page.locator('#load-panel').innerText();
     assert.match(text, /dump\/nc00\/sg00\/bir_debug\.12\.after-lower_sync/, text);
     assert.match(text, /dump\/nc01\/sg00\/bir_debug\.12\.after-lower_sync/);

@@ -82,13 +82,19 @@ if (!skipSample) {
       '--barriers', '32', '--loops', '3', ...(indented ? [] : ['--compact']), '--shape', shape, '--keys', keys,
       '--out', dir], { stdio: 'ignore' });
   }
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(dir, f));
+  // A folder of per-core files, or a work directory of the compiler's flows
+  // (`ncCC/sgKK/…`, opened as a folder, as a user would).
+  const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(path.join(d, e.name)) : e.name.endsWith('.json') ? [path.join(d, e.name)] : []);
+  const files = walk(dir).sort();
+  const inFolders = files.some((f) => path.dirname(f) !== dir);
+  const linkArgs = inFolders ? [dir] : files;
   const bytes = files.reduce((n, f) => n + fs.statSync(f).size, 0);
 
   const nativeBefore = (() => {
     const out = fs.mkdtempSync(path.join(scratch, 'birlink-perf-out-'));
     const t = process.hrtime.bigint();
-    execFileSync(birlink, ['link', ...files, '--out', out, '--quiet', '--threads', '1'], { stdio: 'ignore' });
+    execFileSync(birlink, ['link', ...linkArgs, '--out', out, '--quiet', '--threads', '1'], { stdio: 'ignore' });
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
     fs.rmSync(out, { recursive: true, force: true });
     return ms;
@@ -110,7 +116,7 @@ if (!skipSample) {
   });
   const started = Date.now();
   const givenFrom = await page.evaluate(() => Math.round(performance.now()));
-  await page.setInputFiles('#file-input', files);
+  await page.setInputFiles(inFolders ? '#folder-input' : '#file-input', inFolders ? dir : files);
   const givenTo = await page.evaluate(() => Math.round(performance.now()));
   const text = await nextVerdict(page, first, 15 * 60 * 1000);
   const total = Date.now() - started;
@@ -139,7 +145,7 @@ if (!skipSample) {
   const out = fs.mkdtempSync(path.join(scratch, 'birlink-perf-out-'));
   const nativeRun = () => {
     const t = process.hrtime.bigint();
-    execFileSync(birlink, ['link', ...files, '--out', out, '--quiet', '--threads', '1'], { stdio: 'ignore' });
+    execFileSync(birlink, ['link', ...linkArgs, '--out', out, '--quiet', '--threads', '1'], { stdio: 'ignore' });
     return Number(process.hrtime.bigint() - t) / 1e6;
   };
   const native = (nativeBefore + nativeRun()) / 2;

@@ -39,24 +39,57 @@ def test_the_command_is_the_wheels():
 
 @pytest.mark.parametrize("sample", [s["file"] for s in INDEX])
 def test_every_sample_links_to_the_clis_bytes(sample, tmp_path, monkeypatch):
+    # A work directory's sample says its flow in the index; a bundle says its own.
+    entry = next(s for s in INDEX if s["file"] == sample)
+    flow = ["--flow", entry["flow"]] if entry.get("files") else []
     ours, theirs = tmp_path / "ours", tmp_path / "theirs"
-    a = command("link", sample, "--out", str(ours), "--quiet", cwd=SAMPLES)
-    b = rust("link", sample, "--out", str(theirs), "--quiet", cwd=SAMPLES)
+    a = command("link", sample, "--out", str(ours), "--quiet", *flow, cwd=SAMPLES)
+    b = rust("link", sample, "--out", str(theirs), "--quiet", *flow, cwd=SAMPLES)
     assert a.returncode == b.returncode
-    for name in ["report.json", "linked.json"]:
+    for name in ["report.json", "linked.json", "bir_linker.log"]:
         assert (ours / name).exists() == (theirs / name).exists(), name
         if (theirs / name).exists():
             assert (ours / name).read_bytes() == (theirs / name).read_bytes(), name
     # The module gives the same bytes, in-process (files named as given, as the CLI's).
     monkeypatch.chdir(SAMPLES)
-    result = birlink.link(sample)
+    result = birlink.link(sample, flow=entry["flow"] if flow else None)
     assert result.report_json().encode() == (theirs / "report.json").read_bytes()
+    assert result.flow == entry["flow"]
     linked = result.linked_json()
     if (theirs / "linked.json").exists():
         assert linked == (theirs / "linked.json").read_bytes()
     else:
         assert linked is None
+    log = result.bir_linker_log()
+    if (theirs / "bir_linker.log").exists():
+        assert log.encode() == (theirs / "bir_linker.log").read_bytes()
+    else:
+        assert log is None
     assert result.ok == (b.returncode == 0)
+
+
+def test_the_modular_flow_links_each_core_as_the_compiler_does():
+    result = birlink.link(SAMPLES / "moe-2core.json")
+    assert result.ok and result.flow == "modular"
+    assert result.report["options"]["flow_source"] == "netlist"
+    linked = json.loads(result.linked_json())
+    assert [m["name"] for m in linked["modules"]] == ["nc00/sgLnk", "nc01/sgLnk"]
+    assert [f["name"] for f in linked["modules"][0]["functions"]] == ["main", "sg0000", "sg0001", "sg0002"]
+    calls = [r for r in result.report["dispatcher"] if r["core"] == 0]
+    assert len(calls) == 48 and calls[0]["call"] == "call_def_0_instance_0" and calls[47]["call"] == "call_def_47_instance_0"
+    log = result.bir_linker_log().splitlines()
+    assert log[0] == "(nc00) [CoreForkPass]: Running bir_linker"
+    assert "(nc00/sgLnk) [BirLinker]: Num Module Definitions 3" in log
+    assert log[-1] == "[VncLink]: Found 12 remote updates", log[-4:]
+    # The flat flow: no bir_linker, the per-core modules as they are.
+    flat = birlink.link(SAMPLES / "flat-2core.json")
+    assert flat.ok and flat.flow == "flat"
+    assert all(p["name"] != "bir_linker" for p in flat.report["passes"])
+    # The seeds' reading, asked for: the cores merged into one module.
+    seeds = birlink.link(SAMPLES / "flat-2core.json", flow="seeds")
+    assert seeds.flow == "seeds" and "modules" not in json.loads(seeds.linked_json())
+    with pytest.raises(ValueError, match="flow must be"):
+        birlink.link(SAMPLES / "flat-2core.json", flow="merged")
 
 
 def test_a_failing_link_is_a_result_with_its_diagnostics():
@@ -214,7 +247,8 @@ def test_a_work_directory_links_its_lower_sync_dumps_or_the_pass_asked(tmp_path)
 def test_a_work_directory_s_link_directory_and_merged_tensor_map(tmp_path):
     work = tmp_path / "work"
     shutil.copytree(SAMPLES / "workdir-ilnk020", work)
-    result = birlink.link(work)
+    # The seeds' link directory and merged map (the index says this sample's flow).
+    result = birlink.link(work, flow="seeds")
     assert result.ok
     entries = {e["name"]: e for e in result.report["link_dir"]["entries"]}
     assert entries["weights_nc01.npy"]["placement"] == "symlink" and entries["weights_nc01.npy"]["core"] == 1
@@ -225,7 +259,9 @@ def test_a_work_directory_s_link_directory_and_merged_tensor_map(tmp_path):
     merged = json.loads(result.tensor_map_json())
     assert "layer_13_attn_out" in merged["nc01"]
     # The command makes the folder, and the same bytes.
-    ran = command("link", str(work), "--out", str(tmp_path / "out"), "--link-dir", str(tmp_path / "sgLnk"))
+    ran = command(
+        "link", str(work), "--out", str(tmp_path / "out"), "--flow", "seeds", "--link-dir", str(tmp_path / "sgLnk")
+    )
     assert ran.returncode == 0, ran.stderr
     assert (tmp_path / "sgLnk" / "weights_nc01.npy").is_symlink()
     assert (tmp_path / "sgLnk" / "tensor-map.json").read_text() == result.tensor_map_json()

@@ -59,9 +59,9 @@ impl Workdir {
     pub fn summary(&self) -> Vec<String> {
         let plan = &self.plan;
         let mut lines = vec![format!(
-            "work directory `{}`: subgraph sg{:02}, {} (dumped: {})",
+            "work directory `{}`: {}, {} (dumped: {})",
             self.folder,
-            plan.subgraph,
+            workdir::subgraphs_text(&plan.subgraphs),
             match &self.after {
                 Some(pass) => format!("the dumps after `{pass}`"),
                 None => format!("the link's input (after `{}`)", workdir::DEFAULT_AFTER),
@@ -86,7 +86,6 @@ impl Workdir {
                 "dump of another pass",
                 "dumps of other passes",
             ),
-            (count(&|a| matches!(a, Aside::OtherSubgraph(_))), "dump of another subgraph", "dumps of other subgraphs"),
             (count(&|a| matches!(a, Aside::TensorMap)), "tensor map", "tensor maps"),
             (count(&|a| matches!(a, Aside::Artifact)), "backend artifact", "backend artifacts"),
             (
@@ -138,7 +137,7 @@ fn expand(inputs: &[PathBuf], after: Option<&str>) -> (Vec<Listed>, Vec<Workdir>
         let relative: Vec<String> = found.iter().map(|p| display(p.strip_prefix(input).unwrap_or(p))).collect();
         let names: Vec<&str> = relative.iter().map(String::as_str).collect();
         if let Some(plan) = workdir::pick(&names, after) {
-            files.extend(plan.picked.iter().map(|(i, _, _)| Ok(found[*i].clone())));
+            files.extend(plan.inputs().into_iter().map(|i| Ok(found[i].clone())));
             workdirs.push(Workdir {
                 folder: display(input),
                 root: input.clone(),

@@ -1,10 +1,15 @@
 //! Where everything of the call graph goes: a pure function of the report, so it is the
 //! same from run to run, exports as SVG at its natural size, and is tested natively.
 //!
-//! One lane per core (in core order): the core function, up to three of its other
-//! functions stacked behind it, and the memory locations on either end of an alias edge
-//! (or named by a diagnostic), one column per name across all lanes so both ends of a
-//! handoff line up. `main`'s dispatcher sits left of the lanes.
+//! One lane per core (in core order). In the seeds' reading ([`layout`] of a `seeds`
+//! report): the core function, up to three of its other functions stacked behind it,
+//! and the memory locations on either end of an alias edge (or named by a diagnostic),
+//! one column per name across all lanes so both ends of a handoff line up; `main`'s
+//! dispatcher sits left of the lanes. In the compiler's flows ([`grid`]): each core's
+//! own `main` and its dispatcher's calls in netlist order, one box per partition
+//! shaded by the function it calls (the handoffs between them are arcs above the row),
+//! and below them the memory locations the VNC passes resolve across the cores; the
+//! flat flow has no dispatcher, only the cores' modules and the cross-core edges.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -62,6 +67,21 @@ pub struct MemlocNode {
     pub failure: Option<String>,
 }
 
+/// A dispatcher call drawn in its core's lane (the compiler's modular flow).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallNode {
+    /// `call_def_<definition>_instance_<i>`.
+    pub call: String,
+    /// The netlist partition it is.
+    pub partition: Option<u64>,
+    /// The function it calls (`sg0001`).
+    pub target: String,
+    /// Which of the lane's functions it calls, in order of first call (its shade).
+    pub shade: usize,
+    /// Where.
+    pub rect: Rect,
+}
+
 /// One lane: a core, its functions, the memory locations that take part in handoffs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lane {
@@ -71,8 +91,15 @@ pub struct Lane {
     pub y: f64,
     /// Its height.
     pub height: f64,
-    /// The core function and where it is.
-    pub function: (String, Rect),
+    /// The core's own module, in the compiler's flows (`nc00/sgLnk`, a flat flow's
+    /// `nc00/sg00`).
+    pub module: Option<String>,
+    /// The seeds' reading: the core function and where it is.
+    pub function: Option<(String, Rect)>,
+    /// The modular flow: the core's own `main`, the dispatcher.
+    pub main: Option<Rect>,
+    /// The modular flow: its dispatcher's calls, in netlist order.
+    pub calls: Vec<CallNode>,
     /// The core's other functions (at most three drawn), and how many it has.
     pub others: Vec<(String, Rect)>,
     /// How many other functions the core has in all.
@@ -86,8 +113,11 @@ pub struct Lane {
 pub struct Layout {
     /// The lanes, in core order.
     pub lanes: Vec<Lane>,
-    /// `main`.
-    pub main: Rect,
+    /// The seeds' one `main`, left of the lanes (the compiler's flows: each lane has
+    /// its own).
+    pub main: Option<Rect>,
+    /// Where the lanes start.
+    pub lane_x: f64,
     /// Natural width.
     pub width: f64,
     /// Natural height.
@@ -101,6 +131,12 @@ impl Layout {
     pub fn memloc(&self, core: u64, function: &str, memloc: &str) -> Option<Rect> {
         self.index.get(&(core, function.to_owned(), memloc.to_owned())).copied()
     }
+
+    /// Where a core's dispatcher call is drawn (the modular flow).
+    pub fn call(&self, core: u64, call: &str) -> Option<Rect> {
+        let lane = self.lanes.iter().find(|l| l.core == core)?;
+        lane.calls.iter().find(|c| c.call == call).map(|c| c.rect)
+    }
 }
 
 /// At most this many memory locations are drawn because a diagnostic names them (a
@@ -108,8 +144,12 @@ impl Layout {
 /// view lists them all).
 pub const MAX_DIAGNOSED_MEMLOCS: usize = 64;
 
-/// The layout of a report's call graph.
+/// The layout of a report's call graph: the compiler's flows' ([`grid`]), or the seeds'
+/// reading's one dispatcher of the cores.
 pub fn layout(report: &Report) -> Layout {
+    if report.options.flow != birlink_core::Flow::Seeds {
+        return grid(report);
+    }
     // Functions per core: the dispatcher's targets, then the other copied functions.
     let mut cores: Vec<(u64, String)> = report.dispatcher.iter().map(|d| (d.core, d.target.clone())).collect();
     cores.sort();
@@ -205,7 +245,10 @@ pub fn layout(report: &Report) -> Layout {
             core: *core,
             y,
             height,
-            function: (function.clone(), function_rect),
+            module: None,
+            function: Some((function.clone(), function_rect)),
+            main: None,
+            calls: Vec::new(),
             others: other_rects,
             other_count: all_others.len(),
             memlocs: memloc_nodes,
@@ -215,11 +258,153 @@ pub fn layout(report: &Report) -> Layout {
     let height = y + 6.0;
     let width = MEMLOC_X + columns.len().max(1) as f64 * (MEMLOC_W + MEMLOC_GAP) + 20.0;
     let main = Rect { x: 16.0, y: (height / 2.0 - 36.0).max(LANE_TOP), w: MAIN_W, h: 72.0 };
-    let index = lanes
+    let index = memloc_index(&lanes);
+    Layout { lanes, main: Some(main), lane_x: LANE_X, width, height, index }
+}
+
+fn memloc_index(lanes: &[Lane]) -> HashMap<(u64, String, String), Rect> {
+    lanes
         .iter()
         .flat_map(|lane| lane.memlocs.iter().map(move |m| ((lane.core, m.function.clone(), m.memloc.clone()), m.rect)))
-        .collect();
-    Layout { lanes, main, width, height, index }
+        .collect()
+}
+
+/// Where a call box of the modular flow's row is.
+const CALL_W: f64 = 46.0;
+const CALL_H: f64 = 28.0;
+const CALL_GAP: f64 = 6.0;
+/// Room above the row of calls for the handoffs' arcs.
+const ARC_ROOM: f64 = 64.0;
+/// The grid's lanes start here (no `main` left of them).
+const GRID_LANE_X: f64 = 8.0;
+const GRID_MAIN_W: f64 = 150.0;
+
+/// The layout of a report of the compiler's flows: per core, its `main` and its calls
+/// in netlist order (modular), and the memory locations the VNC passes resolve across
+/// the cores, one column per name.
+pub fn grid(report: &Report) -> Layout {
+    // The lanes: the cores of the dispatcher (modular), else of the grid's modules.
+    let mut cores: Vec<u64> = report.dispatcher.iter().map(|d| d.core).collect();
+    if cores.is_empty() {
+        cores = report.subgraphs.iter().map(|s| s.core).collect();
+    }
+    cores.sort_unstable();
+    cores.dedup();
+    let module_of = |core: u64| -> Option<String> {
+        if report.dispatcher.iter().any(|d| d.core == core) {
+            return Some(format!("nc{core:02}/sgLnk"));
+        }
+        report.subgraphs.iter().find(|s| s.core == core).map(|s| s.module.clone())
+    };
+    // The memory locations: both ends of every address the VNC passes copied, and the
+    // views a diagnostic is about.
+    let lane_cores: HashSet<u64> = cores.iter().copied().collect();
+    let mut columns: HashMap<String, usize> = HashMap::new();
+    let mut seen: HashSet<(u64, String, String)> = HashSet::new();
+    let mut memlocs: BTreeMap<u64, Vec<(String, String)>> = BTreeMap::new();
+    let mut add = |core: u64, function: &str, memloc: &str| {
+        if !lane_cores.contains(&core) {
+            return;
+        }
+        let next = columns.len();
+        columns.entry(memloc.to_owned()).or_insert(next);
+        if seen.insert((core, function.to_owned(), memloc.to_owned())) {
+            memlocs.entry(core).or_default().push((function.to_owned(), memloc.to_owned()));
+        }
+    };
+    for row in &report.address_map {
+        add(row.core, &row.function, &row.memloc);
+        add(row.owner_core, &row.owner_function, &row.remote);
+    }
+    let mut diagnosed = 0;
+    for d in &report.diagnostics {
+        if let (Some(entity), Some(core)) = (&d.entity, d.core) {
+            if entity.kind == EntityKind::Memloc && diagnosed < MAX_DIAGNOSED_MEMLOCS {
+                add(core, entity.parent.as_deref().unwrap_or(""), &entity.name);
+                diagnosed += 1;
+            }
+        }
+    }
+    let mut failures: HashMap<(u64, &str, &str), String> = HashMap::new();
+    for d in report.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+        if let (Some(entity), Some(core)) = (&d.entity, d.core) {
+            if entity.kind == EntityKind::Memloc {
+                let key = (core, entity.parent.as_deref().unwrap_or(""), entity.name.as_str());
+                failures.entry(key).or_insert_with(|| format!("{} {}", d.code, d.message));
+            }
+        }
+    }
+    let calls_x = GRID_LANE_X + 12.0 + GRID_MAIN_W + 28.0;
+    let column_x = |name: &str| calls_x + columns.get(name).copied().unwrap_or(0) as f64 * (MEMLOC_W + MEMLOC_GAP);
+    let mut lanes = Vec::new();
+    let mut y = LANE_TOP;
+    let mut widest = 0usize;
+    for &core in &cores {
+        let calls: Vec<&birlink_core::output::report::DispatchRow> =
+            report.dispatcher.iter().filter(|d| d.core == core).collect();
+        widest = widest.max(calls.len());
+        let has_memlocs = memlocs.contains_key(&core);
+        let row_y = y + 22.0 + if calls.is_empty() { 0.0 } else { ARC_ROOM };
+        let height = if calls.is_empty() { 22.0 } else { ARC_ROOM + 22.0 + CALL_H + 14.0 }
+            + if has_memlocs { MEMLOC_H + 20.0 } else { 0.0 }
+            + if calls.is_empty() && !has_memlocs { 24.0 } else { 0.0 };
+        let mut targets: Vec<&str> = Vec::new();
+        let call_nodes: Vec<CallNode> = calls
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let shade = match targets.iter().position(|t| *t == d.target) {
+                    Some(at) => at,
+                    None => {
+                        targets.push(&d.target);
+                        targets.len() - 1
+                    }
+                };
+                CallNode {
+                    call: d.call.clone(),
+                    partition: d.partition,
+                    target: d.target.clone(),
+                    shade,
+                    rect: Rect { x: calls_x + i as f64 * (CALL_W + CALL_GAP), y: row_y, w: CALL_W, h: CALL_H },
+                }
+            })
+            .collect();
+        let main = (!call_nodes.is_empty()).then_some(Rect {
+            x: GRID_LANE_X + 12.0,
+            y: row_y - 22.0,
+            w: GRID_MAIN_W,
+            h: CALL_H + 44.0,
+        });
+        let memloc_y = if call_nodes.is_empty() { y + 26.0 } else { row_y + CALL_H + 14.0 };
+        let memloc_nodes: Vec<MemlocNode> = memlocs
+            .remove(&core)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(function, memloc)| {
+                let rect = Rect { x: column_x(&memloc), y: memloc_y, w: MEMLOC_W, h: MEMLOC_H };
+                let failure = failures.get(&(core, function.as_str(), memloc.as_str())).cloned();
+                MemlocNode { function, memloc, rect, failure }
+            })
+            .collect();
+        lanes.push(Lane {
+            core,
+            y,
+            height,
+            module: module_of(core),
+            function: None,
+            main,
+            calls: call_nodes,
+            others: Vec::new(),
+            other_count: 0,
+            memlocs: memloc_nodes,
+        });
+        y += height + LANE_GAP;
+    }
+    let calls_w = widest as f64 * (CALL_W + CALL_GAP);
+    let memlocs_w = columns.len() as f64 * (MEMLOC_W + MEMLOC_GAP);
+    let width = (calls_x + calls_w.max(memlocs_w).max(MEMLOC_W) + 20.0).max(560.0);
+    let index = memloc_index(&lanes);
+    Layout { lanes, main: None, lane_x: GRID_LANE_X, width, height: y + 6.0, index }
 }
 
 /// The scale that fits a graph `width` wide into `available` pixels: never above 1,

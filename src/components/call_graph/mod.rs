@@ -1,4 +1,7 @@
-//! The call graph: `main`'s dispatcher calling one function per core, one lane per core,
+//! The call graph, one lane per core: in the compiler's modular flow each core's `main`
+//! calling its partitions in netlist order, the handoffs between them and the addresses
+//! the VNC passes resolve across the cores (the flat flow: the cores and those
+//! addresses); in the seeds' reading `main`'s dispatcher calling one function per core,
 //! the cross-core alias edges between lanes.
 //!
 //! [`CallGraph`] decides whether there is a graph to draw (no run yet, or `bir_linker`
@@ -26,7 +29,13 @@ use crate::state::{query, Action, DetailsAction, RunRef, Selection, ViewAction};
 pub fn call_graph() -> Html {
     let context = use_app();
     let Some(result) = context.state.result().cloned() else { return html! {} };
-    if result.report.dispatcher.is_empty() {
+    let report = &result.report;
+    let nothing = match report.options.flow {
+        // The flat flow has no dispatcher: its cores and what crosses between them.
+        birlink_core::Flow::Flat => report.subgraphs.is_empty(),
+        _ => report.dispatcher.is_empty(),
+    };
+    if nothing {
         return html! {
             <div class="empty-state" id="call-graph">
                 <p>{ "bir_linker did not run: there is no dispatcher to draw. See the diagnostics." }</p>
@@ -83,8 +92,8 @@ fn canvas(props: &CanvasProps) -> Html {
     let svg_ref = use_node_ref();
     let drag = use_mut_ref(|| None::<Drag>);
     let show_table = use_state(|| false);
-    // Drawn in three tasks: lanes and functions, then the memory-location nodes, then
-    // the alias edges. A large link has hundreds of each; one task for all of them held
+    // Drawn in three tasks: lanes and functions, then the calls (the modular flow's) and
+    // the memory-location nodes, then the handoffs and alias edges. A large link has hundreds of each; one task for all of them held
     // the page too long.
     let drawn = use_state(|| (0u64, 0u8));
     let stage = if drawn.0 == run.run { drawn.1 } else { 0 };
@@ -146,7 +155,10 @@ fn canvas(props: &CanvasProps) -> Html {
         let kind = EntityKind::parse(&node.get_attribute("data-select-kind")?)?;
         let name = node.get_attribute("data-select-name")?;
         let parent = node.get_attribute("data-select-parent");
-        Some(Action::Details(DetailsAction::Select(Selection::Entity(query(kind, &name, parent.as_deref())))))
+        // The same names are on every core's module in the compiler's flows.
+        let core = node.get_attribute("data-core").and_then(|c| c.parse().ok());
+        let query = query(kind, &name, parent.as_deref()).on(core);
+        Some(Action::Details(DetailsAction::Select(Selection::Entity(query))))
     };
     let onclick = {
         let dispatcher = state.dispatcher();
@@ -224,7 +236,11 @@ fn canvas(props: &CanvasProps) -> Html {
             <div class="graph-tools">
                 <label class="toggle">
                     <input type="checkbox" checked={state.show_aliases} onchange={toggle_aliases} id="toggle-aliases" />
-                    { format!(" alias edges ({})", report.aliases.len()) }
+                    { if report.options.flow == birlink_core::Flow::Seeds {
+                        format!(" alias edges ({})", graph.aliases.len())
+                    } else {
+                        format!(" cross-core edges ({})", graph.aliases.len())
+                    } }
                 </label>
                 <button type="button" onclick={zoom(1.25)} aria-label="Zoom in">{ "+" }</button>
                 <button type="button" onclick={zoom(0.8)} aria-label="Zoom out">{ "−" }</button>
@@ -259,7 +275,11 @@ fn canvas(props: &CanvasProps) -> Html {
                     { for graph.functions.iter().map(|n| node(&context, n)) }
                     { for graph.notes.iter().map(label) }
                     if memlocs_drawn {
+                        { for graph.call_nodes.iter().map(|n| node(&context, n)) }
                         { for graph.memlocs.iter().map(|n| node(&context, n)) }
+                    }
+                    if edges_drawn {
+                        <g class="handoff">{ for graph.handoffs.iter().map(edge) }</g>
                     }
                     if state.show_aliases && edges_drawn {
                         <g class="alias">{ for graph.aliases.iter().map(edge) }</g>
@@ -279,13 +299,29 @@ fn canvas(props: &CanvasProps) -> Html {
                     <thead><tr><th scope="col">{ "from" }</th><th scope="col">{ "edge" }</th><th scope="col">{ "to" }</th></tr></thead>
                     <tbody>
                         { for report.dispatcher.iter().map(|d| html! {
-                            <tr><td>{ "main" }</td><td>{ d.call.clone() }</td><td>{ format!("{} (core {})", d.target, d.core) }</td></tr>
+                            <tr><td>{ if d.partition.is_some() { format!("main (core {})", d.core) } else { "main".to_owned() } }</td><td>{ d.call.clone() }</td><td>{ format!("{} (core {})", d.target, d.core) }</td></tr>
+                        }) }
+                        { for report.address_map.iter().filter(|_| report.options.flow != birlink_core::Flow::Seeds).map(|a| html! {
+                            <tr>
+                                <td>{ format!("{} · {} (core {})", a.function, a.memloc, a.core) }</td>
+                                <td>{ "remote view (vnc_remote_addr_map)" }</td>
+                                <td>{ format!("{} · {} (core {})", a.owner_function, a.remote, a.owner_core) }</td>
+                            </tr>
                         }) }
                         { for report.aliases.iter().map(|a| html! {
                             <tr>
-                                <td>{ format!("{} · {} (core {})", a.consumer.function, a.consumer.memloc, a.consumer.core) }</td>
-                                <td>{ format!("alias kind {} ({})", a.kind, a.source) }</td>
-                                <td>{ format!("{} · {} (core {})", a.producer.function, a.producer.memloc, a.producer.core) }</td>
+                                <td>{ match &a.producer.call {
+                                    Some(call) => format!("{call} · {} (core {})", a.producer.memloc, a.producer.core),
+                                    None => format!("{} · {} (core {})", a.consumer.function, a.consumer.memloc, a.consumer.core),
+                                } }</td>
+                                <td>{ match &a.tensor {
+                                    Some(tensor) => format!("hands {tensor} (netlist)"),
+                                    None => format!("alias kind {} ({})", a.kind, a.source),
+                                } }</td>
+                                <td>{ match &a.consumer.call {
+                                    Some(call) => format!("{call} · {} (core {})", a.consumer.memloc, a.consumer.core),
+                                    None => format!("{} · {} (core {})", a.producer.function, a.producer.memloc, a.producer.core),
+                                } }</td>
                             </tr>
                         }) }
                     </tbody>

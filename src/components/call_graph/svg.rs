@@ -19,6 +19,7 @@ struct Palette {
     alias: &'static str,
     err: &'static str,
     err_bg: &'static str,
+    accent_bg: &'static str,
 }
 
 const LIGHT: Palette = Palette {
@@ -32,6 +33,7 @@ const LIGHT: Palette = Palette {
     alias: "#bf3989",
     err: "#cf222e",
     err_bg: "#ffebe9",
+    accent_bg: "#ddf4ff",
 };
 
 const DARK: Palette = Palette {
@@ -45,6 +47,7 @@ const DARK: Palette = Palette {
     alias: "#ff7bc5",
     err: "#f85149",
     err_bg: "#3c1214",
+    accent_bg: "#0c2d6b",
 };
 
 /// Text as XML character data or an attribute value.
@@ -74,6 +77,8 @@ fn stylesheet(p: &Palette) -> String {
          .memloc rect{{stroke:{alias}}}.failing rect{{stroke:{err};stroke-width:2.2;stroke-dasharray:5 3;fill:{err_bg}}}\
          .call path{{stroke:{accent};stroke-width:1.5;fill:none}}.call-label{{font-size:11px;fill:{accent}}}\
          .alias path{{stroke:{alias};stroke-width:1.5;fill:none;stroke-dasharray:5 3}}.arrowhead{{fill:{muted}}}\
+         .handoff path{{stroke:{muted};stroke-width:1;fill:none;opacity:.55}}.call-node rect{{stroke:{accent}}}\
+         .shade-0 rect{{fill:{bg2}}}.shade-1 rect{{fill:{bg3}}}.shade-2 rect{{fill:{accent_bg}}}.shade-3 rect{{fill:{err_bg}}}\
          .muted-text{{fill:{muted}}}",
         bg = p.bg,
         bg2 = p.bg2,
@@ -85,6 +90,7 @@ fn stylesheet(p: &Palette) -> String {
         alias = p.alias,
         err = p.err,
         err_bg = p.err_bg,
+        accent_bg = p.accent_bg,
     )
 }
 
@@ -170,6 +176,9 @@ pub fn document(scene: &Scene, aliases: bool, dark: bool) -> String {
     for function in &scene.functions {
         node(&mut out, function);
     }
+    for call in &scene.call_nodes {
+        node(&mut out, call);
+    }
     for note in &scene.notes {
         label(&mut out, note);
         out.push('\n');
@@ -177,6 +186,12 @@ pub fn document(scene: &Scene, aliases: bool, dark: bool) -> String {
     for memloc in &scene.memlocs {
         node(&mut out, memloc);
     }
+    out.push_str("<g class=\"handoff\">\n");
+    for handoff in &scene.handoffs {
+        edge(&mut out, handoff);
+        out.push('\n');
+    }
+    out.push_str("</g>\n");
     if aliases {
         out.push_str("<g class=\"alias\">\n");
         for alias in &scene.aliases {

@@ -65,14 +65,19 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
     let color = stdout_color();
     let mut out = String::new();
     let modules = report.inputs.iter().filter(|i| i.module.is_some()).count();
+    let flow = match report.options.flow {
+        birlink_core::Flow::Seeds => "the seeds' reading".to_owned(),
+        flow => format!("{flow} flow"),
+    };
     let _ = writeln!(
         out,
-        "{} {} — {}, lnc {} (from {})",
+        "{} {} — {}, lnc {} (from {}), {flow} (from {})",
         paint("birlink", Style::Bold, color),
         report.tool.version,
         counted(modules, "module"),
         report.options.lnc,
-        report.options.lnc_source.as_str()
+        report.options.lnc_source.as_str(),
+        report.options.flow_source.as_str()
     );
     for input in &report.inputs {
         let module = input.module.as_deref().unwrap_or("-");
@@ -99,6 +104,22 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
         };
         let ran = pass.status != PassStatus::Skipped;
         let detail = match pass.name {
+            // Once per core in the modular flow: that core's calls, handoffs, queues
+            // and barriers.
+            Pass::BirLinker if ran && pass.core.is_some() => {
+                let core = pass.core;
+                let calls = report.dispatcher.iter().filter(|d| Some(d.core) == core).count();
+                let handoffs = report.aliases.iter().filter(|a| Some(a.consumer.core) == core).count();
+                let queues = report.queues.iter().filter(|q| q.instances.iter().any(|i| Some(i.core) == core)).count();
+                let barriers = report.barriers.iter().filter(|b| b.core == core).count();
+                format!(
+                    "{} · {} · {} · {} renumbered",
+                    counted(calls, "call"),
+                    counted(handoffs, "handoff"),
+                    counted(queues, "queue"),
+                    counted(barriers, "barrier")
+                )
+            }
             Pass::BirLinker if ran => format!(
                 "{} · {} · {} · {} · {} renumbered",
                 counted(report.dispatcher.len(), "call"),
@@ -118,7 +139,19 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
             ),
             _ => String::new(),
         };
-        let _ = writeln!(out, "  {:<20} {status} {detail}", pass.name.as_str());
+        let name = match pass.core {
+            Some(core) => format!("{} (nc{core:02})", pass.name),
+            None => pass.name.as_str().to_owned(),
+        };
+        let _ = writeln!(out, "  {name:<20} {status} {detail}");
+        if pass.name == Pass::Verify && report.options.flow == birlink_core::Flow::Flat {
+            let _ = writeln!(
+                out,
+                "  {:<20} {} the flat flow: the compiler runs none",
+                "bir_linker",
+                paint("none   ", Style::Dim, color)
+            );
+        }
     }
     if let Some(dir) = &report.link_dir {
         let count = |p: Placement| dir.entries.iter().filter(|e| e.placement == p).count();

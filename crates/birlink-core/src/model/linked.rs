@@ -15,6 +15,9 @@ pub struct LinkedModule {
     pub module: Module,
     /// The core whose module it is; `None` for the seeds' one module of every core.
     pub core: Option<u64>,
+    /// Its name as the link set knows it: its `name` key, else what its path says
+    /// (`nc01`), as the input rows and diagnostics name it.
+    pub name: String,
 }
 
 /// The linked set: its modules, in core order.
@@ -27,26 +30,27 @@ pub struct LinkedSet {
 impl LinkedSet {
     /// The seeds' reading: one module, every core a partition of it.
     pub fn one(module: Module) -> LinkedSet {
-        LinkedSet { modules: vec![LinkedModule { module, core: None }] }
+        let name = module.name().to_owned();
+        LinkedSet { modules: vec![LinkedModule { module, core: None, name }] }
     }
 
     /// One module per core, in core order. With several cores, a module that said its
     /// core only by its file's path (`nc01/sg00/…`) is given `attributes.neuron_core_id`,
     /// as the compiler's modules carry it, so that `linked.json` (a bundle, with no
     /// paths) reads back to the same places.
-    pub fn per_core(mut modules: Vec<(u64, Module)>) -> LinkedSet {
-        modules.sort_by_key(|(core, _)| *core);
+    pub fn per_core(mut modules: Vec<(u64, String, Module)>) -> LinkedSet {
+        modules.sort_by_key(|(core, _, _)| *core);
         let several = modules.len() > 1;
         let modules = modules
             .into_iter()
-            .map(|(core, mut module)| {
+            .map(|(core, name, mut module)| {
                 let taggable = matches!(module.fields.get("attributes"), None | Some(serde_json::Value::Object(_)));
                 if several && module.core_id().is_none() && taggable {
                     super::ir::edit_object_field(&mut module.fields, "attributes", |attributes| {
                         attributes.insert("neuron_core_id".to_owned(), serde_json::Value::from(core));
                     });
                 }
-                LinkedModule { module, core: Some(core) }
+                LinkedModule { module, core: Some(core), name }
             })
             .collect();
         LinkedSet { modules }

@@ -175,7 +175,6 @@ pub fn run_with_progress(
         &mut diags,
         &mut |index, file| progress(Progress::Reading { file: file.to_owned(), index, count }),
     );
-    report.inputs = input_rows(&set);
 
     let asked = match (&options.passes, &set.options.passes) {
         (Some(passes), _) => Some((passes, None)),
@@ -189,6 +188,7 @@ pub fn run_with_progress(
     let (flow, flow_source) = decide_flow(options.flow.or(set.options.flow), &set);
     report.options.flow = flow;
     report.options.flow_source = flow_source;
+    report.inputs = input_rows(&set, flow);
     let (lnc, lnc_source) = match (options.lnc, set.options.lnc, set.netlist.as_ref().and_then(|n| n.lnc)) {
         (Some(n), _, _) => (n, LncSource::Option),
         (None, Some(n), _) => (n, LncSource::Bundle),
@@ -359,7 +359,7 @@ fn grid(
         } else {
             let modules = std::mem::take(&mut set.modules);
             linked = Some(LinkedSet::per_core(
-                cores.into_iter().zip(modules).map(|(core, m)| (core.unwrap_or(0), m.module)).collect(),
+                cores.into_iter().zip(modules).map(|(core, m)| (core.unwrap_or(0), m.name, m.module)).collect(),
             ));
         }
     }
@@ -373,7 +373,7 @@ fn grid(
             if flow == Flow::Flat || grid.linked || !run.wants(Pass::BirLinker) {
                 // The per-core modules are the VNC passes' input as they are.
                 linked = Some(LinkedSet::per_core(
-                    grid.cores.iter().copied().zip(modules.into_iter().map(|m| m.module)).collect(),
+                    grid.cores.iter().copied().zip(modules).map(|(core, m)| (core, m.name, m.module)).collect(),
                 ));
             } else {
                 let mut per_core: BTreeMap<u64, Vec<(u32, input::CoreModule)>> = BTreeMap::new();
@@ -396,7 +396,7 @@ fn grid(
                         report.partitions = result.partitions;
                     }
                     if let Some(module) = result.module {
-                        outputs.push((core, module));
+                        outputs.push((core, module.name().to_owned(), module));
                     }
                 }
                 if !stopped {
@@ -407,6 +407,9 @@ fn grid(
     }
 
     if let Some(set) = linked.as_mut() {
+        // The per-core modules' names, in core order (`nc00/sgLnk, nc01/sgLnk`).
+        let names: Vec<&str> = set.modules.iter().map(|m| m.name.as_str()).collect();
+        report.options.linked_name = Some(names.join(", ")).filter(|n| !n.is_empty());
         let vnc = vnc_passes(run, set, report, diags, &mut ledger, stopped, progress);
         log.extend(bir_linker::log::vnc_lines(&vnc.before, vnc.address_map_ran, vnc.remote_updates));
     }
@@ -515,7 +518,9 @@ fn select_passes(asked: Option<(&Vec<String>, Option<&Src>)>, diags: &mut Vec<Di
     }
 }
 
-fn input_rows(set: &LinkSet) -> Vec<InputRow> {
+/// One row per module read; a module's core is its `neuron_core_id`, or in the
+/// compiler's flows its place (its path or name says it).
+fn input_rows(set: &LinkSet, flow: Flow) -> Vec<InputRow> {
     let mut rows = Vec::new();
     for (i, file) in set.files.iter().enumerate() {
         let bytes = file.len;
@@ -543,7 +548,7 @@ fn input_rows(set: &LinkSet) -> Vec<InputRow> {
                 kind: if file.kind == FileKind::Bundle { FileKind::Bundle } else { FileKind::Module },
                 pointer: m.src.as_ref().map(|s| s.pointer().into_owned()).unwrap_or_default(),
                 module: Some(module.name.clone()),
-                core: module.core,
+                core: if flow.per_core() { module.core.or(module.place.core) } else { module.core },
                 functions: m.functions.len() as u64,
                 instructions: m.store.insts.len() as u64,
                 memlocs: m.store.memlocs.len() as u64,

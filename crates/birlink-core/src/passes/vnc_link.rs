@@ -76,7 +76,7 @@ pub fn run(set: &mut LinkedSet, vnc_nc_count: u64, diags: &mut Vec<Diagnostic>) 
             // The per-core module's name in the compiler's flows, the core function's in
             // the seeds' one module.
             function: if partition.whole {
-                module.name().to_owned()
+                set.modules[partition.module].name.clone()
             } else {
                 module.store.functions[partition.function].name().to_owned()
             },

@@ -239,29 +239,36 @@ fn missing(
     src: Option<&crate::model::ir::Src>,
 ) -> Diagnostic {
     let core = partition.core;
-    // The compiler's words name the module on a per-core set (`nc01/sgLnk`), else the core.
-    let mut diagnostic = Diagnostic::new(
-        Code::RemoteMemlocMissing,
-        PASS,
+    // On a per-core set the modules are named (`nc00/sgLnk`, the compiler's scope);
+    // in the seeds' one module, the cores.
+    let message = if partition.whole {
+        let owner = partitions.get(target.core).map(|p| set.modules[p.module].name.as_str()).unwrap_or("?");
+        let own = set.modules[partition.module].name.as_str();
+        format!(
+            "could not find memory location `{}` in module `{owner}` on core {} (remote target of `{view}` in `{own}` on core {core})",
+            target.name, target.core
+        )
+    } else {
         format!(
             "could not find memory location `{}` on core {} (remote target of `{view}` on core {core})",
             target.name, target.core
-        ),
-    )
-    .core(core)
-    .at_key(src, "remote_local_target")
-    .entity(EntityKind::Memloc, view, Some(function));
+        )
+    };
+    let mut diagnostic = Diagnostic::new(Code::RemoteMemlocMissing, PASS, message)
+        .core(core)
+        .at_key(src, "remote_local_target")
+        .entity(EntityKind::Memloc, view, Some(function));
     match indexes.get(&target.core) {
         Some(index) => {
             diagnostic.nearest = nearest_names(&target.name, index.names(), 3);
             let owner_name = partitions
                 .get(target.core)
                 .map(|p| {
-                    let module = &set.modules[p.module].module;
+                    let linked = &set.modules[p.module];
                     if p.whole {
-                        module.name().to_owned()
+                        linked.name.clone()
                     } else {
-                        module.store.functions[p.function].name().to_owned()
+                        linked.module.store.functions[p.function].name().to_owned()
                     }
                 })
                 .unwrap_or_default();
@@ -293,7 +300,7 @@ fn missing(
 
 fn apply(set: &mut LinkedSet, copy: &Copy, edits: &mut Vec<Edit>) {
     let linked = &mut set.modules[copy.module];
-    let module_name = linked.core.map(|_| linked.module.name().to_owned());
+    let module_name = linked.core.map(|_| linked.name.clone());
     let module = &mut linked.module;
     let (unit, set_name) = owner_names(module, copy);
     let before_line = print::memloc_line(module, copy.view);

@@ -53,8 +53,6 @@ pub enum Reason {
 pub enum Aside {
     /// A dump of its core after another pass than the one taken.
     OtherPass(String),
-    /// A dump of another subgraph than the one linked (`sg00`, or the lowest present).
-    OtherSubgraph(u32),
     /// Under `sgLnk/`: what a previous link wrote.
     LinkOutput,
     /// A dump after one of the link's own passes.
@@ -72,7 +70,6 @@ impl Aside {
     pub fn describe(&self) -> String {
         match self {
             Aside::OtherPass(pass) => format!("a dump after `{pass}`, another pass"),
-            Aside::OtherSubgraph(sg) => format!("subgraph `sg{sg:02}`, not the one linked"),
             Aside::LinkOutput => "the output of an earlier link (`sgLnk/`)".to_owned(),
             Aside::AfterTheLink(pass) => format!("a dump after `{pass}`, a pass of the link itself"),
             Aside::Command => "the compile command: provenance".to_owned(),
@@ -91,13 +88,27 @@ pub struct Plan {
     pub set_aside: Vec<(usize, Aside)>,
     /// The passes dumped, in the order printed (by ordinal, then name), each once.
     pub passes: Vec<String>,
-    /// The subgraph linked.
+    /// The lowest subgraph linked: the one whose files the seeds' link directory is made
+    /// from.
     pub subgraph: u32,
+    /// Every subgraph linked: each core's subgraphs are one link set in the compiler's
+    /// modular flow (`nc00/sg00` … `nc01/sg02`).
+    pub subgraphs: Vec<u32>,
     /// `command.txt`, by index, when present.
     pub command: Option<usize>,
+    /// The netlist the frontend wrote (`hlo_netlist.json`, outside the core folders), by
+    /// index, when present: linked with the dumps (the modular flow's partitions).
+    pub netlist: Option<usize>,
     /// Cores that have a folder but no dump of the pass taken (the page says what would
     /// dump them).
     pub missing: Vec<u32>,
+}
+
+impl Plan {
+    /// What the link reads, by index: the picked dumps, then the netlist.
+    pub fn inputs(&self) -> Vec<usize> {
+        self.picked.iter().map(|(i, _, _)| *i).chain(self.netlist).collect()
+    }
 }
 
 impl Reason {
@@ -110,6 +121,15 @@ impl Reason {
                 format!("after `{}`: no `after-{DEFAULT_AFTER}` dump, the latest pass dumped", dump.after)
             }
         }
+    }
+}
+
+/// `subgraph sg00`, or `subgraphs sg00, sg01, sg02`.
+pub fn subgraphs_text(subgraphs: &[u32]) -> String {
+    let names: Vec<String> = subgraphs.iter().map(|s| format!("sg{s:02}")).collect();
+    match names.as_slice() {
+        [one] => format!("subgraph {one}"),
+        _ => format!("subgraphs {}", names.join(", ")),
     }
 }
 
@@ -151,12 +171,17 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
     let mut dumps: Vec<(usize, Dump)> = Vec::new();
     let mut set_aside: Vec<(usize, Aside)> = Vec::new();
     let mut command = None;
+    let mut netlist = None;
     let mut cores_seen: Vec<u32> = Vec::new();
     for (i, path) in paths.iter().enumerate() {
         let file = path.rsplit('/').next().unwrap_or(path);
         if file == "command.txt" {
             command = Some(i);
             set_aside.push((i, Aside::Command));
+            continue;
+        }
+        if file == "hlo_netlist.json" && place(path).is_none() && netlist.is_none() {
+            netlist = Some(i);
             continue;
         }
         let Some((core, subgraph, below)) = place(path) else {
@@ -194,14 +219,18 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
         }
     }
 
-    let mut by_core: BTreeMap<u32, Vec<(usize, Dump)>> = BTreeMap::new();
+    // Every subgraph dumped is linked: the compiler links all of a core's subgraphs (a
+    // core without one of them is the link's to say, BL0107).
+    let subgraphs: Vec<u32> = {
+        let all: std::collections::BTreeSet<u32> = dumps.iter().map(|(_, d)| d.subgraph).collect();
+        all.into_iter().collect()
+    };
+    let mut by_core: BTreeMap<(u32, u32), Vec<(usize, Dump)>> = BTreeMap::new();
     for (i, dump) in dumps {
-        if dump.subgraph != subgraph {
-            set_aside.push((i, Aside::OtherSubgraph(dump.subgraph)));
-        } else if LINK_PASSES.contains(&dump.after.as_str()) && after != Some(dump.after.as_str()) {
+        if LINK_PASSES.contains(&dump.after.as_str()) && after != Some(dump.after.as_str()) {
             set_aside.push((i, Aside::AfterTheLink(dump.after.clone())));
         } else {
-            by_core.entry(dump.core).or_default().push((i, dump));
+            by_core.entry((dump.core, dump.subgraph)).or_default().push((i, dump));
         }
     }
     cores_seen.sort_unstable();
@@ -218,20 +247,26 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
     let mut picked = Vec::new();
     let mut missing = Vec::new();
     for core in &cores_seen {
-        let candidates = by_core.remove(core).unwrap_or_default();
-        let at = chosen.as_ref().and_then(|(pass, _)| candidates.iter().position(|(_, d)| &d.after == pass));
-        if at.is_none() {
-            missing.push(*core);
-        }
-        for (k, (i, dump)) in candidates.into_iter().enumerate() {
-            match (&chosen, Some(k) == at) {
-                (Some((_, reason)), true) => picked.push((i, dump, reason.clone())),
-                _ => set_aside.push((i, Aside::OtherPass(dump.after))),
+        let mut found = false;
+        let mut lacking = false;
+        for &sg in &subgraphs {
+            let Some(candidates) = by_core.remove(&(*core, sg)) else { continue };
+            let at = chosen.as_ref().and_then(|(pass, _)| candidates.iter().position(|(_, d)| &d.after == pass));
+            found |= at.is_some();
+            lacking |= at.is_none();
+            for (k, (i, dump)) in candidates.into_iter().enumerate() {
+                match (&chosen, Some(k) == at) {
+                    (Some((_, reason)), true) => picked.push((i, dump, reason.clone())),
+                    _ => set_aside.push((i, Aside::OtherPass(dump.after))),
+                }
             }
+        }
+        if lacking || !found {
+            missing.push(*core);
         }
     }
     set_aside.sort_by_key(|(i, _)| *i);
-    Some(Plan { picked, set_aside, passes: ordered, subgraph, command, missing })
+    Some(Plan { picked, set_aside, passes: ordered, subgraph, subgraphs, command, netlist, missing })
 }
 
 /// The latest dump among these: the highest ordinal (a dump without one counts as
@@ -270,7 +305,7 @@ pub fn split(files: Vec<(String, Vec<u8>)>, after: Option<&str>) -> Option<(Vec<
     let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
     let plan = pick(&paths, after)?;
     let wanted = wanted(&paths, &plan);
-    let picked: Vec<usize> = plan.picked.iter().map(|(i, _, _)| *i).collect();
+    let picked = plan.inputs();
     let sources = picked
         .iter()
         .map(|&i| SourceFile {
@@ -309,7 +344,12 @@ pub struct WorkFile {
 pub fn implied_lnc<'p>(plans: impl IntoIterator<Item = &'p Plan>) -> Option<u64> {
     let (mut folders, mut missing) = (0, false);
     for plan in plans {
-        folders += plan.picked.len() + plan.missing.len();
+        // Cores, not dumps: a core of the modular flow has several subgraphs.
+        let mut cores: Vec<u32> =
+            plan.picked.iter().map(|(_, d, _)| d.core).chain(plan.missing.iter().copied()).collect();
+        cores.sort_unstable();
+        cores.dedup();
+        folders += cores.len();
         missing |= !plan.missing.is_empty();
     }
     missing.then_some(folders as u64)
@@ -524,7 +564,7 @@ mod tests {
     }
 
     #[test]
-    fn the_link_passes_and_other_subgraphs_are_set_aside() {
+    fn the_link_passes_are_set_aside_and_every_subgraph_is_linked() {
         let paths = [
             "nc00/sg00/bir_debug.12.after-lower_sync.before-x.json",
             "nc00/sg00/bir_debug.40.after-vnc_link.before-y.json",
@@ -532,9 +572,11 @@ mod tests {
             "nc01/bir_debug.12.after-lower_sync.before-x.json",
         ];
         let plan = pick(&paths, None).unwrap();
-        assert_eq!(plan.subgraph, 0);
-        assert_eq!(plan.picked.iter().map(|(i, _, _)| *i).collect::<Vec<_>>(), [0, 3]);
-        assert_eq!(plan.set_aside, [(1, Aside::AfterTheLink("vnc_link".to_owned())), (2, Aside::OtherSubgraph(1))]);
+        assert_eq!((plan.subgraph, plan.subgraphs.as_slice()), (0, &[0, 1][..]));
+        // Core 1 has no sg01 at all: the link says so (BL0107), not the plan.
+        assert_eq!(plan.picked.iter().map(|(i, _, _)| *i).collect::<Vec<_>>(), [0, 2, 3]);
+        assert_eq!(plan.set_aside, [(1, Aside::AfterTheLink("vnc_link".to_owned()))]);
+        assert!(plan.missing.is_empty());
         // Asked for, a link pass is taken (re-running the VNC passes on their input).
         let plan = pick(&paths, Some("vnc_link")).unwrap();
         assert_eq!(plan.picked.iter().map(|(i, _, _)| *i).collect::<Vec<_>>(), [1]);

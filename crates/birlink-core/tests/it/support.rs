@@ -110,6 +110,10 @@ pub fn summary(outcome: &Outcome) -> String {
         "semaphores": report.semaphores,
     });
     let _ = writeln!(out, "{}", serde_json::to_string_pretty(&rows).expect("rows"));
+    if let Some(log) = birlink_core::bir_linker_log(outcome) {
+        let _ = writeln!(out, "== bir_linker.log");
+        out.push_str(&log);
+    }
     let _ = writeln!(out, "== linked");
     match &outcome.linked {
         Some(module) => out.push_str(&birlink_core::output::print::set_text(module)),

@@ -2,7 +2,7 @@
 //! the link directory planned, the cores' tensor maps merged and checked.
 
 use birlink_core::diag::codes::Code;
-use birlink_core::gen::{self, workdir};
+use birlink_core::gen::{self, samples, workdir, GenConfig, GenFile, Layout};
 use birlink_core::output::report::{ArtifactKind, EntryStatus, Placement};
 use birlink_core::read::workdir::split;
 use birlink_core::{LinkOptions, Outcome, Severity};
@@ -144,4 +144,47 @@ fn a_core_without_the_dump_makes_the_lnc_the_folders_count() {
     assert_eq!((options.lnc, options.lnc_source), (2, birlink_core::output::report::LncSource::Workdir));
     assert_eq!(outcome.report.inputs.len(), 1);
     assert!(codes(&outcome).contains(&"1513".to_owned()), "{:?}", codes(&outcome));
+}
+
+/// A modular compile's work directory: each core's three subgraphs dumped after the pass
+/// before bir_linker, the frontend's netlist at the root, a dump of an earlier link in
+/// `sgLnk/`. Every subgraph is linked through the netlist, per core.
+#[test]
+fn a_modular_work_directory_links_every_subgraph_through_its_netlist() {
+    let config = GenConfig {
+        flow: birlink_core::Flow::Modular,
+        subgraphs: 3,
+        partitions: 6,
+        insts: 24,
+        ..samples::matmul_config()
+    };
+    let mut files: Vec<GenFile> = Vec::new();
+    for file in gen::generate(&config, Layout::Files) {
+        let path = match file.path.strip_suffix("/bir.json") {
+            Some(place) => format!("w/{place}/bir_debug.31.after-dep_reduction.before-bir_linker.json"),
+            None => format!("w/{}", file.path),
+        };
+        files.push(GenFile { path, bytes: file.bytes });
+    }
+    files.push(GenFile { path: "w/nc00/sgLnk/def.json".into(), bytes: b"{}".to_vec() });
+    files.push(GenFile { path: "w/command.txt".into(), bytes: b"neuronx-cc compile --lnc 2\n".to_vec() });
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let plan = birlink_core::read::workdir::pick(&paths, None).expect("a work directory");
+    assert_eq!(plan.subgraphs, [0, 1, 2]);
+    assert_eq!(plan.picked.len(), 6, "every core's every subgraph");
+    assert!(plan.netlist.is_some_and(|i| paths[i] == "w/hlo_netlist.json"));
+    let (sources, input) =
+        split(files.into_iter().map(|f| (f.path, f.bytes)).collect(), None).expect("a work directory");
+    // As the compiler decides the flow.
+    let outcome = birlink_core::run(sources, &LinkOptions { workdir: Some(input), ..LinkOptions::default() });
+    let report = &outcome.report;
+    assert_eq!(
+        (report.options.flow, report.options.flow_source),
+        (birlink_core::Flow::Modular, birlink_core::FlowSource::Netlist)
+    );
+    assert!(!birlink_core::diag::has_errors(&report.diagnostics), "{:?}", crate::support::codes(&outcome));
+    assert_eq!(report.dispatcher.len(), 12, "6 partitions on each of 2 cores");
+    assert_eq!(report.subgraphs.len(), 6);
+    assert!(report.subgraphs.iter().all(|s| s.file.contains("after-dep_reduction")));
+    assert_eq!(report.options.linked_name.as_deref(), Some("nc00/sgLnk, nc01/sgLnk"));
 }

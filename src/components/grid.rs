@@ -1,0 +1,122 @@
+//! The link set as the compiler sees it, first: the flow and why, and the grid of cores
+//! × subgraphs with each module's place and file (docs/spec/link.md §0). The flow is
+//! one choice away: as the compiler decides, or asked for (the seeds' reading
+//! labelled as such).
+
+use birlink_core::output::report::{Report, SubgraphRow};
+use birlink_core::{Flow, FlowSource};
+use yew::prelude::*;
+
+use crate::context::use_app;
+use crate::state::{LinkAction, LinkOp, RunRef};
+
+/// What decided the flow, in the compiler's words where it has them.
+pub fn why(flow: Flow, source: FlowSource) -> &'static str {
+    match (flow, source) {
+        (_, FlowSource::Netlist) => {
+            "a netlist with partitions (the compiler: “found partitions within VNC, using VNC + MT modular flow”)"
+        }
+        (_, FlowSource::Subgraphs) => "a core has several subgraphs",
+        (_, FlowSource::Single) => {
+            "one subgraph per core and no netlist partitions (the compiler: “Switching to VNC + flat flow”): the compiler runs no bir_linker"
+        }
+        (Flow::Seeds, FlowSource::Linked) => "an input is the seeds' linked module (its functions carry several cores)",
+        (Flow::Seeds, _) => "asked for: the seeds' reading, the cores merged into one module — not what the compiler does",
+        (_, _) => "asked for",
+    }
+}
+
+/// One cell of the grid: the modules at a core and subgraph (two is an error).
+fn cell(rows: &[&SubgraphRow]) -> Html {
+    if rows.is_empty() {
+        return html! { <td class="missing" title="no module here">{ "—" }</td> };
+    }
+    html! {
+        <td class={classes!((rows.len() > 1).then_some("conflict"))}>
+            // The row and column say the place; the cell says what is there (the module
+            // and its file in full on hover).
+            { for rows.iter().map(|r| html! {
+                <div class="grid-module" title={format!("{} · {}", r.module, r.file)} data-file={r.file.clone()} data-module={r.module.clone()}>
+                    { match r.definition {
+                        Some(d) => format!("def {d}"),
+                        None => "✓".to_owned(),
+                    } }
+                </div>
+            }) }
+        </td>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct FlowGridProps {
+    /// The run.
+    pub run: RunRef,
+}
+
+/// The flow line, its chooser, and the grid.
+#[function_component(FlowGrid)]
+pub fn flow_grid(props: &FlowGridProps) -> Html {
+    let context = use_app();
+    let report: &Report = &props.run.report;
+    let options = &report.options;
+    let chosen = context.state.shown().link.flow;
+    let onchange = {
+        let context = context.clone();
+        Callback::from(move |event: Event| {
+            let value = event.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            context.dispatch(LinkAction::shown(LinkOp::SetFlow(Flow::parse(&value))));
+        })
+    };
+    let option = |value: &str, label: &str, selected: bool| {
+        html! { <option value={value.to_owned()} {selected}>{ label.to_owned() }</option> }
+    };
+    let mut cores: Vec<u64> = report.subgraphs.iter().map(|r| r.core).collect();
+    cores.dedup();
+    let mut subgraphs: Vec<u32> = report.subgraphs.iter().map(|r| r.subgraph).collect();
+    subgraphs.sort_unstable();
+    subgraphs.dedup();
+    let name = match options.flow {
+        Flow::Modular => "modular flow",
+        Flow::Flat => "flat flow",
+        Flow::Seeds => "the seeds' reading",
+    };
+    html! {
+        <div class="flow-grid" id="flow-grid" data-flow={options.flow.as_str()} data-flow-source={options.flow_source.as_str()}>
+            <p class="flow-line">
+                <strong>{ name }</strong>
+                { format!(" — {}", why(options.flow, options.flow_source)) }
+            </p>
+            <label class="flow-choice">
+                { "Link " }
+                <select id="flow-select" {onchange} aria-label="How to link">
+                    { option("", "as the compiler decides", chosen.is_none()) }
+                    { option("modular", "modular (bir_linker per core)", chosen == Some(Flow::Modular)) }
+                    { option("flat", "flat (no bir_linker)", chosen == Some(Flow::Flat)) }
+                    { option("seeds", "the seeds' reading (cores merged)", chosen == Some(Flow::Seeds)) }
+                </select>
+            </label>
+            if !report.subgraphs.is_empty() && options.flow != Flow::Seeds {
+                <table class="grid-table" id="grid-table">
+                    <caption>{ format!("{} core(s) × {} subgraph(s): each module's place", cores.len(), subgraphs.len()) }</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">{ "core" }</th>
+                            { for subgraphs.iter().map(|s| html! { <th scope="col">{ format!("sg{s:02}") }</th> }) }
+                        </tr>
+                    </thead>
+                    <tbody>
+                        { for cores.iter().map(|&core| html! {
+                            <tr data-core={core.to_string()}>
+                                <th scope="row">{ format!("nc{core:02}") }</th>
+                                { for subgraphs.iter().map(|&s| {
+                                    let rows: Vec<&SubgraphRow> = report.subgraphs.iter().filter(|r| r.core == core && r.subgraph == s).collect();
+                                    cell(&rows)
+                                }) }
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            }
+        </div>
+    }
+}

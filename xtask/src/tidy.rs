@@ -208,7 +208,7 @@ fn cited(text: &str, marker: &str) -> Vec<u32> {
 fn every_cited_section_of_the_spec_exists() {
     let link = sections("link.md");
     let embed = sections("embed.md");
-    assert_eq!(link, (1..=9).collect::<Vec<_>>(), "docs/spec/link.md numbers its sections 1 to 9");
+    assert_eq!(link, (0..=9).collect::<Vec<_>>(), "docs/spec/link.md numbers its sections 0 to 9");
     assert_eq!(embed, (1..=8).collect::<Vec<_>>(), "docs/spec/embed.md numbers its sections 1 to 8");
     let mut citations = 0;
     for file in files(&["rs", "md", "mjs"]) {

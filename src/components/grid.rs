@@ -21,8 +21,10 @@ pub fn why(flow: Flow, source: FlowSource) -> &'static str {
             "one subgraph per core and no netlist partitions (the compiler: “Switching to VNC + flat flow”): the compiler runs no bir_linker"
         }
         (Flow::Seeds, FlowSource::Linked) => "an input is the seeds' linked module (its functions carry several cores)",
-        (Flow::Seeds, _) => "asked for: the seeds' reading, the cores merged into one module — not what the compiler does",
-        (_, _) => "asked for",
+        (Flow::Seeds, _) => {
+            "asked for (this menu, a link's flow=, or the bundle's options.flow): the cores merged into one module — not what the compiler does"
+        }
+        (_, _) => "asked for (this menu, a link's flow=, or the bundle's options.flow)",
     }
 }
 
@@ -89,7 +91,7 @@ pub fn flow_grid(props: &FlowGridProps) -> Html {
             <label class="flow-choice">
                 { "Link " }
                 <select id="flow-select" {onchange} aria-label="How to link">
-                    { option("", "as the compiler decides", chosen.is_none()) }
+                    { option("", "as the compiler decides (or the bundle says)", chosen.is_none()) }
                     { option("modular", "modular (bir_linker per core)", chosen == Some(Flow::Modular)) }
                     { option("flat", "flat (no bir_linker)", chosen == Some(Flow::Flat)) }
                     { option("seeds", "the seeds' reading (cores merged)", chosen == Some(Flow::Seeds)) }

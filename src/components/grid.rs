@@ -17,6 +17,9 @@ pub fn why(flow: Flow, source: FlowSource) -> &'static str {
             "a netlist with partitions (the compiler: “found partitions within VNC, using VNC + MT modular flow”)"
         }
         (_, FlowSource::Subgraphs) => "a core has several subgraphs",
+        (_, FlowSource::Sglnk) => {
+            "every module is a core's linked module (ncCC/sgLnk): bir_linker has run, the VNC passes link them across the cores"
+        }
         (_, FlowSource::Single) => {
             "one subgraph per core and no netlist partitions (the compiler: “Switching to VNC + flat flow”): the compiler runs no bir_linker"
         }
@@ -118,6 +121,32 @@ pub fn flow_grid(props: &FlowGridProps) -> Html {
                         }) }
                     </tbody>
                 </table>
+            }
+            if !report.fidelity.is_empty() {
+                <div class="fidelity" id="fidelity">
+                    <p class="flow-line"><strong>{ "The compiler's own result" }</strong>{ ", held against birlink's for the same input:" }</p>
+                    <ul>
+                        { for report.fidelity.iter().map(|row| {
+                            let what = format!("{} (nc{:02})", row.pass, row.core);
+                            let (class, text) = match (&row.unread, &row.first) {
+                                (Some(why), _) => ("unread", format!("not compared: {why}")),
+                                (None, None) => ("agree", format!("agrees ({} lines)", row.lines)),
+                                (None, Some(first)) => ("differ", format!(
+                                    "parts at line {} ({}): birlink `{}` · compiler `{}` ({} of {} lines differ)",
+                                    first.line, first.unit,
+                                    first.birlink.as_deref().unwrap_or("(ends)").trim(),
+                                    first.compiler.as_deref().unwrap_or("(ends)").trim(),
+                                    row.differing, row.lines,
+                                )),
+                            };
+                            html! {
+                                <li class={classes!("fidelity-row", class)} data-pass={row.pass.as_str()} data-core={row.core.to_string()} title={row.file.clone()}>
+                                    <strong>{ what }</strong>{ " " }{ text }
+                                </li>
+                            }
+                        }) }
+                    </ul>
+                </div>
             }
         </div>
     }

@@ -72,7 +72,8 @@ fn command_text(props: &CommandProps) -> Html {
 /// What one kind of set-aside file is called, one and many.
 fn kind(aside: &Aside) -> (u8, &'static str, &'static str) {
     match aside {
-        Aside::OtherPass(_) | Aside::AfterTheLink(_) => (0, "dump of another pass", "dumps of other passes"),
+        Aside::OtherPass(_) => (0, "dump of another pass", "dumps of other passes"),
+        Aside::AfterTheLink(_) => (1, "of the compiler's own results", "of the compiler's own results"),
         Aside::TensorMap => (2, "tensor map", "tensor maps"),
         Aside::Artifact => (3, "backend artifact", "backend artifacts"),
         Aside::LinkOutput => (4, "file of an earlier link", "files of an earlier link"),

@@ -81,10 +81,11 @@ impl Workdir {
         }
         let count = |f: &dyn Fn(&Aside) -> bool| plan.set_aside.iter().filter(|(_, a)| f(a)).count();
         let kinds = [
+            (count(&|a| matches!(a, Aside::OtherPass(_))), "dump of another pass", "dumps of other passes"),
             (
-                count(&|a| matches!(a, Aside::OtherPass(_) | Aside::AfterTheLink(_))),
-                "dump of another pass",
-                "dumps of other passes",
+                count(&|a| matches!(a, Aside::AfterTheLink(_))),
+                "of the compiler's own results (held against birlink's)",
+                "of the compiler's own results (held against birlink's)",
             ),
             (count(&|a| matches!(a, Aside::TensorMap)), "tensor map", "tensor maps"),
             (count(&|a| matches!(a, Aside::Artifact)), "backend artifact", "backend artifacts"),

@@ -153,6 +153,29 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
             );
         }
     }
+    for (i, row) in report.fidelity.iter().enumerate() {
+        let head = if i == 0 { "compiler's result" } else { "" };
+        let what = format!("{} (nc{:02})", row.pass, row.core);
+        let verdict = match (&row.unread, &row.first) {
+            (Some(why), _) => paint(&format!("not compared: {why}"), Style::Warning, color),
+            (None, None) => paint(&format!("agrees with `{}` ({} lines)", row.file, row.lines), Style::Accent, color),
+            (None, Some(first)) => paint(
+                &format!(
+                    "parts from `{}` at line {} ({}; {} of {} lines differ): birlink `{}` · compiler `{}`",
+                    row.file,
+                    first.line,
+                    first.unit,
+                    row.differing,
+                    row.lines,
+                    first.birlink.as_deref().unwrap_or("(ends)").trim(),
+                    first.compiler.as_deref().unwrap_or("(ends)").trim()
+                ),
+                Style::Error,
+                color,
+            ),
+        };
+        let _ = writeln!(out, "  {head:<20} {what:<24} {verdict}");
+    }
     if let Some(dir) = &report.link_dir {
         let count = |p: Placement| dir.entries.iter().filter(|e| e.placement == p).count();
         let collisions = dir.entries.iter().filter(|e| !e.differs_on.is_empty()).count();

@@ -70,6 +70,9 @@ pub enum FlowSource {
     /// earlier birlink's `linked.json`), which only the seeds' reading makes (seeds;
     /// birlink's reading).
     Linked,
+    /// Every module is a core's linked module (`ncCC/sgLnk`): the modular flow's VNC
+    /// passes' input, bir_linker already run (birlink's reading).
+    Sglnk,
 }
 
 impl FlowSource {
@@ -81,6 +84,7 @@ impl FlowSource {
             FlowSource::Single => "single",
             FlowSource::Option => "option",
             FlowSource::Linked => "linked",
+            FlowSource::Sglnk => "sglnk",
         }
     }
 }

@@ -33,6 +33,10 @@ pub struct Report {
     /// core, in netlist order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub partitions: Vec<PartitionRow>,
+    /// The compiler's own results in the work directory held against birlink's for the
+    /// same input (docs/spec/link.md §0.8), one row per dump.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fidelity: Vec<FidelityRow>,
     /// The passes in pipeline order.
     pub passes: Vec<PassRow>,
     /// The dispatcher's calls.
@@ -98,6 +102,44 @@ pub struct PartitionRow {
     pub reads: Vec<String>,
     /// The intermediates it writes, in formal order.
     pub writes: Vec<String>,
+}
+
+/// `fidelity[]`: one dump of the compiler's own result held against birlink's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FidelityRow {
+    /// The pass the compiler printed it after (`bir_linker`, `vnc_link`, …).
+    pub pass: Pass,
+    /// The core.
+    pub core: u64,
+    /// The compiler's dump.
+    pub file: String,
+    /// Whether birlink's module of that core after that pass reads the same, line for
+    /// line of the canonical text.
+    pub agree: bool,
+    /// Lines compared (the longer text's).
+    pub lines: u64,
+    /// Lines that differ.
+    pub differing: u64,
+    /// The first difference, when they part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<FirstDifference>,
+    /// Why nothing could be compared (the dump does not read, birlink has no module
+    /// of that core after that pass).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unread: Option<String>,
+}
+
+/// Where birlink's and the compiler's results first part.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FirstDifference {
+    /// The 1-based line of the canonical text.
+    pub line: u64,
+    /// The unit it is in (`function sg0001`, `queue qIO`, `module`).
+    pub unit: String,
+    /// birlink's line (`None`: birlink's text ends first).
+    pub birlink: Option<String>,
+    /// The compiler's line (`None`: its text ends first).
+    pub compiler: Option<String>,
 }
 
 /// `tool`.

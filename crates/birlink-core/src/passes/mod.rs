@@ -7,6 +7,7 @@
 //! diagnostic's JSON pointer into line and column, one scan per file.
 
 pub mod bir_linker;
+pub mod fidelity;
 pub mod partition;
 pub mod verify;
 pub mod vnc_link;
@@ -144,6 +145,11 @@ pub fn decide_flow(asked: Option<Flow>, set: &LinkSet) -> (Flow, FlowSource) {
     if set.modules.iter().any(|m| Partitions::of(&m.module).len() > 1) {
         return (Flow::Seeds, FlowSource::Linked);
     }
+    // Every module a core's linked module: bir_linker has run (the modular flow), and
+    // these are the VNC passes' input.
+    if !set.modules.is_empty() && set.modules.iter().all(|m| m.place.linked) {
+        return (Flow::Modular, FlowSource::Sglnk);
+    }
     if set.netlist.as_ref().is_some_and(Netlist::has_partitions) {
         return (Flow::Modular, FlowSource::Netlist);
     }
@@ -206,7 +212,14 @@ pub fn run_with_progress(
     report.options.lnc = lnc;
     report.options.lnc_source = lnc_source;
 
-    let run = Run { selected: &selected, options, stopped: read_failed };
+    // The compiler's own results in a work directory: held against birlink's in its
+    // flows (the seeds' reading links what the compiler never builds).
+    let compiler = match (flow, options.workdir.as_ref().and_then(WorkdirInput::plan)) {
+        (Flow::Seeds, _) | (_, None) => Vec::new(),
+        (_, Some(plan)) => plan.compiler,
+    };
+    let keep = fidelity::wanted(&compiler);
+    let run = Run { selected: &selected, options, stopped: read_failed, compiler, keep };
     let mut log = Vec::new();
     let (ledger, linked) = match flow {
         Flow::Seeds => seeds(&run, &mut set, &mut report, &mut diags, progress),
@@ -229,6 +242,10 @@ struct Run<'r> {
     options: &'r LinkOptions,
     /// Reading failed: no pass runs.
     stopped: bool,
+    /// The compiler's own results in the work directory (`passes::fidelity`).
+    compiler: Vec<(usize, crate::read::workdir::Dump)>,
+    /// The passes after which birlink's set is kept to hold them against.
+    keep: Vec<Pass>,
 }
 
 impl Run<'_> {
@@ -311,7 +328,8 @@ fn seeds(
 
     let mut linked = linked.map(LinkedSet::one);
     if let Some(set) = linked.as_mut() {
-        // The seeds' reading writes no compiler log.
+        // The seeds' reading writes no compiler log, and holds nothing against the
+        // compiler's results (it links what the compiler never builds).
         vnc_passes(run, set, report, diags, &mut ledger, stopped, progress);
     }
     (ledger, linked)
@@ -337,6 +355,8 @@ fn grid(
     let mut ledger = Ledger::new(flow, &planned);
     let mut linked: Option<LinkedSet> = None;
     report.subgraphs = subgraph_rows(set);
+    // The stages of birlink's to hold the compiler's own results against.
+    let mut stages = fidelity::Stages::default();
 
     if !stopped && !run.wants(Pass::Verify) && !run.wants(Pass::BirLinker) {
         // The VNC passes on their own: one module per core (one module alone is core 0).
@@ -401,6 +421,9 @@ fn grid(
                 }
                 if !stopped {
                     linked = Some(LinkedSet::per_core(outputs));
+                    if run.keep.contains(&Pass::BirLinker) {
+                        stages.bir_linker = linked.clone();
+                    }
                 }
             }
         }
@@ -412,6 +435,12 @@ fn grid(
         report.options.linked_name = Some(names.join(", ")).filter(|n| !n.is_empty());
         let vnc = vnc_passes(run, set, report, diags, &mut ledger, stopped, progress);
         log.extend(bir_linker::log::vnc_lines(&vnc.before, vnc.address_map_ran, vnc.remote_updates));
+        stages.vnc_remote_addr_map = vnc.after_address_map;
+        if let Some(work) = run.options.workdir.as_ref().filter(|_| !run.compiler.is_empty()) {
+            report.fidelity = fidelity::check(work, &run.compiler, &stages, Some(set), vnc.remote_updates.is_some());
+        }
+    } else if let Some(work) = run.options.workdir.as_ref().filter(|_| !run.compiler.is_empty()) {
+        report.fidelity = fidelity::check(work, &run.compiler, &stages, None, false);
     }
     (ledger, linked)
 }
@@ -424,6 +453,8 @@ struct VncRan {
     address_map_ran: bool,
     /// The remote updates `vnc_link` found, when it ran.
     remote_updates: Option<usize>,
+    /// The set after `vnc_remote_addr_map`, when asked to keep it.
+    after_address_map: Option<LinkedSet>,
 }
 
 /// Each module's place in the grid, as its keys and path say (before any check: the
@@ -461,14 +492,22 @@ fn vnc_passes(
     mut stopped: bool,
     progress: &mut dyn FnMut(Progress),
 ) -> VncRan {
-    let mut ran =
-        VncRan { before: bir_linker::log::Counts::of(set.iter()), address_map_ran: false, remote_updates: None };
+    let keep_after_address_map = run.keep.contains(&Pass::VncRemoteAddrMap);
+    let mut ran = VncRan {
+        before: bir_linker::log::Counts::of(set.iter()),
+        address_map_ran: false,
+        remote_updates: None,
+        after_address_map: None,
+    };
     if !stopped && run.wants(Pass::VncRemoteAddrMap) {
         progress(Progress::Pass(Pass::VncRemoteAddrMap));
         let result = vnc_remote_addr_map::run(set, report.options.lnc, diags);
         stopped = ledger.ran(Pass::VncRemoteAddrMap, None, result.failed, result.steps);
         report.address_map = result.rows;
         ran.address_map_ran = true;
+        if keep_after_address_map && !stopped {
+            ran.after_address_map = Some(set.clone());
+        }
     }
     if !stopped && run.wants(Pass::VncLink) {
         progress(Progress::Pass(Pass::VncLink));

@@ -35,6 +35,8 @@ pub struct Dump {
     pub ordinal: Option<u64>,
     /// The pass it was printed after (`after-<pass>`).
     pub after: String,
+    /// A dump of the core's linked module (`ncCC/sgLnk/`), printed after the link.
+    pub linked: bool,
 }
 
 /// Why a dump was taken for its core.
@@ -71,7 +73,9 @@ impl Aside {
         match self {
             Aside::OtherPass(pass) => format!("a dump after `{pass}`, another pass"),
             Aside::LinkOutput => "the output of an earlier link (`sgLnk/`)".to_owned(),
-            Aside::AfterTheLink(pass) => format!("a dump after `{pass}`, a pass of the link itself"),
+            Aside::AfterTheLink(pass) => {
+                format!("the compiler's own result after `{pass}`, a pass of the link itself: held against birlink's")
+            }
             Aside::Command => "the compile command: provenance".to_owned(),
             Aside::TensorMap => "a tensor map, not a BIR module".to_owned(),
             Aside::Artifact => "a backend artifact, not a BIR module".to_owned(),
@@ -96,6 +100,10 @@ pub struct Plan {
     pub subgraphs: Vec<u32>,
     /// `command.txt`, by index, when present.
     pub command: Option<usize>,
+    /// The compiler's own results: dumps after a pass of the link (`bir_linker`,
+    /// `vnc_remote_addr_map`, `vnc_link`) that are not the link's input, by index — what
+    /// birlink's result for the same input is held against (`report.fidelity`).
+    pub compiler: Vec<(usize, Dump)>,
     /// The netlist the frontend wrote (`hlo_netlist.json`, outside the core folders), by
     /// index, when present: linked with the dumps (the modular flow's partitions).
     pub netlist: Option<usize>,
@@ -172,6 +180,7 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
     let mut set_aside: Vec<(usize, Aside)> = Vec::new();
     let mut command = None;
     let mut netlist = None;
+    let mut linked_dumps: Vec<(usize, Dump)> = Vec::new();
     let mut cores_seen: Vec<u32> = Vec::new();
     for (i, path) in paths.iter().enumerate() {
         let file = path.rsplit('/').next().unwrap_or(path);
@@ -192,14 +201,33 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
         };
         cores_seen.push(core);
         if below.contains(&"sgLnk") {
-            set_aside.push((i, Aside::LinkOutput));
+            // A dump of the core's linked module, directly in `ncCC/sgLnk/` (where the
+            // compiler's scope puts it; inferred, no dump path is in the public logs).
+            match dump_name(file) {
+                Some((ordinal, pass)) if below.len() == 2 && below[0] == "sgLnk" && subgraph.is_none() => {
+                    linked_dumps.push((i, Dump { core, subgraph: 0, ordinal, after: pass, linked: true }));
+                }
+                _ => set_aside.push((i, Aside::LinkOutput)),
+            }
             continue;
         }
         match dump_name(file) {
             Some((ordinal, pass)) if below.len() == 1 => {
-                dumps.push((i, Dump { core, subgraph: subgraph.unwrap_or(0), ordinal, after: pass }));
+                dumps.push((i, Dump { core, subgraph: subgraph.unwrap_or(0), ordinal, after: pass, linked: false }));
             }
             _ => set_aside.push((i, classify_other(file))),
+        }
+    }
+    // The linked module's dumps after passes before the VNC passes are their input when
+    // no subgraph was dumped before the link (the second entry point); after a pass of
+    // the link, they are the compiler's result.
+    let subgraph_input = dumps.iter().any(|(_, d)| !LINK_PASSES.contains(&d.after.as_str()));
+    for (i, dump) in linked_dumps {
+        let link_pass = LINK_PASSES.contains(&dump.after.as_str());
+        if subgraph_input && !link_pass && after != Some(dump.after.as_str()) {
+            set_aside.push((i, Aside::LinkOutput));
+        } else {
+            dumps.push((i, dump));
         }
     }
     if dumps.is_empty() {
@@ -220,19 +248,34 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
     }
 
     // Every subgraph dumped is linked: the compiler links all of a core's subgraphs (a
-    // core without one of them is the link's to say, BL0107).
-    let subgraphs: Vec<u32> = {
-        let all: std::collections::BTreeSet<u32> = dumps.iter().map(|(_, d)| d.subgraph).collect();
-        all.into_iter().collect()
-    };
+    // core without one of them is the link's to say, BL0107); a linked module's dumps
+    // count as one more place of the core (`u32::MAX` below).
     let mut by_core: BTreeMap<(u32, u32), Vec<(usize, Dump)>> = BTreeMap::new();
+    let mut compiler = Vec::new();
+    // The VNC passes' own input: the linked dumps before them, when nothing else is.
+    let linked_entry = !subgraph_input;
     for (i, dump) in dumps {
         if LINK_PASSES.contains(&dump.after.as_str()) && after != Some(dump.after.as_str()) {
-            set_aside.push((i, Aside::AfterTheLink(dump.after.clone())));
-        } else {
-            by_core.entry((dump.core, dump.subgraph)).or_default().push((i, dump));
+            // bir_linker's own output is the VNC passes' input when that is all there is.
+            let input = linked_entry && dump.linked && dump.after == "bir_linker";
+            if !input {
+                set_aside.push((i, Aside::AfterTheLink(dump.after.clone())));
+                compiler.push((i, dump));
+                continue;
+            }
         }
+        let sg = if dump.linked { u32::MAX } else { dump.subgraph };
+        by_core.entry((dump.core, sg)).or_default().push((i, dump));
     }
+    let subgraphs: Vec<u32> = {
+        let all: std::collections::BTreeSet<u32> =
+            by_core.keys().map(|(_, sg)| *sg).filter(|sg| *sg != u32::MAX).collect();
+        let mut list: Vec<u32> = all.into_iter().collect();
+        if by_core.keys().any(|(_, sg)| *sg == u32::MAX) {
+            list.push(u32::MAX);
+        }
+        list
+    };
     cores_seen.sort_unstable();
     cores_seen.dedup();
 
@@ -266,7 +309,8 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
         }
     }
     set_aside.sort_by_key(|(i, _)| *i);
-    Some(Plan { picked, set_aside, passes: ordered, subgraph, subgraphs, command, netlist, missing })
+    let subgraphs = subgraphs.into_iter().filter(|sg| *sg != u32::MAX).collect();
+    Some(Plan { picked, set_aside, passes: ordered, subgraph, subgraphs, command, netlist, compiler, missing })
 }
 
 /// The latest dump among these: the highest ordinal (a dump without one counts as
@@ -460,7 +504,10 @@ pub fn wanted(paths: &[&str], plan: &Plan) -> Vec<usize> {
         })
         .map(|a| a.index)
         .collect();
+    // The compiler's own results, held against birlink's.
+    wanted.extend(plan.compiler.iter().map(|(i, _)| *i));
     wanted.sort_unstable();
+    wanted.dedup();
     wanted
 }
 

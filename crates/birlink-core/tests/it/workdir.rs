@@ -5,7 +5,7 @@ use birlink_core::diag::codes::Code;
 use birlink_core::gen::{self, samples, workdir, GenConfig, GenFile, Layout};
 use birlink_core::output::report::{ArtifactKind, EntryStatus, Placement};
 use birlink_core::read::workdir::split;
-use birlink_core::{LinkOptions, Outcome, Severity};
+use birlink_core::{LinkOptions, Outcome, Pass, Severity};
 
 use crate::support::{codes, seeds};
 
@@ -187,4 +187,119 @@ fn a_modular_work_directory_links_every_subgraph_through_its_netlist() {
     assert_eq!(report.subgraphs.len(), 6);
     assert!(report.subgraphs.iter().all(|s| s.file.contains("after-dep_reduction")));
     assert_eq!(report.options.linked_name.as_deref(), Some("nc00/sgLnk, nc01/sgLnk"));
+}
+
+/// The modular work directory's files: every subgraph dumped after `dep_reduction`, the
+/// netlist at the root.
+fn modular_work() -> Vec<GenFile> {
+    let config = GenConfig {
+        flow: birlink_core::Flow::Modular,
+        subgraphs: 3,
+        partitions: 6,
+        insts: 24,
+        ..samples::matmul_config()
+    };
+    gen::generate(&config, Layout::Files)
+        .into_iter()
+        .map(|file| match file.path.strip_suffix("/bir.json") {
+            Some(place) => {
+                GenFile { path: format!("w/{place}/bir_debug.31.after-dep_reduction.before-bir_linker.json"), ..file }
+            }
+            None => GenFile { path: format!("w/{}", file.path), ..file },
+        })
+        .collect()
+}
+
+/// Links a work directory as the compiler decides its flow.
+fn link_as_compiler(files: Vec<GenFile>, passes: Option<Vec<String>>) -> Outcome {
+    let (sources, input) =
+        split(files.into_iter().map(|f| (f.path, f.bytes)).collect(), None).expect("a work directory");
+    birlink_core::run(sources, &LinkOptions { workdir: Some(input), passes, ..LinkOptions::default() })
+}
+
+/// birlink's own result written back as the compiler's dumps after `bir_linker` and
+/// after `vnc_link` (`ncCC/sgLnk/bir_debug.*`): held against birlink's result for the same
+/// input they agree, and one field changed in one of them is the first difference.
+#[test]
+fn the_compilers_own_result_is_held_against_birlinks() {
+    let work = modular_work();
+    let after_link = link_as_compiler(work.clone(), Some(vec!["verify".into(), "bir_linker".into()]));
+    let after_all = link_as_compiler(work.clone(), None);
+    let mut files = work;
+    for (outcome, name) in [
+        (&after_link, "bir_debug.60.after-bir_linker.before-postlnk_dma_report.json"),
+        (&after_all, "bir_debug.99.after-vnc_link.before-branch_hint.json"),
+    ] {
+        for linked in &outcome.linked.as_ref().expect("linked").modules {
+            let core = linked.core.expect("per core");
+            let text = birlink_core::output::json::module_to_string(&linked.module);
+            files.push(GenFile { path: format!("w/nc{core:02}/sgLnk/{name}"), bytes: text.into_bytes() });
+        }
+    }
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let plan = birlink_core::read::workdir::pick(&paths, None).expect("a work directory");
+    assert_eq!(plan.picked.len(), 6, "bir_linker's input: the subgraphs");
+    assert_eq!(plan.compiler.len(), 4, "the compiler's results: after bir_linker and vnc_link, each core");
+    let outcome = link_as_compiler(files.clone(), None);
+    let rows = &outcome.report.fidelity;
+    let said: Vec<(Pass, u64, bool)> = rows.iter().map(|r| (r.pass, r.core, r.agree)).collect();
+    assert_eq!(
+        said,
+        [(Pass::BirLinker, 0, true), (Pass::BirLinker, 1, true), (Pass::VncLink, 0, true), (Pass::VncLink, 1, true)],
+        "{rows:?}"
+    );
+    assert!(rows.iter().all(|r| r.lines > 100 && r.first.is_none() && r.unread.is_none()));
+
+    // One field changed in core 1's dump after vnc_link: the first difference, named.
+    let at = files.iter().position(|f| f.path == "w/nc01/sgLnk/bir_debug.99.after-vnc_link.before-branch_hint.json");
+    let dump = &mut files[at.expect("core 1's dump")];
+    let text = String::from_utf8(dump.bytes.clone()).expect("utf-8");
+    let changed = text.replacen("\"addr\": 2097152", "\"addr\": 2097153", 1);
+    assert_ne!(changed, text, "the field is there");
+    dump.bytes = changed.into_bytes();
+    let outcome = link_as_compiler(files, None);
+    let rows = &outcome.report.fidelity;
+    let parted: Vec<&birlink_core::output::report::FidelityRow> = rows.iter().filter(|r| !r.agree).collect();
+    assert_eq!(parted.len(), 1, "{rows:?}");
+    let (row, first) = (parted[0], parted[0].first.as_ref().expect("a first difference"));
+    assert_eq!((row.pass, row.core, row.differing), (Pass::VncLink, 1, 1));
+    assert!(first.birlink.as_deref().is_some_and(|l| l.contains("addr=2097152")), "{first:?}");
+    assert!(first.compiler.as_deref().is_some_and(|l| l.contains("addr=2097153")), "{first:?}");
+    assert!(first.unit.starts_with("function "), "{first:?}");
+}
+
+/// A directory holding only the linked modules' dumps before the VNC passes (printed
+/// after `coloring_allocator_reg`): they are the VNC passes' input, bir_linker already
+/// run by the compiler.
+#[test]
+fn the_linked_modules_dumps_are_the_vnc_passes_input() {
+    let after_link = link_as_compiler(modular_work(), Some(vec!["verify".into(), "bir_linker".into()]));
+    let mut files = Vec::new();
+    for linked in &after_link.linked.as_ref().expect("linked").modules {
+        let core = linked.core.expect("per core");
+        let text = birlink_core::output::json::module_to_string(&linked.module);
+        let path =
+            format!("w/nc{core:02}/sgLnk/bir_debug.88.after-coloring_allocator_reg.before-vnc_remote_addr_map.json");
+        files.push(GenFile { path, bytes: text.into_bytes() });
+    }
+    let outcome = link_as_compiler(files, None);
+    let report = &outcome.report;
+    assert_eq!(
+        (report.options.flow, report.options.flow_source),
+        (birlink_core::Flow::Modular, birlink_core::FlowSource::Sglnk)
+    );
+    assert!(!birlink_core::diag::has_errors(&report.diagnostics), "{:?}", codes(&outcome));
+    let ran: Vec<(Pass, Option<u64>, &str)> =
+        report.passes.iter().map(|p| (p.name, p.core, p.status.as_str())).collect();
+    assert_eq!(
+        ran,
+        [
+            (Pass::Verify, None, "ok"),
+            (Pass::BirLinker, Some(0), "skipped"),
+            (Pass::BirLinker, Some(1), "skipped"),
+            (Pass::VncRemoteAddrMap, None, "ok"),
+            (Pass::VncLink, None, "ok")
+        ]
+    );
+    assert!(!report.address_map.is_empty());
 }

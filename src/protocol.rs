@@ -195,6 +195,8 @@ pub enum Export {
     Report,
     /// The link set as one bundle document.
     Bundle,
+    /// bir_linker's own log in the compiler's words (the compiler's flows).
+    Log,
 }
 
 impl Export {
@@ -204,6 +206,7 @@ impl Export {
             Export::Linked => "linked.json",
             Export::Report => "report.json",
             Export::Bundle => "linkset.json",
+            Export::Log => "bir_linker.log",
         }
     }
 }

@@ -134,8 +134,16 @@ class LinkResult:
         return str(self._run.report_json())
 
     def tensor_map_json(self) -> Optional[str]:
-        """A work directory's merged ``tensor-map.json`` (``None`` when no core had a tensor map)."""
+        """A work directory's merged ``tensor-map.json`` in the seeds' reading (``None`` when no
+        core had a tensor map, or in the compiler's flows: see :meth:`tensor_maps`)."""
         return self._run.tensor_map_json()
+
+    def tensor_maps(self) -> Dict[str, str]:
+        """Every merged tensor map the link writes, by the name ``birlink link`` gives it in
+        its output folder: ``tensor-map.json`` (the seeds' reading), or one
+        ``tensor_map.ncCC.json`` per core (the modular flow: what the link directory holds as
+        ``ncCC/sgLnk/sg00/tensor_map.json``)."""
+        return dict(self._run.tensor_maps())
 
     @property
     def flow(self) -> str:

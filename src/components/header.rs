@@ -19,6 +19,8 @@ pub fn header() -> Html {
     let shown = state.shown();
     let run = state.result_run();
     let linked = state.result().is_some_and(|r| r.linked);
+    // bir_linker's log, in the compiler's flows (the seeds' reading has none).
+    let log = state.result().is_some_and(|r| r.report.options.flow != birlink_core::Flow::Seeds);
     let drawn = state.result().is_some_and(|r| !r.report.dispatcher.is_empty());
 
     html! {
@@ -39,6 +41,8 @@ pub fn header() -> Html {
             <div class="export" role="group" aria-label="Export">
                 <button type="button" onclick={context.on(|| Action::Export(ExportAction::File(Export::Linked)))} disabled={!linked} id="export-linked">{ "linked.json" }</button>
                 <button type="button" onclick={context.on(|| Action::Export(ExportAction::File(Export::Report)))} disabled={run.is_none()} id="export-report">{ "report.json" }</button>
+                <button type="button" onclick={context.on(|| Action::Export(ExportAction::File(Export::Log)))} disabled={!log} id="export-log"
+                        title="bir_linker's own log, in the compiler's words: hold it beside the compiler's log-neuron-cc.txt">{ "bir_linker.log" }</button>
                 <button type="button" onclick={context.on(|| Action::Export(ExportAction::Svg))} disabled={!drawn} id="export-svg">{ "SVG" }</button>
                 <button type="button" onclick={context.on(|| Action::Share(ShareAction::Open))} disabled={run.is_none()} id="share-button"
                         title="A link that carries this link set (s)">{ "Share" }</button>

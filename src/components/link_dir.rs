@@ -36,7 +36,7 @@ pub fn link_dir() -> Html {
         <div class="link-dir" id="link-dir-view">
             <Tree dir={dir.clone()} />
             if let Some(map) = &report.tensor_map {
-                <TensorMapTable map={map.clone()} />
+                <TensorMapTable map={map.clone()} per_core={dir.root == "."} />
             } else {
                 <p class="muted" id="tensor-map-none">{ "No core of the work directory has a tensor_map.json: there is nothing to merge." }</p>
             }
@@ -83,10 +83,14 @@ fn entry_html(entry: &LinkDirEntry) -> Html {
         Placement::Copy => ("=", "copy of"),
         Placement::Write => ("✎", "written by the link:"),
     };
-    let source = match (&entry.source, entry.core) {
-        (Some(source), Some(core)) => format!("{how} core {core}'s {source}"),
-        _ => format!("{how} the cores' tensor maps, merged"),
+    let source = match (&entry.source, entry.core, entry.subgraph) {
+        (Some(source), _, Some(_)) | (Some(source), None, None) => format!("{how} {source}"),
+        (Some(source), Some(core), None) => format!("{how} core {core}'s {source}"),
+        (None, Some(core), _) => format!("{how} core {core}'s subgraphs' tensor maps, merged"),
+        (None, None, _) => format!("{how} the cores' tensor maps, merged"),
     };
+    // The modular flow's offers are a core's subgraphs; the seeds' are the cores.
+    let others = if entry.subgraph.is_some() { "subgraph" } else { "core" };
     let collision = !entry.differs_on.is_empty();
     html! {
         <li class={classes!("entry", collision.then_some("collision"))} data-name={entry.name.clone()}>
@@ -96,10 +100,10 @@ fn entry_html(entry: &LinkDirEntry) -> Html {
             <span class="size">{ entry.bytes.map(human_bytes).unwrap_or_default() }</span>
             <span class="source">{ source }</span>
             if !entry.same_on.is_empty() {
-                <span class="same">{ format!("the same bytes on core {}", cores(&entry.same_on)) }</span>
+                <span class="same">{ format!("the same bytes in {others} {}", cores(&entry.same_on)) }</span>
             }
             if collision {
-                <span class="differs">{ format!("BL0315: core {} offers other bytes under this name", cores(&entry.differs_on)) }</span>
+                <span class="differs">{ format!("BL0315: {others} {} offers other bytes under this name", cores(&entry.differs_on)) }</span>
             }
         </li>
     }
@@ -126,9 +130,16 @@ fn tree(props: &TreeProps) -> Html {
     for row in &dir.in_place {
         in_place.entry(row.kind.describe()).or_default().push(row);
     }
+    // The modular flow names its entries from the work directory: each core's sgLnk/.
+    let per_core = dir.root == ".";
+    let (title, root_label) = if per_core {
+        ("Each core's ncCC/sgLnk/, as bir_linker makes it (setupLinkDir)".to_owned(), "WORK/".to_owned())
+    } else {
+        (format!("{}/, as bir_linker makes it (setupLinkDir)", dir.root), format!("{}/", dir.root))
+    };
     html! {
         <section class="link-dir-tree" aria-labelledby="link-dir-title">
-            <h3 id="link-dir-title">{ format!("{}/, as bir_linker makes it (setupLinkDir)", dir.root) }</h3>
+            <h3 id="link-dir-title">{ title }</h3>
             <p class="summary" id="link-dir-summary">
                 { format!(
                     "{}: {}, {}, {} written by the link; {} stay in their core's folder.",
@@ -138,10 +149,10 @@ fn tree(props: &TreeProps) -> Html {
                     count(Placement::Write),
                     plural(dir.in_place.len(), "file", "files")
                 ) }
-                <span class="muted">{ " `birlink link WORKDIR --link-dir DIR` makes this folder." }</span>
+                <span class="muted">{ if per_core { " `birlink link WORKDIR --link-dir DIR` makes DIR/ncCC/sgLnk/ (DIR can be WORKDIR itself)." } else { " `birlink link WORKDIR --link-dir DIR` makes this folder." } }</span>
             </p>
-            <div class="tree" id="link-dir-tree" role="tree" aria-label={format!("{}/", dir.root)}>
-                <span class="name root">{ format!("{}/", dir.root) }</span>
+            <div class="tree" id="link-dir-tree" role="tree" aria-label={root_label.clone()}>
+                <span class="name root">{ root_label }</span>
                 { root.html() }
             </div>
             if !dir.in_place.is_empty() {
@@ -163,6 +174,8 @@ fn tree(props: &TreeProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct TensorMapProps {
     map: TensorMapReport,
+    /// The modular flow's maps: one per core, of its subgraphs.
+    per_core: bool,
 }
 
 fn status_text(status: EntryStatus) -> (&'static str, &'static str) {
@@ -177,11 +190,23 @@ fn status_text(status: EntryStatus) -> (&'static str, &'static str) {
 #[function_component(TensorMapTable)]
 fn tensor_map_table(props: &TensorMapProps) -> Html {
     let map = props.map.clone();
-    let on_download = {
+    // The modular flow: each core's map is its own file, entries by core and function.
+    let per_core = props.per_core;
+    let cores: Vec<u64> = {
+        let set: std::collections::BTreeSet<u64> = map.entries.iter().map(|e| e.core).collect();
+        set.into_iter().collect()
+    };
+    let download_for = |core: Option<u64>| {
         let map = map.clone();
-        Callback::from(move |_| {
-            let text = birlink_core::output::tensor_map::to_string(&map);
-            download::text(&text, "tensor-map.json", "application/json");
+        Callback::from(move |_| match core {
+            Some(core) => {
+                let text = birlink_core::output::tensor_map::core_to_string(&map, core);
+                download::text(&text, &format!("tensor_map.nc{core:02}.json"), "application/json");
+            }
+            None => {
+                let text = birlink_core::output::tensor_map::to_string(&map);
+                download::text(&text, "tensor-map.json", "application/json");
+            }
         })
     };
     let count = |s: EntryStatus| map.entries.iter().filter(|e| e.status == s).count();
@@ -191,13 +216,20 @@ fn tensor_map_table(props: &TensorMapProps) -> Html {
             let e = &map.entries[i];
             let (status, class) = status_text(e.status);
             let fields = serde_json::Value::Object(e.fields.clone()).to_string();
-            let same: Vec<String> = e.same_memory.iter().map(|r| format!("core {}: {}", r.core, r.name)).collect();
+            let same: Vec<String> = e
+                .same_memory
+                .iter()
+                .map(|r| match &r.function {
+                    Some(function) => format!("{function}: {}", r.name),
+                    None => format!("core {}: {}", r.core, r.name),
+                })
+                .collect();
             vec![
                 html! { { e.core } },
                 html! { <span class="name">{ e.name.clone() }</span> },
                 match &e.linked {
                     Some(t) => {
-                        html! { <><EntityLink kind={EntityKind::Set} name={t.set.clone()} parent={Some(AttrValue::from(t.function.clone()))} />{ format!(" {}", t.kind) }</> }
+                        html! { <><EntityLink kind={EntityKind::Set} name={t.set.clone()} parent={Some(AttrValue::from(t.function.clone()))} core={per_core.then_some(e.core)} />{ format!(" {}", t.kind) }</> }
                     }
                     None => html! { <span class="muted">{ "—" }</span> },
                 },
@@ -213,21 +245,30 @@ fn tensor_map_table(props: &TensorMapProps) -> Html {
     };
     html! {
         <section class="tensor-map" aria-labelledby="tensor-map-title" id="tensor-map">
-            <h3 id="tensor-map-title">{ "The cores' tensor maps, merged (buildMainTensorMap)" }</h3>
+            <h3 id="tensor-map-title">{ if per_core { "Each core's subgraphs' tensor maps, merged (copyTensorMapForFunc2)" } else { "The cores' tensor maps, merged (buildMainTensorMap)" } }</h3>
             <p class="summary" id="tensor-map-summary">
                 { format!(
                     "{} from {}: {} bound, {} naming no tensor, {} left out as internal, {} in conflict.",
-                    plural(map.entries.len(), "entry", "entries"), plural(map.files.len(), "core", "cores"),
+                    plural(map.entries.len(), "entry", "entries"),
+                    if per_core { plural(map.files.len(), "subgraph", "subgraphs") } else { plural(map.files.len(), "core", "cores") },
                     count(EntryStatus::Bound), count(EntryStatus::Stale),
                     count(EntryStatus::Demoted), count(EntryStatus::Conflict)
                 ) }
-                <button type="button" id="export-tensor-map" onclick={on_download}>{ "tensor-map.json" }</button>
+                if per_core {
+                    { for cores.iter().map(|&core| html! {
+                        <button type="button" class="export-tensor-map" id={format!("export-tensor-map-{core}")} onclick={download_for(Some(core))}>
+                            { format!("nc{core:02}/sgLnk/sg00/tensor_map.json") }
+                        </button>
+                    }) }
+                } else {
+                    <button type="button" id="export-tensor-map" onclick={download_for(None)}>{ "tensor-map.json" }</button>
+                }
             </p>
             <ul class="muted files">
                 { for map.files.iter().map(|f| html! { <li>{ format!("core {}: {} — {}, {} entries", f.core, f.path, f.shape, f.entries) }</li> }) }
             </ul>
             <p class="muted">{ "The tensor map's structure and verifyTensorMap's checks are not public: what birlink finds here is its reading (docs/spec/link.md §3.11), said as warnings, never as the compiler's errors." }</p>
-            <DataTable caption="Each core's tensor-map entries, carried to the linked module"
+            <DataTable caption={if per_core { "Each subgraph's tensor-map entries, carried to its function of the core's linked module" } else { "Each core's tensor-map entries, carried to the linked module" }}
                        columns={columns(&["core", "tensor", "linked as", "merge", "same memory", "fields"])}
                        rows={map.entries.len()} {row} row_class={Some(row_class)} id="tensor-map-entries" />
         </section>

@@ -42,6 +42,7 @@ pub use views::MainViews;
 
 use yew::prelude::*;
 
+use birlink_core::tools::query::EntityQuery;
 use birlink_core::EntityKind;
 
 use crate::context::use_selection;
@@ -57,6 +58,10 @@ pub struct EntityLinkProps {
     /// Its function, queue or instance.
     #[prop_or_default]
     pub parent: Option<AttrValue>,
+    /// Its core, when the set has a module per core (the compiler's flows: the same
+    /// function names are on every core).
+    #[prop_or_default]
+    pub core: Option<u64>,
 }
 
 /// A name that selects its entity (and so shows its details) when clicked. It reads the
@@ -65,9 +70,10 @@ pub struct EntityLinkProps {
 #[function_component(EntityLink)]
 pub fn entity_link(props: &EntityLinkProps) -> Html {
     let context = use_selection();
-    let selected = context.is_selected(props.kind, &props.name, props.parent.as_deref());
+    let selected = context.is_selected(props.kind, &props.name, props.parent.as_deref())
+        && props.core.is_none_or(|core| context.selected.as_ref().is_some_and(|q| q.core.is_none_or(|c| c == core)));
     let onclick = {
-        let query = query(props.kind, &props.name, props.parent.as_deref());
+        let query = EntityQuery { core: props.core, ..query(props.kind, &props.name, props.parent.as_deref()) };
         let dispatcher = context.dispatcher.clone();
         Callback::from(move |_: MouseEvent| {
             dispatcher.dispatch(Action::Details(DetailsAction::Select(Selection::Entity(query.clone()))))

@@ -3,7 +3,7 @@
 //! flags that would dump them, and what was set aside, counted by kind and listed.
 
 use birlink_core::diag::counted;
-use birlink_core::read::workdir::{dump_flags, Aside, DEFAULT_AFTER};
+use birlink_core::read::workdir::{dump_flags, Aside};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -86,7 +86,8 @@ fn kind(aside: &Aside) -> (u8, &'static str, &'static str) {
 pub fn workdir_summary(props: &WorkdirProps) -> Html {
     let WorkdirProps { workdir, on_after, command: command_file } = props;
     let plan = &workdir.plan;
-    let chosen = plan.picked.first().map(|(_, d, _)| d.after.clone()).unwrap_or_else(|| DEFAULT_AFTER.to_owned());
+    let chosen =
+        plan.picked.first().map(|(_, d, _)| d.after.clone()).unwrap_or_else(|| plan.default_after().to_owned());
     let on_change = {
         let on_after = on_after.clone();
         Callback::from(move |event: Event| {

@@ -142,6 +142,7 @@ impl Session {
                 .and_then(|set| birlink_core::tools::share::bundle::to_bundle(&set).map_err(|e| e.0))
                 .ok()
                 .and_then(|text| blobs::blob(text.as_bytes())),
+            Export::Log => birlink_core::bir_linker_log(&self.outcome).and_then(|log| blobs::blob(log.as_bytes())),
             Export::Linked => self.outcome.linked.as_ref().and_then(|set| {
                 let mut parts = BlobParts::default();
                 birlink_core::output::json::write_set(set, &mut parts).ok()?;

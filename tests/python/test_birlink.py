@@ -39,9 +39,10 @@ def test_the_command_is_the_wheels():
 
 @pytest.mark.parametrize("sample", [s["file"] for s in INDEX])
 def test_every_sample_links_to_the_clis_bytes(sample, tmp_path, monkeypatch):
-    # A work directory's sample says its flow in the index; a bundle says its own.
+    # A work directory's sample in the seeds' reading asks for it (a bundle says its own);
+    # the others link as the compiler decides.
     entry = next(s for s in INDEX if s["file"] == sample)
-    flow = ["--flow", entry["flow"]] if entry.get("files") else []
+    flow = ["--flow", "seeds"] if entry.get("files") and entry["flow"] == "seeds" else []
     ours, theirs = tmp_path / "ours", tmp_path / "theirs"
     a = command("link", sample, "--out", str(ours), "--quiet", *flow, cwd=SAMPLES)
     b = rust("link", sample, "--out", str(theirs), "--quiet", *flow, cwd=SAMPLES)
@@ -65,6 +66,12 @@ def test_every_sample_links_to_the_clis_bytes(sample, tmp_path, monkeypatch):
         assert log.encode() == (theirs / "bir_linker.log").read_bytes()
     else:
         assert log is None
+    # The merged tensor maps: the seeds' one, or one per core in the modular flow.
+    maps = result.tensor_maps()
+    written = sorted(p.name for p in theirs.glob("tensor*.json"))
+    assert sorted(maps) == written
+    for name, text in maps.items():
+        assert text.encode() == (theirs / name).read_bytes(), name
     assert result.ok == (b.returncode == 0)
 
 
@@ -265,6 +272,25 @@ def test_a_work_directory_s_link_directory_and_merged_tensor_map(tmp_path):
     assert ran.returncode == 0, ran.stderr
     assert (tmp_path / "sgLnk" / "weights_nc01.npy").is_symlink()
     assert (tmp_path / "sgLnk" / "tensor-map.json").read_text() == result.tensor_map_json()
+
+
+def test_a_modular_work_directory_s_link_directories_and_tensor_maps(tmp_path):
+    work = tmp_path / "work"
+    shutil.copytree(SAMPLES / "workdir-moe", work)
+    result = birlink.link(work)
+    assert result.ok and result.flow == "modular"
+    assert result.tensor_map_json() is None
+    maps = result.tensor_maps()
+    assert sorted(maps) == ["tensor_map.nc00.json", "tensor_map.nc01.json"]
+    assert sorted(json.loads(maps["tensor_map.nc01.json"])) == ["sg0000", "sg0001", "sg0002"]
+    entries = {e["name"]: e for e in result.report["link_dir"]["entries"]}
+    assert entries["nc01/sgLnk/sg00/weights_sg02.npy"]["subgraph"] == 2
+    assert entries["nc00/sgLnk/sg00/rope_table.npy"]["same_on"] == [1, 2]
+    assert "Symlinking npy files to" in result.bir_linker_log()
+    ran = command("link", str(work), "--out", str(tmp_path / "out"), "--link-dir", str(work))
+    assert ran.returncode == 0, ran.stderr
+    assert (work / "nc01" / "sgLnk" / "sg00" / "weights_sg02.npy").is_symlink()
+    assert (work / "nc01" / "sgLnk" / "sg00" / "tensor_map.json").read_text() == maps["tensor_map.nc01.json"]
 
 
 def test_diff_compares_two_link_sets_as_the_command_does(tmp_path):

@@ -64,6 +64,7 @@ impl Workdir {
             workdir::subgraphs_text(&plan.subgraphs),
             match &self.after {
                 Some(pass) => format!("the dumps after `{pass}`"),
+                None if plan.modular() => "bir_linker's input (each subgraph's latest dump before the link)".to_owned(),
                 None => format!("the link's input (after `{}`)", workdir::DEFAULT_AFTER),
             },
             plan.passes.join(", ")
@@ -71,7 +72,7 @@ impl Workdir {
         for (i, dump, reason) in &plan.picked {
             lines.push(format!("  core {}: `{}` ({})", dump.core, self.paths[*i], reason.describe(dump)));
         }
-        let after = self.after.as_deref().unwrap_or(workdir::DEFAULT_AFTER);
+        let after = self.after.as_deref().unwrap_or(plan.default_after());
         for core in &plan.missing {
             let how = match plan.command {
                 Some(i) => format!("re-run the compile command in `{}` with", self.paths[i]),

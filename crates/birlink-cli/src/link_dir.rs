@@ -1,7 +1,10 @@
 //! `birlink link --link-dir DIR`: the link directory made for real, from the plan in
 //! `report.link_dir` (docs/spec/link.md §3.10): a symbolic link to each core's weights,
 //! debug-info and custom-op file, a copy of each CPU-node file, the merged
-//! `tensor-map.json`.
+//! `tensor-map.json` (the seeds' reading: `DIR` is `sgLnk/`); in the compiler's modular
+//! flow `DIR` stands for the work directory and gets each core's `ncCC/sgLnk/`: its
+//! subgraphs' weights in `sg00/`, the core folder's debug info and `.so` files, the
+//! core's merged `sg00/tensor_map.json`.
 //!
 //! Nothing is ever written outside `DIR`: an entry's name is a relative path of plain
 //! segments, a folder inside `DIR` that is a symbolic link is refused rather than
@@ -11,7 +14,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use birlink_core::output::report::{LinkDir, Placement};
+use birlink_core::output::report::{LinkDir, LinkDirEntry, Placement};
 
 /// What making the folder did.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -44,8 +47,8 @@ impl Made {
     }
 }
 
-/// Makes `dir` from the plan; `tensor_map` is the merged map's text.
-pub fn make(dir: &Path, plan: &LinkDir, tensor_map: Option<&str>) -> Result<Made, String> {
+/// Makes `dir` from the plan; `text` gives a written entry's text (the merged map).
+pub fn make(dir: &Path, plan: &LinkDir, text: impl Fn(&LinkDirEntry) -> Option<String>) -> Result<Made, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
     let mut made = Made::default();
     for entry in &plan.entries {
@@ -64,7 +67,7 @@ pub fn make(dir: &Path, plan: &LinkDir, tensor_map: Option<&str>) -> Result<Made
             }
             Placement::Write => {
                 made.written += 1;
-                let Some(text) = tensor_map else {
+                let Some(text) = text(entry) else {
                     return Err(format!("no merged tensor map to write as `{}`", entry.name));
                 };
                 write_file(&dest, text.as_bytes())?

@@ -693,6 +693,54 @@ fn link_dir_makes_sg_lnk_from_a_work_directory_and_a_second_run_changes_nothing(
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The modular flow: `--link-dir DIR` stands for the work directory and gets each core's
+/// `ncCC/sgLnk/` (docs/spec/link.md §3.6); `--link-dir` the work directory itself makes
+/// them where the compiler does. Each core's merged map is the output folder's
+/// `tensor_map.ncCC.json`; an earlier run's `tensor-map.json` is removed.
+#[test]
+fn link_dir_makes_each_cores_sg_lnk_in_the_modular_flow() {
+    let (dir, work) = sample_workdir("link-dir-modular", "workdir-moe");
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("tensor-map.json"), "{}").unwrap();
+    let args = ["link", work.to_str().unwrap(), "--out", out.to_str().unwrap(), "--link-dir", work.to_str().unwrap()];
+    let run = birlink(&args);
+    let stderr = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("12 symbolic links, 0 copies, 2 written; 14 made, 0 already there"), "{stderr}");
+    assert!(stderr.contains("bir_linker's input (each subgraph's latest dump before the link)"), "{stderr}");
+    assert!(!out.join("tensor-map.json").exists(), "the stale merged map is removed");
+    for core in ["nc00", "nc01"] {
+        let link = work.join(core).join("sgLnk");
+        let weights = link.join("sg00/weights_sg02.npy");
+        assert!(std::fs::symlink_metadata(&weights).unwrap().file_type().is_symlink());
+        assert_eq!(
+            std::fs::read_link(&weights).unwrap(),
+            work.join(core).join("sg02/weights_sg02.npy").canonicalize().unwrap()
+        );
+        assert!(std::fs::symlink_metadata(link.join("libtopk_custom_op.so")).unwrap().file_type().is_symlink());
+        let written = std::fs::read_to_string(link.join("sg00/tensor_map.json")).unwrap();
+        assert_eq!(written, std::fs::read_to_string(out.join(format!("tensor_map.{core}.json"))).unwrap());
+        let map: serde_json::Value = serde_json::from_str(&written).unwrap();
+        let functions: Vec<&String> = map.as_object().unwrap().keys().collect();
+        assert_eq!(functions, ["sg0000", "sg0001", "sg0002"]);
+    }
+    let log = std::fs::read_to_string(out.join("bir_linker.log")).unwrap();
+    let sg_lnk = work.join("nc01/sgLnk");
+    assert!(
+        log.contains(&format!(
+            "(nc01/sgLnk) [BirLinker]: Writing updated tensor_map {}/sg00/tensor_map.json\n",
+            sg_lnk.display()
+        )),
+        "{log}"
+    );
+    // The link directory made inside the work directory is not read back as an input.
+    let again = birlink(&args);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert!(text(&again.stderr).contains("0 made, 14 already there"), "{}", text(&again.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn link_dir_never_writes_outside_its_folder() {
     let (dir, work) = sample_workdir("link-dir-outside", "workdir-2core");

@@ -89,10 +89,19 @@ impl Run {
         birlink_core::linked_json(&self.outcome).map(|text| PyBytes::new(py, text.as_bytes()))
     }
 
-    /// A work directory's merged `tensor-map.json`, as `birlink link` writes it (`None`
-    /// when no core had a tensor map).
+    /// A work directory's merged `tensor-map.json` in the seeds' reading, as `birlink
+    /// link` writes it (`None` when no core had a tensor map, or in the compiler's flows:
+    /// see `tensor_maps`).
     fn tensor_map_json(&self) -> Option<String> {
         birlink_core::tensor_map_json(&self.outcome)
+    }
+
+    /// Every merged tensor map the link writes, by the file name `birlink link` gives it
+    /// in its output folder: `tensor-map.json` (the seeds' reading) or one
+    /// `tensor_map.ncCC.json` per core (the modular flow: the link directory's
+    /// `ncCC/sgLnk/sg00/tensor_map.json`).
+    fn tensor_maps(&self) -> std::collections::BTreeMap<String, String> {
+        birlink_core::tensor_map_files(&self.outcome).into_iter().collect()
     }
 
     /// `bir_linker.log`, exactly as the CLI writes it: bir_linker's own log in the

@@ -143,18 +143,23 @@ impl LinkArgs {
             }
             None => remove_stale(&[&log_path])?,
         }
-        if let Some(tensor_map) = birlink_core::tensor_map_json(&outcome) {
-            let path = self.out.join("tensor-map.json");
-            write(&path, tensor_map)?;
+        // The merged maps: the seeds' `tensor-map.json`, or each core's
+        // `tensor_map.ncCC.json`; an earlier run's others are removed.
+        let maps = birlink_core::tensor_map_files(&outcome);
+        stale_maps(&self.out, &maps)?;
+        for (name, text) in &maps {
+            let path = self.out.join(name);
+            write(&path, text.clone())?;
             written.push(path);
         }
         let made = match (&self.link_dir, &outcome.report.link_dir) {
-            (Some(dir), Some(plan)) => {
-                let tensor_map = birlink_core::tensor_map_json(&outcome);
-                Some(crate::link_dir::make(dir, plan, tensor_map.as_deref()).map_err(Error)?.describe(dir))
-            }
+            (Some(dir), Some(plan)) => Some(
+                crate::link_dir::make(dir, plan, |entry| birlink_core::link_dir_text(&outcome, entry))
+                    .map_err(Error)?
+                    .describe(dir),
+            ),
             (Some(_), None) => Some(format!(
-                "no link directory made: in the {} flow birlink plans none yet (the seeds' reading does: `--flow seeds`)",
+                "no link directory made: the {} flow links no work directory's subgraphs here",
                 outcome.report.options.flow
             )),
             _ => None,
@@ -183,6 +188,19 @@ impl LinkArgs {
 
 /// Removes what an earlier run wrote and this one did not: a stale linked set or log
 /// must not pass for this run's.
+/// Removes the merged maps of an earlier run in `out` that this run does not write.
+fn stale_maps(out: &std::path::Path, keep: &[(String, String)]) -> Result<(), Error> {
+    let Ok(listing) = std::fs::read_dir(out) else { return Ok(()) };
+    for entry in listing.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = name == "tensor-map.json" || (name.starts_with("tensor_map.nc") && name.ends_with(".json"));
+        if ours && !keep.iter().any(|(k, _)| *k == name) {
+            remove_stale(&[&entry.path()])?;
+        }
+    }
+    Ok(())
+}
+
 fn remove_stale(paths: &[&std::path::Path]) -> Result<(), Error> {
     for stale in paths {
         if stale.exists() {

@@ -183,7 +183,11 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
             out,
             "  {:<20} {} {} · {} · {} written · {} left in the core folders{}",
             "link directory",
-            paint(&format!("{}/", dir.root), Style::Accent, color),
+            paint(
+                if dir.root == "." { "ncCC/sgLnk/".to_owned() } else { format!("{}/", dir.root) }.as_str(),
+                Style::Accent,
+                color
+            ),
             counted(count(Placement::Symlink), "symbolic link"),
             match count(Placement::Copy) {
                 1 => "1 copy".to_owned(),
@@ -204,7 +208,10 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
                 1 => "1 entry".to_owned(),
                 n => format!("{n} entries"),
             },
-            counted(map.files.len(), "core"),
+            counted(
+                map.files.len(),
+                if report.link_dir.as_ref().is_some_and(|d| d.root == ".") { "subgraph" } else { "core" }
+            ),
             count(EntryStatus::Bound),
             count(EntryStatus::Stale),
             count(EntryStatus::Demoted),

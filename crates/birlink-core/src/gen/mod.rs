@@ -21,6 +21,7 @@
 mod config;
 pub mod faults;
 pub mod grid;
+pub mod modular_workdir;
 mod module;
 mod real;
 pub mod samples;

@@ -280,19 +280,32 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
         ),
     ];
     let mut out = Vec::new();
-    for (folder, title, description, code) in cases {
-        let mut files = gen::workdir::generate(&base, folder, code);
+    // The seeds' work directories show the seeds' link directory and merged tensor map:
+    // they open in the seeds' reading (the index says so, and the page asks for it).
+    type Made<'a> = (&'a str, &'a str, &'a str, Option<Code>, Flow, Vec<gen::GenFile>);
+    let mut made: Vec<Made<'_>> = cases
+        .into_iter()
+        .map(|(folder, title, description, code)| {
+            (folder, title, description, code, Flow::Seeds, gen::workdir::generate(&base, folder, code))
+        })
+        .collect();
+    made.push((
+        "workdir-moe",
+        "Work directory, the modular flow",
+        "What neuronx-cc leaves behind for a MoE model at LNC=2: 3 subgraphs per core dumped after dep_reduction, the frontend's netlist of 48 partitions, weights and a tensor map per subgraph. bir_linker links each core's subgraphs into ncCC/sgLnk and plans its link directory; then the VNC passes run across the two cores.",
+        None,
+        Flow::Modular,
+        gen::modular_workdir::generate(&GenConfig { insts: 24, ..moe_config() }, "workdir-moe", None),
+    ));
+    for (folder, title, description, code, flow, mut files) in made {
         // As a folder lists them: by path.
         files.sort_by(|a, b| a.path.cmp(&b.path));
         let held: Vec<(String, Vec<u8>)> = files.iter().map(|f| (f.path.clone(), f.bytes.clone())).collect();
         let fails = crate::read::workdir::split(held, None).is_none_or(|(sources, input)| {
-            let options =
-                crate::passes::LinkOptions { workdir: Some(input), flow: Some(Flow::Seeds), ..Default::default() };
+            let flow = (flow == Flow::Seeds).then_some(Flow::Seeds);
+            let options = crate::passes::LinkOptions { workdir: Some(input), flow, ..Default::default() };
             crate::diag::has_errors(&crate::passes::run(sources, &options).report.diagnostics)
         });
-        // These work directories show the seeds' link directory and merged tensor map:
-        // they open in the seeds' reading (the index says so, and the page asks for it).
-        let flow = Flow::Seeds;
         let expect = code.map(|c| c.severity().as_str().to_owned()).unwrap_or_else(|| "ok".to_owned());
         let info = SampleInfo {
             file: folder.to_owned(),

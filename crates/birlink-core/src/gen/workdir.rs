@@ -66,7 +66,7 @@ fn io_sets(module: &Value) -> Vec<(String, String, Value)> {
 
 /// One core's tensor map: an object keyed by tensor name, every input and output of
 /// the core's module with the fields the public record names.
-fn tensor_map(module: &Value, core: usize) -> Map<String, Value> {
+pub(super) fn tensor_map(module: &Value, core: usize) -> Map<String, Value> {
     let mut map = Map::new();
     for (i, (name, kind, shape)) in io_sets(module).into_iter().enumerate() {
         map.insert(

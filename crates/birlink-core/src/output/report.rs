@@ -702,7 +702,9 @@ pub enum Placement {
 /// `link_dir`: what `setupLinkDir` makes of the work directory.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LinkDir {
-    /// The folder, relative to the work directory (`sgLnk`).
+    /// The folder its entries are named from, relative to the work directory: `sgLnk`
+    /// in the seeds' reading; `.` (the work directory itself) in the modular flow, whose
+    /// entries are each core's `ncCC/sgLnk/…`.
     pub root: String,
     /// Its entries, by name.
     pub entries: Vec<LinkDirEntry>,
@@ -719,17 +721,23 @@ pub struct LinkDirEntry {
     pub placement: Placement,
     /// What it is.
     pub kind: ArtifactKind,
-    /// The core whose file it is (`null` for a file the link writes).
+    /// The core whose file it is (the modular flow: whose link directory it is in; `null`
+    /// for the seeds' merged map).
     pub core: Option<u64>,
+    /// The subgraph whose file it is, in the modular flow (`null` for a file of the core's
+    /// own folder, or one the link writes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subgraph: Option<u64>,
     /// That file, as the inputs name it (`null` for a file the link writes).
     pub source: Option<String>,
     /// Its size in bytes (`null` for a file the link writes).
     pub bytes: Option<u64>,
-    /// Other cores offering the same name with the same content (one entry serves them).
+    /// Other cores (the seeds' reading) or other subgraphs of the core (the modular flow)
+    /// offering the same name with the same content (one entry serves them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub same_on: Vec<u64>,
-    /// Other cores offering the same name with other content (BL0314): the entry is the
-    /// lowest core's.
+    /// Other cores or subgraphs offering the same name with other content (BL0315): the
+    /// entry is the lowest one's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub differs_on: Vec<u64>,
 }
@@ -798,6 +806,10 @@ pub struct TensorMapEntry {
 pub struct EntryRef {
     /// Its core.
     pub core: u64,
+    /// Its function, when it is of the same core (a handoff of the netlist between two
+    /// functions of the core's linked module, the modular flow).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
     /// Its tensor's name.
     pub name: String,
 }

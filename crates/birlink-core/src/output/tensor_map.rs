@@ -1,5 +1,6 @@
 //! The merged `tensor-map.json` a link of a work directory writes into `sgLnk/`
-//! (docs/spec/link.md §3.11).
+//! (docs/spec/link.md §3.11), and in the modular flow each core's
+//! `ncCC/sgLnk/sg00/tensor_map.json` (§3.6).
 //!
 //! The compiler's on-disk structure is not public; birlink writes an object keyed by
 //! each core's function in the linked module (`copyTensorMapForFunc(funcName, …)`),
@@ -15,10 +16,21 @@ use serde_json::{Map, Value};
 
 use super::report::{EntryStatus, TensorMap};
 
-/// The text of `tensor-map.json`.
+/// The text of `tensor-map.json` (the seeds' reading: every core's entries).
 pub fn to_string(map: &TensorMap) -> String {
+    of(map, None)
+}
+
+/// The text of core `core`'s `ncCC/sgLnk/sg00/tensor_map.json` (the modular flow: the
+/// core's subgraphs' entries, keyed by their functions `sg0000`, …).
+pub fn core_to_string(map: &TensorMap, core: u64) -> String {
+    of(map, Some(core))
+}
+
+fn of(map: &TensorMap, core: Option<u64>) -> String {
     let mut functions: BTreeMap<&str, BTreeMap<Option<&str>, Map<String, Value>>> = BTreeMap::new();
-    for entry in map.entries.iter().filter(|e| e.status != EntryStatus::Demoted) {
+    let wanted = |e: &&super::report::TensorMapEntry| core.is_none_or(|c| e.core == c);
+    for entry in map.entries.iter().filter(wanted).filter(|e| e.status != EntryStatus::Demoted) {
         functions
             .entry(entry.function.as_str())
             .or_default()

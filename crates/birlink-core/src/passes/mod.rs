@@ -401,16 +401,33 @@ fn grid(
                     per_core.entry(*core).or_default().push((*subgraph, module));
                 }
                 let mut outputs = Vec::new();
+                // A work directory's link directory and tensor maps, each core's.
+                let work = run.options.workdir.as_ref().and_then(|w| Some((w, w.plan()?)));
                 for (core, mut subgraphs) in per_core {
                     subgraphs.sort_by_key(|(subgraph, _)| *subgraph);
                     progress(Progress::Pass(Pass::BirLinker));
-                    let result = bir_linker::modular::run(core, subgraphs, set.netlist.as_ref(), &planned, diags);
+                    let files = &mut set.files;
+                    let work = work.as_ref().map(|(input, plan)| bir_linker::modular::Work { input, plan, files });
+                    let result = bir_linker::modular::run(core, subgraphs, set.netlist.as_ref(), &planned, work, diags);
                     let failed = ledger.ran(Pass::BirLinker, Some(core), result.failed, result.steps);
                     stopped |= failed;
                     report.dispatcher.extend(result.dispatcher);
                     report.aliases.extend(result.aliases);
                     report.queues.extend(result.queues);
                     report.barriers.extend(result.barriers);
+                    if let Some(dir) = result.link_dir {
+                        let all = report.link_dir.get_or_insert_with(|| crate::output::report::LinkDir {
+                            root: dir.root.clone(),
+                            ..Default::default()
+                        });
+                        all.entries.extend(dir.entries);
+                        all.in_place.extend(dir.in_place);
+                    }
+                    if let Some(map) = result.tensor_map {
+                        let all = report.tensor_map.get_or_insert_with(Default::default);
+                        all.files.extend(map.files);
+                        all.entries.extend(map.entries);
+                    }
                     log.extend(result.log);
                     if report.partitions.is_empty() {
                         report.partitions = result.partitions;

@@ -21,6 +21,10 @@ use crate::read::input::{Role, SourceFile};
 /// The pass whose dump a link reads unless told otherwise.
 pub const DEFAULT_AFTER: &str = "lower_sync";
 
+/// The pass before `bir_linker` in the modular flow, as neuronx-cc 2.24.5133's log runs
+/// them: the dumps that give bir_linker its input (docs/spec/link.md §1.5).
+pub const PASS_BEFORE_LINK: &str = "dep_reduction";
+
 /// The passes of the link itself: a dump after one of them is not a link's input.
 const LINK_PASSES: &[&str] = &["bir_linker", "vnc_remote_addr_map", "vnc_link"];
 
@@ -48,6 +52,13 @@ pub enum Reason {
     Default,
     /// No core has an `after-lower_sync` dump: the latest pass dumped before the link.
     Latest,
+    /// The compiler's modular flow (a netlist, or several subgraphs): each subgraph's
+    /// latest dump, all of them before `bir_linker` (in 2.24.5133 the pass before it is
+    /// `dep_reduction`), bir_linker's input.
+    BeforeLink,
+    /// Only the linked modules were dumped (`ncCC/sgLnk/`): their latest dump, the VNC
+    /// passes' input (after `coloring_allocator_reg` in 2.24.5133).
+    BeforeVnc,
 }
 
 /// Why a file was left out.
@@ -113,6 +124,23 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Whether the directory is laid out as the compiler's modular flow leaves it (a
+    /// netlist at the root, or several subgraphs).
+    pub fn modular(&self) -> bool {
+        self.netlist.is_some() || self.subgraphs.len() > 1
+    }
+
+    /// The pass whose dumps the link wants by default: `lower_sync` (the seeds' reading,
+    /// the flat flow), or in the modular flow the pass before `bir_linker`
+    /// ([`PASS_BEFORE_LINK`]).
+    pub fn default_after(&self) -> &'static str {
+        if self.modular() {
+            PASS_BEFORE_LINK
+        } else {
+            DEFAULT_AFTER
+        }
+    }
+
     /// What the link reads, by index: the picked dumps, then the netlist.
     pub fn inputs(&self) -> Vec<usize> {
         self.picked.iter().map(|(i, _, _)| *i).chain(self.netlist).collect()
@@ -127,6 +155,12 @@ impl Reason {
             Reason::Default => format!("after `{}`, the link's input", dump.after),
             Reason::Latest => {
                 format!("after `{}`: no `after-{DEFAULT_AFTER}` dump, the latest pass dumped", dump.after)
+            }
+            Reason::BeforeLink => {
+                format!("after `{}`, the latest pass dumped before bir_linker: its input", dump.after)
+            }
+            Reason::BeforeVnc => {
+                format!("after `{}`, the linked module's latest dump: the VNC passes' input", dump.after)
             }
         }
     }
@@ -282,8 +316,13 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
     // One pass for the whole directory: modules dumped after different passes do not
     // make one link set.
     let all: Vec<(usize, Dump)> = by_core.values().flatten().cloned().collect();
+    // The compiler's modular flow: the subgraphs' dumps are all before the link, and
+    // the latest of them is its input (the seeds' `lower_sync` comes after it there).
+    let modular = netlist.is_some() || subgraphs.iter().filter(|sg| **sg != u32::MAX).count() > 1;
     let chosen: Option<(String, Reason)> = match after {
         Some(pass) => Some((pass.to_owned(), Reason::Asked)),
+        None if !subgraph_input => latest(&all).map(|at| (all[at].1.after.clone(), Reason::BeforeVnc)),
+        None if modular => latest(&all).map(|at| (all[at].1.after.clone(), Reason::BeforeLink)),
         None if all.iter().any(|(_, d)| d.after == DEFAULT_AFTER) => Some((DEFAULT_AFTER.to_owned(), Reason::Default)),
         None => latest(&all).map(|at| (all[at].1.after.clone(), Reason::Latest)),
     };
@@ -418,7 +457,9 @@ pub struct Artifact {
     pub index: usize,
     /// The core whose folder holds it.
     pub core: u32,
-    /// Its path below the subgraph folder: its name in `sgLnk/`.
+    /// The subgraph folder holding it (`None`: the core's own folder, `ncCC/`).
+    pub subgraph: Option<u32>,
+    /// Its path below the subgraph folder (or the core's): its name in `sgLnk/`.
     pub name: String,
     /// What it is.
     pub kind: ArtifactKind,
@@ -468,18 +509,40 @@ pub fn artifact_kind(below: &[&str]) -> ArtifactKind {
     }
 }
 
-/// The files of the linked subgraph of every core that has a folder, in the order
-/// given: what the link directory is made from. Nothing under `sgLnk/`.
-pub fn artifacts(paths: &[&str], plan: &Plan) -> Vec<Artifact> {
+/// Every file below a core folder, subgraph folders and the core's own, in the order
+/// given; nothing under `sgLnk/`. A file directly in a core folder named like a dump
+/// stays a dump (the seeds' layout puts them there).
+pub fn all_artifacts(paths: &[&str]) -> Vec<Artifact> {
     let mut found = Vec::new();
     for (index, path) in paths.iter().enumerate() {
         let Some((core, subgraph, below)) = place(path) else { continue };
-        if subgraph.unwrap_or(0) != plan.subgraph || below.is_empty() || below.contains(&"sgLnk") {
+        if below.is_empty() || below.contains(&"sgLnk") {
             continue;
         }
-        found.push(Artifact { index, core, name: below.join("/"), kind: artifact_kind(&below) });
+        found.push(Artifact { index, core, subgraph, name: below.join("/"), kind: artifact_kind(&below) });
     }
     found
+}
+
+/// The files of the linked subgraph of every core that has a folder, in the order
+/// given: what the seeds' link directory is made from. Nothing under `sgLnk/`.
+pub fn artifacts(paths: &[&str], plan: &Plan) -> Vec<Artifact> {
+    all_artifacts(paths).into_iter().filter(|a| a.subgraph.unwrap_or(0) == plan.subgraph).collect()
+}
+
+/// Where the modular flow's link directory puts a file, relative to the work
+/// directory (docs/spec/link.md §3.6): a subgraph's `.npy` files into
+/// `ncCC/sgLnk/sg00/`, the core folder's debug-info and `.so` files into `ncCC/sgLnk/`;
+/// `None` for a file that stays where it is.
+pub fn modular_place(artifact: &Artifact) -> Option<String> {
+    let core = artifact.core;
+    match (artifact.subgraph, artifact.kind) {
+        (Some(_), ArtifactKind::Weight) => Some(format!("nc{core:02}/sgLnk/sg00/{}", artifact.name)),
+        (None, ArtifactKind::DebugInfo | ArtifactKind::CustomOp) => {
+            Some(format!("nc{core:02}/sgLnk/{}", artifact.name))
+        }
+        _ => None,
+    }
 }
 
 /// Whether the link directory takes a file of this kind (symlinked or copied).
@@ -491,16 +554,27 @@ pub fn is_linked(kind: ArtifactKind) -> bool {
 /// and every file the link directory takes under a name another core offers too (to
 /// tell one shared file from a collision). Everything else is known by name and size.
 pub fn wanted(paths: &[&str], plan: &Plan) -> Vec<usize> {
-    let found = artifacts(paths, plan);
+    let all = all_artifacts(paths);
+    // The seeds' reading: the linked subgraph's files, one name across the cores.
     let mut cores_of: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
-    for a in found.iter().filter(|a| is_linked(a.kind)) {
+    let seeds = |a: &&Artifact| a.subgraph.unwrap_or(0) == plan.subgraph;
+    for a in all.iter().filter(seeds).filter(|a| is_linked(a.kind)) {
         cores_of.entry(a.name.as_str()).or_default().push(a.core);
     }
-    let mut wanted: Vec<usize> = found
+    // The modular flow: each core's files, one name across its subgraphs.
+    let mut offers: BTreeMap<String, usize> = BTreeMap::new();
+    for a in &all {
+        if let Some(name) = modular_place(a) {
+            *offers.entry(name).or_default() += 1;
+        }
+    }
+    let in_subgraph = |a: &Artifact| a.subgraph.is_some_and(|s| plan.subgraphs.contains(&s));
+    let mut wanted: Vec<usize> = all
         .iter()
         .filter(|a| {
-            a.kind == ArtifactKind::TensorMap
-                || (is_linked(a.kind) && cores_of.get(a.name.as_str()).is_some_and(|cores| cores.len() > 1))
+            (a.kind == ArtifactKind::TensorMap && (seeds(a) || in_subgraph(a)))
+                || (seeds(a) && is_linked(a.kind) && cores_of.get(a.name.as_str()).is_some_and(|cores| cores.len() > 1))
+                || modular_place(a).is_some_and(|name| offers.get(&name).is_some_and(|n| *n > 1))
         })
         .map(|a| a.index)
         .collect();

@@ -303,3 +303,128 @@ fn the_linked_modules_dumps_are_the_vnc_passes_input() {
     );
     assert!(!report.address_map.is_empty());
 }
+
+/// A modular work directory as the compiler leaves it (`gen::modular_workdir::generate`)
+/// with `fault`, linked as the compiler decides its flow.
+fn modular(fault: Option<Code>) -> Outcome {
+    let config = GenConfig { subgraphs: 3, partitions: 6, insts: 24, ..samples::matmul_config() };
+    link_as_compiler(gen::modular_workdir::generate(&config, "w", fault), None)
+}
+
+/// The link directory is each core's `ncCC/sgLnk/` (docs/spec/link.md §3.6): every
+/// subgraph's weights in `sg00/`, one table the subgraphs share once, the core folder's
+/// debug info and custom op, the core's merged map written as `sg00/tensor_map.json`;
+/// each subgraph's map copied to its function; the log says so in the compiler's words.
+#[test]
+fn a_modular_work_directory_gets_each_cores_link_directory_and_tensor_map() {
+    let outcome = modular(None);
+    let report = &outcome.report;
+    assert_eq!(report.options.flow, birlink_core::Flow::Modular);
+    assert!(!birlink_core::diag::has_errors(&report.diagnostics), "{:?}", codes(&outcome));
+    let warnings: Vec<String> =
+        report.diagnostics.iter().filter(|d| d.severity == Severity::Warning).map(|d| d.message.clone()).collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let dir = report.link_dir.as_ref().expect("the link directories");
+    assert_eq!(dir.root, ".");
+    let core0: Vec<(&str, Placement, Option<u64>, Vec<u64>)> = dir
+        .entries
+        .iter()
+        .filter(|e| e.core == Some(0))
+        .map(|e| (e.name.as_str(), e.placement, e.subgraph, e.same_on.clone()))
+        .collect();
+    assert_eq!(
+        core0,
+        [
+            ("nc00/sgLnk/debug_info_nc00.json", Placement::Symlink, None, vec![]),
+            ("nc00/sgLnk/libtopk_custom_op.so", Placement::Symlink, None, vec![]),
+            ("nc00/sgLnk/sg00/rope_table.npy", Placement::Symlink, Some(0), vec![1, 2]),
+            ("nc00/sgLnk/sg00/tensor_map.json", Placement::Write, None, vec![]),
+            ("nc00/sgLnk/sg00/weights_sg00.npy", Placement::Symlink, Some(0), vec![]),
+            ("nc00/sgLnk/sg00/weights_sg01.npy", Placement::Symlink, Some(1), vec![]),
+            ("nc00/sgLnk/sg00/weights_sg02.npy", Placement::Symlink, Some(2), vec![]),
+        ]
+    );
+    assert_eq!(dir.entries.len(), 14, "the same for core 1");
+    assert!(dir
+        .in_place
+        .iter()
+        .any(|r| r.path == "w/nc01/sg02/bir_debug.31.after-dep_reduction.before-bir_linker.json"));
+
+    // Each subgraph's map copied to its function; every entry binds a tensor of it.
+    let map = report.tensor_map.as_ref().expect("the merged maps");
+    assert_eq!(map.files.len(), 6, "one per core and subgraph");
+    assert!(map.entries.iter().all(|e| e.status == EntryStatus::Bound), "{:?}", map.entries);
+    let functions: std::collections::BTreeSet<(u64, &str)> =
+        map.entries.iter().map(|e| (e.core, e.function.as_str())).collect();
+    assert_eq!(functions.len(), 6);
+    assert!(functions.contains(&(1, "sg0002")));
+    // An intermediate's two entries, of its producer and of its consumer, are one memory.
+    assert!(map.entries.iter().any(|e| e.same_memory.iter().any(|r| r.core == e.core && r.function.is_some())));
+    // Each core's file holds its functions only.
+    let files = birlink_core::tensor_map_files(&outcome);
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["tensor_map.nc00.json", "tensor_map.nc01.json"]);
+    let core1: serde_json::Value = serde_json::from_str(&files[1].1).expect("json");
+    let keys: Vec<&str> = core1.as_object().expect("an object").keys().map(String::as_str).collect();
+    assert_eq!(keys, ["sg0000", "sg0001", "sg0002"]);
+    assert_eq!(birlink_core::tensor_map_json(&outcome), None, "one file per core, not one merged");
+
+    let log = birlink_core::bir_linker_log(&outcome).expect("the log");
+    for line in [
+        "(nc00/sgLnk) [BirLinker]: Symlinking npy files to w/nc00/sgLnk/sg00",
+        "(nc00/sgLnk) [BirLinker]: Symlinking debug_info files from w/nc00 to w/nc00/sgLnk",
+        "(nc01/sgLnk) [BirLinker]: Symlinking .so files from w/nc01 to w/nc01/sgLnk",
+        "(nc01/sgLnk) [BirLinker]: moveModulesAsFunctions #1... Done. # Internal tensor-map collisions: 0",
+        "(nc01/sgLnk) [BirLinker]: tensor_map verification successful.",
+        "(nc01/sgLnk) [BirLinker]: Writing updated tensor_map w/nc01/sgLnk/sg00/tensor_map.json",
+    ] {
+        assert!(log.lines().any(|l| l == line), "{line}\n{log}");
+    }
+    let order: Vec<&str> = log
+        .lines()
+        .filter(|l| l.starts_with("(nc00/sgLnk)"))
+        .map(|l| l.trim_start_matches("(nc00/sgLnk) [BirLinker]: "))
+        .filter(|l| {
+            l.starts_with("Linking to") || l.starts_with("Symlinking npy") || l.starts_with("moveModulesAsFunctions...")
+        })
+        .collect();
+    assert_eq!(order.len(), 3);
+    assert!(order[1].starts_with("Symlinking npy") && order[2] == "moveModulesAsFunctions...", "{order:?}");
+}
+
+/// One name, two contents among one core's subgraphs: BL0315 on the later one, the
+/// entry the lowest subgraph's.
+#[test]
+fn two_subgraphs_of_a_core_offering_one_name_differently_collide() {
+    let outcome = modular(Some(Code::ArtifactCollision));
+    let collisions: Vec<&birlink_core::Diagnostic> =
+        outcome.report.diagnostics.iter().filter(|d| d.code == Code::ArtifactCollision).collect();
+    assert_eq!(collisions.len(), 1, "{:?}", codes(&outcome));
+    let d = collisions[0];
+    assert_eq!(d.core, Some(1));
+    assert!(d.message.contains("`rope_table.npy` is offered by nc01/sg00 and nc01/sg02"), "{}", d.message);
+    assert_eq!(d.location.as_ref().map(|l| l.file.as_str()), Some("w/nc01/sg02/rope_table.npy"));
+    let dir = outcome.report.link_dir.as_ref().expect("planned");
+    let entry = dir.entries.iter().find(|e| e.name == "nc01/sgLnk/sg00/rope_table.npy").expect("the entry");
+    assert_eq!((entry.subgraph, entry.same_on.clone(), entry.differs_on.clone()), (Some(0), vec![1], vec![2]));
+}
+
+/// A subgraph's map naming a tensor its function does not have: BL0310 at the entry, and
+/// the log says the verification failed.
+#[test]
+fn a_subgraphs_stale_entry_fails_the_verification_in_the_log() {
+    let outcome = modular(Some(Code::TensorMapStale));
+    let stale: Vec<&birlink_core::Diagnostic> =
+        outcome.report.diagnostics.iter().filter(|d| d.code == Code::TensorMapStale).collect();
+    assert_eq!(stale.len(), 1, "{:?}", codes(&outcome));
+    assert!(
+        stale[0].message.contains("nc01/sg02's tensor map names `layer_13_attn_out`, and function sg0002 of nc01/sgLnk has no tensor of that name"),
+        "{}",
+        stale[0].message
+    );
+    let at = stale[0].location.as_ref().expect("a place");
+    assert_eq!((at.file.as_str(), at.pointer.as_str()), ("w/nc01/sg02/tensor_map.json", "/layer_13_attn_out"));
+    let log = birlink_core::bir_linker_log(&outcome).expect("the log");
+    assert!(log.contains("(nc01/sgLnk) [BirLinker]: tensor_map verification failed after linking\n"), "{log}");
+    assert!(log.contains("(nc00/sgLnk) [BirLinker]: tensor_map verification successful.\n"), "{log}");
+}

@@ -8,6 +8,15 @@
 //! the core's programs) stays where it is. One name offered by several cores is one
 //! entry when their bytes agree, and BL0315 when they do not. Nothing is written: the
 //! CLI's `--link-dir` makes the folder from this plan.
+//!
+//! In the modular flow ([`plan_core`]) the link directory is each core's
+//! `ncCC/sgLnk/`, as the compiler's log says (`Symlinking npy files to WORK/nc00/sgLnk/sg00`,
+//! `Symlinking debug_info files from WORK/nc00 to WORK/nc00/sgLnk`, `Symlinking .so files
+//! from …`): every linked subgraph's `.npy` files into `sg00/`, the core folder's
+//! debug-info and `.so` files into `sgLnk/`, the merged map written as
+//! `sg00/tensor_map.json`. CPU-node files, which the modular log never mentions, stay in
+//! their subgraph folders (birlink's reading). One name offered by two subgraphs of a
+//! core is one entry when their bytes agree, BL0315 when not.
 
 use std::collections::BTreeMap;
 
@@ -15,10 +24,128 @@ use crate::diag::codes::Code;
 use crate::diag::{Diagnostic, Location};
 use crate::model::pass::Pass;
 use crate::output::report::{ArtifactKind, InPlaceRow, LinkDir, LinkDirEntry, Placement, StepRow};
-use crate::read::workdir::{self, Artifact, Plan, WorkdirInput};
+use crate::read::workdir::{self, Artifact, Plan, WorkFile, WorkdirInput};
 
 /// The name of the merged tensor map in the link directory (rodata "tensor-map").
 pub const TENSOR_MAP_NAME: &str = "tensor-map.json";
+
+/// Where the modular flow writes a core's merged map, below its `ncCC/sgLnk/` (the
+/// compiler's `Writing updated tensor_map WORK/nc00/sgLnk/sg00/tensor_map.json`).
+pub const CORE_TENSOR_MAP: &str = "sg00/tensor_map.json";
+
+/// Whether two offers of one name are the same bytes (not read: the sizes agree).
+fn same_bytes(a: &WorkFile, b: &WorkFile) -> bool {
+    a.size == b.size
+        && match (&a.content, &b.content) {
+            (Some(a), Some(b)) => a == b,
+            // Not read (too large to compare in this build): the sizes agree.
+            _ => true,
+        }
+}
+
+/// One core's part of the modular flow's link directory.
+pub struct CorePlan {
+    /// Its entries, named from the work directory (`nc00/sgLnk/…`), by name.
+    pub entries: Vec<LinkDirEntry>,
+    /// The core's other files, which stay where they are.
+    pub in_place: Vec<InPlaceRow>,
+    /// The core's folder as the inputs name it (`WORK/nc00`), for the log.
+    pub core_dir: String,
+    /// Whether a subgraph of the core has a tensor map (the link writes the merged one).
+    pub has_maps: bool,
+}
+
+/// Plans core `core`'s `ncCC/sgLnk/` in the modular flow, from the files of the
+/// subgraphs linked (`plan.subgraphs`) and of the core's own folder.
+pub fn plan_core(input: &WorkdirInput, plan: &Plan, core: u64, diags: &mut Vec<Diagnostic>) -> CorePlan {
+    let paths = input.paths();
+    let ours = |a: &Artifact| u64::from(a.core) == core && a.subgraph.is_none_or(|s| plan.subgraphs.contains(&s));
+    let found: Vec<Artifact> = workdir::all_artifacts(&paths).into_iter().filter(ours).collect();
+    let core_dir = found
+        .first()
+        .map(|a| {
+            let path = paths[a.index];
+            let depth = path.split('/').count() - a.name.split('/').count() - usize::from(a.subgraph.is_some());
+            path.split('/').take(depth).collect::<Vec<_>>().join("/")
+        })
+        .unwrap_or_else(|| format!("nc{core:02}"));
+    let mut by_name: BTreeMap<String, Vec<&Artifact>> = BTreeMap::new();
+    let mut in_place = Vec::new();
+    let mut has_maps = false;
+    for artifact in &found {
+        if let Some(name) = workdir::modular_place(artifact) {
+            by_name.entry(name).or_default().push(artifact);
+        } else if artifact.kind == ArtifactKind::TensorMap {
+            has_maps |= artifact.subgraph.is_some();
+        } else {
+            in_place.push(InPlaceRow { core, path: paths[artifact.index].to_owned(), kind: artifact.kind });
+        }
+    }
+    let mut entries = Vec::new();
+    for (name, mut offers) in by_name {
+        offers.sort_by_key(|a| (a.subgraph, a.index));
+        let first = offers[0];
+        let file = &input.files[first.index];
+        let folder = |a: &Artifact| match a.subgraph {
+            Some(s) => format!("nc{core:02}/sg{s:02}"),
+            None => format!("nc{core:02}"),
+        };
+        let mut entry = LinkDirEntry {
+            name: name.clone(),
+            placement: Placement::Symlink,
+            kind: first.kind,
+            core: Some(core),
+            subgraph: first.subgraph.map(u64::from),
+            source: Some(file.path.clone()),
+            bytes: Some(file.size),
+            same_on: Vec::new(),
+            differs_on: Vec::new(),
+        };
+        for other in &offers[1..] {
+            let theirs = &input.files[other.index];
+            let subgraph = u64::from(other.subgraph.unwrap_or(0));
+            if same_bytes(theirs, file) {
+                entry.same_on.push(subgraph);
+                continue;
+            }
+            entry.differs_on.push(subgraph);
+            let mut diagnostic = Diagnostic::new(
+                Code::ArtifactCollision,
+                Pass::BirLinker,
+                format!(
+                    "`{}` is offered by {} and {} with different content; `{name}` is {}'s",
+                    first.name,
+                    folder(first),
+                    folder(other),
+                    folder(first)
+                ),
+            )
+            .core(core)
+            .note(format!("{}: `{}`, {} bytes", folder(first), file.path, file.size))
+            .note(format!("{}: `{}`, {} bytes", folder(other), theirs.path, theirs.size));
+            diagnostic.location =
+                Some(Location { file: theirs.path.clone(), pointer: String::new(), line: None, column: None });
+            diags.push(diagnostic);
+        }
+        entries.push(entry);
+    }
+    if has_maps {
+        entries.push(LinkDirEntry {
+            name: format!("nc{core:02}/sgLnk/{CORE_TENSOR_MAP}"),
+            placement: Placement::Write,
+            kind: ArtifactKind::TensorMap,
+            core: Some(core),
+            subgraph: None,
+            source: None,
+            bytes: None,
+            same_on: Vec::new(),
+            differs_on: Vec::new(),
+        });
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+    in_place.sort_by(|a, b| a.path.cmp(&b.path));
+    CorePlan { entries, in_place, core_dir, has_maps }
+}
 
 /// Plans the link directory of a work directory whose modules were linked.
 pub fn plan(input: &WorkdirInput, plan: &Plan, diags: &mut Vec<Diagnostic>) -> (LinkDir, StepRow) {
@@ -50,6 +177,7 @@ pub fn plan(input: &WorkdirInput, plan: &Plan, diags: &mut Vec<Diagnostic>) -> (
             placement: if first.kind == ArtifactKind::CpuNode { Placement::Copy } else { Placement::Symlink },
             kind: first.kind,
             core: Some(u64::from(first.core)),
+            subgraph: None,
             source: Some(file.path.clone()),
             bytes: Some(file.size),
             same_on: Vec::new(),
@@ -57,14 +185,8 @@ pub fn plan(input: &WorkdirInput, plan: &Plan, diags: &mut Vec<Diagnostic>) -> (
         };
         for other in &offers[1..] {
             let theirs = &input.files[other.index];
-            let same = theirs.size == file.size
-                && match (&theirs.content, &file.content) {
-                    (Some(a), Some(b)) => a == b,
-                    // Not read (too large to compare in this build): the sizes agree.
-                    _ => true,
-                };
             let core = u64::from(other.core);
-            if same {
+            if same_bytes(theirs, file) {
                 entry.same_on.push(core);
                 continue;
             }
@@ -92,6 +214,7 @@ pub fn plan(input: &WorkdirInput, plan: &Plan, diags: &mut Vec<Diagnostic>) -> (
             placement: Placement::Write,
             kind: ArtifactKind::TensorMap,
             core: None,
+            subgraph: None,
             source: None,
             bytes: None,
             same_on: Vec::new(),

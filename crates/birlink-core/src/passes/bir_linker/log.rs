@@ -58,9 +58,15 @@ impl Counts {
     }
 }
 
-/// What the link directory step did, for the `Symlinking …` and tensor-map lines.
+/// What the link directory and tensor-map steps did, for the `Symlinking …` and
+/// tensor-map lines.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LinkDirLines {
+    /// `# Internal tensor-map collisions: K`.
+    pub collisions: usize,
+    /// Whether the merged map holds (`tensor_map verification successful.`); birlink's
+    /// reading: no entry names nothing, none is laid out two ways, every map was read.
+    pub verified: bool,
     /// The core's folder (`WORK/nc00`).
     pub core_dir: String,
     /// The linked module's folder (`WORK/nc00/sgLnk`).
@@ -135,8 +141,13 @@ pub fn core_block(
         lines.push(format!("{fork}bir_linker failed"));
         return lines;
     }
-    say(&mut lines, "moveModulesAsFunctions #1... Done. # Internal tensor-map collisions: 0".to_owned());
-    say(&mut lines, "tensor_map verification successful.".to_owned());
+    let collisions = link_dir.map_or(0, |d| d.collisions);
+    say(&mut lines, format!("moveModulesAsFunctions #1... Done. # Internal tensor-map collisions: {collisions}"));
+    if link_dir.is_none_or(|d| d.verified) {
+        say(&mut lines, "tensor_map verification successful.".to_owned());
+    } else {
+        say(&mut lines, "tensor_map verification failed after linking".to_owned());
+    }
     if let Some(path) = link_dir.and_then(|d| d.tensor_map.as_deref()) {
         say(&mut lines, format!("Writing updated tensor_map {path}"));
     }

@@ -25,9 +25,16 @@
 //!    alias edge (one function serves every instance of its definition);
 //! 7. `merge_queues` — by name across the subgraphs, instances `<instance>_defId_<def>`
 //!    ([`super::queues`]);
-//! 8. `renumber_barriers` — over the linked module ([`super::barriers`]).
+//! 8. `renumber_barriers` — over the linked module ([`super::barriers`]);
+//! 9. `link_dir` — for a work directory, the core's `ncCC/sgLnk/` planned
+//!    ([`super::link_dir::plan_core`]);
+//! 10. `tensor_map` — each subgraph's map copied to its function
+//!     (`copyTensorMapForFunc2 sgNNNN`) and checked ([`super::tensor_map::merge_units`]),
+//!     written as `ncCC/sgLnk/sg00/tensor_map.json`.
 //!
 //! The run's own log, in the compiler's words, is [`super::log`]'s.
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Value};
 
@@ -35,15 +42,20 @@ use super::bindings::{self, function_name, Bindings, TensorKind};
 use super::copy::{self, CoreInfo, Definition};
 use super::log;
 use super::record::{fields, Step};
-use super::{barriers, queue_switches, queues, returns, Linked};
+use super::tensor_map::{self, MapUnit};
+use super::{barriers, link_dir, queue_switches, queues, returns, Linked};
+use crate::diag::codes::Code;
 use crate::diag::has_errors;
 use crate::diag::Diagnostic;
 use crate::model::arena::Handle;
 use crate::model::ir::{edit_object_field, opcode, Allocation, Block, Function, Inst, MemLoc, MemLocSet, Module};
 use crate::output::print;
-use crate::output::report::{AliasEnd, AliasRow, DispatchRow, PartitionRow, StepRow, Unit};
-use crate::read::input::CoreModule;
+use crate::output::report::{
+    AliasEnd, AliasRow, ArtifactKind, DispatchRow, LinkDir, PartitionRow, StepRow, TensorMap, Unit,
+};
+use crate::read::input::{CoreModule, FileEntry};
 use crate::read::netlist::Netlist;
+use crate::read::workdir::{self, Plan, WorkdirInput};
 
 /// Links core `core`'s subgraph modules (`subgraphs`, in subgraph order) through the
 /// netlist; `cores` are every core of the set (the completion barriers span them).
@@ -52,6 +64,7 @@ pub fn run(
     subgraphs: Vec<(u32, CoreModule)>,
     netlist: Option<&Netlist>,
     cores: &[u64],
+    work: Option<Work<'_>>,
     diags: &mut Vec<Diagnostic>,
 ) -> Linked {
     let start = diags.len();
@@ -71,6 +84,7 @@ pub fn run(
 
     let mut step = Step::new("copy_functions");
     let mut infos: Vec<CoreInfo> = Vec::new();
+    let order: Vec<u32> = subgraphs.iter().map(|(s, _)| *s).collect();
     for (subgraph, module) in subgraphs {
         let definition = bindings.definition(subgraph);
         let def = definition.map_or(u64::from(subgraph), |d| d.def);
@@ -92,13 +106,96 @@ pub fn run(
     let n_cores = cores.iter().max().map_or(1, |c| c + 1);
     out.steps.push(tag(queues::merge(&mut linked, &infos, &plan, n_cores, &mut out.queues, diags), &name));
     out.steps.push(tag(barriers::renumber(&mut linked, &mut out.barriers, diags), &name));
+    let lines = match work {
+        Some(work) if !has_errors(&diags[start..]) => {
+            let units = order.iter().zip(&infos).map(|(s, info)| (*s, info.function, info.functions.clone())).collect();
+            Some(link_directory(&linked, core, units, work, &mut out, diags))
+        }
+        _ => None,
+    };
 
     out.failed = has_errors(&diags[start..]);
-    out.log = log::core_block(core, &before, &bindings, &linked, None, out.failed);
+    out.log = log::core_block(core, &before, &bindings, &linked, lines.as_ref(), out.failed);
     if !out.failed {
         out.module = Some(linked);
     }
     out
+}
+
+/// The work directory a core's subgraphs came from, for its link directory and tensor
+/// map (their files become files of the run, so diagnostics point into them).
+pub struct Work<'w> {
+    /// The directory.
+    pub input: &'w WorkdirInput,
+    /// What was picked of it.
+    pub plan: &'w Plan,
+    /// The run's files.
+    pub files: &'w mut Vec<FileEntry>,
+}
+
+/// Steps 9 and 10: the core's `ncCC/sgLnk/` planned and its subgraphs' maps merged;
+/// what the log says of them.
+fn link_directory(
+    linked: &Module,
+    core: u64,
+    units: Vec<(u32, Handle<Function>, Vec<Handle<Function>>)>,
+    work: Work<'_>,
+    out: &mut Linked,
+    diags: &mut Vec<Diagnostic>,
+) -> log::LinkDirLines {
+    let name = format!("nc{core:02}/sgLnk");
+    let planned = link_dir::plan_core(work.input, work.plan, core, diags);
+    let paths = work.input.paths();
+    let maps: BTreeMap<u32, usize> = workdir::all_artifacts(&paths)
+        .into_iter()
+        .filter(|a| u64::from(a.core) == core && a.kind == ArtifactKind::TensorMap)
+        .filter_map(|a| Some((a.subgraph?, a.index)))
+        .collect();
+    out.steps.push(StepRow { name: "link_dir".to_owned(), changes: planned.entries.len() as u64, edits: Vec::new() });
+    let link_dir = format!("{}/sgLnk", planned.core_dir);
+    let mut lines = log::LinkDirLines {
+        core_dir: planned.core_dir.clone(),
+        tensor_map: planned.has_maps.then(|| format!("{link_dir}/{}", link_dir::CORE_TENSOR_MAP)),
+        link_dir,
+        collisions: 0,
+        verified: true,
+    };
+    if planned.has_maps {
+        let units: Vec<MapUnit> = units
+            .into_iter()
+            .map(|(subgraph, function, functions)| MapUnit {
+                core,
+                subgraph: Some(subgraph),
+                function,
+                functions,
+                map: maps.get(&subgraph).copied(),
+            })
+            .collect();
+        let from = diags.len();
+        let rows = tensor_map::LinkRows { aliases: &out.aliases, output_kinds: &[] };
+        let (map, step) = tensor_map::merge_units(linked, work.input, &units, rows, work.files, diags);
+        lines.verified = !diags[from..]
+            .iter()
+            .any(|d| matches!(d.code, Code::TensorMapStale | Code::TensorMapConflict | Code::TensorMapUnreadable));
+        lines.collisions = collisions(&map);
+        out.steps.push(tag(step, &name));
+        out.tensor_map = Some(map);
+    }
+    out.link_dir = Some(LinkDir { root: ".".to_owned(), entries: planned.entries, in_place: planned.in_place });
+    lines
+}
+
+/// `# Internal tensor-map collisions: K` — birlink's reading: the names the merged map
+/// holds for two or more functions of the core where one of them binds an `Internal`
+/// set (a function's own tensor, not one the calls hand it).
+fn collisions(map: &TensorMap) -> usize {
+    let mut by_name: BTreeMap<&str, (BTreeSet<&str>, bool)> = BTreeMap::new();
+    for entry in &map.entries {
+        let seen = by_name.entry(entry.name.as_str()).or_default();
+        seen.0.insert(entry.function.as_str());
+        seen.1 |= entry.linked.as_ref().is_some_and(|t| t.kind == "Internal");
+    }
+    by_name.values().filter(|(functions, internal)| functions.len() > 1 && *internal).count()
 }
 
 /// The partitions as the dispatcher calls them: each call's tensors by what they are to

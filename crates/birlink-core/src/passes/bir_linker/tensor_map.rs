@@ -18,14 +18,15 @@ use std::sync::Arc;
 
 use crate::diag::codes::Code;
 use crate::diag::Diagnostic;
+use crate::model::arena::Handle;
 use crate::model::entity::EntityKind;
-use crate::model::ir::{FileId, Module};
+use crate::model::ir::{Allocation, FileId, Function, Module};
 use crate::model::pass::Pass;
 use crate::output::report::{
-    AliasRow, ArtifactKind, EntryRef, EntryStatus, FileKind, OutputKindRow, StepRow, TensorMap, TensorMapEntry,
-    TensorMapFile, TensorRef,
+    AliasEnd, AliasRow, ArtifactKind, EntryRef, EntryStatus, FileKind, OutputKindRow, StepRow, TensorMap,
+    TensorMapEntry, TensorMapFile, TensorRef,
 };
-use crate::passes::partition::{memlocs, Partitions};
+use crate::passes::partition::Partitions;
 use crate::read::input::FileEntry;
 use crate::read::tensor_map;
 use crate::read::workdir::{self, Plan, WorkdirInput};
@@ -42,8 +43,43 @@ pub struct LinkRows<'r> {
     pub output_kinds: &'r [OutputKindRow],
 }
 
-/// Merges and checks the tensor maps of a linked work directory; `None` when no core has
-/// one. The maps become files of the run (`files`), so diagnostics point into them.
+/// One function's part of the merged map: what `copyTensorMapForFunc` copies to it.
+pub struct MapUnit {
+    /// The core.
+    pub core: u64,
+    /// The subgraph whose map it is, in the modular flow (`None`: the seeds' reading,
+    /// one map per core).
+    pub subgraph: Option<u32>,
+    /// The function the entries are copied to (the core function; `sgNNNN`).
+    pub function: Handle<Function>,
+    /// Every function whose tensors the entries may bind, that one first.
+    pub functions: Vec<Handle<Function>>,
+    /// The map's file, by index in the work directory, when there is one.
+    pub map: Option<usize>,
+}
+
+impl MapUnit {
+    /// Whose map it is, in words: `core 1`, or `nc00/sg01`.
+    fn owner(&self) -> String {
+        match self.subgraph {
+            None => format!("core {}", self.core),
+            Some(s) => format!("nc{:02}/sg{s:02}", self.core),
+        }
+    }
+
+    /// Where its tensors are, in words: `core 1 of the linked module`, or `function
+    /// sg0001 of nc00/sgLnk`.
+    fn holder(&self, linked: &Module) -> String {
+        match self.subgraph {
+            None => format!("core {} of the linked module", self.core),
+            Some(_) => format!("function {} of nc{:02}/sgLnk", linked.store.functions[self.function].name(), self.core),
+        }
+    }
+}
+
+/// Merges and checks the tensor maps of a linked work directory in the seeds' reading,
+/// one per core; `None` when no core has one. The maps become files of the run
+/// (`files`), so diagnostics point into them.
 pub fn merge(
     linked: &Module,
     input: &WorkdirInput,
@@ -61,7 +97,30 @@ pub fn merge(
     if maps.is_empty() {
         return None;
     }
-    let partitions = Partitions::of(linked);
+    let units: Vec<MapUnit> = Partitions::of(linked)
+        .iter()
+        .map(|p| MapUnit {
+            core: p.core,
+            subgraph: None,
+            function: p.function,
+            functions: p.functions.clone(),
+            map: maps.get(&p.core).copied(),
+        })
+        .collect();
+    Some(merge_units(linked, input, &units, rows, files, diags))
+}
+
+/// Merges and checks the maps of `units`' functions: each entry bound to the tensor of
+/// its name among its unit's functions; entries of one memory (the link's alias edges,
+/// the netlist's handoffs) checked for one layout.
+pub fn merge_units(
+    linked: &Module,
+    input: &WorkdirInput,
+    units: &[MapUnit],
+    rows: LinkRows<'_>,
+    files: &mut Vec<FileEntry>,
+    diags: &mut Vec<Diagnostic>,
+) -> (TensorMap, StepRow) {
     let demoted: BTreeSet<(u64, &str)> =
         rows.output_kinds.iter().filter(|r| r.to == "Internal").map(|r| (r.core, r.set.as_str())).collect();
     let mut report = TensorMap::default();
@@ -69,18 +128,24 @@ pub fn merge(
     // Where each entry points into its file, for the diagnostics of the alias check.
     let mut places: Vec<(FileId, String)> = Vec::new();
 
-    for partition in partitions.iter() {
-        let core = partition.core;
-        let function = linked.store.functions[partition.function].name().to_owned();
-        let Some(&index) = maps.get(&core) else {
+    for unit in units {
+        let core = unit.core;
+        let owner = unit.owner();
+        let function = linked.store.functions[unit.function].name().to_owned();
+        let Some(index) = unit.map else {
+            let message = match unit.subgraph {
+                None => format!(
+                    "core {core} has no tensor map in its subgraph folder; its inputs and outputs are bound by nothing"
+                ),
+                Some(_) => format!(
+                    "{owner} has no tensor map in its folder; the inputs and outputs of {} are bound by nothing",
+                    unit.holder(linked)
+                ),
+            };
             diags.push(
-                Diagnostic::new(
-                    Code::TensorMapMissing,
-                    Pass::BirLinker,
-                    format!("core {core} has no tensor map in its subgraph folder; its inputs and outputs are bound by nothing"),
-                )
-                .core(core)
-                .at(linked.store.functions[partition.function].src.as_ref()),
+                Diagnostic::new(Code::TensorMapMissing, Pass::BirLinker, message)
+                    .core(core)
+                    .at(linked.store.functions[unit.function].src.as_ref()),
             );
             continue;
         };
@@ -108,22 +173,31 @@ pub fn merge(
             entries: map.entries.len() as u64,
         });
 
-        // This core's tensors by name: every set and every memory location of its functions.
+        // This unit's tensors by name: every set and every memory location of its functions.
         let mut tensors: BTreeMap<&str, TensorRef> = BTreeMap::new();
         let mut io_sets = Vec::new();
-        for at in memlocs(linked, partition) {
-            let set = &linked.store.sets[at.set];
-            let reference = TensorRef {
-                function: linked.store.functions[at.function].name().to_owned(),
-                set: set.name(&linked.store),
-                kind: set.kind().to_owned(),
-            };
-            tensors.entry(linked.store.memlocs[at.memloc].name()).or_insert_with(|| reference.clone());
-            if let Some(name) = set.fields.get("name").and_then(|v| v.as_str()) {
-                tensors.entry(name).or_insert_with(|| reference.clone());
-            }
-            if matches!(set.kind(), "ExternalInput" | "ExternalOutput") && !io_sets.iter().any(|(s, _)| *s == at.set) {
-                io_sets.push((at.set, reference));
+        for &f in &unit.functions {
+            for allocation in &linked.store.functions[f].allocations {
+                let Allocation::Set(at_set) = allocation else { continue };
+                let set = &linked.store.sets[*at_set];
+                if set.memlocs.is_empty() {
+                    continue;
+                }
+                let reference = TensorRef {
+                    function: linked.store.functions[f].name().to_owned(),
+                    set: set.name(&linked.store),
+                    kind: set.kind().to_owned(),
+                };
+                for &memloc in &set.memlocs {
+                    tensors.entry(linked.store.memlocs[memloc].name()).or_insert_with(|| reference.clone());
+                }
+                if let Some(name) = set.fields.get("name").and_then(|v| v.as_str()) {
+                    tensors.entry(name).or_insert_with(|| reference.clone());
+                }
+                if matches!(set.kind(), "ExternalInput" | "ExternalOutput") && !io_sets.iter().any(|(s, _)| s == at_set)
+                {
+                    io_sets.push((*at_set, reference));
+                }
             }
         }
 
@@ -139,8 +213,9 @@ pub fn merge(
                         Code::TensorMapStale,
                         Pass::BirLinker,
                         format!(
-                            "core {core}'s tensor map names `{}`, and core {core} of the linked module has no tensor of that name",
-                            entry.name
+                            "{owner}'s tensor map names `{}`, and {} has no tensor of that name",
+                            entry.name,
+                            unit.holder(linked)
                         ),
                     )
                     .core(core)
@@ -177,7 +252,7 @@ pub fn merge(
                 Code::TensorMapDemoted,
                 Pass::BirLinker,
                 format!(
-                    "core {core}'s tensor map binds {} the link made internal (cross-core intermediates): left out of the merged map: {}",
+                    "{owner}'s tensor map binds {} the link made internal (cross-core intermediates): left out of the merged map: {}",
                     if left_out.len() == 1 { "1 tensor".to_owned() } else { format!("{} tensors", left_out.len()) },
                     names.join(", ")
                 ),
@@ -194,17 +269,22 @@ pub fn merge(
             if bound {
                 continue;
             }
-            let d = Diagnostic::new(
-                Code::TensorMapUnbound,
-                Pass::BirLinker,
-                format!(
+            let message = match unit.subgraph {
+                None => format!(
                     "`{}` is an `{}` of the linked module on core {core}, and core {core}'s tensor map has no entry for it",
                     reference.set, reference.kind
                 ),
-            )
-            .core(core)
-            .at(set.src.as_ref())
-            .entity(EntityKind::Set, &reference.set, Some(&reference.function));
+                Some(_) => format!(
+                    "`{}` is an `{}` of {}, and {owner}'s tensor map has no entry for it",
+                    reference.set,
+                    reference.kind,
+                    unit.holder(linked)
+                ),
+            };
+            let d = Diagnostic::new(Code::TensorMapUnbound, Pass::BirLinker, message)
+                .core(core)
+                .at(set.src.as_ref())
+                .entity(EntityKind::Set, &reference.set, Some(&reference.function));
             limit.push(diags, d, core);
         }
     }
@@ -212,7 +292,7 @@ pub fn merge(
     same_memory(&mut report, &places, rows.aliases, &mut limit, diags);
     limit.finish(diags);
     let changes = report.entries.len() as u64;
-    Some((report, StepRow { name: "tensor_map".to_owned(), changes, edits: Vec::new() }))
+    (report, StepRow { name: "tensor_map".to_owned(), changes, edits: Vec::new() })
 }
 
 /// Pairs the entries of one memory on two cores through the link's alias edges, and
@@ -224,17 +304,21 @@ fn same_memory(
     limit: &mut Limit,
     diags: &mut Vec<Diagnostic>,
 ) {
-    // An entry binds a set; an alias edge joins a set of one core to a set of another.
-    let mut by_set: BTreeMap<(u64, &str), Vec<usize>> = BTreeMap::new();
+    // An entry binds a set; an alias edge joins a set of one core to a set of another
+    // (a handoff of the netlist: of one function to another's).
+    let mut by_set: BTreeMap<(u64, &str, &str), Vec<usize>> = BTreeMap::new();
     for (i, entry) in report.entries.iter().enumerate() {
         if let Some(linked) = &entry.linked {
-            by_set.entry((entry.core, linked.set.as_str())).or_default().push(i);
+            by_set.entry((entry.core, linked.function.as_str(), linked.set.as_str())).or_default().push(i);
         }
+    }
+    fn end(e: &AliasEnd) -> (u64, &str, &str) {
+        (e.core, e.function.as_str(), e.set.as_str())
     }
     let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
     for row in aliases {
-        let consumers = by_set.get(&(row.consumer.core, row.consumer.set.as_str()));
-        let producers = by_set.get(&(row.producer.core, row.producer.set.as_str()));
+        let consumers = by_set.get(&end(&row.consumer));
+        let producers = by_set.get(&end(&row.producer));
         for &c in consumers.into_iter().flatten() {
             for &p in producers.into_iter().flatten() {
                 pairs.insert((p, c));
@@ -248,15 +332,27 @@ fn same_memory(
             .filter(|k| producer.fields.get(**k) != consumer.fields.get(**k))
             .map(|k| format!("`{k}`"))
             .collect();
-        let (p_ref, c_ref) = (
-            EntryRef { core: producer.core, name: producer.name.clone() },
-            EntryRef { core: consumer.core, name: consumer.name.clone() },
-        );
+        // One core: a handoff between two functions of its linked module.
+        let handoff = producer.core == consumer.core;
+        let reference = |e: &TensorMapEntry| EntryRef {
+            core: e.core,
+            function: handoff.then(|| e.function.clone()),
+            name: e.name.clone(),
+        };
+        let (p_ref, c_ref) = (reference(producer), reference(consumer));
         if !differ.is_empty() {
             let (file, pointer) = places[c].clone();
-            let d = Diagnostic::new(
-                Code::TensorMapConflict,
-                Pass::BirLinker,
+            let message = if handoff {
+                format!(
+                    "{}'s `{}` and {}'s `{}` on core {} are one memory (a handoff of the netlist), and their entries differ in {}",
+                    consumer.function,
+                    consumer.name,
+                    producer.function,
+                    producer.name,
+                    consumer.core,
+                    differ.join(", ")
+                )
+            } else {
                 format!(
                     "core {}'s `{}` and core {}'s `{}` are one memory (an alias of the link), and their entries differ in {}",
                     consumer.core,
@@ -264,10 +360,11 @@ fn same_memory(
                     producer.core,
                     producer.name,
                     differ.join(", ")
-                ),
-            )
-            .core(consumer.core)
-            .at_pointer(file, pointer);
+                )
+            };
+            let d = Diagnostic::new(Code::TensorMapConflict, Pass::BirLinker, message)
+                .core(consumer.core)
+                .at_pointer(file, pointer);
             limit.push(diags, d, consumer.core);
             report.entries[c].status = EntryStatus::Conflict;
         }

@@ -90,7 +90,8 @@ fn entry_html(entry: &LinkDirEntry) -> Html {
         (None, None, _) => format!("{how} the cores' tensor maps, merged"),
     };
     // The modular flow's offers are a core's subgraphs; the seeds' are the cores.
-    let others = if entry.subgraph.is_some() { "subgraph" } else { "core" };
+    let (others, same_place) =
+        if entry.subgraph.is_some() { ("subgraph", "in subgraph") } else { ("core", "on core") };
     let collision = !entry.differs_on.is_empty();
     html! {
         <li class={classes!("entry", collision.then_some("collision"))} data-name={entry.name.clone()}>
@@ -100,7 +101,7 @@ fn entry_html(entry: &LinkDirEntry) -> Html {
             <span class="size">{ entry.bytes.map(human_bytes).unwrap_or_default() }</span>
             <span class="source">{ source }</span>
             if !entry.same_on.is_empty() {
-                <span class="same">{ format!("the same bytes in {others} {}", cores(&entry.same_on)) }</span>
+                <span class="same">{ format!("the same bytes {same_place} {}", cores(&entry.same_on)) }</span>
             }
             if collision {
                 <span class="differs">{ format!("BL0315: {others} {} offers other bytes under this name", cores(&entry.differs_on)) }</span>

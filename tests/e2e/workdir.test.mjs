@@ -132,3 +132,38 @@ test('a link set that is not a work directory has no sgLnk tab, and the view say
   assert.equal(await page.locator('#tab-link-dir').count(), 0);
   await page.context().close();
 });
+
+test('a modular work directory: each core\'s sgLnk/, its subgraphs\' maps, and the compiler\'s own result beside birlink\'s', async () => {
+  const page = await open(browser, `${server.url}?sample=workdir-moe-fidelity`);
+  assert.match(await verdict(page), /0 errors, 0 warnings/);
+  await page.waitForFunction(() => document.querySelector('#flow-grid')?.dataset.flow === 'modular', null, { timeout: 60000 });
+  // The fidelity check: three of the compiler's dumps agree, core 1's after vnc_link parts.
+  await page.locator('#fidelity').waitFor();
+  assert.equal(await page.locator('#fidelity .fidelity-row').count(), 4);
+  assert.equal(await page.locator('#fidelity .fidelity-row.agree').count(), 3);
+  const parted = page.locator('#fidelity .fidelity-row.differ');
+  assert.equal(await parted.count(), 1);
+  assert.deepEqual([await parted.getAttribute('data-pass'), await parted.getAttribute('data-core')], ['vnc_link', '1']);
+  assert.match(await parted.innerText(), /parts at line \d+ \(function sg0000\): birlink `.*addr=2097152.*` · compiler `.*addr=2097153/);
+  assert.match(await page.locator('#workdir').innerText(), /the latest pass dumped before bir_linker: its input/);
+
+  // Each core's link directory, its subgraphs' weights in sg00/, their maps merged per core.
+  await page.locator('#tab-link-dir').click();
+  await page.locator('#link-dir-tree').waitFor();
+  assert.match(await page.locator('#link-dir-title').innerText(), /Each core's ncCC\/sgLnk\//);
+  assert.match(await page.locator('#link-dir-summary').innerText(), /14 entries: 12 symbolic links, 0 copies, 2 written by the link/);
+  const tree = await page.locator('#link-dir-tree').textContent();
+  for (const name of ['nc00/', 'nc01/', 'sgLnk/', 'sg00/', 'weights_sg02.npy', 'libtopk_custom_op.so', 'debug_info_nc01.json', 'tensor_map.json']) {
+    assert.ok(tree.includes(name), `${name} in the tree: ${tree}`);
+  }
+  assert.match(await page.locator('.entry[data-name="nc00/sgLnk/sg00/rope_table.npy"]').innerText(), /the same bytes in subgraph 1, 2/);
+  assert.match(await page.locator('#tensor-map-summary').innerText(), /entries from 6 subgraphs: \d+ bound, 0 naming no tensor/);
+  const core1 = JSON.parse((await download(page, '#export-tensor-map-1')).toString('utf8'));
+  assert.deepEqual(Object.keys(core1), ['sg0000', 'sg0001', 'sg0002']);
+  // bir_linker's log, as the compiler words it.
+  const log = (await download(page, '#export-log')).toString('utf8');
+  assert.match(log, /^\(nc01\/sgLnk\) \[BirLinker\]: Writing updated tensor_map workdir-moe-fidelity\/nc01\/sgLnk\/sg00\/tensor_map\.json$/m);
+  await page.screenshot({ path: path.join(path.dirname(samples), '..', 'target', 'sglnk-modular.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

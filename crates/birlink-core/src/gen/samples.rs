@@ -297,6 +297,14 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
         Flow::Modular,
         gen::modular_workdir::generate(&GenConfig { insts: 24, ..moe_config() }, "workdir-moe", None),
     ));
+    made.push((
+        "workdir-moe-fidelity",
+        "Work directory: the compiler's own result beside birlink's",
+        "A modular work directory that also holds the compiler's dumps of the linked modules after bir_linker and after vnc_link (ncCC/sgLnk/): birlink links the same input and holds its result against them. Three agree; core 1's dump after vnc_link has one address birlink did not write, the first difference.",
+        None,
+        Flow::Modular,
+        with_compilers_result("workdir-moe-fidelity"),
+    ));
     for (folder, title, description, code, flow, mut files) in made {
         // As a folder lists them: by path.
         files.sort_by(|a, b| a.path.cmp(&b.path));
@@ -321,6 +329,37 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
         out.push((info, files));
     }
     out
+}
+
+/// A small modular work directory with the compiler's own result: birlink's link of it
+/// written back as the dumps after `bir_linker` and `vnc_link` of each core's linked
+/// module, one address of core 1's after `vnc_link` changed (the fidelity check's first
+/// difference, docs/spec/link.md §1.5).
+fn with_compilers_result(name: &str) -> Vec<gen::GenFile> {
+    let config = GenConfig { subgraphs: 3, partitions: 6, insts: 24, ..matmul_config() };
+    let mut files = gen::modular_workdir::generate(&config, name, None);
+    let link = |files: &[gen::GenFile], passes: Option<Vec<String>>| {
+        let held: Vec<(String, Vec<u8>)> = files.iter().map(|f| (f.path.clone(), f.bytes.clone())).collect();
+        let (sources, input) = crate::read::workdir::split(held, None)?;
+        let options = crate::passes::LinkOptions { workdir: Some(input), passes, ..Default::default() };
+        crate::passes::run(sources, &options).linked
+    };
+    let after_link = link(&files, Some(vec!["verify".to_owned(), "bir_linker".to_owned()]));
+    let after_all = link(&files, None);
+    for (set, dump) in [
+        (after_link, "bir_debug.60.after-bir_linker.before-postlnk_dma_report.json"),
+        (after_all, "bir_debug.99.after-vnc_link.before-branch_hint.json"),
+    ] {
+        for linked in set.iter().flat_map(|s| &s.modules) {
+            let core = linked.core.unwrap_or(0);
+            let mut text = crate::output::json::module_to_string(&linked.module);
+            if core == 1 && dump.contains("vnc_link") {
+                text = text.replacen("\"addr\": 2097152", "\"addr\": 2097153", 1);
+            }
+            files.push(gen::GenFile { path: format!("{name}/nc{core:02}/sgLnk/{dump}"), bytes: text.into_bytes() });
+        }
+    }
+    files
 }
 
 /// `www/samples/index.json`.

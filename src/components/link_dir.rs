@@ -90,8 +90,7 @@ fn entry_html(entry: &LinkDirEntry) -> Html {
         (None, None, _) => format!("{how} the cores' tensor maps, merged"),
     };
     // The modular flow's offers are a core's subgraphs; the seeds' are the cores.
-    let (others, same_place) =
-        if entry.subgraph.is_some() { ("subgraph", "in subgraph") } else { ("core", "on core") };
+    let (others, same_place) = if entry.subgraph.is_some() { ("subgraph", "in subgraph") } else { ("core", "on core") };
     let collision = !entry.differs_on.is_empty();
     html! {
         <li class={classes!("entry", collision.then_some("collision"))} data-name={entry.name.clone()}>

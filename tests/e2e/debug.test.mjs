@@ -50,7 +50,7 @@ async function walkSteps(page) {
 
 test('every step and view of a large link set renders in a debug build without a console error', async () => {
   // The seeds' reading (asked for): the nine steps of its one bir_linker.
-  const page = await open(browser, `${server.url}?flow=seeds`);
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json&flow=seeds`);
   const first = await verdict(page, 120000);
   await page.setInputFiles('#file-input', files);
   const text = await nextVerdict(page, first, 120000);

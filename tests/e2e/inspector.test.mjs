@@ -10,8 +10,30 @@ let browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-test('the default sample is linked at start and its dispatcher is drawn', async () => {
+test('the default sample is linked at start as the compiler links it, each core\'s dispatcher drawn', async () => {
   const page = await open(browser, server.url);
+  const text = await verdict(page);
+  assert.match(text, /linked nc00\/sgLnk, nc01\/sgLnk/);
+  assert.match(text, /0 error/);
+  // The public MoE compile's shape: the modular flow, 2 cores × 3 subgraphs, 48 partitions.
+  await page.waitForFunction(() => document.querySelector('#flow-grid')?.dataset.flow === 'modular', null, { timeout: 60000 });
+  assert.equal(await page.locator('#samples').inputValue(), 'moe-2core.json');
+  assert.match(await page.locator('#grid-table caption').innerText(), /2 core\(s\) × 3 subgraph\(s\)/);
+  assert.equal(await page.locator('#grid-table tbody tr').count(), 2);
+  await page.click('#tab-call-graph');
+  const svg = page.locator('#call-graph-svg');
+  await svg.waitFor();
+  await svg.locator('.node.call-node').first().waitFor();
+  assert.equal(await svg.locator('.node.call-node[data-core="0"]').count(), 48, 'core 0 calls each of its 48 partitions');
+  assert.equal(await svg.locator('.node.call-node[data-core="1"]').count(), 48, 'and so does core 1');
+  assert.deepEqual(page.errors, []);
+  // A new user's console is clean: no error, and no warning either (the wasm preloads
+  // once carried an `integrity` Chromium ignores, and said so at every load).
+  assert.deepEqual(page.warnings, []);
+});
+
+test('the matmul sample in the seeds\' reading: its one dispatcher is drawn', async () => {
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json`);
   const text = await verdict(page);
   assert.match(text, /linked nc00\/sgLnk/);
   assert.match(text, /0 error/);
@@ -28,13 +50,10 @@ test('the default sample is linked at start and its dispatcher is drawn', async 
   const cards = await page.locator('#load-panel .card-module .module').allInnerTexts();
   assert.deepEqual(cards, ['nc00', 'nc01']);
   assert.deepEqual(page.errors, []);
-  // A new user's console is clean: no error, and no warning either (the wasm preloads
-  // once carried an `integrity` Chromium ignores, and said so at every load).
-  assert.deepEqual(page.warnings, []);
 });
 
 test('every view renders and the keyboard switches between them', async () => {
-  const page = await open(browser, server.url);
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json`);
   await verdict(page);
   await page.keyboard.press('3');
   await page.locator('#barriers-view').waitFor();
@@ -81,7 +100,7 @@ test('a failing upload opens on its diagnostic and shows the failing input', asy
 });
 
 test('search finds names across cores and selecting one shows its JSON', async () => {
-  const page = await open(browser, server.url);
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json`);
   await verdict(page);
   await page.keyboard.press('/');
   await page.keyboard.type('c_partial_1');
@@ -95,7 +114,7 @@ test('search finds names across cores and selecting one shows its JSON', async (
 });
 
 test('report.json and linked.json export', async () => {
-  const page = await open(browser, server.url);
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json`);
   await verdict(page);
   const report = JSON.parse((await download(page, '#export-report')).toString('utf8'));
   assert.equal(report.tool.name, 'birlink');
@@ -140,7 +159,7 @@ test('?sample= opens a sample by name, with or without .json', async () => {
 });
 
 test('a pipeline step shows its edits with the changed words marked', async () => {
-  const page = await open(browser, server.url);
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json`);
   await verdict(page);
   await page.locator('button.step', { hasText: 'renumber_barriers' }).click();
   await page.locator('#step-edits').waitFor();
@@ -172,8 +191,8 @@ test('the details panel settles: a diagnostic without a place, a DMA block and i
   await page.locator('#details .missing').waitFor();
   assert.match(await page.locator('#details').innerText(), /1512 is about the link set as a whole/);
   assert.doesNotMatch(await page.locator('#details').innerText(), /loading/);
-  // A DMA block of a queue instance, from the default sample's relocations.
-  await page.goto(server.url);
+  // A DMA block of a queue instance, from the matmul sample's relocations.
+  await page.goto(`${server.url}?sample=matmul-2core.json`);
   await verdict(page);
   await page.keyboard.press('4');
   await page.locator('#relocations button.entity').first().click();

@@ -45,7 +45,7 @@ test('the help dialog takes focus, keeps it, and gives it back', async () => {
 });
 
 test('search is a combobox driven by the keyboard', async () => {
-  const page = await open(browser, server.url);
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json`);
   await verdict(page);
   await page.keyboard.press('/');
   assert.equal((await active(page)).id, 'search');
@@ -73,7 +73,7 @@ test('search is a combobox driven by the keyboard', async () => {
 });
 
 test('call-graph nodes are reached with Tab and opened with Enter or Space', async () => {
-  const page = await open(browser, server.url);
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json`);
   await verdict(page);
   await page.keyboard.press('2');
   await page.locator('#call-graph-svg').waitFor();
@@ -90,7 +90,7 @@ test('call-graph nodes are reached with Tab and opened with Enter or Space', asy
 });
 
 test('aria-selected marks grid rows and options, not plain table rows', async () => {
-  const page = await open(browser, server.url);
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json`);
   await verdict(page);
   await page.keyboard.press('4');
   await page.locator('#relocations').waitFor();

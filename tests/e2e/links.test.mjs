@@ -29,7 +29,7 @@ test('every view opens from a link', async () => {
   }
 });
 
-// One entity of every kind in the default sample, addressed by its key.
+// One entity of every kind in the matmul sample (the seeds' reading), addressed by its key.
 const keys = [
   'function:1:nc01',
   'block:0:nc00/Block2',
@@ -43,7 +43,7 @@ const keys = [
 
 test('an entity of every kind opens from a link, in a fresh context', async () => {
   for (const key of keys) {
-    const page = await open(browser, `${server.url}#view=barriers&select=${encodeURIComponent(key)}`);
+    const page = await open(browser, `${server.url}?sample=matmul-2core.json#view=barriers&select=${encodeURIComponent(key)}`);
     await verdict(page);
     await page.locator('#details .key code').waitFor();
     assert.equal(await detailsKey(page), key);
@@ -54,7 +54,7 @@ test('an entity of every kind opens from a link, in a fresh context', async () =
 });
 
 test('a selection made by clicking is a link that selects it again', async () => {
-  const page = await open(browser, server.url);
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json`);
   await verdict(page);
   await page.keyboard.press('4');
   await page.locator('#relocations button.entity').nth(1).click();
@@ -70,7 +70,7 @@ test('a selection made by clicking is a link that selects it again', async () =>
 });
 
 test('Back and Forward walk views and selections', async () => {
-  const page = await open(browser, server.url);
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json`);
   await verdict(page);
   await page.waitForFunction(() => location.hash.includes('view=pipeline'));
   await page.keyboard.press('3');
@@ -99,7 +99,7 @@ test('Back and Forward walk views and selections', async () => {
 });
 
 test('a stale or mistyped link degrades part by part, with a notice', async () => {
-  const page = await open(browser, `${server.url}#view=barriers&select=memloc:0:nc00/gone&step=bir_linker/nope&zoom=2&diag=x`);
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json#view=barriers&select=memloc:0:nc00/gone&step=bir_linker/nope&zoom=2&diag=x`);
   await verdict(page);
   await page.locator('.notice').first().waitFor();
   const notices = (await page.locator('.notice').allInnerTexts()).join(' ');

@@ -62,7 +62,7 @@ test('a shared link reproduces the run anywhere, and the CLI makes the same link
   assert.deepEqual(await other.locator('#load-panel .card .file').allInnerTexts(), ['nc00.json', 'nc01.json']);
   const foreign = requests.filter((u) => !u.startsWith(server.origin));
   assert.deepEqual(foreign, [], 'nothing but the page\'s own origin');
-  assert.ok(!requests.some((u) => /samples\/matmul/.test(u)), 'the default sample is not fetched');
+  assert.ok(!requests.some((u) => /samples\/moe-2core/.test(u)), 'the default sample is not fetched');
   assert.deepEqual(errors, []);
   // A reload keeps the data in the URL and the same run.
   await other.reload();

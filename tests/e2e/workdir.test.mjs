@@ -40,7 +40,7 @@ after(async () => { await browser?.close(); await server?.close(); fs.rmSync(pat
 test('a work directory links its lower_sync dumps, says what it set aside, and links another pass on request', async () => {
   // These directories are laid out for the seeds' reading (its link directory and
   // merged tensor maps): asked for in the link, as a user would.
-  const page = await open(browser, `${server.url}?flow=seeds`);
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json&flow=seeds`);
   await verdict(page);
   await page.setInputFiles('#folder-input', work);
   await page.locator('#workdir').waitFor();
@@ -80,7 +80,7 @@ test('a work directory links its lower_sync dumps, says what it set aside, and l
 const samples = path.join(path.dirname(path.dirname(path.dirname(new URL(import.meta.url).pathname))), 'www', 'samples');
 
 test('a whole work directory dropped: the sgLnk view shows the link directory and the merged tensor map', async () => {
-  const page = await open(browser, `${server.url}?flow=seeds`);
+  const page = await open(browser, `${server.url}?sample=matmul-2core.json&flow=seeds`);
   await verdict(page);
   await page.setInputFiles('#folder-input', path.join(samples, 'workdir-ilnk020'));
   await page.locator('#workdir').waitFor();

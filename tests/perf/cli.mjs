@@ -7,7 +7,8 @@
 // --example floor). Writes the sets into DIR (default target/perf-sets) with a streamed
 // `birlink gen` when they are not there yet: the generator's own shape, compact, and
 // real-shaped instructions compact or 2-space indented, keys sorted or in a producer's
-// order — the same modules each time. Then, round after round, for each set: the floor
+// order — the same modules each time — and short real instructions (`--shape short`,
+// about 400 bytes each) the same ways. `held B/inst` is the peak RSS per instruction. Then, round after round, for each set: the floor
 // (read each file, serde_json into IgnoredAny, write the same bytes), `birlink link
 // --threads 1`, and `birlink link` on every core, each timed with its peak RSS
 // (/usr/bin/time); the medians are printed, with the ratios the benchmarks quote. The
@@ -39,6 +40,11 @@ const SETS = [
   { name: 'real-compact-producer', args: ['--compact', '--shape', 'real', '--keys', 'producer'] },
   { name: 'real-indented-sorted', args: ['--shape', 'real'] },
   { name: 'real-indented-producer', args: ['--shape', 'real', '--keys', 'producer'] },
+  // Short real instructions (about 400 bytes each): holding an instruction weighs most.
+  { name: 'short-compact-sorted', args: ['--compact', '--shape', 'short'] },
+  { name: 'short-compact-producer', args: ['--compact', '--shape', 'short', '--keys', 'producer'] },
+  { name: 'short-indented-sorted', args: ['--shape', 'short'] },
+  { name: 'short-indented-producer', args: ['--shape', 'short', '--keys', 'producer'] },
 ].filter((s) => !only || only.includes(s.name));
 
 function files(dir) {
@@ -78,20 +84,22 @@ for (let round = 0; round < rounds; round++) {
 }
 
 const compactBytes = Object.fromEntries(rows.map((r) => [r.set.name, r.inputs.reduce((n, f) => n + fs.statSync(f).size, 0)]));
-const sameCompact = compactBytes['real-compact-sorted'];
+// The compact bytes of the same modules, for an indented or reordered set of a shape.
+const sameCompact = (name) => compactBytes[`${name.split('-')[0]}-compact-sorted`];
 const genPerByte = rows.find((r) => r.set.name === 'gen-compact');
 const perByte = (row, key) => median(row.runs[key].map((r) => r.seconds)) / compactBytes[row.set.name];
 const mb = (n) => `${(n / 1e6).toFixed(0)} MB`;
 console.log(`${size}, ${rounds} rounds, medians; ${os.cpus().length} cores`);
-console.log('| set | bytes | floor | link 1 thread | ×floor | link, every core | peak RSS 1t | ×input | ×compact | ns/B (1t) | ×gen per byte |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+const instructions = Number(cores) * Number(insts);
+console.log('| set | bytes | floor | link 1 thread | ×floor | link, every core | peak RSS 1t | ×input | ×compact | held B/inst | ns/B (1t) | ×gen per byte |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) {
   const bytes = compactBytes[row.set.name];
   const f = median(row.runs.floor.map((r) => r.seconds));
   const one = median(row.runs.one.map((r) => r.seconds));
   const all = median(row.runs.all.map((r) => r.seconds));
   const rss = median(row.runs.one.map((r) => r.rss));
-  const compact = row.set.name.startsWith('real') && sameCompact ? sameCompact : bytes;
+  const compact = sameCompact(row.set.name) ?? bytes;
   const vsGen = genPerByte ? (perByte(row, 'one') / perByte(genPerByte, 'one')).toFixed(2) : '-';
-  console.log(`| ${row.set.name} | ${mb(bytes)} | ${f.toFixed(2)} s | ${one.toFixed(2)} s | ${(one / f).toFixed(2)} | ${all.toFixed(2)} s | ${mb(rss)} | ${(rss / bytes).toFixed(2)} | ${(rss / compact).toFixed(2)} | ${(one * 1e9 / bytes).toFixed(2)} | ${vsGen} |`);
+  console.log(`| ${row.set.name} | ${mb(bytes)} | ${f.toFixed(2)} s | ${one.toFixed(2)} s | ${(one / f).toFixed(2)} | ${all.toFixed(2)} s | ${mb(rss)} | ${(rss / bytes).toFixed(2)} | ${(rss / compact).toFixed(2)} | ${(rss / instructions).toFixed(0)} | ${(one * 1e9 / bytes).toFixed(2)} | ${vsGen} |`);
 }

@@ -23,7 +23,7 @@
 //! `cargo bench -p birlink-core --bench pipeline` runs every size;
 //! `… -- 8x100000` runs one; `… -- --quick` stops at 8 × 10k.
 //!
-//! `… -- --shapes [8x100000]` runs one size written five ways ([`VARIANTS`]): the
+//! `… -- --shapes [8x100000]` runs one size written eight ways ([`VARIANTS`]): the
 //! generator's own shape, and real-shaped instructions compact or indented, keys sorted
 //! or in a producer's order — the same modules each time, so the rows compare layouts
 //! and key orders, each against the tight floor over its own bytes. The naive floor is
@@ -45,12 +45,15 @@ use birlink_core::{output, Flow, LinkOptions};
 type Variant = (&'static str, Shape, bool, bool);
 
 /// The layouts and key orders of `--shapes`.
-const VARIANTS: [Variant; 5] = [
+const VARIANTS: [Variant; 8] = [
     ("gen-compact", Shape::Gen, true, true),
     ("real-compact-sorted", Shape::Real, true, true),
     ("real-compact-producer", Shape::Real, true, false),
     ("real-indented-sorted", Shape::Real, false, true),
     ("real-indented-producer", Shape::Real, false, false),
+    ("short-compact-sorted", Shape::Short, true, true),
+    ("short-compact-producer", Shape::Short, true, false),
+    ("short-indented-sorted", Shape::Short, false, true),
 ];
 
 const SIZES: [(u64, usize); 7] =

@@ -50,9 +50,10 @@ pub struct GenArgs {
     /// Keys sorted (as libBIR's writer prints them) or in a producer's own order.
     #[arg(long, value_enum, default_value_t = KeysArg::Sorted)]
     keys: KeysArg,
-    /// The instructions' shape: the generator's few keys, or a real dump's header (origin,
+    /// The instructions' shape: the generator's few keys; a real dump's header (origin,
     /// engine_id, optin_passes, debug with the kernel's file and line, operands with their
-    /// set and owner, typed sync_info entries).
+    /// set and owner, typed sync_info entries); or short real instructions (about 400 bytes:
+    /// two operands, one wait, one dependency, debug).
     #[arg(long, value_enum, default_value_t = ShapeArg::Gen)]
     shape: ShapeArg,
     /// Seed.
@@ -91,6 +92,7 @@ enum KeysArg {
 enum ShapeArg {
     Gen,
     Real,
+    Short,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -133,6 +135,7 @@ impl GenArgs {
             shape: match self.shape {
                 ShapeArg::Gen => birlink_core::gen::Shape::Gen,
                 ShapeArg::Real => birlink_core::gen::Shape::Real,
+                ShapeArg::Short => birlink_core::gen::Shape::Short,
             },
             seed: self.seed,
             fault,

@@ -93,6 +93,10 @@ pub enum Shape {
     /// `optin_passes`, `debug` (file, line, op), operands with their set, owner function
     /// and access shape, typed `sync_info` entries (`gen::real`).
     Real,
+    /// Short real instructions, about 400 bytes each compact: the generator's keys, two
+    /// `physical_ap` operands, one semaphore wait, one dependency, a short `debug`
+    /// (`gen::short`). The shape where holding an instruction, not its text, weighs most.
+    Short,
 }
 
 /// A failure as users reported it.

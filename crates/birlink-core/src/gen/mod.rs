@@ -27,6 +27,7 @@ mod real;
 pub mod samples;
 mod scenarios;
 mod set;
+mod short;
 pub mod workdir;
 
 use std::io::Write as _;

@@ -40,10 +40,15 @@ pub struct SampleInfo {
     pub flow: Flow,
 }
 
-/// The file opened at start.
-pub const DEFAULT_SAMPLE: &str = "matmul-2core.json";
+/// The file opened at start: a modular link set shaped like the public MoE compile (2
+/// cores, 3 subgraphs, 48 partitions), linked as the compiler links it.
+pub const DEFAULT_SAMPLE: &str = "moe-2core.json";
 
-/// The configuration of the default sample (also the base of every fault sample).
+/// The sharded matmul in the seeds' reading (the cores merged into one module), the base
+/// of every fault sample.
+pub const MATMUL_SAMPLE: &str = "matmul-2core.json";
+
+/// The configuration of the matmul sample (also the base of every fault sample).
 pub fn matmul_config() -> GenConfig {
     GenConfig {
         cores: 2,
@@ -158,7 +163,7 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
         GenConfig { fault: Some(Code::IntermediateNeverProduced), ..moe_config() },
     );
     push(
-        DEFAULT_SAMPLE,
+        MATMUL_SAMPLE,
         "Sharded matmul, 2 cores",
         "Each core computes half of C; core 0's result tiles cross to core 1 through shared HBM. DMA queues, remote semaphore updates and CoreBarriers on both cores.",
         None,
@@ -251,7 +256,7 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
 /// The pairs of the public failure reports: (A, B) for `birlink diff A --against B`.
 pub const PAIRS: &[(&str, &str)] = &[
     ("ring-attention-with-grid.json", "ring-attention-send-k-buf.json"),
-    ("matmul-1core.json", DEFAULT_SAMPLE),
+    ("matmul-1core.json", MATMUL_SAMPLE),
     ("sendrecv-called-once.json", "sendrecv-called-twice.json"),
 ];
 

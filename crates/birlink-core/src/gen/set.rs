@@ -5,7 +5,7 @@
 use serde_json::{json, Map, Value};
 
 use super::config::{GenConfig, Shape};
-use super::{module, real};
+use super::{module, real, short};
 use crate::read::input::SourceFile;
 
 /// One generated file.
@@ -51,8 +51,10 @@ pub(super) fn documents(config: &GenConfig) -> GenSet {
 /// One core's module, in the config's shape.
 pub(super) fn core_module(config: &GenConfig, core: u64, rng: &mut module::Rng) -> Value {
     let mut module = module::core_module(config, core, rng);
-    if config.shape == Shape::Real {
-        real::realize(&mut module, core);
+    match config.shape {
+        Shape::Real => real::realize(&mut module, core),
+        Shape::Short => short::shorten(&mut module, core),
+        Shape::Gen => {}
     }
     module
 }

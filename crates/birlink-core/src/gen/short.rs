@@ -1,0 +1,112 @@
+//! Short instructions shaped like a real dump's (`Shape::Short`): what a real module
+//! holds when its instructions are small — about 400 bytes each, compact — so that the
+//! per-instruction overhead of holding them, not their text, is what a benchmark
+//! measures.
+//!
+//! Each instruction keeps the generator's keys the passes read (its schedule goes) and
+//! gets what a real short one carries: its two `physical_ap` operands (one in, one out), one semaphore
+//! wait, one dependency on the instruction before it, and a short `debug` (the kernel's
+//! file and line). Deterministic: every added value is a function of the instruction's
+//! place.
+
+use serde_json::{json, Map, Value};
+
+/// Kernel files an instruction's `debug` names.
+const FILES: [&str; 3] = ["attn.py", "mlp.py", "moe.py"];
+
+/// Gives every instruction of `module` (function blocks and loop bodies; the DMA
+/// queues' blocks keep their own) the short real shape.
+pub(super) fn shorten(module: &mut Value, core: u64) {
+    let mut n = 0usize;
+    let mut previous: Option<String> = None;
+    let Some(functions) = module.get_mut("functions").and_then(Value::as_array_mut) else { return };
+    for function in functions {
+        blocks(function, core, &mut n, &mut previous);
+    }
+}
+
+fn blocks(container: &mut Value, core: u64, n: &mut usize, previous: &mut Option<String>) {
+    let Some(Value::Array(list)) = container.get_mut("blocks") else { return };
+    for block in list {
+        let Some(Value::Array(insts)) = block.get_mut("instructions") else { continue };
+        // A block's first instruction depends on nothing before it.
+        *previous = None;
+        for inst in insts {
+            instruction(inst, core, *n, previous.as_deref());
+            *n += 1;
+            *previous = inst.get("name").and_then(Value::as_str).map(str::to_owned);
+            if inst.get("blocks").is_some() {
+                blocks(inst, core, n, previous);
+            }
+        }
+    }
+}
+
+fn operand(memref: &str) -> Value {
+    json!({"ap": [[512, 128], [1, 512]], "dtype": "bfloat16", "kind": "physical_ap", "memref": memref, "offset": 0})
+}
+
+fn instruction(inst: &mut Value, core: u64, n: usize, previous: Option<&str>) {
+    let Some(map) = inst.as_object_mut() else { return };
+    let opcode = map.get("opcode").and_then(Value::as_str).unwrap_or("").to_owned();
+    if opcode == "Loop" {
+        return;
+    }
+    // A short real instruction carries no schedule (no pass reads it).
+    map.remove("scheduled_start");
+    map.remove("scheduled_end");
+    for (key, memref) in [("ins", "sb_tile_0"), ("outs", "sb_tile_1")] {
+        let empty = map.get(key).and_then(Value::as_array).is_none_or(Vec::is_empty);
+        if empty {
+            map.insert(key.to_owned(), json!([operand(memref)]));
+        }
+    }
+    let sync = map.entry("sync_info").or_insert_with(|| json!({}));
+    if let Some(sync) = sync.as_object_mut() {
+        let waits = sync.entry("on_wait").or_insert_with(|| json!([]));
+        if let Some(waits) = waits.as_array_mut().filter(|w| w.is_empty()) {
+            waits
+                .push(json!({"id": n % 32, "sem": format!("sem_{}", n % 32), "type": "semaphore", "value": 1 + n % 4}));
+        }
+    }
+    if let Some(previous) = previous {
+        let dependencies = map.entry("dependencies").or_insert_with(|| json!([]));
+        if let Some(dependencies) = dependencies.as_array_mut().filter(|d| d.is_empty()) {
+            dependencies.push(json!([previous, "RAW"]));
+        }
+    }
+    let mut debug = Map::new();
+    debug.insert("filename".to_owned(), json!(FILES[n % FILES.len()]));
+    debug.insert("lineno".to_owned(), json!(10 + (n * 7 + core as usize) % 900));
+    map.entry("debug").or_insert(Value::Object(debug));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every instruction but a loop has its operands, a wait and `debug`, and weighs
+    /// 380–500 bytes compact.
+    #[test]
+    fn short_instructions_weigh_about_four_hundred_bytes() {
+        let config = super::super::GenConfig { cores: 2, insts: 2000, ..Default::default() };
+        let mut rng = super::super::module::Rng::new(1);
+        let mut module = super::super::module::core_module(&config, 1, &mut rng);
+        shorten(&mut module, 1);
+        let mut sizes = Vec::new();
+        for function in module["functions"].as_array().into_iter().flatten() {
+            for block in function["blocks"].as_array().into_iter().flatten() {
+                for inst in block["instructions"].as_array().into_iter().flatten() {
+                    if inst["opcode"] == "Loop" {
+                        continue;
+                    }
+                    assert!(inst["debug"]["filename"].is_string(), "{inst}");
+                    assert!(inst["sync_info"]["on_wait"].as_array().is_some_and(|w| !w.is_empty()), "{inst}");
+                    sizes.push(inst.to_string().len());
+                }
+            }
+        }
+        let mean = sizes.iter().sum::<usize>() / sizes.len();
+        assert!((380..=500).contains(&mean), "{mean} bytes per instruction");
+    }
+}

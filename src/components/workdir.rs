@@ -78,6 +78,8 @@ fn kind(aside: &Aside) -> (u8, &'static str, &'static str) {
         Aside::Artifact => (3, "backend artifact", "backend artifacts"),
         Aside::LinkOutput => (4, "file of an earlier link", "files of an earlier link"),
         Aside::Command => (5, "compile command", "compile commands"),
+        Aside::LinkedModule(_) => (6, "dump of the compiler's linked module", "dumps of the compiler's linked modules"),
+        Aside::PastTheLink(_) => (7, "dump after the link", "dumps after the link"),
     }
 }
 

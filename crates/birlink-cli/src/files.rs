@@ -88,6 +88,12 @@ impl Workdir {
                 "of the compiler's own results (held against birlink's)",
                 "of the compiler's own results (held against birlink's)",
             ),
+            (
+                count(&|a| matches!(a, Aside::LinkedModule(_))),
+                "dump of the compiler's linked module (`ncCC/sgLnk/`)",
+                "dumps of the compiler's linked modules (`ncCC/sgLnk/`)",
+            ),
+            (count(&|a| matches!(a, Aside::PastTheLink(_))), "dump after the link", "dumps after the link"),
             (count(&|a| matches!(a, Aside::TensorMap)), "tensor map", "tensor maps"),
             (count(&|a| matches!(a, Aside::Artifact)), "backend artifact", "backend artifacts"),
             (

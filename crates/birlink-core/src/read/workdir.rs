@@ -28,6 +28,13 @@ pub const PASS_BEFORE_LINK: &str = "dep_reduction";
 /// The passes of the link itself: a dump after one of them is not a link's input.
 const LINK_PASSES: &[&str] = &["bir_linker", "vnc_remote_addr_map", "vnc_link"];
 
+/// The passes neuronx-cc 2.24.5133 runs after the VNC passes (`compiler-logs.md`: the
+/// module's `branch_hint`, the core's `expand_all_engine_final_pre_codegen`, then
+/// `birverifier`, `codegen`, `hbm_usage`, `neff_packager`): a dump after one of them is
+/// past the link, never its input unless asked for.
+pub const AFTER_THE_VNC_PASSES: &[&str] =
+    &["branch_hint", "expand_all_engine_final_pre_codegen", "birverifier", "codegen", "hbm_usage", "neff_packager"];
+
 /// One per-core dump's name, read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dump {
@@ -70,6 +77,12 @@ pub enum Aside {
     LinkOutput,
     /// A dump after one of the link's own passes.
     AfterTheLink(String),
+    /// A dump after a pass that runs after the VNC passes (`codegen`, …): past the link.
+    PastTheLink(String),
+    /// A dump of the core's linked module (`ncCC/sgLnk/`) after a pass between
+    /// `bir_linker` and the VNC passes, beside the subgraphs' dumps: the VNC passes take
+    /// birlink's own link of the subgraphs instead (birlink's reading).
+    LinkedModule(String),
     /// The compile command (`command.txt`): provenance, shown, not linked.
     Command,
     /// A per-core tensor map (`tensor_map.json`).
@@ -87,6 +100,10 @@ impl Aside {
             Aside::AfterTheLink(pass) => {
                 format!("the compiler's own result after `{pass}`, a pass of the link itself: held against birlink's")
             }
+            Aside::PastTheLink(pass) => format!("a dump after `{pass}`, a pass after the link's last"),
+            Aside::LinkedModule(pass) => format!(
+                "the compiler's linked module after `{pass}`: the VNC passes take birlink's own bir_linker output here (give the `sgLnk` dumps alone to link the VNC passes from the compiler's)"
+            ),
             Aside::Command => "the compile command: provenance".to_owned(),
             Aside::TensorMap => "a tensor map, not a BIR module".to_owned(),
             Aside::Artifact => "a backend artifact, not a BIR module".to_owned(),
@@ -259,13 +276,21 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
     for (i, dump) in linked_dumps {
         let link_pass = LINK_PASSES.contains(&dump.after.as_str());
         if subgraph_input && !link_pass && after != Some(dump.after.as_str()) {
-            set_aside.push((i, Aside::LinkOutput));
+            set_aside.push((i, Aside::LinkedModule(dump.after)));
         } else {
             dumps.push((i, dump));
         }
     }
     if dumps.is_empty() {
         return None;
+    }
+    // Dumps after the passes that follow the VNC passes are past the link: never the
+    // default's input (a print-after-all directory has them), unless asked for.
+    let past = |d: &Dump| AFTER_THE_VNC_PASSES.contains(&d.after.as_str()) && after != Some(d.after.as_str());
+    if dumps.iter().any(|(_, d)| !past(d)) {
+        let (kept, gone): (Vec<_>, Vec<_>) = dumps.into_iter().partition(|(_, d)| !past(d));
+        set_aside.extend(gone.into_iter().map(|(i, d)| (i, Aside::PastTheLink(d.after))));
+        dumps = kept;
     }
     let subgraph = if dumps.iter().any(|(_, d)| d.subgraph == 0) {
         0
@@ -664,6 +689,60 @@ mod tests {
         assert_eq!(names[0].2, Reason::Latest);
         assert!(names.iter().all(|(_, p, _)| p.contains("after-lower_dma")));
         assert!(Reason::Latest.describe(&plan.picked[0].1).contains("no `after-lower_sync` dump"));
+    }
+
+    /// A print-after-all directory: the dumps after the passes that follow the VNC
+    /// passes are past the link, never the default's "latest" (it is the latest before
+    /// them); asked for, they are taken.
+    #[test]
+    fn dumps_past_the_link_are_not_its_latest_input() {
+        let mut paths = Vec::new();
+        for core in ["nc00", "nc01"] {
+            for (n, pass) in [(13, "lower_act"), (20, "coloring_allocator_reg"), (30, "branch_hint"), (40, "codegen")] {
+                paths.push(format!("{core}/sg00/bir_debug.{n}.after-{pass}.before-x.json"));
+            }
+        }
+        let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+        let plan = pick(&paths, None).unwrap();
+        let taken: Vec<(u32, &str, Reason)> =
+            plan.picked.iter().map(|(_, d, r)| (d.core, d.after.as_str(), r.clone())).collect();
+        assert_eq!(
+            taken,
+            [(0, "coloring_allocator_reg", Reason::Latest), (1, "coloring_allocator_reg", Reason::Latest)]
+        );
+        let past: Vec<&Aside> =
+            plan.set_aside.iter().map(|(_, a)| a).filter(|a| matches!(a, Aside::PastTheLink(_))).collect();
+        assert_eq!(past.len(), 4, "{:?}", plan.set_aside);
+        assert_eq!(plan.passes, ["lower_act", "coloring_allocator_reg"]);
+        let asked = pick(&paths, Some("codegen")).unwrap();
+        assert!(asked.picked.iter().all(|(_, d, r)| d.after == "codegen" && *r == Reason::Asked));
+    }
+
+    /// One run of the modular flow dumped every pass: the subgraphs before the link are
+    /// bir_linker's input, the linked modules' later dumps are said as the compiler's
+    /// linked modules, not as an earlier link's output.
+    #[test]
+    fn the_linked_modules_later_dumps_beside_the_subgraphs_are_named_as_such() {
+        let paths = [
+            "hlo_netlist.json",
+            "nc00/sg00/bir_debug.31.after-dep_reduction.before-bir_linker.json",
+            "nc00/sg01/bir_debug.31.after-dep_reduction.before-bir_linker.json",
+            "nc00/sgLnk/bir_debug.50.after-lower_sync.before-lower_act.json",
+            "nc00/sgLnk/bir_debug.60.after-coloring_allocator_reg.before-vnc_remote_addr_map.json",
+        ];
+        let plan = pick(&paths, None).unwrap();
+        let taken: Vec<(u32, &str, Reason)> =
+            plan.picked.iter().map(|(_, d, r)| (d.subgraph, d.after.as_str(), r.clone())).collect();
+        assert_eq!(taken, [(0, "dep_reduction", Reason::BeforeLink), (1, "dep_reduction", Reason::BeforeLink)]);
+        assert_eq!(
+            plan.set_aside,
+            [
+                (3, Aside::LinkedModule("lower_sync".to_owned())),
+                (4, Aside::LinkedModule("coloring_allocator_reg".to_owned()))
+            ]
+        );
+        assert!(Aside::LinkedModule("lower_sync".to_owned()).describe().contains("the compiler's linked module"));
+        assert_eq!(plan.default_after(), PASS_BEFORE_LINK);
     }
 
     #[test]

@@ -122,6 +122,20 @@ pub fn flow_grid(props: &FlowGridProps) -> Html {
                     </tbody>
                 </table>
             }
+            if !report.vnc_input.is_empty() {
+                <p class="flow-line" id="vnc-input">
+                    <strong>{ "The VNC passes' input" }</strong>
+                    { if report.vnc_input.iter().all(|r| r.used) {
+                        format!(
+                            ": the compiler's linked modules as it dumped them after `{}` ({}), not birlink's bir_linker output — they carry what the post-link passes made of the link.",
+                            report.vnc_input[0].after,
+                            report.vnc_input.iter().map(|r| r.file.as_str()).collect::<Vec<_>>().join(", ")
+                        )
+                    } else {
+                        ": birlink's own bir_linker output (the compiler's linked modules were dumped, but not for every core, or bir_linker did not link).".to_owned()
+                    } }
+                </p>
+            }
             if !report.fidelity.is_empty() {
                 <div class="fidelity" id="fidelity">
                     <p class="flow-line"><strong>{ "The compiler's own result" }</strong>{ ", held against birlink's for the same input:" }</p>

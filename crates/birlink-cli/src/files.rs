@@ -72,6 +72,12 @@ impl Workdir {
         for (i, dump, reason) in &plan.picked {
             lines.push(format!("  core {}: `{}` ({})", dump.core, self.paths[*i], reason.describe(dump)));
         }
+        for (i, dump) in &plan.vnc_input {
+            lines.push(format!(
+                "  core {}: `{}` (after `{}`, the compiler's linked module: the VNC passes' input)",
+                dump.core, self.paths[*i], dump.after
+            ));
+        }
         let after = self.after.as_deref().unwrap_or(plan.default_after());
         for core in &plan.missing {
             let how = match plan.command {

@@ -37,6 +37,11 @@ pub struct Report {
     /// same input (docs/spec/link.md §0.8), one row per dump.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fidelity: Vec<FidelityRow>,
+    /// The VNC passes' own input when a work directory's run dumped the linked modules
+    /// too (docs/spec/link.md §0.8): each core's dump, which they link instead of
+    /// birlink's bir_linker output.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vnc_input: Vec<VncInputRow>,
     /// The passes in pipeline order.
     pub passes: Vec<PassRow>,
     /// The dispatcher's calls.
@@ -697,6 +702,19 @@ pub enum Placement {
     Copy,
     /// A file the link writes (the unified `tensor-map.json`).
     Write,
+}
+
+/// `vnc_input[]`: a core's linked module as the compiler dumped it before the VNC passes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VncInputRow {
+    /// The core.
+    pub core: u64,
+    /// The dump, as the inputs name it.
+    pub file: String,
+    /// The pass it was dumped after (`coloring_allocator_reg`).
+    pub after: String,
+    /// Whether the VNC passes linked it (not when bir_linker failed, or a core lacked one).
+    pub used: bool,
 }
 
 /// `link_dir`: what `setupLinkDir` makes of the work directory.

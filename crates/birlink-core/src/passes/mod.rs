@@ -182,6 +182,9 @@ pub fn run_with_progress(
         &mut |index, file| progress(Progress::Reading { file: file.to_owned(), index, count }),
     );
 
+    // The compiler's linked modules dumped before the VNC passes, beside the subgraphs
+    // (one run of the modular flow): kept apart from the grid, the VNC passes' input.
+    let vnc_input = take_vnc_input(&mut set, options.workdir.as_ref());
     let asked = match (&options.passes, &set.options.passes) {
         (Some(passes), _) => Some((passes, None)),
         (None, Some(passes)) => Some((passes, set.options.passes_at.as_ref())),
@@ -219,7 +222,7 @@ pub fn run_with_progress(
         (_, Some(plan)) => plan.compiler,
     };
     let keep = fidelity::wanted(&compiler);
-    let run = Run { selected: &selected, options, stopped: read_failed, compiler, keep };
+    let run = Run { selected: &selected, options, stopped: read_failed, compiler, keep, vnc_input };
     let mut log = Vec::new();
     let (ledger, linked) = match flow {
         Flow::Seeds => seeds(&run, &mut set, &mut report, &mut diags, progress),
@@ -246,6 +249,29 @@ struct Run<'r> {
     compiler: Vec<(usize, crate::read::workdir::Dump)>,
     /// The passes after which birlink's set is kept to hold them against.
     keep: Vec<Pass>,
+    /// The VNC passes' own input from the work directory (each core's linked module as
+    /// the compiler dumped it before them), with the pass it was dumped after.
+    vnc_input: std::cell::RefCell<Vec<(input::CoreModule, String)>>,
+}
+
+/// Takes the work directory's VNC input (`Plan::vnc_input`) out of the modules read: its
+/// files are inputs of the run (diagnostics point into them), its modules not part of
+/// the grid.
+fn take_vnc_input(
+    set: &mut LinkSet,
+    workdir: Option<&WorkdirInput>,
+) -> std::cell::RefCell<Vec<(input::CoreModule, String)>> {
+    let Some((work, plan)) = workdir.and_then(|w| Some((w, w.plan()?))) else { return Default::default() };
+    let mut taken = Vec::new();
+    for (index, dump) in &plan.vnc_input {
+        let Some(path) = work.files.get(*index).map(|f| f.path.as_str()) else { continue };
+        if let Some(at) =
+            set.modules.iter().position(|m| set.files.get(m.file.0 as usize).is_some_and(|f| f.path == path))
+        {
+            taken.push((set.modules.remove(at), dump.after.clone()));
+        }
+    }
+    std::cell::RefCell::new(taken)
 }
 
 impl Run<'_> {
@@ -441,6 +467,30 @@ fn grid(
                     if run.keep.contains(&Pass::BirLinker) {
                         stages.bir_linker = linked.clone();
                     }
+                }
+                // The compiler's linked modules before the VNC passes, when the run dumped
+                // every core's: their input instead of birlink's (they carry what the
+                // post-link passes birlink does not run made of the link).
+                let taken = std::mem::take(&mut *run.vnc_input.borrow_mut());
+                let every_core = linked.as_ref().is_some_and(|set| {
+                    set.modules.iter().all(|m| taken.iter().any(|(t, _)| t.place.core.or(t.core) == m.core))
+                });
+                let used = !stopped && every_core;
+                for (module, after) in &taken {
+                    report.vnc_input.push(crate::output::report::VncInputRow {
+                        core: module.place.core.or(module.core).unwrap_or(0),
+                        file: set.files.get(module.file.0 as usize).map(|f| f.path.clone()).unwrap_or_default(),
+                        after: after.clone(),
+                        used,
+                    });
+                }
+                if used {
+                    let mut modules: Vec<(u64, String, crate::model::ir::Module)> = taken
+                        .into_iter()
+                        .map(|(m, _)| (m.place.core.or(m.core).unwrap_or(0), m.name, m.module))
+                        .collect();
+                    modules.sort_by_key(|(core, _, _)| *core);
+                    linked = Some(LinkedSet::per_core(modules));
                 }
             }
         }

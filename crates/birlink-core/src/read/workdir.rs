@@ -80,8 +80,8 @@ pub enum Aside {
     /// A dump after a pass that runs after the VNC passes (`codegen`, …): past the link.
     PastTheLink(String),
     /// A dump of the core's linked module (`ncCC/sgLnk/`) after a pass between
-    /// `bir_linker` and the VNC passes, beside the subgraphs' dumps: the VNC passes take
-    /// birlink's own link of the subgraphs instead (birlink's reading).
+    /// `bir_linker` and the VNC passes, beside the subgraphs' dumps, that is not the
+    /// latest before the VNC passes (that one is their input, [`Plan::vnc_input`]).
     LinkedModule(String),
     /// The compile command (`command.txt`): provenance, shown, not linked.
     Command,
@@ -101,9 +101,9 @@ impl Aside {
                 format!("the compiler's own result after `{pass}`, a pass of the link itself: held against birlink's")
             }
             Aside::PastTheLink(pass) => format!("a dump after `{pass}`, a pass after the link's last"),
-            Aside::LinkedModule(pass) => format!(
-                "the compiler's linked module after `{pass}`: the VNC passes take birlink's own bir_linker output here (give the `sgLnk` dumps alone to link the VNC passes from the compiler's)"
-            ),
+            Aside::LinkedModule(pass) => {
+                format!("the compiler's linked module after `{pass}`, a pass before the VNC passes' input")
+            }
             Aside::Command => "the compile command: provenance".to_owned(),
             Aside::TensorMap => "a tensor map, not a BIR module".to_owned(),
             Aside::Artifact => "a backend artifact, not a BIR module".to_owned(),
@@ -138,6 +138,10 @@ pub struct Plan {
     /// Cores that have a folder but no dump of the pass taken (the page says what would
     /// dump them).
     pub missing: Vec<u32>,
+    /// The VNC passes' own input, by index: each core's linked module (`ncCC/sgLnk/`)
+    /// dumped before them in the same run as the subgraphs (after
+    /// `coloring_allocator_reg`), which they link instead of birlink's bir_linker output.
+    pub vnc_input: Vec<(usize, Dump)>,
 }
 
 impl Plan {
@@ -158,9 +162,15 @@ impl Plan {
         }
     }
 
-    /// What the link reads, by index: the picked dumps, then the netlist.
+    /// What the link reads, by index: the picked dumps, then the netlist, then the VNC
+    /// passes' own input.
     pub fn inputs(&self) -> Vec<usize> {
-        self.picked.iter().map(|(i, _, _)| *i).chain(self.netlist).collect()
+        self.picked
+            .iter()
+            .map(|(i, _, _)| *i)
+            .chain(self.netlist)
+            .chain(self.vnc_input.iter().map(|(i, _)| *i))
+            .collect()
     }
 }
 
@@ -273,12 +283,23 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
     // no subgraph was dumped before the link (the second entry point); after a pass of
     // the link, they are the compiler's result.
     let subgraph_input = dumps.iter().any(|(_, d)| !LINK_PASSES.contains(&d.after.as_str()));
+    let mut later_linked: Vec<(usize, Dump)> = Vec::new();
     for (i, dump) in linked_dumps {
         let link_pass = LINK_PASSES.contains(&dump.after.as_str());
         if subgraph_input && !link_pass && after != Some(dump.after.as_str()) {
-            set_aside.push((i, Aside::LinkedModule(dump.after)));
+            later_linked.push((i, dump));
         } else {
             dumps.push((i, dump));
+        }
+    }
+    // One run of the modular flow dumped the linked modules too: each core's latest
+    // dump before the VNC passes (`coloring_allocator_reg` in 2.24.5133) is their input,
+    // after birlink's own bir_linker (docs/spec/link.md §0.8), when every core that has
+    // subgraphs has one; the others are set aside as the compiler's linked modules.
+    let vnc_input = vnc_entry(&dumps, &later_linked, after);
+    for (i, dump) in later_linked {
+        if !vnc_input.iter().any(|(j, _)| *j == i) {
+            set_aside.push((i, Aside::LinkedModule(dump.after)));
         }
     }
     if dumps.is_empty() {
@@ -374,7 +395,41 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
     }
     set_aside.sort_by_key(|(i, _)| *i);
     let subgraphs = subgraphs.into_iter().filter(|sg| *sg != u32::MAX).collect();
-    Some(Plan { picked, set_aside, passes: ordered, subgraph, subgraphs, command, netlist, compiler, missing })
+    Some(Plan {
+        picked,
+        set_aside,
+        passes: ordered,
+        subgraph,
+        subgraphs,
+        command,
+        netlist,
+        compiler,
+        missing,
+        vnc_input,
+    })
+}
+
+/// The VNC passes' own input in a one-run directory: each core's latest linked-module
+/// dump that is before the VNC passes (not past the link), when every core with
+/// subgraph dumps has one and no pass was asked for; else none.
+fn vnc_entry(dumps: &[(usize, Dump)], linked: &[(usize, Dump)], after: Option<&str>) -> Vec<(usize, Dump)> {
+    if after.is_some() || linked.is_empty() {
+        return Vec::new();
+    }
+    let mut cores: Vec<u32> = dumps.iter().filter(|(_, d)| !d.linked).map(|(_, d)| d.core).collect();
+    cores.sort_unstable();
+    cores.dedup();
+    let mut chosen = Vec::new();
+    for core in cores {
+        let candidates: Vec<(usize, Dump)> = linked
+            .iter()
+            .filter(|(_, d)| d.core == core && !AFTER_THE_VNC_PASSES.contains(&d.after.as_str()))
+            .cloned()
+            .collect();
+        let Some(at) = latest(&candidates) else { return Vec::new() };
+        chosen.push(candidates[at].clone());
+    }
+    chosen
 }
 
 /// The latest dump among these: the highest ordinal (a dump without one counts as
@@ -719,8 +774,9 @@ mod tests {
     }
 
     /// One run of the modular flow dumped every pass: the subgraphs before the link are
-    /// bir_linker's input, the linked modules' later dumps are said as the compiler's
-    /// linked modules, not as an earlier link's output.
+    /// bir_linker's input, the linked module's latest dump before the VNC passes is
+    /// theirs, and its other dumps are said as the compiler's linked modules, not as an
+    /// earlier link's output.
     #[test]
     fn the_linked_modules_later_dumps_beside_the_subgraphs_are_named_as_such() {
         let paths = [
@@ -734,13 +790,13 @@ mod tests {
         let taken: Vec<(u32, &str, Reason)> =
             plan.picked.iter().map(|(_, d, r)| (d.subgraph, d.after.as_str(), r.clone())).collect();
         assert_eq!(taken, [(0, "dep_reduction", Reason::BeforeLink), (1, "dep_reduction", Reason::BeforeLink)]);
-        assert_eq!(
-            plan.set_aside,
-            [
-                (3, Aside::LinkedModule("lower_sync".to_owned())),
-                (4, Aside::LinkedModule("coloring_allocator_reg".to_owned()))
-            ]
-        );
+        // The latest before the VNC passes is theirs; the earlier one is set aside.
+        assert_eq!(plan.set_aside, [(3, Aside::LinkedModule("lower_sync".to_owned()))]);
+        let vnc: Vec<(usize, &str)> = plan.vnc_input.iter().map(|(i, d)| (*i, d.after.as_str())).collect();
+        assert_eq!(vnc, [(4, "coloring_allocator_reg")]);
+        assert!(plan.inputs().contains(&4));
+        // Asked for a pass, the run links that pass's dumps only.
+        assert!(pick(&paths, Some("dep_reduction")).unwrap().vnc_input.is_empty());
         assert!(Aside::LinkedModule("lower_sync".to_owned()).describe().contains("the compiler's linked module"));
         assert_eq!(plan.default_after(), PASS_BEFORE_LINK);
     }

@@ -428,3 +428,45 @@ fn a_subgraphs_stale_entry_fails_the_verification_in_the_log() {
     assert!(log.contains("(nc01/sgLnk) [BirLinker]: tensor_map verification failed after linking\n"), "{log}");
     assert!(log.contains("(nc00/sgLnk) [BirLinker]: tensor_map verification successful.\n"), "{log}");
 }
+
+/// One run dumped both the subgraphs before the link and the linked modules before the
+/// VNC passes (after `coloring_allocator_reg`): bir_linker links the subgraphs, and the
+/// VNC passes link the compiler's linked modules (they carry what the post-link passes
+/// made of the link), as the contract's second entry point says.
+#[test]
+fn in_one_run_the_vnc_passes_take_the_compilers_linked_modules() {
+    let after_link = link_as_compiler(modular_work(), Some(vec!["verify".into(), "bir_linker".into()]));
+    let mut files = modular_work();
+    for linked in &after_link.linked.as_ref().expect("linked").modules {
+        let core = linked.core.expect("per core");
+        let mut text = birlink_core::output::json::module_to_string(&linked.module);
+        if core == 0 {
+            // The owner's address as the compiler's post-link allocator placed it.
+            let moved = text.replacen("\"addr\": 2097152", "\"addr\": 2099200", 1);
+            assert_ne!(moved, text, "core 0 owns the address");
+            text = moved;
+        }
+        let path =
+            format!("w/nc{core:02}/sgLnk/bir_debug.88.after-coloring_allocator_reg.before-vnc_remote_addr_map.json");
+        files.push(GenFile { path, bytes: text.into_bytes() });
+    }
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let plan = birlink_core::read::workdir::pick(&paths, None).expect("a work directory");
+    assert_eq!(plan.picked.len(), 6, "bir_linker's input: the subgraphs");
+    assert_eq!(plan.vnc_input.len(), 2, "the VNC passes': each core's linked module");
+    let outcome = link_as_compiler(files, None);
+    let report = &outcome.report;
+    assert!(!birlink_core::diag::has_errors(&report.diagnostics), "{:?}", codes(&outcome));
+    let rows: Vec<(u64, &str, bool)> = report.vnc_input.iter().map(|r| (r.core, r.after.as_str(), r.used)).collect();
+    assert_eq!(rows, [(0, "coloring_allocator_reg", true), (1, "coloring_allocator_reg", true)]);
+    let ran: Vec<(Pass, Option<u64>, &str)> =
+        report.passes.iter().map(|p| (p.name, p.core, p.status.as_str())).collect();
+    assert!(ran.contains(&(Pass::BirLinker, Some(1), "ok")), "{ran:?}");
+    // Core 1's remote view got the compiler's owner address, not birlink's.
+    let set = outcome.linked.as_ref().expect("linked");
+    let core1 = birlink_core::output::json::module_to_string(&set.modules[1].module);
+    assert!(core1.contains("\"addr\": 2099200"), "the VNC passes linked the compiler's modules");
+    let own = link_as_compiler(modular_work(), None);
+    let theirs = birlink_core::output::json::module_to_string(&own.linked.as_ref().expect("linked").modules[1].module);
+    assert!(!theirs.contains("\"addr\": 2099200") && theirs.contains("\"addr\": 2097152"));
+}

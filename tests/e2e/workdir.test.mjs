@@ -133,7 +133,7 @@ test('a link set that is not a work directory has no sgLnk tab, and the view say
   await page.context().close();
 });
 
-test('a modular work directory: each core\'s sgLnk/, its subgraphs\' maps, and the compiler\'s own result beside birlink\'s', async () => {
+test('a modular work directory in one run: each core\'s sgLnk/, its subgraphs\' maps, the VNC passes\' own input, and the compiler\'s own result beside birlink\'s', async () => {
   const page = await open(browser, `${server.url}?sample=workdir-moe-fidelity`);
   assert.match(await verdict(page), /0 errors, 0 warnings/);
   await page.waitForFunction(() => document.querySelector('#flow-grid')?.dataset.flow === 'modular', null, { timeout: 60000 });
@@ -146,6 +146,8 @@ test('a modular work directory: each core\'s sgLnk/, its subgraphs\' maps, and t
   assert.deepEqual([await parted.getAttribute('data-pass'), await parted.getAttribute('data-core')], ['vnc_link', '1']);
   assert.match(await parted.innerText(), /parts at line \d+ \(function sg0000\): birlink `.*addr=2097152.*` · compiler `.*addr=2097153/);
   assert.match(await page.locator('#workdir').innerText(), /the latest pass dumped before bir_linker: its input/);
+  // The same run's linked modules after coloring_allocator_reg are the VNC passes' input.
+  assert.match(await page.locator('#vnc-input').innerText(), /The VNC passes' input: the compiler's linked modules as it dumped them after `coloring_allocator_reg` \(workdir-moe-fidelity\/nc00\/sgLnk\/bir_debug\.88\./);
 
   // Each core's link directory, its subgraphs' weights in sg00/, their maps merged per core.
   await page.locator('#tab-link-dir').click();

@@ -305,7 +305,7 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
     made.push((
         "workdir-moe-fidelity",
         "Work directory: the compiler's own result beside birlink's",
-        "A modular work directory that also holds the compiler's dumps of the linked modules after bir_linker and after vnc_link (ncCC/sgLnk/): birlink links the same input and holds its result against them. Three agree; core 1's dump after vnc_link has one address birlink did not write, the first difference.",
+        "One run of the modular flow dumped every pass: the subgraphs before bir_linker (its input), the linked modules after coloring_allocator_reg (the VNC passes' input) and the compiler's results after bir_linker and vnc_link (ncCC/sgLnk/), held against birlink's for the same input. Three agree; core 1's dump after vnc_link has one address birlink did not write, the first difference.",
         None,
         Flow::Modular,
         with_compilers_result("workdir-moe-fidelity"),
@@ -336,10 +336,11 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
     out
 }
 
-/// A small modular work directory with the compiler's own result: birlink's link of it
-/// written back as the dumps after `bir_linker` and `vnc_link` of each core's linked
-/// module, one address of core 1's after `vnc_link` changed (the fidelity check's first
-/// difference, docs/spec/link.md §1.5).
+/// A small modular work directory as one run dumps it, with the compiler's own result:
+/// birlink's link of it written back as each core's linked module after `bir_linker`,
+/// after `coloring_allocator_reg` (the VNC passes' input) and after `vnc_link`, one
+/// address of core 1's after `vnc_link` changed (the fidelity check's first difference,
+/// docs/spec/link.md §0.8).
 fn with_compilers_result(name: &str) -> Vec<gen::GenFile> {
     let config = GenConfig { subgraphs: 3, partitions: 6, insts: 24, ..matmul_config() };
     let mut files = gen::modular_workdir::generate(&config, name, None);
@@ -352,7 +353,9 @@ fn with_compilers_result(name: &str) -> Vec<gen::GenFile> {
     let after_link = link(&files, Some(vec!["verify".to_owned(), "bir_linker".to_owned()]));
     let after_all = link(&files, None);
     for (set, dump) in [
-        (after_link, "bir_debug.60.after-bir_linker.before-postlnk_dma_report.json"),
+        (after_link.clone(), "bir_debug.60.after-bir_linker.before-postlnk_dma_report.json"),
+        // The same run's linked modules before the VNC passes: their input.
+        (after_link, "bir_debug.88.after-coloring_allocator_reg.before-vnc_remote_addr_map.json"),
         (after_all, "bir_debug.99.after-vnc_link.before-branch_hint.json"),
     ] {
         for linked in set.iter().flat_map(|s| &s.modules) {

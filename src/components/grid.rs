@@ -123,13 +123,13 @@ pub fn flow_grid(props: &FlowGridProps) -> Html {
                 </table>
             }
             if !report.vnc_input.is_empty() {
-                <p class="flow-line" id="vnc-input">
+                <p class="flow-line" id="vnc-input" title={report.vnc_input.iter().map(|r| r.file.as_str()).collect::<Vec<_>>().join("\n")}>
                     <strong>{ "The VNC passes' input" }</strong>
                     { if report.vnc_input.iter().all(|r| r.used) {
                         format!(
-                            ": the compiler's linked modules as it dumped them after `{}` ({}), not birlink's bir_linker output — they carry what the post-link passes made of the link.",
+                            ": the compiler's linked modules ({}) as it dumped them after `{}`, not birlink's bir_linker output — they carry what the post-link passes made of the link.",
+                            report.vnc_input.iter().map(|r| format!("nc{:02}/sgLnk", r.core)).collect::<Vec<_>>().join(", "),
                             report.vnc_input[0].after,
-                            report.vnc_input.iter().map(|r| r.file.as_str()).collect::<Vec<_>>().join(", ")
                         )
                     } else {
                         ": birlink's own bir_linker output (the compiler's linked modules were dumped, but not for every core, or bir_linker did not link).".to_owned()

@@ -147,7 +147,8 @@ test('a modular work directory in one run: each core\'s sgLnk/, its subgraphs\' 
   assert.match(await parted.innerText(), /parts at line \d+ \(function sg0000\): birlink `.*addr=2097152.*` · compiler `.*addr=2097153/);
   assert.match(await page.locator('#workdir').innerText(), /the latest pass dumped before bir_linker: its input/);
   // The same run's linked modules after coloring_allocator_reg are the VNC passes' input.
-  assert.match(await page.locator('#vnc-input').innerText(), /The VNC passes' input: the compiler's linked modules as it dumped them after `coloring_allocator_reg` \(workdir-moe-fidelity\/nc00\/sgLnk\/bir_debug\.88\./);
+  assert.match(await page.locator('#vnc-input').innerText(), /The VNC passes' input: the compiler's linked modules \(nc00\/sgLnk, nc01\/sgLnk\) as it dumped them after `coloring_allocator_reg`/);
+  assert.match(await page.locator('#vnc-input').getAttribute('title'), /^workdir-moe-fidelity\/nc00\/sgLnk\/bir_debug\.88\.after-coloring_allocator_reg/);
 
   // Each core's link directory, its subgraphs' weights in sg00/, their maps merged per core.
   await page.locator('#tab-link-dir').click();

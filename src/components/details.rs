@@ -4,10 +4,11 @@
 
 use yew::prelude::*;
 
-use birlink_core::output::report::ModuleUnit;
+use birlink_core::output::report::{DispatchRow, ModuleUnit, PartitionRow, Report};
 use birlink_core::tools::query::{EntityView, Original};
 use birlink_core::EntityKind;
 
+use super::EntityLink;
 use crate::context::use_app;
 use crate::state::{Action, Details as Shown, DetailsAction, Fetch, Mode};
 
@@ -30,7 +31,11 @@ pub fn details() -> Html {
             <p class="hint">{ "Select an instruction, a memory location, a function or a diagnostic: its canonical text and its JSON, linked and original, show here." }</p>
         },
         Shown::Entity { query, view } => match view {
-            Fetch::Ready(view) => html! { <EntityDetails view={view.clone()} /> },
+            Fetch::Ready(view) => {
+                let call =
+                    state.sides[state.details.side].result.as_ref().and_then(|result| call_of(&result.report, view));
+                html! { <EntityDetails view={view.clone()} {call} /> }
+            }
             other => html! {
                 <>
                     <h3 class="details-title"><span class="kind">{ query.kind.as_str() }</span><span class="name">{ query.name.clone() }</span></h3>
@@ -103,6 +108,75 @@ fn original_text(original: &Original) -> Html {
 #[derive(Properties, PartialEq)]
 struct EntityProps {
     view: std::rc::Rc<EntityView>,
+    /// The dispatcher's call it is, with its partition, in the modular flow.
+    #[prop_or_default]
+    call: Option<std::rc::Rc<CallBindings>>,
+}
+
+/// A dispatcher call of the modular flow: what it binds (`report.dispatcher[]`) and the
+/// partition it is (`report.partitions[]`).
+#[derive(PartialEq)]
+struct CallBindings {
+    row: DispatchRow,
+    partition: Option<PartitionRow>,
+}
+
+/// The call an instruction is, when it is one of a core's dispatcher calls with
+/// arguments (the modular flow).
+fn call_of(report: &Report, view: &EntityView) -> Option<std::rc::Rc<CallBindings>> {
+    if view.entity.kind != EntityKind::Instruction {
+        return None;
+    }
+    let row = report
+        .dispatcher
+        .iter()
+        .find(|r| r.call == view.entity.name && Some(r.core) == view.core && !r.arguments.is_empty())?;
+    let partition = report.partitions.iter().find(|p| Some(p.index) == row.partition).cloned();
+    Some(std::rc::Rc::new(CallBindings { row: row.clone(), partition }))
+}
+
+/// What a call binds: each formal set of the callee and `main`'s set bound to it, each a
+/// link to the set in its core's module.
+fn call_bindings(call: &CallBindings) -> Html {
+    let row = &call.row;
+    let core = Some(row.core);
+    let role = |tensor: &str| -> &'static str {
+        let Some(p) = &call.partition else { return "" };
+        let has = |list: &[String]| list.iter().any(|t| tensor.trim_end_matches("_set") == t || tensor == t);
+        if has(&p.inputs) {
+            "model input"
+        } else if has(&p.outputs) {
+            "model output"
+        } else if has(&p.reads) {
+            "intermediate read"
+        } else if has(&p.writes) {
+            "intermediate written"
+        } else {
+            ""
+        }
+    };
+    html! {
+        <details open=true id="call-bindings">
+            <summary>
+                { format!("Bindings of {} ({} arguments)", row.call, row.arguments.len()) }
+                if let Some(p) = &call.partition {
+                    <span class="muted">{ format!(" partition {} · definition {} · instance {}", p.index, p.definition, p.instance) }</span>
+                }
+            </summary>
+            <table class="bindings">
+                <thead><tr><th scope="col">{ format!("{}'s formal set", row.target) }</th><th scope="col">{ "main's set" }</th><th scope="col">{ "is" }</th></tr></thead>
+                <tbody>
+                    { for row.arguments.iter().map(|(formal, actual)| html! {
+                        <tr>
+                            <td><EntityLink kind={EntityKind::Set} name={formal.clone()} parent={Some(AttrValue::from(row.target.clone()))} {core} /></td>
+                            <td><EntityLink kind={EntityKind::Set} name={actual.clone()} parent={Some(AttrValue::from("main"))} {core} /></td>
+                            <td class="muted">{ role(actual) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </details>
+    }
 }
 
 /// One entity: its text, its linked JSON, its original JSON, and its whole unit.
@@ -130,6 +204,9 @@ fn entity_details(props: &EntityProps) -> Html {
             <p class="key"><code title="the entity's key: links to it use this">{ view.key.to_string() }</code></p>
             if let Some(source) = &view.source {
                 <p class="source" title="the kernel line behind it (debug.filename)">{ "source: " }<code>{ source.clone() }</code></p>
+            }
+            if let Some(call) = &props.call {
+                { call_bindings(call) }
             }
             <details open=true>
                 <summary>{ "Canonical text" }</summary>

@@ -140,19 +140,20 @@ fn call_of(report: &Report, view: &EntityView) -> Option<std::rc::Rc<CallBinding
 fn call_bindings(call: &CallBindings) -> Html {
     let row = &call.row;
     let core = Some(row.core);
-    let role = |tensor: &str| -> &'static str {
-        let Some(p) = &call.partition else { return "" };
+    // What the tensor is to the partition: short, the whole in its title.
+    let role = |tensor: &str| -> (&'static str, &'static str) {
+        let Some(p) = &call.partition else { return ("", "") };
         let has = |list: &[String]| list.iter().any(|t| tensor.trim_end_matches("_set") == t || tensor == t);
         if has(&p.inputs) {
-            "model input"
+            ("input", "a model input")
         } else if has(&p.outputs) {
-            "model output"
+            ("output", "a model output")
         } else if has(&p.reads) {
-            "intermediate read"
+            ("reads", "an intermediate this partition reads")
         } else if has(&p.writes) {
-            "intermediate written"
+            ("writes", "an intermediate this partition writes")
         } else {
-            ""
+            ("", "")
         }
     };
     html! {
@@ -170,7 +171,7 @@ fn call_bindings(call: &CallBindings) -> Html {
                         <tr>
                             <td><EntityLink kind={EntityKind::Set} name={formal.clone()} parent={Some(AttrValue::from(row.target.clone()))} {core} /></td>
                             <td><EntityLink kind={EntityKind::Set} name={actual.clone()} parent={Some(AttrValue::from("main"))} {core} /></td>
-                            <td class="muted">{ role(actual) }</td>
+                            <td class="muted" title={role(actual).1}>{ role(actual).0 }</td>
                         </tr>
                     }) }
                 </tbody>

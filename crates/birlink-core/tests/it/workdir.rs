@@ -151,21 +151,7 @@ fn a_core_without_the_dump_makes_the_lnc_the_folders_count() {
 /// `sgLnk/`. Every subgraph is linked through the netlist, per core.
 #[test]
 fn a_modular_work_directory_links_every_subgraph_through_its_netlist() {
-    let config = GenConfig {
-        flow: birlink_core::Flow::Modular,
-        subgraphs: 3,
-        partitions: 6,
-        insts: 24,
-        ..samples::matmul_config()
-    };
-    let mut files: Vec<GenFile> = Vec::new();
-    for file in gen::generate(&config, Layout::Files) {
-        let path = match file.path.strip_suffix("/bir.json") {
-            Some(place) => format!("w/{place}/bir_debug.31.after-dep_reduction.before-bir_linker.json"),
-            None => format!("w/{}", file.path),
-        };
-        files.push(GenFile { path, bytes: file.bytes });
-    }
+    let mut files = modular_work();
     files.push(GenFile { path: "w/nc00/sgLnk/def.json".into(), bytes: b"{}".to_vec() });
     files.push(GenFile { path: "w/command.txt".into(), bytes: b"neuronx-cc compile --lnc 2\n".to_vec() });
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();

@@ -5,6 +5,7 @@
 use serde_json::json;
 
 use super::record::{fields, Step};
+use crate::model::arena::Handle;
 use crate::model::ir::{opcode, Block, Function, Inst, Module};
 use crate::output::print;
 use crate::output::report::{DispatchRow, StepRow, Unit};
@@ -37,6 +38,11 @@ pub(super) fn add(linked: &mut Module, modules: &[(u64, CoreModule)], rows: &mut
         src: None,
     });
     linked.functions.push(main);
+    recorded(linked, main, block)
+}
+
+/// The `dispatcher` step's row: `main`, its block `dispatcher` and each call added.
+pub(super) fn recorded(linked: &Module, main: Handle<Function>, block: Handle<Block>) -> StepRow {
     let unit = Unit::Function("main".to_owned());
     let mut step = Step::new("dispatcher");
     step.added(&unit, "", print::function_line(linked, main));

@@ -43,6 +43,55 @@ fn same_bytes(a: &WorkFile, b: &WorkFile) -> bool {
         }
 }
 
+/// Settles the other offers of one name against the entry (the first offer's file): the
+/// same bytes join `same_on`, other bytes `differs_on` and get BL0315 at their file.
+/// `who` gives an offer's id in those lists (its core, or its subgraph) and its name in
+/// words; `said` the collision's message from the first's and the other's names.
+fn settle(
+    input: &WorkdirInput,
+    entry: &mut LinkDirEntry,
+    first: &Artifact,
+    others: &[&Artifact],
+    who: impl Fn(&Artifact) -> (u64, String),
+    said: impl Fn(&str, &str) -> String,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let file = &input.files[first.index];
+    let (_, mine) = who(first);
+    for other in others {
+        let theirs = &input.files[other.index];
+        let (id, name) = who(other);
+        if same_bytes(theirs, file) {
+            entry.same_on.push(id);
+            continue;
+        }
+        entry.differs_on.push(id);
+        let mut diagnostic = Diagnostic::new(Code::ArtifactCollision, Pass::BirLinker, said(&mine, &name))
+            .core(u64::from(other.core))
+            .note(format!("{mine}: `{}`, {} bytes", file.path, file.size))
+            .note(format!("{name}: `{}`, {} bytes", theirs.path, theirs.size));
+        diagnostic.location =
+            Some(Location { file: theirs.path.clone(), pointer: String::new(), line: None, column: None });
+        diags.push(diagnostic);
+    }
+}
+
+/// The entry of a file the link writes (the merged tensor map): `core`'s in the modular
+/// flow, every core's in the seeds' reading.
+fn written(name: String, core: Option<u64>) -> LinkDirEntry {
+    LinkDirEntry {
+        name,
+        placement: Placement::Write,
+        kind: ArtifactKind::TensorMap,
+        core,
+        subgraph: None,
+        source: None,
+        bytes: None,
+        same_on: Vec::new(),
+        differs_on: Vec::new(),
+    }
+}
+
 /// One core's part of the modular flow's link directory.
 pub struct CorePlan {
     /// Its entries, named from the work directory (`nc00/sgLnk/…`), by name.
@@ -101,46 +150,15 @@ pub fn plan_core(input: &WorkdirInput, plan: &Plan, core: u64, diags: &mut Vec<D
             same_on: Vec::new(),
             differs_on: Vec::new(),
         };
-        for other in &offers[1..] {
-            let theirs = &input.files[other.index];
-            let subgraph = u64::from(other.subgraph.unwrap_or(0));
-            if same_bytes(theirs, file) {
-                entry.same_on.push(subgraph);
-                continue;
-            }
-            entry.differs_on.push(subgraph);
-            let mut diagnostic = Diagnostic::new(
-                Code::ArtifactCollision,
-                Pass::BirLinker,
-                format!(
-                    "`{}` is offered by {} and {} with different content; `{name}` is {}'s",
-                    first.name,
-                    folder(first),
-                    folder(other),
-                    folder(first)
-                ),
-            )
-            .core(core)
-            .note(format!("{}: `{}`, {} bytes", folder(first), file.path, file.size))
-            .note(format!("{}: `{}`, {} bytes", folder(other), theirs.path, theirs.size));
-            diagnostic.location =
-                Some(Location { file: theirs.path.clone(), pointer: String::new(), line: None, column: None });
-            diags.push(diagnostic);
-        }
+        let who = |a: &Artifact| (u64::from(a.subgraph.unwrap_or(0)), folder(a));
+        let said = |a: &str, b: &str| {
+            format!("`{}` is offered by {a} and {b} with different content; `{name}` is {a}'s", first.name)
+        };
+        settle(input, &mut entry, first, &offers[1..], who, said, diags);
         entries.push(entry);
     }
     if has_maps {
-        entries.push(LinkDirEntry {
-            name: format!("nc{core:02}/sgLnk/{CORE_TENSOR_MAP}"),
-            placement: Placement::Write,
-            kind: ArtifactKind::TensorMap,
-            core: Some(core),
-            subgraph: None,
-            source: None,
-            bytes: None,
-            same_on: Vec::new(),
-            differs_on: Vec::new(),
-        });
+        entries.push(written(format!("nc{core:02}/sgLnk/{CORE_TENSOR_MAP}"), Some(core)));
         entries.sort_by(|a, b| a.name.cmp(&b.name));
     }
     in_place.sort_by(|a, b| a.path.cmp(&b.path));
@@ -183,43 +201,15 @@ pub fn plan(input: &WorkdirInput, plan: &Plan, diags: &mut Vec<Diagnostic>) -> (
             same_on: Vec::new(),
             differs_on: Vec::new(),
         };
-        for other in &offers[1..] {
-            let theirs = &input.files[other.index];
-            let core = u64::from(other.core);
-            if same_bytes(theirs, file) {
-                entry.same_on.push(core);
-                continue;
-            }
-            entry.differs_on.push(core);
-            let mut diagnostic = Diagnostic::new(
-                Code::ArtifactCollision,
-                Pass::BirLinker,
-                format!(
-                    "`{name}` is offered by core {} and core {core} with different content; `sgLnk/{name}` is core {}'s",
-                    first.core, first.core
-                ),
-            )
-            .core(core)
-            .note(format!("core {}: `{}`, {} bytes", first.core, file.path, file.size))
-            .note(format!("core {core}: `{}`, {} bytes", theirs.path, theirs.size));
-            diagnostic.location =
-                Some(Location { file: theirs.path.clone(), pointer: String::new(), line: None, column: None });
-            diags.push(diagnostic);
-        }
+        let who = |a: &Artifact| (u64::from(a.core), format!("core {}", a.core));
+        let said = |a: &str, b: &str| {
+            format!("`{name}` is offered by {a} and {b} with different content; `sgLnk/{name}` is {a}'s")
+        };
+        settle(input, &mut entry, first, &offers[1..], who, said, diags);
         entries.push(entry);
     }
     if tensor_maps > 0 {
-        entries.push(LinkDirEntry {
-            name: TENSOR_MAP_NAME.to_owned(),
-            placement: Placement::Write,
-            kind: ArtifactKind::TensorMap,
-            core: None,
-            subgraph: None,
-            source: None,
-            bytes: None,
-            same_on: Vec::new(),
-            differs_on: Vec::new(),
-        });
+        entries.push(written(TENSOR_MAP_NAME.to_owned(), None));
         entries.sort_by(|a, b| a.name.cmp(&b.name));
     }
     // The order files were given in is not the plan's: the same directory listed

@@ -326,14 +326,7 @@ fn dispatch(
     let block =
         linked.store.blocks.push(Block { fields: fields(json!({"name": "dispatcher"})), insts: calls, src: None });
     linked.store.functions[main].blocks.push(block);
-    let unit = Unit::Function("main".to_owned());
-    let mut step = Step::new("dispatcher");
-    step.added(&unit, "", print::function_line(linked, main));
-    step.added(&unit, "", print::block_line(linked, block));
-    for &call in &linked.store.blocks[block].insts {
-        step.added(&unit, "block dispatcher", print::inst_line(linked, call));
-    }
-    step.finish()
+    super::dispatcher::recorded(linked, main, block)
 }
 
 /// Each intermediate's handoff, from the call that produces it to each that consumes

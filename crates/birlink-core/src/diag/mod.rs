@@ -147,7 +147,7 @@ impl Diagnostic {
     /// Points at one key of an input entity (`<entity pointer>/<key>`).
     pub fn at_key(mut self, src: Option<&Src>, key: &str) -> Self {
         self.src = Unresolved(
-            src.map(|s| Src::new(s.file, format!("{}/{}", s.pointer(), crate::model::ir::escape_segment(key)))),
+            src.map(|s| Src::new(s.file(), format!("{}/{}", s.pointer(), crate::model::ir::escape_segment(key)))),
         );
         self
     }

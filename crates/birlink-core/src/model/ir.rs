@@ -39,54 +39,84 @@ pub type FileText = Arc<String>;
 pub struct FileId(pub u32);
 
 /// Where an input entity came from: its file and the JSON pointer of its object there.
+///
+/// 16 bytes (a test keeps it there): every instruction holds one.
 #[derive(Clone, Debug)]
-pub struct Src {
-    /// The input file.
-    pub file: FileId,
-    /// RFC 6901 pointer of the entity's object inside that file.
-    pointer: Pointer,
+pub struct Src(Place);
+
+/// A JSON pointer and its file: the pointer's text, or the `index`-th element of a
+/// container whose place all its elements share. An instruction of a compact dump is the
+/// latter, so a million of them hold no pointer text of their own.
+#[derive(Clone, Debug)]
+enum Place {
+    Text(Box<(FileId, Box<str>)>),
+    Element(Container, u32),
 }
 
-/// A JSON pointer: its text, or the `index`-th element of a container whose pointer all
-/// its elements share. An instruction of a compact dump is the latter, so a million of
-/// them hold no pointer text of their own.
+/// The place of a container (a block's `instructions`, say) that its elements' sources
+/// share: made once per container, counted by each element's [`Src`].
 #[derive(Clone, Debug)]
-enum Pointer {
-    Text(Box<str>),
-    Element(Arc<str>, u32),
+pub struct Container(Arc<(FileId, Box<str>)>);
+
+impl Container {
+    /// The container at `pointer` in `file`.
+    pub fn new(file: FileId, pointer: impl Into<Box<str>>) -> Container {
+        Container(Arc::new((file, pointer.into())))
+    }
+
+    /// Its pointer.
+    pub fn pointer(&self) -> &str {
+        &self.0 .1
+    }
+}
+
+impl std::fmt::Display for Container {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.pointer())
+    }
 }
 
 impl Src {
     /// A source at `pointer` in `file`.
     pub fn new(file: FileId, pointer: impl Into<Box<str>>) -> Src {
-        Src { file, pointer: Pointer::Text(pointer.into()) }
+        Src(Place::Text(Box::new((file, pointer.into()))))
     }
 
-    /// The `index`-th element of the container at `container` in `file`.
-    pub fn element(file: FileId, container: &Arc<str>, index: usize) -> Src {
+    /// The `index`-th element of `container`.
+    pub fn element(container: &Container, index: usize) -> Src {
         match u32::try_from(index) {
-            Ok(index) => Src { file, pointer: Pointer::Element(Arc::clone(container), index) },
-            Err(_) => Src::new(file, format!("{container}/{index}")),
+            Ok(index) => Src(Place::Element(container.clone(), index)),
+            Err(_) => Src::new(container.0 .0, format!("{}/{index}", container.pointer())),
+        }
+    }
+
+    /// The input file.
+    pub fn file(&self) -> FileId {
+        match &self.0 {
+            Place::Text(text) => text.0,
+            Place::Element(container, _) => container.0 .0,
         }
     }
 
     /// The RFC 6901 pointer.
     pub fn pointer(&self) -> Cow<'_, str> {
-        match &self.pointer {
-            Pointer::Text(text) => Cow::Borrowed(text),
-            Pointer::Element(container, index) => Cow::Owned(format!("{container}/{index}")),
+        match &self.0 {
+            Place::Text(text) => Cow::Borrowed(&text.1),
+            Place::Element(container, index) => Cow::Owned(format!("{}/{index}", container.pointer())),
         }
     }
 }
 
 impl PartialEq for Src {
     fn eq(&self, other: &Src) -> bool {
-        if self.file != other.file {
+        if self.file() != other.file() {
             return false;
         }
-        match (&self.pointer, &other.pointer) {
-            (Pointer::Text(a), Pointer::Text(b)) => a == b,
-            (Pointer::Element(a, i), Pointer::Element(b, j)) => i == j && a == b,
+        match (&self.0, &other.0) {
+            (Place::Text(a), Place::Text(b)) => a.1 == b.1,
+            (Place::Element(a, i), Place::Element(b, j)) => {
+                i == j && (Arc::ptr_eq(&a.0, &b.0) || a.pointer() == b.pointer())
+            }
             // The same pointer written both ways (rare): compare the text.
             _ => self.pointer() == other.pointer(),
         }
@@ -178,7 +208,7 @@ impl Store {
             maps.insts.adjust_all(insts);
         }
         for inst in maps.insts.new_handles() {
-            let Inst { fields: _, kept: _, body, src: _, op: _, remote_update: _, name: _ } = &mut self.insts[inst];
+            let Inst { held: _, body, src: _, op: _, remote_update: _ } = &mut self.insts[inst];
             if let Some(body) = body {
                 maps.blocks.adjust_all(body);
             }
@@ -281,7 +311,7 @@ pub struct Block {
 ///
 /// Most instructions of a real program (matmuls, copies, activations) are never changed
 /// by the passes, so once read and checked they are kept as compact JSON text
-/// ([`Kept`]): no tree of maps, written back as it is, parsed again only to be printed.
+/// ([`Held`]): no tree of maps, written back as it is, parsed again only to be printed.
 /// When the file already holds that text (a compact dump), it is a span of the file's
 /// shared text, so the instruction costs no copy of its bytes. The instructions the
 /// passes act on (calls, barriers, queue switches, DMA blocks, loops) keep their parsed
@@ -290,63 +320,86 @@ pub struct Block {
 /// `name`, `op` and `remote_update` are facts read once, when the instruction is made
 /// ([`Inst::new`]); no pass renames an instruction, changes an opcode or adds a
 /// `target_core`, so they stay true.
+///
+/// Its size is what a link set holds per instruction besides the text (56 bytes; a
+/// test keeps it there): a million instructions are 56 MB.
 #[derive(Clone, Debug)]
 pub struct Inst {
-    /// Its parsed JSON, minus a `Loop`'s `blocks`; `None` while `kept` holds it (boxed:
-    /// most instructions are kept, and a million of them are 16 bytes each lighter).
-    fields: Option<Box<Fields>>,
-    /// Its JSON as compact text, for an instruction no pass changes.
-    kept: Option<Kept>,
-    /// A `Loop`'s nested blocks, walked depth-first by the passes.
-    pub body: Option<Box<[Handle<Block>]>>,
+    /// Its JSON: kept text, or its parsed fields (minus a `Loop`'s `blocks`).
+    held: Held,
+    /// A `Loop`'s nested blocks, walked depth-first by the passes (boxed twice: a loop
+    /// is rare, and a thin pointer is 8 bytes where a slice's is 16).
+    pub body: Option<Box<Vec<Handle<Block>>>>,
     /// Where it came from.
     pub src: Option<Src>,
     /// The opcode, as far as the passes care.
     pub op: Op,
     /// Whether some `sync_info.on_update` entry has a `target_core`.
     pub remote_update: bool,
-    name: InstName,
 }
 
-/// An instruction's name: its own text, or where it is in the kept text (a kept
-/// instruction's name has no escape, so the JSON string's bytes are the name).
+/// An instruction's JSON. Kept text is valid compact JSON, exactly what `serde_json`
+/// prints for its fields, so it is written back byte for byte; its name is where it is
+/// in that text (a kept instruction's name has no escape, so the JSON string's bytes
+/// are the name).
 #[derive(Clone, Debug)]
-enum InstName {
-    Own(Box<str>),
-    InKept { start: u32, len: u32 },
-}
-
-/// An instruction's compact JSON text: valid JSON, exactly what `serde_json` prints for
-/// its fields, so it is written back byte for byte.
-#[derive(Clone, Debug)]
-enum Kept {
+enum Held {
     /// A span of its file's text (`start..start + len`), which already was that text.
-    Span { file: FileText, start: u32, len: u32 },
+    Span { file: FileText, start: u32, len: u32, name: NameAt },
     /// Text the reader printed (from a pretty dump, or with its keys sorted).
-    Owned(Box<str>),
+    Owned { text: Box<str>, name: NameAt },
+    /// Parsed fields: an instruction a pass acts on or changed (its name is its
+    /// `name` field).
+    Fields(Box<Fields>),
 }
 
-impl Kept {
-    /// `text`, as a span of `file` when it lies inside it (and offsets fit 32 bits),
-    /// else as a copy.
-    fn of(text: &str, file: Option<&FileText>) -> Kept {
-        let span = file.and_then(|file| {
-            let (start, len) = span_in(file, text)?;
-            Some(Kept::Span { file: Arc::clone(file), start, len })
-        });
-        span.unwrap_or_else(|| Kept::Owned(text.into()))
+/// Where a kept instruction's name lies in its text (packed to 2 bytes' alignment, so
+/// that [`Held`]'s tag and it fill the 8 bytes before its span: 24 bytes in all).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, packed(2))]
+struct NameAt {
+    start: u32,
+    len: u16,
+}
+
+impl NameAt {
+    /// `name`'s place in `text`, when it is a slice of it and short enough.
+    fn of(text: &str, name: &str) -> Option<NameAt> {
+        let (start, len) = span_in(text, name)?;
+        Some(NameAt { start, len: u16::try_from(len).ok()? })
     }
 
-    fn get(&self) -> &str {
+    fn get(self, text: &str) -> &str {
+        let NameAt { start, len } = self;
+        let start = start as usize;
+        text.get(start..start + usize::from(len)).unwrap_or("")
+    }
+}
+
+impl Held {
+    /// Kept `text`, as a span of `file` when it lies inside it (and offsets fit 32
+    /// bits), else as a copy; `None` when the name is not where it can be pointed at.
+    fn kept(text: &str, file: Option<&FileText>, name: &str) -> Option<Held> {
+        let name = NameAt::of(text, name)?;
+        let span = file.and_then(|file| {
+            let (start, len) = span_in(file, text)?;
+            Some(Held::Span { file: Arc::clone(file), start, len, name })
+        });
+        Some(span.unwrap_or_else(|| Held::Owned { text: text.into(), name }))
+    }
+
+    /// The kept text, if kept.
+    fn text(&self) -> Option<&str> {
         match self {
-            Kept::Span { file, start, len } => {
+            Held::Span { file, start, len, .. } => {
                 let start = *start as usize;
                 let text = file.get(start..start + *len as usize);
                 // A span is made from a slice of this very text (`span_in`).
                 debug_assert!(text.is_some(), "a kept instruction's span lies outside its file");
-                text.unwrap_or("{}")
+                Some(text.unwrap_or("{}"))
             }
-            Kept::Owned(text) => text,
+            Held::Owned { text, .. } => Some(text),
+            Held::Fields(_) => None,
         }
     }
 }
@@ -651,72 +704,56 @@ impl Inst {
     /// An instruction from its fields (and a `Loop`'s body), with its facts read. An
     /// instruction no pass acts on is kept as compact text.
     pub fn new(fields: Fields, body: Option<Vec<Handle<Block>>>, src: Option<Src>) -> Inst {
-        let body = body.map(Vec::into_boxed_slice);
+        let body = body.map(Box::new);
         let op = Op::of(str_field(&fields, "opcode").unwrap_or(""));
         let remote_update = crate::model::view::remote_update(fields.get("sync_info"));
-        let name = str_field(&fields, "name").unwrap_or("").into();
         let keep_as_text = op == Op::Other && body.is_none();
-        let name = InstName::Own(name);
-        match keep_as_text.then(|| serde_json::to_string(&fields).ok()).flatten() {
-            Some(text) => {
-                Inst { fields: None, kept: Some(Kept::Owned(text.into())), body, src, op, remote_update, name }
-            }
-            None => Inst { fields: Some(Box::new(fields)), kept: None, body, src, op, remote_update, name },
-        }
+        let held = match keep_as_text.then(|| compact_with_name(&fields)).flatten() {
+            Some((text, name)) => Held::Owned { text: text.into(), name },
+            None => Held::Fields(Box::new(fields)),
+        };
+        Inst { held, body, src, op, remote_update }
     }
 
     /// An instruction no pass acts on, kept as `text`, which is already its compact form
     /// (`json::fast` parsed and checked it): what [`Inst::new`] would make of its fields,
     /// without them. When `text` is a slice of `file`, the instruction keeps a span of it;
-    /// when `name` is a slice of `text`, the name is where it is.
+    /// `name` is a slice of `text` (else, rarely, the fields are parsed and held).
     pub(crate) fn kept(text: &str, file: Option<&FileText>, name: &str, remote_update: bool, src: Option<Src>) -> Inst {
-        let in_text = span_in(text, name).map(|(start, len)| InstName::InKept { start, len });
-        Inst {
-            fields: None,
-            kept: Some(Kept::of(text, file)),
-            body: None,
-            src,
-            op: Op::Other,
-            remote_update,
-            name: in_text.unwrap_or_else(|| InstName::Own(name.into())),
-        }
+        let held = Held::kept(text, file, name).unwrap_or_else(|| Held::Fields(Box::new(parse_kept(text))));
+        Inst { held, body: None, src, op: Op::Other, remote_update }
     }
 
     /// The instruction's fields: borrowed when parsed, parsed again from the text otherwise.
     pub fn fields(&self) -> Cow<'_, Fields> {
-        match (&self.kept, &self.fields) {
-            (Some(kept), _) => Cow::Owned(parse_kept(kept.get())),
-            (None, Some(fields)) => Cow::Borrowed(fields),
-            (None, None) => Cow::Owned(Fields::new()),
+        match &self.held {
+            Held::Fields(fields) => Cow::Borrowed(fields),
+            kept => Cow::Owned(kept.text().map(parse_kept).unwrap_or_default()),
         }
     }
 
     /// The fields, to change them (kept text is parsed first).
     pub fn fields_mut(&mut self) -> &mut Fields {
-        if self.kept.is_some() {
-            // The name leaves the text with it.
-            self.name = InstName::Own(self.name().into());
+        if let Some(text) = self.held.text() {
+            self.held = Held::Fields(Box::new(parse_kept(text)));
         }
-        if let Some(kept) = self.kept.take() {
-            self.fields = Some(Box::new(parse_kept(kept.get())));
+        match &mut self.held {
+            Held::Fields(fields) => fields,
+            // Kept text was parsed into fields just above.
+            Held::Span { .. } | Held::Owned { .. } => unreachable!("kept text is parsed before it is changed"),
         }
-        self.fields.get_or_insert_with(Box::default)
     }
 
     /// The compact JSON text, when the instruction is kept as text.
     pub fn kept_text(&self) -> Option<&str> {
-        self.kept.as_ref().map(Kept::get)
+        self.held.text()
     }
 
     /// The instruction's name.
     pub fn name(&self) -> &str {
-        match (&self.name, &self.kept) {
-            (InstName::Own(name), _) => name,
-            (InstName::InKept { start, len }, Some(kept)) => {
-                let start = *start as usize;
-                kept.get().get(start..start + *len as usize).unwrap_or("")
-            }
-            (InstName::InKept { .. }, None) => "",
+        match &self.held {
+            Held::Span { name, .. } | Held::Owned { name, .. } => name.get(self.held.text().unwrap_or("")),
+            Held::Fields(fields) => str_field(fields, "name").unwrap_or(""),
         }
     }
 
@@ -765,6 +802,32 @@ fn parse_kept(text: &str) -> Fields {
     let parsed = serde_json::from_str(text);
     debug_assert!(parsed.is_ok(), "a kept instruction's text does not parse: {text}");
     parsed.unwrap_or_default()
+}
+
+/// `fields` as `serde_json` prints them (compact, in key order), with where the
+/// `name` member's string lies in that text — `None` when it has no such string or
+/// the string has an escape (its characters are not the name's bytes).
+fn compact_with_name(fields: &Fields) -> Option<(String, NameAt)> {
+    let mut text = String::with_capacity(256);
+    let mut name = None;
+    text.push('{');
+    for (i, (key, value)) in fields.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&serde_json::to_string(key).ok()?);
+        text.push(':');
+        let at = text.len();
+        text.push_str(&serde_json::to_string(value).ok()?);
+        if let ("name", Value::String(string)) = (key.as_str(), value) {
+            let inner = text.get(at + 1..text.len() - 1)?;
+            name = (inner == string)
+                .then(|| Some(NameAt { start: u32::try_from(at + 1).ok()?, len: u16::try_from(string.len()).ok()? }))
+                .flatten();
+        }
+    }
+    text.push('}');
+    Some((text, name?))
 }
 
 /// One `on_update` entry as the passes see it.

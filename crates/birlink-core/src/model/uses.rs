@@ -8,10 +8,10 @@
 //! resolve. Dependencies are resolved by the reader itself at the end of each function
 //! (every instruction name is known then); only the ones that do not resolve are kept.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::model::arena::Handle;
-use crate::model::ir::{opcode, Function, Inst};
+use crate::model::ir::{instance_source_name, opcode, str_field, Function, Inst, Module};
 use crate::model::view::{JsonType, JsonView};
 
 /// An interned name.
@@ -23,11 +23,9 @@ pub struct NameId(u32);
 pub enum UseKind {
     /// A DMA queue (`queue`).
     Queue,
-    /// A queue instance of the given queue (`SwitchQueueInstance.instance`).
-    Instance {
-        /// The queue the instance should be in.
-        queue: NameId,
-    },
+    /// A queue instance (`SwitchQueueInstance.instance`) of the queue its instruction
+    /// names (`queue`: a switch is parsed, so `verify` reads it there).
+    Instance,
     /// A block of the same function (a branch target).
     Block,
     /// A memory location or set of the module (an operand's `memref`).
@@ -38,7 +36,8 @@ pub enum UseKind {
     MissingDependency,
 }
 
-/// One reference of one instruction.
+/// One reference of one instruction: 12 bytes (a test keeps it there), about two and a
+/// half of them per instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Use {
     /// The instruction that refers.
@@ -92,6 +91,115 @@ impl Uses {
     /// Whether none were recorded.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Keeps only the uses `module` does not resolve: what `verify` will report. Done
+    /// once a module is read, it frees the two or three uses of nearly every
+    /// instruction while the next file is read (a link set's peak).
+    pub fn keep_unresolved(&mut self, module: &Module) {
+        let defined = Defined::of(module);
+        let names = &self.names;
+        for function_uses in &mut self.functions {
+            let Some(function) = function_uses.function else {
+                function_uses.uses.clear();
+                continue;
+            };
+            let blocks = defined.blocks(function);
+            function_uses.uses.retain(|u| {
+                let name = names.get(u.name.0 as usize).map_or("", |n| &**n);
+                defined.miss(u, name, &blocks).is_some()
+            });
+            function_uses.uses.shrink_to_fit();
+        }
+    }
+}
+
+/// What a module defines that its instructions' uses name: the one judge of a use, for
+/// the reader (which keeps only the misses) and `verify` (which reports them).
+pub struct Defined<'m> {
+    module: &'m Module,
+    queue_instances: FxHashMap<&'m str, FxHashSet<String>>,
+    memlocs: FxHashSet<&'m str>,
+    sets: FxHashSet<String>,
+    functions: FxHashSet<&'m str>,
+}
+
+/// Why a use does not resolve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Miss {
+    /// No queue of that name.
+    Queue,
+    /// The queue (named) has no instance of that name.
+    Instance {
+        /// The queue the switch names.
+        queue: String,
+    },
+    /// No block of that name in the function.
+    Block,
+    /// No memory location or set of that name.
+    Memref,
+    /// No function of that name.
+    Call,
+    /// No instruction of that name in the function (the reader found it so).
+    Dependency,
+}
+
+impl<'m> Defined<'m> {
+    /// What `module` defines.
+    pub fn of(module: &'m Module) -> Defined<'m> {
+        let store = &module.store;
+        let mut queue_instances: FxHashMap<&str, FxHashSet<String>> = FxHashMap::default();
+        for &queue in &module.queues {
+            let q = &store.queues[queue];
+            let names = queue_instances.entry(q.name()).or_default();
+            for (i, &instance) in q.instances.iter().enumerate() {
+                names.insert(instance_source_name(q.name(), store.instances[instance].name(), i));
+            }
+        }
+        Defined {
+            module,
+            queue_instances,
+            memlocs: store.memlocs.iter().map(|(_, m)| m.name()).collect(),
+            sets: store.sets.iter().map(|(_, s)| s.name(store)).collect(),
+            functions: module.functions.iter().map(|&f| store.functions[f].name()).collect(),
+        }
+    }
+
+    /// The names of `function`'s blocks (a `Loop`'s included).
+    pub fn blocks(&self, function: Handle<Function>) -> FxHashSet<&'m str> {
+        let mut blocks = FxHashSet::default();
+        let store = &self.module.store;
+        self.module.walk_function_blocks(function, &mut |b| {
+            blocks.insert(store.blocks[b].name());
+        });
+        blocks
+    }
+
+    /// Why `u` (naming `name`, in a function whose blocks are `blocks`) does not
+    /// resolve, or `None` when it does.
+    pub fn miss(&self, u: &Use, name: &str, blocks: &FxHashSet<&str>) -> Option<Miss> {
+        let found = match u.kind {
+            UseKind::Queue => self.queue_instances.contains_key(name),
+            UseKind::Instance => {
+                let fields = self.module.store.insts[u.inst].fields();
+                let queue = str_field(&fields, "queue").unwrap_or("");
+                return match self.queue_instances.get(queue) {
+                    Some(instances) if !instances.contains(name) => Some(Miss::Instance { queue: queue.to_owned() }),
+                    _ => None,
+                };
+            }
+            UseKind::Block => blocks.contains(name),
+            UseKind::Memref => self.memlocs.contains(name) || self.sets.contains(name),
+            UseKind::Call => self.functions.contains(name),
+            UseKind::MissingDependency => false,
+        };
+        (!found).then_some(match u.kind {
+            UseKind::Queue => Miss::Queue,
+            UseKind::Block => Miss::Block,
+            UseKind::Memref => Miss::Memref,
+            UseKind::Call => Miss::Call,
+            UseKind::Instance | UseKind::MissingDependency => Miss::Dependency,
+        })
     }
 }
 

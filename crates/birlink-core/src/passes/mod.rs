@@ -694,7 +694,7 @@ pub fn resolve_locations(files: &[FileEntry], diags: &mut [Diagnostic]) {
     for (i, diagnostic) in diags.iter().enumerate() {
         if diagnostic.location.is_none() {
             if let Some(src) = diagnostic.src() {
-                by_file.entry(src.file.0).or_default().push(i);
+                by_file.entry(src.file().0).or_default().push(i);
             }
         }
     }

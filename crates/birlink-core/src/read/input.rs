@@ -388,7 +388,7 @@ pub fn load(
     let mut netlists = netlists.into_iter().map(|(n, _)| n);
     set.netlist = netlists.next();
     for extra in netlists {
-        let used = set.netlist.as_ref().and_then(|n| n.src.as_ref()).map(|s| set.path(s.file).to_owned());
+        let used = set.netlist.as_ref().and_then(|n| n.src.as_ref()).map(|s| set.path(s.file()).to_owned());
         diags.push(
             Diagnostic::new(Code::ExtraNetlist, Pass::Read, "more than one netlist given; this one is ignored")
                 .at(extra.src.as_ref())

@@ -630,7 +630,7 @@ fn view_of(at: In<'_>, files: &[FileEntry], found: Found) -> EntityView {
         ),
     };
     let original = src.and_then(|src| {
-        let file = files.get(src.file.0 as usize)?;
+        let file = files.get(src.file().0 as usize)?;
         original(file, &src.pointer())
     });
     let source = match found {

@@ -16,7 +16,6 @@
 //! serde_json's words for what is wrong, and the rules for what is odd.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -25,7 +24,7 @@ use super::fast::{self, Scanned, MAX_NESTING};
 use super::lower::{Doc, Reader};
 use crate::diag::Diagnostic;
 use crate::model::arena::Handle;
-use crate::model::ir::{opcode, Fields, FileId, FileText, Inst, Module};
+use crate::model::ir::{opcode, Container, Fields, FileId, FileText, Inst, Module};
 use crate::model::uses::Uses;
 
 /// Reads a document from its text, with the diagnostics about its shape; `None` when
@@ -114,7 +113,8 @@ fn bundle_modules(
             return Some(());
         }
         let module = reader.module(fields, &pointer, functions, queues);
-        modules.push((module, reader.into_uses()));
+        let uses = reader.into_unresolved(&module);
+        modules.push((module, uses));
         Some(())
     })?;
     Some(modules)
@@ -125,7 +125,7 @@ fn items(cursor: &mut Cursor<'_>, reader: &mut Reader<'_>, pointer: &str, kind: 
     let mut lowered = Lowered::default();
     if let Kind::Insts { depth } = kind {
         // Their pointers share the container's.
-        let container: Arc<str> = format!("{pointer}/{}", kind.key()).into();
+        let container = Container::new(reader.file, format!("{pointer}/{}", kind.key()));
         cursor.elements(&mut |cursor, index| {
             lowered.insts.extend(inst(cursor, reader, &container, index, depth)?);
             Some(())
@@ -179,7 +179,7 @@ fn element(cursor: &mut Cursor<'_>, reader: &mut Reader<'_>, pointer: &str, kind
 fn inst(
     cursor: &mut Cursor<'_>,
     reader: &mut Reader<'_>,
-    container: &Arc<str>,
+    container: &Container,
     index: usize,
     depth: usize,
 ) -> Option<Option<Handle<Inst>>> {

@@ -49,7 +49,7 @@ pub(super) fn finish_root(
             fields.insert("modules".to_owned(), Value::Array(values));
         }
         let module = reader.module(fields, "", functions, queues);
-        let uses = reader.into_uses();
+        let uses = reader.into_unresolved(&module);
         return Document::Module(Box::new(module), uses);
     }
     if let Some(modules) = modules {

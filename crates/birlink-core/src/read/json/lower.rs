@@ -16,7 +16,6 @@
 //! names it refers to (`uses`), for `verify`.
 
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
 
 use rustc_hash::{FxHashSet, FxHasher};
 use serde_json::Value;
@@ -29,8 +28,8 @@ use crate::limits::MAX_LOOP_DEPTH;
 use crate::model::arena::Handle;
 use crate::model::ir::escape_segment;
 use crate::model::ir::{
-    opcode, Allocation, Block, Fields, FileId, FileText, Function, Inst, MemLoc, MemLocSet, Module, Op, Queue,
-    QueueInstance, Src, Store,
+    opcode, str_field, Allocation, Block, Container, Fields, FileId, FileText, Function, Inst, MemLoc, MemLocSet,
+    Module, Op, Queue, QueueInstance, Src, Store,
 };
 use crate::model::pass::Pass;
 use crate::model::uses::{each_ref, FunctionUses, Ref, Use, UseKind, Uses};
@@ -58,7 +57,7 @@ impl Doc {
 
 /// Lowers the entities of one module into its store, reporting shape problems.
 pub(crate) struct Reader<'d> {
-    file: FileId,
+    pub(crate) file: FileId,
     store: Store,
     diags: &'d mut Vec<Diagnostic>,
     uses: Uses,
@@ -102,6 +101,14 @@ impl<'d> Reader<'d> {
     /// The uses recorded so far.
     pub(crate) fn into_uses(self) -> Uses {
         self.uses
+    }
+
+    /// The uses `module` (the one just read) leaves unresolved: all `verify` reports,
+    /// the rest let go before the next file is read.
+    pub(crate) fn into_unresolved(self, module: &Module) -> Uses {
+        let mut uses = self.uses;
+        uses.keep_unresolved(module);
+        uses
     }
 
     fn src(&self, pointer: &str) -> Option<Src> {
@@ -491,7 +498,7 @@ impl<'d> Reader<'d> {
     pub(crate) fn inst_text(
         &mut self,
         text: &str,
-        container: &Arc<str>,
+        container: &Container,
         index: usize,
         depth: usize,
     ) -> Option<Handle<Inst>> {
@@ -544,7 +551,7 @@ impl<'d> Reader<'d> {
     pub(crate) fn fast_inst(
         &mut self,
         canonical: &super::fast::Canonical<'_>,
-        container: &Arc<str>,
+        container: &Container,
         index: usize,
     ) -> Option<Handle<Inst>> {
         let top = canonical.top();
@@ -562,7 +569,7 @@ impl<'d> Reader<'d> {
         }
         let handle = self.store.insts.next_handle();
         self.record_uses(handle, Some(name), op, |key| top.get(key));
-        let src = Src::element(self.file, container, index);
+        let src = Src::element(container, index);
         let file = canonical.unchanged.then_some(&self.doc.text);
         Some(self.store.insts.push(Inst::kept(canonical.text, file, name, remote_update(sync), Some(src))))
     }
@@ -586,10 +593,9 @@ impl<'d> Reader<'d> {
                 let name = uses.intern(name);
                 state.uses.push(Use { inst: handle, kind, name });
             }
-            Ref::Instance { queue, instance } => {
-                let queue = uses.intern(queue);
+            Ref::Instance { queue: _, instance } => {
                 let name = uses.intern(instance);
-                state.uses.push(Use { inst: handle, kind: UseKind::Instance { queue }, name });
+                state.uses.push(Use { inst: handle, kind: UseKind::Instance, name });
             }
             Ref::Dependency(name) => {
                 let hash = name_hash(name);
@@ -750,7 +756,7 @@ pub(crate) fn read_one(text: &str, fast: bool) -> Option<InstReading> {
     let doc = Doc::new(FileText::clone(&file_text), true);
     let mut reader = Reader::new(FileId(0), &mut diags, &doc);
     reader.begin_function();
-    let container: Arc<str> = "/instructions".into();
+    let container = Container::new(FileId(0), "/instructions");
     let handle = if fast {
         reader.inst_text(&file_text, &container, 0, 0)
     } else {
@@ -771,7 +777,10 @@ pub(crate) fn read_one(text: &str, fast: bool) -> Option<InstReading> {
     for function in &uses.functions {
         for u in &function.uses {
             let kind = match u.kind {
-                UseKind::Instance { queue } => format!("instance of `{}`", uses.name(queue)),
+                UseKind::Instance => format!(
+                    "instance of `{}`",
+                    inst.map(|inst| str_field(&inst.fields(), "queue").unwrap_or("").to_owned()).unwrap_or_default()
+                ),
                 other => format!("{other:?}"),
             };
             listed.push(format!("{kind} `{}`", uses.name(u.name)));

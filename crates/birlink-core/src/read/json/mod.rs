@@ -238,6 +238,8 @@ mod tests {
     #[test]
     fn an_instruction_stays_small() {
         // A million instructions: every 8 bytes here is 8 MB of a link set's memory.
-        assert!(std::mem::size_of::<Inst>() <= 104, "{}", std::mem::size_of::<Inst>());
+        assert!(std::mem::size_of::<Inst>() <= 56, "{}", std::mem::size_of::<Inst>());
+        assert!(std::mem::size_of::<Option<crate::model::ir::Src>>() <= 16);
+        assert!(std::mem::size_of::<crate::model::uses::Use>() <= 12);
     }
 }

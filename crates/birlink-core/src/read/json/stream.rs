@@ -271,7 +271,8 @@ impl<'de> Visitor<'de> for BundleModule<'_> {
             return Ok(self.not_a_module(&Value::Object(fields)));
         }
         let module = reader.module(fields, &pointer, functions, queues);
-        Ok(Some((module, reader.into_uses())))
+        let uses = reader.into_unresolved(&module);
+        Ok(Some((module, uses)))
     }
 }
 
@@ -311,7 +312,7 @@ impl<'de> Visitor<'de> for Items<'_, '_> {
             // Instructions are leaves: each is taken as its text (borrowed from the file)
             // and lowered from it, by the fast path when it has the common shape.
             // Their pointers share the container's.
-            let container: std::sync::Arc<str> = format!("{pointer}/{key}").into();
+            let container = crate::model::ir::Container::new(reader.file, format!("{pointer}/{key}"));
             if reader.doc.from_text {
                 while let Some(raw) = seq.next_element::<&'de serde_json::value::RawValue>()? {
                     if let Some(inst) = reader.inst_text(raw.get(), &container, index, depth) {

@@ -724,6 +724,40 @@ impl Inst {
         Inst { held, body: None, src, op: Op::Other, remote_update }
     }
 
+    /// An instruction kept as `text`, its canonical form, which the reader gathers at
+    /// `at` of a text it shares later: until [`Inst::share_kept`] gives it that text it
+    /// points at `waiting` (and is not read). The flag says it waits; when the name
+    /// cannot be pointed at in `text` (or `at` passes 32 bits), the fields are parsed
+    /// and held instead, and it does not.
+    pub(crate) fn kept_waiting(
+        text: &str,
+        waiting: &FileText,
+        at: usize,
+        name: &str,
+        remote_update: bool,
+        src: Option<Src>,
+    ) -> (Inst, bool) {
+        let span = NameAt::of(text, name).and_then(|name| {
+            let start = u32::try_from(at).ok()?;
+            let len = u32::try_from(text.len()).ok()?;
+            Some(Held::Span { file: Arc::clone(waiting), start, len, name })
+        });
+        let waits = span.is_some();
+        let held = span.unwrap_or_else(|| Held::Fields(Box::new(parse_kept(text))));
+        (Inst { held, body: None, src, op: Op::Other, remote_update }, waits)
+    }
+
+    /// Gives a waiting instruction ([`Inst::kept_waiting`]) the text its span is in.
+    pub(crate) fn share_kept(&mut self, text: &FileText) {
+        if let Held::Span { file, start, len, .. } = &mut self.held {
+            debug_assert!(
+                text.get(*start as usize..(*start + *len) as usize).is_some(),
+                "a waiting instruction's span lies outside the shared text"
+            );
+            *file = Arc::clone(text);
+        }
+    }
+
     /// The instruction's fields: borrowed when parsed, parsed again from the text otherwise.
     pub fn fields(&self) -> Cow<'_, Fields> {
         match &self.held {

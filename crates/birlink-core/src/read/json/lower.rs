@@ -67,6 +67,27 @@ pub(crate) struct Reader<'d> {
     pub(crate) doc: &'d Doc,
     /// `json::fast`'s buffers, reused from one instruction to the next.
     scratch: super::fast::Scratch,
+    /// The instructions the reader wrote again (keys out of order), as they wait for
+    /// their text to be shared.
+    rewritten: Rewritten,
+}
+
+/// The canonical text of the instructions the reader wrote again (a producer's key
+/// order), gathered into one text per MiB instead of one allocation each: when full, and
+/// when a function or the module ends, the text is shared ([`FileText`]) and each of its
+/// instructions given its span of it ([`Inst::share_kept`]). Until then no one reads
+/// them: the reader recorded their facts from the tape.
+#[derive(Default)]
+struct Rewritten {
+    text: String,
+    insts: Vec<Handle<Inst>>,
+    /// The text the waiting instructions point at until they are shared (empty).
+    waiting: FileText,
+}
+
+impl Rewritten {
+    /// How much text is gathered before it is shared (allocated at once).
+    const CHUNK: usize = 1 << 20;
 }
 
 /// What the reader tracks while a function's instructions stream by.
@@ -95,6 +116,21 @@ impl<'d> Reader<'d> {
             function: None,
             doc,
             scratch: super::fast::Scratch::default(),
+            rewritten: Rewritten::default(),
+        }
+    }
+
+    /// Shares the text of the instructions written again so far (see [`Rewritten`]).
+    fn share_rewritten(&mut self) {
+        let Rewritten { text, insts, .. } = &mut self.rewritten;
+        if insts.is_empty() {
+            return;
+        }
+        let mut text = std::mem::take(text);
+        text.shrink_to_fit();
+        let shared: FileText = FileText::new(text);
+        for inst in insts.drain(..) {
+            self.store.insts[inst].share_kept(&shared);
         }
     }
 
@@ -199,6 +235,7 @@ impl<'d> Reader<'d> {
         functions: Option<Vec<Handle<Function>>>,
         queues: Option<Vec<Handle<Queue>>>,
     ) -> Module {
+        self.share_rewritten();
         let what = "the module";
         let functions = match functions {
             Some(functions) => functions,
@@ -298,6 +335,7 @@ impl<'d> Reader<'d> {
                 other => allocation_list.push(Allocation::Other(other)),
             }
         }
+        self.share_rewritten();
         let handle = self.store.functions.push(Function {
             fields,
             allocations: allocation_list,
@@ -569,9 +607,30 @@ impl<'d> Reader<'d> {
         }
         let handle = self.store.insts.next_handle();
         self.record_uses(handle, Some(name), op, |key| top.get(key));
-        let src = Src::element(container, index);
-        let file = canonical.unchanged.then_some(&self.doc.text);
-        Some(self.store.insts.push(Inst::kept(canonical.text, file, name, remote_update(sync), Some(src))))
+        let src = Some(Src::element(container, index));
+        if canonical.unchanged {
+            return Some(self.store.insts.push(Inst::kept(
+                canonical.text,
+                Some(&self.doc.text),
+                name,
+                remote_update(sync),
+                src,
+            )));
+        }
+        if self.rewritten.text.len() + canonical.text.len() > self.rewritten.text.capacity() {
+            // Full: shared, and the next chunk allocated once (no doubling, no slack).
+            self.share_rewritten();
+            self.rewritten.text.reserve_exact(Rewritten::CHUNK.max(canonical.text.len()));
+        }
+        let rewritten = &mut self.rewritten;
+        let at = rewritten.text.len();
+        let (inst, waits) = Inst::kept_waiting(canonical.text, &rewritten.waiting, at, name, remote_update(sync), src);
+        let handle = self.store.insts.push(inst);
+        if waits {
+            rewritten.text.push_str(canonical.text);
+            rewritten.insts.push(handle);
+        }
+        Some(handle)
     }
 
     /// Records the names an instruction of the current function refers to

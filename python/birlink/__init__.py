@@ -32,6 +32,7 @@ __all__ = [
     "diff",
     "explain",
     "link",
+    "read_log",
     "reduce",
     "share",
     "show",
@@ -250,6 +251,25 @@ def explain(code: str) -> str:
     """What a code means and what to do: birlink's (``"1514"``) or the compiler's
     (``"NCC_ILLC059"``), as ``birlink explain`` prints it."""
     return str(_birlink.explain(code))
+
+
+def read_log(log: Union[str, bytes, "os.PathLike[str]"]) -> Dict[str, Any]:
+    """A whole ``log-neuron-cc.txt`` read: the compiler version, LNC and flow, the modules
+    loaded, every backend pass with its scope and status in order, each core's
+    ``BirLinker`` block, the VNC lines, the failure (pass, scope, assertion, code,
+    message, names) and the closing status, for each compile in the file (``runs``) —
+    what ``birlink explain --log LOG --format json`` prints (``docs/spec/log.md``).
+
+    ``log`` is a path (a :class:`os.PathLike`, or a ``str`` naming a file), or the
+    log's text (``str`` with a line break, or ``bytes``)."""
+    if isinstance(log, bytes):
+        data = log
+    elif isinstance(log, os.PathLike) or ("\n" not in log and os.path.isfile(log)):
+        with open(os.fspath(log), "rb") as f:
+            data = f.read()
+    else:
+        data = log.encode()
+    return json.loads(_birlink.read_log(data))
 
 
 def reduce(paths: Paths, *, code: Optional[str] = None, keep_names: bool = False, lnc: Optional[int] = None) -> bytes:

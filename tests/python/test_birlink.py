@@ -17,6 +17,7 @@ import birlink
 
 SAMPLES = Path(os.environ.get("BIRLINK_SAMPLES", Path(__file__).resolve().parents[2] / "www" / "samples"))
 RUST_CLI = os.environ["BIRLINK_CLI"]
+LOGS = Path(__file__).resolve().parents[2] / "crates" / "birlink-core" / "tests" / "logs"
 INDEX = json.loads((SAMPLES / "index.json").read_text())
 #: The command the wheel put on PATH (the venv's), not the Rust build's.
 COMMAND = shutil.which("birlink")
@@ -148,6 +149,27 @@ def test_every_error_path_raises_what_it_says(tmp_path):
 def test_explain_is_the_clis():
     for code in ["1514", "NCC_ILLC059", "ncc_ixlv002", "BL0010"]:
         assert birlink.explain(code).encode() == rust("explain", code).stdout
+
+
+def test_read_log_is_the_clis():
+    names = sorted(p.name for p in LOGS.glob("*.txt"))
+    assert len(names) >= 4, names
+    for name in names:
+        path = LOGS / name
+        cli = rust("explain", "--log", str(path), "--format", "json")
+        assert cli.returncode == 0, cli.stderr
+        # The same bytes as the CLI's, from a path, its bytes or its text.
+        assert (birlink._birlink.read_log(path.read_bytes()) + "\n").encode() == cli.stdout
+        expected = json.loads(cli.stdout)
+        assert birlink.read_log(path) == expected
+        assert birlink.read_log(str(path)) == expected
+        assert birlink.read_log(path.read_bytes()) == expected
+        assert birlink.read_log(path.read_text()) == expected
+    failed = birlink.read_log(LOGS / "two-compiles.txt")
+    assert failed["run_index"] == 1 and len(failed["runs"]) == 2
+    assert failed["failure"]["pass"] == "lower_local_collectives"
+    assert failed["failure"]["code"] == "NCC_ILLC059"
+    assert failed["failure"]["names"] == [{"name": "inst____mp_main__.sbuf_allreduce_tp4-0:sbuf_in.23", "core": 1}]
 
 
 def test_reduce_is_the_clis(tmp_path):

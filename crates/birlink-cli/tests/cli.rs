@@ -870,3 +870,37 @@ fn an_indented_file_is_read_compacted_and_located_in_the_file() {
     );
     assert_eq!(std::fs::read(a.join("linked.json")).expect("a"), std::fs::read(b.join("linked.json")).expect("b"));
 }
+
+fn log_fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../birlink-core/tests/logs").join(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn explain_log_reads_the_whole_compile() {
+    // The account: the run, its flow, the link per core, the failure at its pass.
+    let modular = birlink(&["explain", "--log", &log_fixture("modular-two-cores.txt")]);
+    let stdout = text(&modular.stdout);
+    assert!(stdout.contains("neuronx-cc 2.24.5133.0+58f8de22, LNC 2, modular flow"), "{stdout}");
+    assert!(
+        stdout.contains("bir_linker nc00/sgLnk: 6 intermediates, 3 definitions, moved sg0000 (2 in, 2 out)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("vnc_link: found 0 remote updates"), "{stdout}");
+    let failing = birlink(&["explain", "--log", &log_fixture("two-compiles.txt")]);
+    let stdout = text(&failing.stdout);
+    assert_eq!(failing.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("2 compiles, this is run 2 of them"), "{stdout}");
+    assert!(stdout.contains("failed in lower_local_collectives (sg00), line"), "{stdout}");
+    assert!(stdout.contains("lower_local_collectives.cpp:78: memlocOnOtherCore != nullptr"), "{stdout}");
+    // The JSON: the same reading, the failure's fields.
+    let json = birlink(&["explain", "--log", &log_fixture("flat-illc059.txt"), "--format", "json"]);
+    assert_eq!(json.status.code(), Some(0));
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert_eq!(value["flow"], "flat");
+    assert_eq!(value["failure"]["code"], "NCC_ILLC059");
+    assert_eq!(value["failure"]["names"][0]["core"], 1);
+    assert_eq!(value["runs"].as_array().map(Vec::len), Some(1));
+    // `--format` belongs to `--log`.
+    let refused = birlink(&["explain", "1514", "--format", "json"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+}

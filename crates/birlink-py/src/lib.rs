@@ -230,6 +230,13 @@ fn explain(code: &str) -> PyResult<String> {
     birlink_cli::cmd::explain::explanation(code).map_err(PyValueError::new_err)
 }
 
+/// A whole compiler log read (its bytes), as `birlink explain --log LOG --format json`
+/// prints it.
+#[pyfunction]
+fn read_log(log: &[u8]) -> String {
+    birlink_core::tools::log::read_log_json(log)
+}
+
 /// The files of `paths` as a link carries them (named as the browser names them).
 fn link_set(paths: &[PathBuf], lnc: Option<u64>) -> PyResult<LinkSetData> {
     existing(paths)?;
@@ -321,6 +328,7 @@ fn _birlink(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(link, m)?)?;
     m.add_function(wrap_pyfunction!(diff, m)?)?;
     m.add_function(wrap_pyfunction!(explain, m)?)?;
+    m.add_function(wrap_pyfunction!(read_log, m)?)?;
     m.add_function(wrap_pyfunction!(reduce, m)?)?;
     m.add_function(wrap_pyfunction!(share, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use birlink_core::diag::ncc;
 use birlink_core::tools::log;
@@ -31,6 +31,87 @@ pub struct ExplainArgs {
     /// Print the Markdown reference (`docs/diagnostics.md`).
     #[arg(long)]
     markdown: bool,
+    /// With `--log`: a readable account, or the whole log read as JSON (`docs/spec/log.md`).
+    #[arg(long, value_enum, default_value_t = Format::Human, requires = "log")]
+    format: Format,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
+/// The whole log, told: the run, its passes, the link, the failure.
+fn tell_reading(path: &std::path::Path, reading: &log::LogReading) {
+    let run = &reading.run;
+    let runs = match reading.runs.len() {
+        1 => "one compile".to_owned(),
+        n => format!("{n} compiles, this is run {} of them", reading.run_index.map_or(0, |i| i + 1)),
+    };
+    outln!("{}: {} lines, {runs}", path.display(), reading.lines);
+    let version = run
+        .compiler
+        .version
+        .as_deref()
+        .map(|v| format!("neuronx-cc {v}"))
+        .unwrap_or_else(|| "compiler version not in the log".to_owned());
+    let lnc = run.lnc.map(|n| format!(", LNC {n}")).unwrap_or_default();
+    let flow = run.flow.as_deref().map(|f| format!(", {f} flow")).unwrap_or_default();
+    outln!("  {version}{lnc}{flow}");
+    if !run.modules.is_empty() {
+        let files: Vec<&str> = run.modules.iter().map(|m| m.file.as_str()).collect();
+        outln!("  modules loaded ({}): {}", files.len(), files.join(", "));
+    }
+    let count = |status: &str| run.passes.iter().filter(|p| p.status == status).count();
+    outln!(
+        "  passes: {} run ({} passed, {} failed, {} with no end in the log)",
+        run.passes.len(),
+        count("passed"),
+        count("failed"),
+        count("started")
+    );
+    for block in &run.bir_linker {
+        let core = block.core.map_or_else(|| "?".to_owned(), |c| format!("nc{c:02}"));
+        let moved: Vec<String> = block
+            .moved
+            .iter()
+            .map(|m| format!("{} ({} in, {} out)", m.function, m.inputs.len(), m.outputs.len()))
+            .collect();
+        let n = |v: Option<u64>| v.map_or_else(|| "?".to_owned(), |v| v.to_string());
+        outln!(
+            "  bir_linker {core}/sgLnk: {} intermediates, {} definitions, moved {}{}",
+            n(block.intermediates),
+            n(block.definitions),
+            if moved.is_empty() { "nothing".to_owned() } else { moved.join(", ") },
+            if block.done { "; linking Done." } else { "; no `linking Done.` in the log" }
+        );
+    }
+    if let Some(vnc) = &run.vnc_link {
+        outln!("  vnc_link: found {} remote updates", vnc.remote_updates);
+    }
+    // The closing status: the last count of each kind.
+    for of in ["subgraphs", "modules"] {
+        if let Some(status) = run.status.iter().rev().find(|s| s.of == of) {
+            outln!("  line {}: {} {of}: {} passed, {} failed", status.line, status.total, status.passed, status.failed);
+        }
+    }
+    match &run.failure {
+        None => outln!("  no failure in the log"),
+        Some(failure) => {
+            let pass = failure.pass.as_deref().unwrap_or("a pass the log does not name");
+            let scope = failure.scope.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+            let code = failure.code.as_deref().map(|c| format!("[{c}] ")).unwrap_or_default();
+            outln!("  failed in {pass}{scope}, line {}: {code}{}", failure.line, failure.message);
+            if let Some(a) = &failure.assertion {
+                outln!("    assertion at {}:{}: {}", a.file, a.line, a.text);
+            }
+        }
+    }
+    if reading.unknown.count > 0 {
+        outln!("  {} lines birlink does not read (kept as they are)", reading.unknown.count);
+    }
+    outln!();
 }
 
 fn explain_code(code: Code, out: &mut String) {
@@ -99,7 +180,14 @@ impl ExplainArgs {
 
     fn explain_log(&self, path: &PathBuf, inputs: &[PathBuf]) -> Outcome {
         let text = std::fs::read(path).map_err(|e| Error(format!("cannot read `{}`: {e}", path.display())))?;
-        let findings = log::read(&String::from_utf8_lossy(&text));
+        if self.format == Format::Json {
+            outln!("{}", log::read_log_json(&text));
+            return Ok(Status::OK);
+        }
+        let text = String::from_utf8_lossy(&text);
+        let reading = log::read_log(&text);
+        tell_reading(path, &reading);
+        let findings = log::read(&text);
         if findings.is_empty() {
             outln!("no line of `{}` is a link failure birlink knows (docs/diagnostics.md lists them)", path.display());
             return Ok(Status(1));

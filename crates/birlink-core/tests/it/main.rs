@@ -19,6 +19,7 @@ mod compare;
 mod entities;
 mod fuzz;
 mod layouts;
+mod logs;
 mod pipeline;
 mod properties;
 mod reduce;

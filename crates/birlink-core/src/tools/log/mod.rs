@@ -3,111 +3,27 @@
 //! mentions — and [`locate`] finds those names in a run: the entities so named, the
 //! diagnostic about them, or, when the name is nowhere, the nearest names that are.
 //!
-//! Logs wrap long lines (a report quoted `…named` and the name on the next line), so a
-//! shape cut after its key words takes the next lines with it.
+//! The whole log — its runs, passes, the link, the failure — is [`compile`]'s
+//! ([`read_log`]); the lines' parts are `line.rs`'s, the error shapes `findings.rs`'s.
 
-use crate::diag::codes::Code;
-use crate::diag::ncc::{self, Ncc};
+pub mod compile;
+mod findings;
+mod line;
+
+pub use compile::{read_log, LogReading};
+pub use findings::{read, Finding, Mention};
+
 use crate::model::entity::{EntityKey, EntityKind};
 use crate::passes::partition::nearest_names;
 use crate::passes::Outcome;
 use crate::tools::query;
 
-/// A name a log line mentions.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mention {
-    /// The name.
-    pub name: String,
-    /// What it names.
-    pub kind: EntityKind,
-    /// The core the line says it is (or is missing) on.
-    pub core: Option<u64>,
-}
-
-/// One recognised line (or wrapped lines) of a log.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Finding {
-    /// 1-based line where it starts.
-    pub line: usize,
-    /// The text, wrapped lines joined.
-    pub text: String,
-    /// The compiler's code (`NCC_ILLC059`) or assertion text.
-    pub code: String,
-    /// What birlink knows of it (`None`: an `NCC_` code birlink does not know).
-    pub known: Option<&'static Ncc>,
-    /// The names it mentions.
-    pub mentions: Vec<Mention>,
-}
-
-impl Finding {
-    /// birlink's code for it, if birlink reproduces the failure.
-    pub fn birlink(&self) -> Option<Code> {
-        self.known.and_then(|n| n.birlink)
-    }
-}
-
-/// The text after `marker` up to the next whitespace, without trailing punctuation.
-fn word_after<'t>(text: &'t str, marker: &str) -> Option<&'t str> {
-    let rest = &text[text.find(marker)? + marker.len()..];
-    let word = rest.split_whitespace().next()?;
-    Some(word.trim_end_matches([',', '.', ';', ':', '"', '\'']))
-}
-
-fn number_after(text: &str, marker: &str) -> Option<u64> {
-    word_after(text, marker)?.parse().ok()
-}
-
-/// Reads a log.
-pub fn read(log: &str) -> Vec<Finding> {
-    let lines: Vec<&str> = log.lines().collect();
-    let mut findings = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let start = i;
-        let mut text = lines[i].trim().to_owned();
-        // A shape cut after its key words continues on the next lines.
-        let incomplete = |t: &str| {
-            (t.contains("Could not find MemoryLocation named") && !t.contains(" on core "))
-                || (t.contains("Expected core barriers to have name") && !t.contains(" has name "))
-        };
-        while incomplete(&text) && i + 1 < lines.len() && i < start + 3 {
-            i += 1;
-            text.push(' ');
-            text.push_str(lines[i].trim());
-        }
-        i += 1;
-        if let Some(finding) = recognise(start + 1, text) {
-            findings.push(finding);
-        }
-    }
-    findings
-}
-
-fn recognise(line: usize, text: String) -> Option<Finding> {
-    let bracketed = text
-        .find("NCC_")
-        .map(|at| text[at..].split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next().unwrap_or("").to_owned());
-    let mut mentions = Vec::new();
-    let code = if text.contains("Could not find MemoryLocation named") {
-        let name = word_after(&text, "Could not find MemoryLocation named ")?;
-        let core = number_after(&text, " on core ");
-        mentions.push(Mention { name: name.to_owned(), kind: EntityKind::Memloc, core });
-        bracketed.unwrap_or_else(|| "NCC_ILLC059".to_owned())
-    } else if text.contains("Expected core barriers to have name") {
-        let expected = word_after(&text, "Expected core barriers to have name ")?;
-        let core = number_after(&text, " on core ");
-        let found = word_after(&text, " has name ")?;
-        mentions.push(Mention { name: expected.to_owned(), kind: EntityKind::Instruction, core: Some(0) });
-        mentions.push(Mention { name: found.to_owned(), kind: EntityKind::Instruction, core });
-        bracketed.unwrap_or_else(|| "NCC_IXLV002".to_owned())
-    } else if let Some(entry) = ncc::TABLE.iter().find(|n| n.shape.starts_with("Assertion") && text.contains(n.code)) {
-        // An assertion the compiler prints: its text is its code.
-        entry.code.to_owned()
-    } else {
-        bracketed?
-    };
-    let known = ncc::find(&code);
-    Some(Finding { line, text, code, known, mentions })
+/// A whole log's bytes (any encoding errors replaced) read, as the JSON `birlink explain
+/// --log LOG --format json` prints and `birlink.read_log` returns (`docs/spec/log.md`).
+pub fn read_log_json(bytes: &[u8]) -> String {
+    let reading = read_log(&String::from_utf8_lossy(bytes));
+    // A reading is strings, numbers and lists: it always prints.
+    serde_json::to_string_pretty(&reading).unwrap_or_default()
 }
 
 /// Where a mentioned name is in a run.
@@ -184,6 +100,7 @@ pub const HOW_TO_DUMP: &str = "Load the per-core BIR modules the link was given:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::codes::Code;
 
     #[test]
     fn the_public_reports_lines_are_read() {

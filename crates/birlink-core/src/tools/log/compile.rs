@@ -1,0 +1,672 @@
+//! A whole `log-neuron-cc.txt`, read as the compiler wrote it: each compile in it (a
+//! run), with its compiler version, LNC, flow, the modules its backend loaded, every
+//! backend pass it ran with its scope and status in order, each core's `BirLinker` block,
+//! the VNC lines, its failure and its closing status. The JSON form is
+//! `docs/spec/log.md`'s.
+//!
+//! Lines are read one at a time and never fatal: a line birlink does not know is counted
+//! (and the first few kept); a log cut short leaves its last passes `started`; lines of
+//! two cores interleave freely (a pass is matched to its end by name and scope).
+//!
+//! **Runs.** Parallel compiles writing one log are told apart by their process ids. A
+//! compile's driver (the `[root]` line with its `neuronx-cc compile` command) starts a
+//! run; the next process that speaks as `[root]` without a command is that run's
+//! pipeline (the oldest run still without one takes it); a backend process (its
+//! `[BackendDriver]` lines) joins the run whose pipeline named its directory
+//! (`BackendDriver VNC cwd: DIR` then `… Cwd: "DIR"`), else the oldest run whose pipeline
+//! started a backend and has none yet. Lines without a process id (the frontend's C++
+//! lines, wrapped lines) belong to the run of the line before them. birlink's reading,
+//! from the public logs' shape (log spec §2).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::findings::{self, recognise};
+use super::line::{self, Line};
+
+/// How many lines birlink does not know are kept (all are counted).
+pub const KEPT_UNKNOWN: usize = 20;
+
+/// How much of a kept line is kept (a frontend's options line runs to 100 kB).
+pub const KEPT_CHARS: usize = 400;
+
+/// A whole log, read.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LogReading {
+    /// The run the top-level fields are: the first that failed, else the last.
+    #[serde(flatten)]
+    pub run: Run,
+    /// Its index in `runs`.
+    pub run_index: Option<usize>,
+    /// Every compile in the log, in the order their first lines come.
+    pub runs: Vec<Run>,
+    /// Lines read.
+    pub lines: usize,
+    /// Lines birlink does not know (counted; the first [`KEPT_UNKNOWN`] kept).
+    pub unknown: Unknown,
+}
+
+/// The lines birlink does not know.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unknown {
+    /// How many.
+    pub count: usize,
+    /// The first ones: 1-based line and text (its first [`KEPT_CHARS`] characters).
+    pub first: Vec<(usize, String)>,
+}
+
+/// One compile.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    /// Its processes: the driver's, the pipeline's, the backend's (as far as seen).
+    pub pids: Vec<u64>,
+    /// The compiler.
+    pub compiler: Compiler,
+    /// Logical cores per NeuronCore (`BackendDriver has 6 states with 2 core LNC`).
+    pub lnc: Option<u64>,
+    /// `modular` (`using VNC + MT modular flow`) or `flat` (`Switching to VNC + flat flow`).
+    pub flow: Option<String>,
+    /// `Loading module from nc00/sg00/bir.json`, in order.
+    pub modules: Vec<LoadedModule>,
+    /// Every backend pass run, in the order they started.
+    pub passes: Vec<PassRun>,
+    /// Each core's `BirLinker` block.
+    pub bir_linker: Vec<LinkerBlock>,
+    /// `[VncLink]: Found N remote updates`.
+    pub vnc_link: Option<VncLink>,
+    /// What failed, when something did.
+    pub failure: Option<Failure>,
+    /// `Compilation status: Total subgraphs: 1, Passed: 0, Failed: 1` lines.
+    pub status: Vec<Status>,
+    /// `Subcommand returned with exitcode=N`.
+    pub exit_code: Option<i64>,
+    /// The run's first and last lines (1-based).
+    pub first_line: usize,
+    /// See `first_line`.
+    pub last_line: usize,
+}
+
+/// The compiler that wrote a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Compiler {
+    /// `2.24.5133.0+58f8de22`.
+    pub version: Option<String>,
+}
+
+/// A module the backend loaded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadedModule {
+    /// Its core (`ncCC`).
+    pub core: Option<u64>,
+    /// Its subgraph (`sgKK`).
+    pub subgraph: Option<u64>,
+    /// As the log names it.
+    pub file: String,
+}
+
+/// One pass run on one scope.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PassRun {
+    /// The pass (`bir_linker`).
+    pub name: String,
+    /// Its scope as the log writes it (`nc00`, `sg00`, `nc00/sg01`, `nc00/sgLnk`), or
+    /// null for all modules (`[BackendPassManager]`).
+    pub scope: Option<String>,
+    /// `all`, `core`, `subgraph` or `module` (of the scope's shape).
+    pub lane: String,
+    /// `passed` (`… finished after`), `failed` (`… failed after`) or `started` (no
+    /// end in the log).
+    pub status: String,
+    /// Seconds it took, when it ended.
+    pub seconds: Option<f64>,
+    /// Where it started (1-based).
+    pub line: usize,
+}
+
+/// One core's `BirLinker` block.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkerBlock {
+    /// The core (`(nc00/sgLnk)`).
+    pub core: Option<u64>,
+    /// `Num intermediates N`.
+    pub intermediates: Option<u64>,
+    /// `Num Module Definitions N`.
+    pub definitions: Option<u64>,
+    /// `moving sg0000 …` and its `Inp[k]`/`Out[k]` lines.
+    pub moved: Vec<Moved>,
+    /// `linking Done.` was seen.
+    pub done: bool,
+    /// Where its first line is (1-based).
+    pub line: usize,
+}
+
+/// One subgraph moved in as a function.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moved {
+    /// `sg0000`.
+    pub function: String,
+    /// `Inp[k]` names, in order.
+    pub inputs: Vec<String>,
+    /// `Out[k]` names, in order.
+    pub outputs: Vec<String>,
+}
+
+/// `[VncLink]: Found N remote updates`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VncLink {
+    /// N.
+    pub remote_updates: u64,
+}
+
+/// What failed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failure {
+    /// The pass that failed (`… failed after`), when the log says.
+    pub pass: Option<String>,
+    /// Its scope.
+    pub scope: Option<String>,
+    /// The compiler's code (`NCC_ILLC059`).
+    pub code: Option<String>,
+    /// The error's text, without the support-ticket tail.
+    pub message: String,
+    /// The assertion printed before it.
+    pub assertion: Option<Assertion>,
+    /// The names it mentions, with the core it says.
+    pub names: Vec<Name>,
+    /// The error line (1-based).
+    pub line: usize,
+}
+
+/// `[…/file.cpp:78]: Assertion failure: text`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assertion {
+    /// The source file as printed.
+    pub file: String,
+    /// Its line.
+    pub line: u64,
+    /// The condition.
+    pub text: String,
+}
+
+/// A name a failure mentions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Name {
+    /// The name.
+    pub name: String,
+    /// The core it is (or is missing) on.
+    pub core: Option<u64>,
+}
+
+/// `Compilation status: Total subgraphs: 3, Passed: 3, Failed: 0`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Status {
+    /// `subgraphs` or `modules` (what was counted).
+    pub of: String,
+    /// Total.
+    pub total: u64,
+    /// Passed.
+    pub passed: u64,
+    /// Failed.
+    pub failed: u64,
+    /// Where (1-based).
+    pub line: usize,
+}
+
+/// What a run's processes are known as, while reading.
+#[derive(Default)]
+struct Roles {
+    pipeline: Option<u64>,
+    backend: Option<u64>,
+    /// The backend's directory, as the pipeline announced it.
+    vnc_cwd: Option<String>,
+    /// The pipeline started a backend (`BackendDriver has …`).
+    expects_backend: bool,
+}
+
+/// Reads a whole log.
+pub fn read_log(text: &str) -> LogReading {
+    let mut reader = Reader::default();
+    // Wrapped lines: a known shape cut after its key words is joined with the next.
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = 0;
+    while i < lines.len() {
+        let start = i;
+        let mut joined = None;
+        if findings::incomplete(lines[i]) {
+            let mut text = lines[i].trim_end().to_owned();
+            // Only a line that is not a log line of its own continues it.
+            while findings::incomplete(&text)
+                && i + 1 < lines.len()
+                && i < start + 3
+                && line::parse(lines[i + 1]).pid.is_none()
+            {
+                i += 1;
+                text.push(' ');
+                text.push_str(lines[i].trim());
+            }
+            joined = Some(text);
+        }
+        let text = joined.as_deref().unwrap_or(lines[start]);
+        reader.line(start + 1, text);
+        i += 1;
+    }
+    reader.finish(lines.len())
+}
+
+/// A run's passes started and not ended: by (name, scope), their indices in `passes`.
+type OpenPasses = BTreeMap<(String, Option<String>), Vec<usize>>;
+
+#[derive(Default)]
+struct Reader {
+    runs: Vec<Run>,
+    roles: Vec<Roles>,
+    /// Which run each process belongs to.
+    by_pid: BTreeMap<u64, usize>,
+    /// The run of the last line with a process id.
+    current: Option<usize>,
+    /// Per run: the open passes by (name, scope) → index in `passes`.
+    open: Vec<OpenPasses>,
+    /// Per run: the assertion seen last, waiting for its error.
+    assertion: Vec<Option<Assertion>>,
+    unknown: Unknown,
+}
+
+impl Reader {
+    fn new_run(&mut self, number: usize) -> usize {
+        self.runs.push(Run { first_line: number, ..Run::default() });
+        self.roles.push(Roles::default());
+        self.open.push(BTreeMap::new());
+        self.assertion.push(None);
+        self.runs.len() - 1
+    }
+
+    /// The run a process belongs to, placing a process seen for the first time.
+    fn run_of(&mut self, pid: u64, line: &Line<'_>, number: usize) -> usize {
+        if let Some(&run) = self.by_pid.get(&pid) {
+            return run;
+        }
+        let is_driver = line.logger == Some("root") && is_compile_command(line.message);
+        let run = if is_driver {
+            self.new_run(number)
+        } else if line.logger == Some("root")
+            || line.logger.is_some_and(|l| l.starts_with("pipeline") || l.starts_with("job."))
+        {
+            // A pipeline: the oldest run without one.
+            match self.roles.iter().position(|r| r.pipeline.is_none()) {
+                Some(run) => run,
+                None => self.new_run(number),
+            }
+        } else {
+            // A backend: the run whose pipeline named its directory, else the oldest
+            // expecting one, else the current run.
+            let cwd = backend_cwd(line.message);
+            let by_cwd = cwd.and_then(|cwd| self.roles.iter().position(|r| r.vnc_cwd.as_deref() == Some(cwd)));
+            let expecting = || self.roles.iter().position(|r| r.expects_backend && r.backend.is_none());
+            match by_cwd.or_else(expecting).or(self.current) {
+                Some(run) => run,
+                None => self.new_run(number),
+            }
+        };
+        let roles = &mut self.roles[run];
+        if !is_driver {
+            if line.logger == Some("root")
+                || line.logger.is_some_and(|l| l.starts_with("pipeline") || l.starts_with("job."))
+            {
+                roles.pipeline.get_or_insert(pid);
+            } else {
+                roles.backend.get_or_insert(pid);
+            }
+        }
+        self.runs[run].pids.push(pid);
+        self.by_pid.insert(pid, run);
+        run
+    }
+
+    fn line(&mut self, number: usize, text: &str) {
+        let line = line::parse(text);
+        let run = match line.pid {
+            Some(pid) => {
+                let run = self.run_of(pid, &line, number);
+                self.current = Some(run);
+                run
+            }
+            None => match self.current {
+                Some(run) => run,
+                None => {
+                    let run = self.new_run(number);
+                    self.current = Some(run);
+                    run
+                }
+            },
+        };
+        self.runs[run].last_line = number;
+        if !self.known(run, number, &line, text) {
+            self.unknown.count += 1;
+            if self.unknown.first.len() < KEPT_UNKNOWN && !text.trim().is_empty() {
+                let kept: String = text.chars().take(KEPT_CHARS).collect();
+                let cut = if kept.len() < text.len() { "…" } else { "" };
+                self.unknown.first.push((number, format!("{kept}{cut}")));
+            }
+        }
+    }
+
+    /// Reads what the line says into its run; whether birlink knows the line.
+    fn known(&mut self, run: usize, number: usize, line: &Line<'_>, text: &str) -> bool {
+        let message = line.message;
+        if let Some(assertion) = assertion_in(text) {
+            self.assertion[run] = Some(assertion);
+            return true;
+        }
+        if text.contains("[NCC_") || text.contains("Could not find MemoryLocation named") {
+            self.error(run, number, text);
+            return true;
+        }
+        if let Some(version) = message.strip_prefix("NeuronX Compiler version ") {
+            let version = version.split_whitespace().next().unwrap_or("").to_owned();
+            self.runs[run].compiler.version.get_or_insert(version);
+            return true;
+        }
+        if line.logger == Some("root") && is_compile_command(message) {
+            if self.runs[run].lnc.is_none() {
+                self.runs[run].lnc =
+                    flag_value(message, "--logical-nc-config=").or_else(|| flag_value(message, "--lnc="));
+            }
+            return true;
+        }
+        if let Some(code) = message.strip_prefix("Subcommand returned with exitcode=") {
+            self.runs[run].exit_code = code.trim().parse().ok();
+            return true;
+        }
+        if let Some(rest) = message.strip_prefix("BackendDriver has ") {
+            // `BackendDriver has 6 states with 2 core LNC`
+            self.roles[run].expects_backend = true;
+            if let Some(lnc) =
+                rest.split(" with ").nth(1).and_then(|r| r.split_whitespace().next()).and_then(|n| n.parse().ok())
+            {
+                self.runs[run].lnc = Some(lnc);
+            }
+            return true;
+        }
+        if let Some(cwd) = message.strip_prefix("BackendDriver VNC cwd: ") {
+            self.roles[run].vnc_cwd = Some(cwd.trim().to_owned());
+            return true;
+        }
+        if message.contains("using VNC + MT modular flow") {
+            self.runs[run].flow = Some("modular".to_owned());
+            return true;
+        }
+        if message.contains("Switching to VNC + flat flow") {
+            self.runs[run].flow = Some("flat".to_owned());
+            return true;
+        }
+        if let Some(file) = message.strip_prefix("Loading module from ") {
+            let file = file.trim().to_owned();
+            let (core, subgraph) = place_of(&file);
+            self.runs[run].modules.push(LoadedModule { core, subgraph, file });
+            return true;
+        }
+        if let Some(status) = status_of(message, number) {
+            self.runs[run].status.push(status);
+            return true;
+        }
+        if line.logger == Some("VncLink") {
+            if let Some(n) = message.strip_prefix("Found ").and_then(|r| r.strip_suffix(" remote updates")) {
+                if let Ok(remote_updates) = n.trim().parse() {
+                    self.runs[run].vnc_link = Some(VncLink { remote_updates });
+                    return true;
+                }
+            }
+        }
+        if line.logger == Some("BirLinker") {
+            return self.linker(run, number, line);
+        }
+        if is_pass_logger(line.logger) {
+            return self.pass(run, number, line);
+        }
+        false
+    }
+
+    fn pass(&mut self, run: usize, number: usize, line: &Line<'_>) -> bool {
+        let scope = line.scope.map(str::to_owned);
+        let message = line.message;
+        if let Some(name) = message.strip_prefix("Running ") {
+            let name = name.trim().to_owned();
+            let passes = &mut self.runs[run].passes;
+            self.open[run].entry((name.clone(), scope.clone())).or_default().push(passes.len());
+            let lane = lane_of(scope.as_deref()).to_owned();
+            passes.push(PassRun { name, scope, lane, status: "started".to_owned(), seconds: None, line: number });
+            return true;
+        }
+        for (marker, status) in [(" finished after ", "passed"), (" failed after ", "failed")] {
+            if let Some(at) = message.find(marker) {
+                let name = message[..at].trim().to_owned();
+                let seconds = message[at + marker.len()..].split_whitespace().next().and_then(|s| s.parse().ok());
+                let open = self.open[run].get_mut(&(name.clone(), scope.clone())).and_then(|list| list.pop());
+                if let Some(index) = open {
+                    let pass = &mut self.runs[run].passes[index];
+                    pass.status = status.to_owned();
+                    pass.seconds = seconds;
+                }
+                if status == "failed" {
+                    let failure = self.runs[run].failure.get_or_insert_with(Failure::default);
+                    if failure.pass.is_none() {
+                        failure.pass = Some(name);
+                        failure.scope = scope;
+                    }
+                    if failure.line == 0 {
+                        failure.line = number;
+                    }
+                }
+                return true;
+            }
+        }
+        message.starts_with("Inputs to ") || message.starts_with("Output has ") || message.starts_with("curr_vmrss")
+    }
+
+    fn linker(&mut self, run: usize, number: usize, line: &Line<'_>) -> bool {
+        let core = line.scope.and_then(|s| place_of(s).0);
+        let blocks = &mut self.runs[run].bir_linker;
+        let index = match blocks.iter().position(|b| b.core == core) {
+            Some(index) => index,
+            None => {
+                blocks.push(LinkerBlock { core, line: number, ..LinkerBlock::default() });
+                blocks.len() - 1
+            }
+        };
+        let block = &mut blocks[index];
+        let message = line.message;
+        if let Some(n) = message.strip_prefix("Num intermediates ") {
+            block.intermediates = n.trim().parse().ok();
+        } else if let Some(n) = message.strip_prefix("Num Module Definitions ") {
+            block.definitions = n.trim().parse().ok();
+        } else if let Some(rest) = message.strip_prefix("moving ") {
+            let function = rest.split_whitespace().next().unwrap_or("");
+            if rest.contains("Module.getUniqueId") && !block.moved.iter().any(|m| m.function == function) {
+                block.moved.push(Moved { function: function.to_owned(), ..Moved::default() });
+            }
+        } else if let Some((kind, name)) = indexed_name(message) {
+            if let Some(moved) = block.moved.last_mut() {
+                match kind {
+                    "Inp" => moved.inputs.push(name.to_owned()),
+                    _ => moved.outputs.push(name.to_owned()),
+                }
+            }
+        } else if message == "linking Done." {
+            block.done = true;
+        }
+        true
+    }
+
+    fn error(&mut self, run: usize, number: usize, text: &str) {
+        let Some(finding) = recognise(number, text.trim().to_owned()).or_else(|| {
+            // An NCC code birlink has no shape for: its code and text.
+            let code = ncc_code(text)?;
+            Some(findings::Finding { line: number, text: text.to_owned(), code, known: None, mentions: Vec::new() })
+        }) else {
+            return;
+        };
+        let code = ncc_code(text).unwrap_or_else(|| finding.code.clone());
+        let message = error_message(text, &code);
+        let failure = self.runs[run].failure.get_or_insert_with(Failure::default);
+        if let Some(known) = &failure.code {
+            // The driver echoing the error it was handed: the same failure.
+            if *known == code {
+                return;
+            }
+            // A second, different error: the first stays the failure.
+            return;
+        }
+        failure.code = Some(code);
+        failure.message = message;
+        failure.line = number;
+        failure.names = finding.mentions.iter().map(|m| Name { name: m.name.clone(), core: m.core }).collect();
+        if failure.assertion.is_none() {
+            failure.assertion = self.assertion[run].take();
+        }
+    }
+
+    fn finish(mut self, lines: usize) -> LogReading {
+        // A pass still open at the end of a run whose failure names no pass: the pass
+        // it failed in, when only one is open (a log cut after the error).
+        for run in &mut self.runs {
+            if let Some(failure) = &mut run.failure {
+                if failure.pass.is_none() {
+                    let mut started = run.passes.iter().filter(|p| p.status == "started");
+                    if let (Some(pass), None) = (started.next(), started.next()) {
+                        failure.pass = Some(pass.name.clone());
+                        failure.scope = pass.scope.clone();
+                    }
+                }
+            }
+        }
+        let chosen = self.runs.iter().position(|r| r.failure.is_some()).or(self.runs.len().checked_sub(1));
+        let run = chosen.map(|i| self.runs[i].clone()).unwrap_or_default();
+        LogReading { run, run_index: chosen, runs: self.runs, lines, unknown: self.unknown }
+    }
+}
+
+fn is_pass_logger(logger: Option<&str>) -> bool {
+    matches!(logger, Some("ModuleForkPass" | "SubgraphForkPass" | "CoreForkPass" | "BackendPassManager"))
+}
+
+fn is_compile_command(message: &str) -> bool {
+    message.contains("neuronx-cc compile") || message.contains("neuron-cc compile")
+}
+
+fn flag_value(message: &str, flag: &str) -> Option<u64> {
+    let at = message.find(flag)? + flag.len();
+    message[at..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+fn backend_cwd(message: &str) -> Option<&str> {
+    let at = message.find("Cwd: \"")? + "Cwd: \"".len();
+    let end = message[at..].find('"')?;
+    Some(&message[at..at + end])
+}
+
+/// `nc00/sg01` → (0, 1); `sg02` → (None, 2); `nc01/sgLnk` → (1, None).
+fn place_of(text: &str) -> (Option<u64>, Option<u64>) {
+    let mut core = None;
+    let mut subgraph = None;
+    for part in text.split('/') {
+        if let Some(n) = part.strip_prefix("nc").and_then(|n| n.parse().ok()) {
+            core = core.or(Some(n));
+        } else if let Some(n) = part.strip_prefix("sg").and_then(|n| n.parse().ok()) {
+            subgraph = subgraph.or(Some(n));
+        }
+    }
+    (core, subgraph)
+}
+
+fn lane_of(scope: Option<&str>) -> &'static str {
+    match scope.map(place_of) {
+        None => "all",
+        Some((Some(_), Some(_))) => "module",
+        Some((None, Some(_))) => "subgraph",
+        Some((Some(_), None)) if scope.is_some_and(|s| s.contains("/sgLnk")) => "module",
+        Some((Some(_), None)) => "core",
+        Some((None, None)) => "all",
+    }
+}
+
+/// `Inp[0] input0` → ("Inp", "input0").
+fn indexed_name(message: &str) -> Option<(&str, &str)> {
+    let (kind, rest) = message.split_once('[')?;
+    if kind != "Inp" && kind != "Out" {
+        return None;
+    }
+    let (index, name) = rest.split_once(']')?;
+    index.parse::<u64>().ok()?;
+    Some((kind, name.trim()))
+}
+
+fn status_of(message: &str, line: usize) -> Option<Status> {
+    let rest = &message[message.find("Compilation status: Total ")? + "Compilation status: Total ".len()..];
+    let (of, rest) = rest.split_once(':')?;
+    let number = |key: &str| -> Option<u64> {
+        let at = rest.find(key)? + key.len();
+        rest[at..].trim_start().split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+    };
+    let total = rest.trim_start().split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()?;
+    Some(Status { of: of.trim().to_owned(), total, passed: number("Passed:")?, failed: number("Failed:")?, line })
+}
+
+/// `NCC_ILLC059` in a line.
+fn ncc_code(text: &str) -> Option<String> {
+    let at = text.find("NCC_")?;
+    let code: String = text[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    (code.len() > 4).then_some(code)
+}
+
+/// The error's own words: after its code's bracket (and any `[INTERNAL_ERROR]`), without
+/// the support-ticket tail.
+fn error_message(text: &str, code: &str) -> String {
+    let after = match text.find(&format!("[{code}]")) {
+        Some(at) => &text[at + code.len() + 2..],
+        None => text.find(code).map_or(text, |at| &text[at + code.len()..]),
+    };
+    let after = after.trim_start_matches([':', ']', ' ']);
+    let end = after.find(" - Please open a support ticket").unwrap_or(after.len());
+    after[..end].trim().to_owned()
+}
+
+/// `[…/lower_local_collectives.cpp:78]: Assertion failure: memlocOnOtherCore != nullptr`.
+fn assertion_in(text: &str) -> Option<Assertion> {
+    let at = text.find("Assertion failure:")?;
+    let condition = text[at + "Assertion failure:".len()..].trim().to_owned();
+    let before = text[..at].trim_end().trim_end_matches(':').trim_end().trim_end_matches(']');
+    let token = before.rsplit([' ', '[', '(']).next().unwrap_or("");
+    let (file, line) = token.rsplit_once(':')?;
+    let line = line.parse().ok()?;
+    let is_source = [".cpp", ".cc", ".c", ".h", ".hpp", ".cxx"].iter().any(|ext| file.ends_with(ext));
+    is_source.then(|| Assertion { file: file.to_owned(), line, text: condition })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scopes_fall_in_lanes() {
+        assert_eq!(lane_of(None), "all");
+        assert_eq!(lane_of(Some("nc00")), "core");
+        assert_eq!(lane_of(Some("sg02")), "subgraph");
+        assert_eq!(lane_of(Some("nc01/sg00")), "module");
+        assert_eq!(lane_of(Some("nc00/sgLnk")), "module");
+    }
+
+    #[test]
+    fn an_assertion_and_an_error_come_apart() {
+        let a = assertion_in("[/opt/walrus/lower_local_collectives/src/lower_local_collectives.cpp:78]: Assertion failure: memlocOnOtherCore != nullptr").unwrap();
+        assert_eq!(
+            (a.file.as_str(), a.line, a.text.as_str()),
+            ("/opt/walrus/lower_local_collectives/src/lower_local_collectives.cpp", 78, "memlocOnOtherCore != nullptr")
+        );
+        let text = "2026-03-02T10:00:01Z ERROR 4242 [SubgraphForkPass]: Subgraph 0 failed with error [INTERNAL_ERROR] [NCC_ILLC059] Could not find MemoryLocation named x on core 1 - Please open a support ticket at https://example";
+        assert_eq!(ncc_code(text).as_deref(), Some("NCC_ILLC059"));
+        assert_eq!(error_message(text, "NCC_ILLC059"), "Could not find MemoryLocation named x on core 1");
+        let s = status_of("Compilation status: Total subgraphs: 1, Passed: 0, Failed: 1", 9).unwrap();
+        assert_eq!((s.of.as_str(), s.total, s.passed, s.failed), ("subgraphs", 1, 0, 1));
+    }
+}

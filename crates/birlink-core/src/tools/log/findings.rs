@@ -1,0 +1,108 @@
+//! The log's lines that are the compiler's known error shapes (`diag::ncc`), each a
+//! [`Finding`]: its code, birlink's code, and the names it mentions. Logs wrap long
+//! lines (a report quoted `…named` and the name on the next line), so a shape cut after
+//! its key words takes the next lines with it.
+
+use crate::diag::codes::Code;
+use crate::diag::ncc::{self, Ncc};
+use crate::model::entity::EntityKind;
+
+use super::line;
+
+/// A name a log line mentions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mention {
+    /// The name.
+    pub name: String,
+    /// What it names.
+    pub kind: EntityKind,
+    /// The core the line says it is (or is missing) on.
+    pub core: Option<u64>,
+}
+
+/// One recognised line (or wrapped lines) of a log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    /// 1-based line where it starts.
+    pub line: usize,
+    /// The text, wrapped lines joined.
+    pub text: String,
+    /// The compiler's code (`NCC_ILLC059`) or assertion text.
+    pub code: String,
+    /// What birlink knows of it (`None`: an `NCC_` code birlink does not know).
+    pub known: Option<&'static Ncc>,
+    /// The names it mentions.
+    pub mentions: Vec<Mention>,
+}
+
+impl Finding {
+    /// birlink's code for it, if birlink reproduces the failure.
+    pub fn birlink(&self) -> Option<Code> {
+        self.known.and_then(|n| n.birlink)
+    }
+}
+
+/// The text after `marker` up to the next whitespace, without trailing punctuation.
+fn word_after<'t>(text: &'t str, marker: &str) -> Option<&'t str> {
+    let rest = &text[text.find(marker)? + marker.len()..];
+    let word = rest.split_whitespace().next()?;
+    Some(word.trim_end_matches([',', '.', ';', ':', '"', '\'']))
+}
+
+fn number_after(text: &str, marker: &str) -> Option<u64> {
+    word_after(text, marker)?.parse().ok()
+}
+
+/// Reads a log.
+pub fn read(log: &str) -> Vec<Finding> {
+    let lines: Vec<&str> = log.lines().collect();
+    let mut findings = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let start = i;
+        let mut text = lines[i].trim().to_owned();
+        while incomplete(&text) && i + 1 < lines.len() && i < start + 3 && line::parse(lines[i + 1]).pid.is_none() {
+            i += 1;
+            text.push(' ');
+            text.push_str(lines[i].trim());
+        }
+        i += 1;
+        if let Some(finding) = recognise(start + 1, text) {
+            findings.push(finding);
+        }
+    }
+    findings
+}
+
+/// A shape cut after its key words, which continues on the next lines.
+pub(super) fn incomplete(text: &str) -> bool {
+    (text.contains("Could not find MemoryLocation named") && !text.contains(" on core "))
+        || (text.contains("Expected core barriers to have name") && !text.contains(" has name "))
+}
+
+pub(super) fn recognise(line: usize, text: String) -> Option<Finding> {
+    let bracketed = text
+        .find("NCC_")
+        .map(|at| text[at..].split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next().unwrap_or("").to_owned());
+    let mut mentions = Vec::new();
+    let code = if text.contains("Could not find MemoryLocation named") {
+        let name = word_after(&text, "Could not find MemoryLocation named ")?;
+        let core = number_after(&text, " on core ");
+        mentions.push(Mention { name: name.to_owned(), kind: EntityKind::Memloc, core });
+        bracketed.unwrap_or_else(|| "NCC_ILLC059".to_owned())
+    } else if text.contains("Expected core barriers to have name") {
+        let expected = word_after(&text, "Expected core barriers to have name ")?;
+        let core = number_after(&text, " on core ");
+        let found = word_after(&text, " has name ")?;
+        mentions.push(Mention { name: expected.to_owned(), kind: EntityKind::Instruction, core: Some(0) });
+        mentions.push(Mention { name: found.to_owned(), kind: EntityKind::Instruction, core });
+        bracketed.unwrap_or_else(|| "NCC_IXLV002".to_owned())
+    } else if let Some(entry) = ncc::TABLE.iter().find(|n| n.shape.starts_with("Assertion") && text.contains(n.code)) {
+        // An assertion the compiler prints: its text is its code.
+        entry.code.to_owned()
+    } else {
+        bracketed?
+    };
+    let known = ncc::find(&code);
+    Some(Finding { line, text, code, known, mentions })
+}

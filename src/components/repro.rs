@@ -2,10 +2,12 @@
 //! log's lines are and where their names are in the open link set, and "Reduce to a
 //! minimal repro" with its progress, Cancel, and the result one step from the original.
 
+use std::rc::Rc;
+
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use birlink_core::tools::log::{Finding, Located, HOW_TO_DUMP};
+use birlink_core::tools::log::{Finding, Located, LogReading, HOW_TO_DUMP};
 
 use super::bytes;
 use super::modal::Modal;
@@ -132,6 +134,69 @@ fn finding_row(context: &crate::context::AppContext, finding: &Finding, located:
     }
 }
 
+/// The compile a pasted log tells of, when it tells of one: the compiler, LNC and flow,
+/// how many passes ran, and where it failed (the pass, its scope, the assertion, the
+/// code) — birlink's reading of the whole log (log spec §3).
+#[derive(Properties, PartialEq)]
+struct CompileProps {
+    reading: Rc<LogReading>,
+}
+
+#[function_component(CompileSummary)]
+fn compile_summary(props: &CompileProps) -> Html {
+    let reading = &props.reading;
+    let run = &reading.run;
+    let mut facts = Vec::new();
+    if let Some(version) = &run.compiler.version {
+        facts.push(format!("neuronx-cc {version}"));
+    }
+    if let Some(lnc) = run.lnc {
+        facts.push(format!("LNC {lnc}"));
+    }
+    if let Some(flow) = &run.flow {
+        facts.push(format!("{flow} flow"));
+    }
+    if !run.modules.is_empty() {
+        facts.push(format!("{} modules loaded", run.modules.len()));
+    }
+    if !run.passes.is_empty() {
+        facts.push(format!("{} passes run", run.passes.len()));
+    }
+    if facts.is_empty() && run.failure.is_none() {
+        return html! {};
+    }
+    let runs = (reading.runs.len() > 1).then(|| {
+        let which = if run.failure.is_some() { "the one that failed" } else { "the last" };
+        format!("{} compiles in this log; this is {which}.", reading.runs.len())
+    });
+    html! {
+        <div class="log-compile" id="log-compile">
+            if !facts.is_empty() {
+                <p id="log-compile-facts">{ facts.join(" · ") }</p>
+            }
+            if let Some(runs) = runs {
+                <p class="muted">{ runs }</p>
+            }
+            if let Some(failure) = &run.failure {
+                <p class="check failed" id="log-failure">
+                    { "Failed in " }
+                    <code>{ failure.pass.clone().unwrap_or_else(|| "a pass the log does not name".to_owned()) }</code>
+                    { failure.scope.as_ref().map(|s| format!(" ({s})")).unwrap_or_default() }
+                    { format!(", line {}: ", failure.line) }
+                    if let Some(code) = &failure.code { <strong>{ code.clone() }</strong>{ " " } }
+                    { failure.message.clone() }
+                </p>
+                if let Some(assertion) = &failure.assertion {
+                    <p class="muted" id="log-assertion">
+                        { "Assertion " }<code>{ assertion.text.clone() }</code>
+                        { format!(" at {}:{}", assertion.file.rsplit('/').next().unwrap_or(&assertion.file), assertion.line) }
+                    </p>
+                }
+            }
+        </div>
+    }
+}
+
 /// What the pasted log says, and where its names are.
 #[function_component(LogFindings)]
 pub fn log_findings() -> Html {
@@ -152,6 +217,9 @@ pub fn log_findings() -> Html {
                 <button type="button" onclick={edit}>{ "Edit" }</button>
                 <button type="button" aria-label="Close the log" onclick={close}>{ "×" }</button>
             </header>
+            if let Some(reading) = log.reading.clone() {
+                <CompileSummary {reading} />
+            }
             if log.findings.is_empty() {
                 <p class="muted">{ "No line of it is a link failure birlink knows; the Diagnostics reference lists them." }</p>
             }

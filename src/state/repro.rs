@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use birlink_core::tools::log::{self, Finding, Located};
+use birlink_core::tools::log::{self, Finding, Located, LogReading};
 use birlink_core::EntityKey;
 
 use birlink_core::tools::share::View;
@@ -29,6 +29,9 @@ pub struct LogState {
     pub findings: Rc<Vec<Finding>>,
     /// Whether a text was read (so "nothing recognised" can be said).
     pub read: bool,
+    /// The text read as a whole log (`tools::log::read_log`): the compile, its passes,
+    /// its failure at its pass.
+    pub reading: Option<Rc<LogReading>>,
     /// Where the findings' names are in the current run: per finding, per mention
     /// (`None` until the worker answers, or when no link set is open).
     pub located: Option<Rc<Vec<Vec<Located>>>>,
@@ -247,6 +250,7 @@ impl State {
     /// Reads the log's text and, with a run open, asks where its names are.
     fn read_log(&mut self) {
         let findings = log::read(&self.repro.log.text);
+        self.repro.log.reading = Some(Rc::new(log::read_log(&self.repro.log.text)));
         self.repro.log.read = true;
         self.repro.log.located = None;
         if let (false, Some(run)) = (findings.is_empty(), self.result_run()) {

@@ -471,6 +471,14 @@ fn a_log_read_without_a_link_set_asks_nothing() {
     assert!(!state.repro.log.editing && state.repro.log.read);
     assert_eq!(state.repro.log.findings[0].mentions.len(), 2);
     assert_eq!(state.repro.log_out.seq, 0, "no run to look in");
+    // A whole log's failure is read at its pass.
+    let log = include_str!("../../crates/birlink-core/tests/logs/flat-illc059.txt");
+    let state = repro(state, ReproAction::LogText(log.to_owned()));
+    let state = repro(state, ReproAction::ReadLog);
+    let reading = state.repro.log.reading.clone().expect("read whole");
+    let failure = reading.run.failure.as_ref().expect("its failure");
+    assert_eq!((failure.pass.as_deref(), failure.scope.as_deref()), (Some("lower_local_collectives"), Some("sg00")));
+    assert_eq!(reading.run.flow.as_deref(), Some("flat"));
     // Escape closes the box before anything else.
     let state = repro(state, ReproAction::OpenLog);
     let state = reduce(state, Action::Key(Key::Escape));

@@ -106,6 +106,25 @@ test('a log pasted with no link set open says which dumps to load', async () => 
   assert.deepEqual(page.errors, []);
 });
 
+test('a pasted whole log tells its compile and where it failed: the pass, its scope, the assertion, the code', async () => {
+  const log = fs.readFileSync(new URL('../../crates/birlink-core/tests/logs/two-compiles.txt', import.meta.url), 'utf8');
+  const page = await open(browser, server.url);
+  await verdict(page);
+  await page.click('#paste-error');
+  await page.locator('#log-text').fill(log);
+  await page.click('#log-read');
+  await page.locator('#log-compile').waitFor();
+  assert.match(await page.locator('#log-compile-facts').innerText(), /neuronx-cc 2\.23\.6484\.0\+3b612583 · LNC 2 · flat flow · 2 modules loaded · \d+ passes run/);
+  assert.match(await page.locator('#log-compile').innerText(), /2 compiles in this log; this is the one that failed/);
+  const failure = await page.locator('#log-failure').innerText();
+  assert.match(failure, /Failed in lower_local_collectives \(sg00\), line \d+: NCC_ILLC059 Could not find MemoryLocation named inst____mp_main__\.sbuf_allreduce_tp4-0:sbuf_in\.23 on core 1/);
+  assert.match(await page.locator('#log-assertion').innerText(), /Assertion memlocOnOtherCore != nullptr at lower_local_collectives\.cpp:78/);
+  // The error line is still a finding, its name looked for in the open link set.
+  assert.match(await page.locator('#log-findings').innerText(), /NCC_ILLC059/);
+  await page.locator('#log-findings').screenshot({ path: 'target/log-compile.png' });
+  assert.deepEqual(page.errors, []);
+});
+
 test('the Semaphores view pairs remote DMA blocks and highlights the unpaired ones of a 1512', async () => {
   const page = await open(browser, `${server.url}?sample=error-1512.json`);
   assert.match(await verdict(page), /link failed in vnc_link/);

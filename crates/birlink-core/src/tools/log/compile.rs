@@ -301,7 +301,9 @@ impl Reader {
             // A backend: the run whose pipeline named its directory, else the oldest
             // expecting one, else the current run.
             let cwd = backend_cwd(line.message);
-            let by_cwd = cwd.and_then(|cwd| self.roles.iter().position(|r| r.vnc_cwd.as_deref() == Some(cwd)));
+            let by_cwd = cwd.and_then(|cwd| {
+                self.roles.iter().position(|r| r.backend.is_none() && r.vnc_cwd.as_deref() == Some(cwd))
+            });
             let expecting = || self.roles.iter().position(|r| r.expects_backend && r.backend.is_none());
             match by_cwd.or_else(expecting).or(self.current) {
                 Some(run) => run,

@@ -53,7 +53,8 @@ fn number_after(text: &str, marker: &str) -> Option<u64> {
     word_after(text, marker)?.parse().ok()
 }
 
-/// Reads a log.
+/// Reads a log: each line of a known error shape, once (a repeated error, the driver's
+/// echo of the backend's, is its first line).
 pub fn read(log: &str) -> Vec<Finding> {
     let lines: Vec<&str> = log.lines().collect();
     let mut findings = Vec::new();
@@ -68,7 +69,12 @@ pub fn read(log: &str) -> Vec<Finding> {
         }
         i += 1;
         if let Some(finding) = recognise(start + 1, text) {
-            findings.push(finding);
+            // The driver echoing an error the backend printed (same code, same names)
+            // is the same failure: found once, at its first line.
+            let echo = findings.iter().any(|f: &Finding| f.code == finding.code && f.mentions == finding.mentions);
+            if !echo {
+                findings.push(finding);
+            }
         }
     }
     findings

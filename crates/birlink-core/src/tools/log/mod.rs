@@ -103,6 +103,16 @@ mod tests {
     use crate::diag::codes::Code;
 
     #[test]
+    fn an_error_and_its_echo_are_one_finding() {
+        let log = "2026-11-21T16:02:05Z ERROR 5131 [SubgraphForkPass]: Subgraph 0 failed with error [INTERNAL_ERROR] [NCC_ILLC059] Could not find MemoryLocation named a:b.3 on core 1 - Please open a support ticket\n\
+                   2026-11-21T16:02:06Z ERROR 5101 [neuronx-cc]: Error message:  [INTERNAL_ERROR] [NCC_ILLC059] Could not find MemoryLocation named\n\
+                   a:b.3 on core 1 - Please open a support ticket\n\
+                   [NCC_ILLC059] Could not find MemoryLocation named a:b.4 on core 1\n";
+        let findings = read(log);
+        assert_eq!(findings.iter().map(|f| f.line).collect::<Vec<_>>(), [1, 4], "{findings:?}");
+    }
+
+    #[test]
     fn the_public_reports_lines_are_read() {
         let log = "INFO compiling\n[INTERNAL_ERROR] [NCC_ILLC059] Could not find MemoryLocation named inst__I-5-0:send_k_buf on core 1\n\
                    [INTERNAL_ERROR] [NCC_IXLV002] Expected core barriers to have name CoreBarrier-0_480, but core barrier 5 in subgraph 0 on core 1 has name CoreBarrier-0_180\n\

@@ -390,7 +390,7 @@ fn explain_log_names_the_entity_in_the_link_set() {
     assert_eq!(alone.status.code(), Some(0), "{}", text(&alone.stderr));
     let stdout = text(&alone.stdout);
     assert!(stdout.contains("line 2: "), "{stdout}");
-    assert!(stdout.contains("ILLC059 is birlink's 1514"), "{stdout}");
+    assert!(stdout.contains("NCC_ILLC059 (raised by lower_local_collectives, per subgraph across the cores, before bir_linker) is birlink's 1514 in `vnc_remote_addr_map`"), "{stdout}");
     assert!(stdout.contains("`c_partial_0_remote_1`"), "{stdout}");
     assert!(stdout.contains("finds these names in them"), "says how to go on: {stdout}");
     // With the link set: the name is found nowhere, its nearest is named, and the link's
@@ -892,6 +892,14 @@ fn explain_log_reads_the_whole_compile() {
     assert!(stdout.contains("2 compiles, this is run 2 of them"), "{stdout}");
     assert!(stdout.contains("failed in lower_local_collectives (sg00), line"), "{stdout}");
     assert!(stdout.contains("lower_local_collectives.cpp:78: memlocOnOtherCore != nullptr"), "{stdout}");
+    assert!(stdout.contains("rerun neuronx-cc with `--internal-print-after=coloring_allocator_dram`"), "{stdout}");
+    // The code's explanation names the pass that raises it, before the link.
+    let explained = text(&birlink(&["explain", "NCC_ILLC059"]).stdout);
+    assert!(
+        explained.contains("Raised by lower_local_collectives, per subgraph across the cores, before bir_linker."),
+        "{explained}"
+    );
+    assert!(explained.contains("birlink reports it as 1514, in `vnc_remote_addr_map`"), "{explained}");
     // The JSON: the same reading, the failure's fields.
     let json = birlink(&["explain", "--log", &log_fixture("flat-illc059.txt"), "--format", "json"]);
     assert_eq!(json.status.code(), Some(0));
@@ -899,6 +907,7 @@ fn explain_log_reads_the_whole_compile() {
     assert_eq!(value["flow"], "flat");
     assert_eq!(value["failure"]["code"], "NCC_ILLC059");
     assert_eq!(value["failure"]["names"][0]["core"], 1);
+    assert_eq!(value["failure"]["dump_after"], "coloring_allocator_dram");
     assert_eq!(value["runs"].as_array().map(Vec::len), Some(1));
     // `--format` belongs to `--log`.
     let refused = birlink(&["explain", "1514", "--format", "json"]);

@@ -106,6 +106,11 @@ fn tell_reading(path: &std::path::Path, reading: &log::LogReading) {
             if let Some(a) = &failure.assertion {
                 outln!("    assertion at {}:{}: {}", a.file, a.line, a.text);
             }
+            if let Some(after) = &failure.dump_after {
+                outln!(
+                    "    to see what it failed on, dump the modules before it: rerun neuronx-cc with `--internal-print-after={after}` (the last pass that passed on them)"
+                );
+            }
         }
     }
     if reading.unknown.count > 0 {
@@ -137,10 +142,10 @@ pub fn explanation(text: &str) -> Result<String, String> {
     let entry = ncc::find(text).ok_or_else(|| {
         format!("unknown code `{text}`; `birlink explain` lists birlink's, docs/diagnostics.md the compiler's")
     })?;
-    let _ = writeln!(out, "{}\n\n{}.\n", entry.shape, capitalized(entry.note));
+    let _ = writeln!(out, "{}\n\nRaised by {}.\n\n{}.\n", entry.shape, entry.pass, capitalized(entry.note));
     match entry.birlink {
         Some(code) => {
-            let _ = writeln!(out, "birlink reports it as {}:\n", code.as_str());
+            let _ = writeln!(out, "birlink reports it as {}, in `{}`:\n", code.as_str(), code.info().pass);
             explain_code(code, &mut out);
         }
         None => {
@@ -202,7 +207,15 @@ impl ExplainArgs {
             match (finding.known, finding.birlink()) {
                 (Some(entry), Some(code)) => {
                     let info = code.info();
-                    outln!("  {} is birlink's {}: {} ({}).", finding.code, info.code, info.title, entry.note);
+                    outln!(
+                        "  {} (raised by {}) is birlink's {} in `{}`: {} ({}).",
+                        finding.code,
+                        entry.pass,
+                        info.code,
+                        info.pass,
+                        info.title,
+                        entry.note
+                    );
                     outln!("  fix: {}", info.fix);
                 }
                 (Some(entry), None) => outln!("  {}: {}; birlink does not reproduce it.", finding.code, entry.note),

@@ -468,7 +468,7 @@ codes! {
     }
     RemoteMemlocMissing = "1514", Error, VncRemoteAddrMap {
         title: "remote memory location not found on its owner core",
-        explanation: "A remote view's `remote_local_target [R, o]` names memory location R on core o, and core o has no location named R (`remote_mloc != nullptr`; the public `Could not find MemoryLocation named … on core 1`). The diagnostic lists the closest names on core o and the cores where R exists.",
+        explanation: "A remote view's `remote_local_target [R, o]` names memory location R on core o, and core o has no location named R (`remote_mloc != nullptr`). The diagnostic lists the closest names on core o and the cores where R exists. The compiler makes the same look-up earlier, in `lower_local_collectives` (per subgraph, across the cores, before `bir_linker`), where a miss is the public `[NCC_ILLC059] Could not find MemoryLocation named … on core 1`: a compile that failed there never reaches this pass.",
         example: "on core 1: \"remote_local_target\": [\"out_tile_0\", 0] and core 0 calls it `out_tile`",
         fix: "rename the view's target or the owner's location so they match; a kernel launched without its LNC grid never materialises the buffer on the other core",
     }

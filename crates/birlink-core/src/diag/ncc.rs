@@ -16,6 +16,9 @@ pub struct Ncc {
     pub code: &'static str,
     /// The message, verbatim, with `{…}` for what varies.
     pub shape: &'static str,
+    /// The compiler pass that raises it, and on what scope (from the compiler's logs,
+    /// log spec §3; `birlink explain --log` reads it from a log).
+    pub pass: &'static str,
     /// birlink's code for the same failure, if birlink reproduces it.
     pub birlink: Option<Code>,
     /// How the two relate (one sentence).
@@ -27,48 +30,56 @@ pub const TABLE: &[Ncc] = &[
     Ncc {
         code: "ILLC059",
         shape: "[NCC_ILLC059] Could not find MemoryLocation named {name} on core {core}",
+        pass: "lower_local_collectives, per subgraph across the cores, before bir_linker",
         birlink: Some(Code::RemoteMemlocMissing),
-        note: "the peer core has no memory location of the name a remote view targets: the look-up of the lower-local-collectives pass, which `vnc_remote_addr_map` repeats; usually an NKI kernel launched without its LNC grid",
+        note: "a local collective on one core names a memory location the other core's module of the same subgraph does not have (`lower_local_collectives.cpp:78: Assertion failure: memlocOnOtherCore != nullptr`); `vnc_remote_addr_map` repeats the look-up after the link, which is birlink's 1514; usually an NKI kernel launched without its LNC grid",
     },
     Ncc {
         code: "IXLV002",
         shape: "[NCC_IXLV002] Expected core barriers to have name {name}, but core barrier {index} in subgraph {subgraph} on core {core} has name {other}",
+        pass: "lnc_verifier, per subgraph across the cores, before bir_linker",
         birlink: Some(Code::BarrierNameMismatch),
         note: "the LncVerifier's barrier-name check: the i-th CoreBarrier of a core is not named as core 0's; the compiler stops, birlink warns and links (spec §2), and the Barriers view aligns them",
     },
     Ncc {
         code: "remote_mloc != nullptr",
         shape: "Assertion `remote_mloc != nullptr` failed",
+        pass: "vnc_remote_addr_map, across the per-core modules, after bir_linker",
         birlink: Some(Code::RemoteMemlocMissing),
         note: "the assertion of `vnc_remote_addr_map` behind 1514",
     },
     Ncc {
         code: "allEqual",
         shape: "Assertion `allEqual` failed",
+        pass: "vnc_link, across the per-core modules",
         birlink: Some(Code::RemoteBlockCountMismatch),
         note: "`vnc_link`'s check that every core collects as many remote-notifying DMA blocks",
     },
     Ncc {
         code: "modules.size() == options.vnc_nc_count",
         shape: "Assertion `modules.size() == options.vnc_nc_count` failed",
+        pass: "vnc_remote_addr_map and vnc_link, across the per-core modules",
         birlink: Some(Code::VncAddrMapCoreCount),
         note: "the VNC passes' core count check: 1513 in `vnc_remote_addr_map` (1509 when `vnc_link` runs alone)",
     },
     Ncc {
         code: "ILNK020",
         shape: "[NCC_ILNK020] tensor_map verification failed after linking",
+        pass: "bir_linker, per core",
         birlink: Some(Code::TensorMapStale),
         note: "the linker's `verifyTensorMap` after the merge of the cores' tensor maps; its checks are not public, and birlink's reading of them, on a work directory's `tensor_map.json` files, is BL0310 (an entry naming no tensor), BL0312 (one memory laid out twice) and BL0313 (an input or output without an entry), warnings",
     },
     Ncc {
         code: "INLA001",
         shape: "[NCC_INLA001] BIR verification failed: {what}",
+        pass: "birverifier, per module",
         birlink: None,
         note: "BIR verification of one core's module, before any link: not a link failure",
     },
     Ncc {
         code: "IBIR440",
         shape: "[NCC_IBIR440] DRAM allocation failure",
+        pass: "the DRAM allocators, per module, before any link",
         birlink: None,
         note: "DRAM allocation of one core's module (often a collective buffer without a name), before any link",
     },

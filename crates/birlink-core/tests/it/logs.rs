@@ -80,6 +80,8 @@ fn a_failure_in_the_middle_is_its_pass_its_assertion_and_its_error_once() {
     // The error line, not its echo by the driver (wrapped over two lines).
     assert!(failure.line < run.last_line);
     assert_eq!(passes(&reading, "lower_local_collectives"), [(Some("sg00"), "failed")]);
+    // What to dump to see it: the last pass that passed on sg00's modules before it.
+    assert_eq!(failure.dump_after.as_deref(), Some("coloring_allocator_dram"));
     assert_eq!(run.status.last().map(|s| (s.of.as_str(), s.total, s.passed, s.failed)), Some(("subgraphs", 1, 0, 1)));
     assert_eq!(run.exit_code, Some(70));
     // No pass after the failing one ran: the VNC passes are not in the log.

@@ -176,6 +176,10 @@ pub struct Failure {
     pub names: Vec<Name>,
     /// The error line (1-based).
     pub line: usize,
+    /// The last pass that passed on the failing scope's modules before the failing one
+    /// started: the dump to print to see what it failed on
+    /// (`--internal-print-after=PASS`; birlink's reading, log spec §3).
+    pub dump_after: Option<String>,
 }
 
 /// `[…/file.cpp:78]: Assertion failure: text`.
@@ -542,10 +546,38 @@ impl Reader {
                 }
             }
         }
+        for run in &mut self.runs {
+            let dump_after = run.failure.as_ref().and_then(|f| dump_after(&run.passes, f));
+            if let Some(failure) = &mut run.failure {
+                failure.dump_after = dump_after;
+            }
+        }
         let chosen = self.runs.iter().position(|r| r.failure.is_some()).or(self.runs.len().checked_sub(1));
         let run = chosen.map(|i| self.runs[i].clone()).unwrap_or_default();
         LogReading { run, run_index: chosen, runs: self.runs, lines, unknown: self.unknown }
     }
+}
+
+/// The last pass that passed on the modules a failing pass ran on, before it started: a
+/// pass on the same scope, on one of its modules, or on a scope holding them (a module
+/// `nc00/sg01` is in subgraph `sg01` and core `nc00`). A failure on all modules takes
+/// the last pass that passed anywhere.
+fn dump_after(passes: &[PassRun], failure: &Failure) -> Option<String> {
+    let name = failure.pass.as_deref()?;
+    let failing = passes.iter().rposition(|p| p.name == name && p.scope == failure.scope && p.status != "passed")?;
+    let (core, subgraph) = failure.scope.as_deref().map_or((None, None), place_of);
+    let overlaps = |scope: Option<&str>| -> bool {
+        let Some(failing) = failure.scope.as_deref() else { return true };
+        let Some(scope) = scope else { return false };
+        let (c, s) = place_of(scope);
+        let agree = |a: Option<u64>, b: Option<u64>| a.is_none() || b.is_none() || a == b;
+        scope == failing || (agree(c, core) && agree(s, subgraph) && (c.is_some() || s.is_some()))
+    };
+    passes[..failing]
+        .iter()
+        .rev()
+        .find(|p| p.status == "passed" && overlaps(p.scope.as_deref()))
+        .map(|p| p.name.clone())
 }
 
 fn is_pass_logger(logger: Option<&str>) -> bool {

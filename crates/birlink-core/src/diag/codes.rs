@@ -238,6 +238,12 @@ codes! {
         example: "\"dependencies\": [[\"no_such_inst\", \"Flow\"]]",
         fix: "fix the dependency name",
     }
+    LocalCollectiveNameMissing = "BL0207", Warning, Verify {
+        title: "a local collective names a memory location another core of its subgraph lacks",
+        explanation: "The compiler's `lower_local_collectives` (per subgraph, across the cores, before `bir_linker`) looks up, on each other core's module of the subgraph, every memory location a local collective names, by that name; a miss stops the compile with `[NCC_ILLC059] Could not find MemoryLocation named … on core 1` (`lower_local_collectives.cpp:78: Assertion failure: memlocOnOtherCore != nullptr`). birlink's reading: a local collective is a `CollectiveCompute` with `is_local: true` or a `cc_channel.kind` of 0–2 (SendRecv, SendRecvCCE, AllReduce), and the names it uses are its `ins` and `outs` memrefs; it checks dumps taken before that pass. The diagnostic lists the nearest names on the other core, and says when the nearest differs only in its numbers.",
+        example: "core 0's all-reduce names `inst__I-5-0:send_k_buf.31`; core 1 has `inst__I-5-0:send_k_buf.72`",
+        fix: "launch the NKI kernel with its LNC grid (`kernel[2]`, `wrap_nki(kernel)[lnc]`) so every core materialises its buffers under the same names; names that differ only in their numbers come from per-core numbering of the kernel's buffers",
+    }
     MissingRemoteTarget = "BL0301", Warning, BirLinker {
         title: "remote target not found while linking",
         explanation: "A memory location's `remote_local_target` names a core or a memory location that does not exist, so no alias edge is made for it. The same problem is the error 1514 in `vnc_remote_addr_map`.",

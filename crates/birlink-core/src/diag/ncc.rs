@@ -31,8 +31,8 @@ pub const TABLE: &[Ncc] = &[
         code: "ILLC059",
         shape: "[NCC_ILLC059] Could not find MemoryLocation named {name} on core {core}",
         pass: "lower_local_collectives, per subgraph across the cores, before bir_linker",
-        birlink: Some(Code::RemoteMemlocMissing),
-        note: "a local collective on one core names a memory location the other core's module of the same subgraph does not have (`lower_local_collectives.cpp:78: Assertion failure: memlocOnOtherCore != nullptr`); `vnc_remote_addr_map` repeats the look-up after the link, which is birlink's 1514; usually an NKI kernel launched without its LNC grid",
+        birlink: Some(Code::LocalCollectiveNameMissing),
+        note: "a local collective on one core names a memory location the other core's module of the same subgraph does not have (`lower_local_collectives.cpp:78: Assertion failure: memlocOnOtherCore != nullptr`); `vnc_remote_addr_map` repeats a look-up by name after the link (birlink's 1514), too late for such a compile; usually an NKI kernel launched without its LNC grid",
     },
     Ncc {
         code: "IXLV002",
@@ -95,10 +95,10 @@ pub fn find(code: &str) -> Option<&'static Ncc> {
 
 impl Code {
     /// The compiler's `NCC_` code for the same failure, where one is public
-    /// (`NCC_ILLC059` for 1514): printed beside birlink's.
+    /// (`NCC_ILLC059` for BL0207): printed beside birlink's.
     pub fn ncc(self) -> Option<&'static str> {
         match self {
-            Code::RemoteMemlocMissing => Some("NCC_ILLC059"),
+            Code::LocalCollectiveNameMissing => Some("NCC_ILLC059"),
             Code::BarrierNameMismatch => Some("NCC_IXLV002"),
             _ => None,
         }
@@ -112,7 +112,7 @@ mod tests {
     #[test]
     fn codes_are_found_in_any_spelling() {
         for spelling in ["NCC_ILLC059", "ncc_illc059", "ILLC059", "illc059", "[NCC_ILLC059]"] {
-            assert_eq!(find(spelling).and_then(|n| n.birlink), Some(Code::RemoteMemlocMissing), "{spelling}");
+            assert_eq!(find(spelling).and_then(|n| n.birlink), Some(Code::LocalCollectiveNameMissing), "{spelling}");
         }
         assert_eq!(find("IXLV002").and_then(|n| n.birlink), Some(Code::BarrierNameMismatch));
         assert_eq!(find("allEqual").and_then(|n| n.birlink), Some(Code::RemoteBlockCountMismatch));

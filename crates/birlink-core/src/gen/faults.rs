@@ -437,6 +437,31 @@ pub(super) fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
                 first["id"] = json!(7);
             }
         }
+        Code::LocalCollectiveNameMissing => {
+            // An NKI kernel's all-reduce buffer, numbered per core (`.31` on core 0,
+            // `.72` on core 1), as a kernel launched without its LNC grid leaves it.
+            for (core, number) in [(0, 31), (one, 72)] {
+                let buffer = format!("inst____mp_main__.sbuf_allreduce_tp4-0:sbuf_in.{number}");
+                if let Some(allocations) = allocations_mut(set, core) {
+                    let memloc = memloc_dram(&buffer, 0x38_0000, true);
+                    allocations.push(mk_set(
+                        &format!("{buffer}_set"),
+                        "Internal",
+                        "Local",
+                        "bfloat16",
+                        &[128, 512],
+                        vec![memloc],
+                    ));
+                }
+                push_inst(
+                    set,
+                    core,
+                    json!({"name": format!("sbuf_allreduce_tp4_{core}"), "opcode": "CollectiveCompute", "engine": "Pool",
+                           "is_local": true, "cc_channel": {"kind": 2, "op": "add", "replica_groups": [[0, 1]]},
+                           "ins": [ap(&buffer, "bfloat16")], "outs": [ap(&buffer, "bfloat16")]}),
+                );
+            }
+        }
         Code::BarrierNameMismatch => {
             if let Some(first) = insts_mut(set, one, "CoreBarrier").into_iter().next() {
                 first["name"] = json!("LocalSendRecv-1_480_sr_cb_begin");

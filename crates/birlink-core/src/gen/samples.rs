@@ -192,8 +192,8 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
     );
     push(
         "ring-attention-send-k-buf.json",
-        "NCC_ILLC059: send_k_buf not on core 1",
-        "A ring-attention kernel launched without its LNC grid: core 0 holds a remote view of `inst__I-5-0:send_k_buf` on core 1, but core 1 never materialised the kernel's buffers, so vnc_remote_addr_map cannot find it (1514, the compiler's NCC_ILLC059).",
+        "1514: send_k_buf not on core 1",
+        "A ring-attention kernel launched without its LNC grid: core 0 holds a remote view of `inst__I-5-0:send_k_buf` on core 1, but core 1 never materialised the kernel's buffers, so vnc_remote_addr_map cannot find it (1514). The compiler stops earlier, at lower_local_collectives' look-up (NCC_ILLC059; BL0207 on dumps from before that pass): these are the per-core dumps as the VNC passes would see them.",
         Some(Code::RemoteMemlocMissing),
         GenConfig {
             handoffs: 1,

@@ -429,6 +429,8 @@ pub enum Op {
     Loop,
     /// `GPSIMDSB2SB`.
     Sb2Sb,
+    /// `CollectiveCompute` (`verify` reads its operands: lower_local_collectives' look-up).
+    CollectiveCompute,
     /// Anything else.
     #[default]
     Other,
@@ -445,6 +447,7 @@ impl Op {
             opcode::DMA_BLOCK => Op::DmaBlock,
             opcode::LOOP => Op::Loop,
             opcode::GPSIMD_SB2SB => Op::Sb2Sb,
+            opcode::COLLECTIVE_COMPUTE => Op::CollectiveCompute,
             _ => Op::Other,
         }
     }
@@ -488,6 +491,8 @@ pub mod opcode {
     pub const LOOP: &str = "Loop";
     /// The SB-to-SB copy counted by LncVerifier 1198.
     pub const GPSIMD_SB2SB: &str = "GPSIMDSB2SB";
+    /// A collective (all-reduce, send/receive), lowered on-chip when local.
+    pub const COLLECTIVE_COMPUTE: &str = "CollectiveCompute";
     /// A branch on a condition (`on_true`, `on_false` name blocks).
     pub const COMPARE_AND_BRANCH: &str = "CompareAndBranch";
     /// A jump (`target` names a block).

@@ -271,6 +271,7 @@ code_tests! {
     bl0204_unknown_memloc => UnknownMemloc,
     bl0205_unknown_call_target => UnknownCallTarget,
     bl0206_unknown_dependency => UnknownDependency,
+    bl0207_local_collective_name_missing => LocalCollectiveNameMissing,
     bl0301_missing_remote_target => MissingRemoteTarget,
     bl0302_netlist_endpoint_missing => NetlistEndpointMissing,
     bl0303_non_dram_alias => NonDramAlias,

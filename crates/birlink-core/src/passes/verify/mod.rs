@@ -14,9 +14,13 @@
 //!    passes do not need them; at most [`MAX_PER_CODE`] per module and code).
 //! 4. [`lnc`] — the LncVerifier invariants 1187–1189 and 1191–1198 across cores, as
 //!    warnings: the compiler asserts them, but the link itself is still possible.
+//! 5. [`collectives`] — lower_local_collectives' look-up of a local collective's names
+//!    on the other cores of its subgraph (BL0207, the compiler's `NCC_ILLC059`), a
+//!    warning for the same reason.
 //!
 //! Nothing is changed; the pass only reports.
 
+mod collectives;
 mod grid;
 mod identity;
 mod lnc;
@@ -75,10 +79,11 @@ pub fn run_grid(set: &LinkSet, flow: Flow, diags: &mut Vec<Diagnostic>) -> GridV
             let modules = grid.subgraph(set, subgraph);
             if modules.len() > 1 {
                 lnc::check_modules(&modules, diags);
+                collectives::check_modules(&modules, Some(subgraph), diags);
             }
         }
     }
-    let steps = ["identity", "names", "references", "lnc_verifier"]
+    let steps = ["identity", "names", "references", "lnc_verifier", "lower_local_collectives"]
         .iter()
         .map(|name| StepRow { name: (*name).to_owned(), changes: 0, edits: Vec::new() })
         .collect();
@@ -99,9 +104,11 @@ pub fn run(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Verified {
     if let Some(cores) = &cores {
         if set.modules.len() > 1 {
             lnc::check(set, cores, diags);
+            let modules: Vec<_> = cores.iter().copied().zip(&set.modules).collect();
+            collectives::check_modules(&modules, None, diags);
         }
     }
-    let steps = ["identity", "names", "references", "lnc_verifier"]
+    let steps = ["identity", "names", "references", "lnc_verifier", "lower_local_collectives"]
         .iter()
         .map(|name| StepRow { name: (*name).to_owned(), changes: 0, edits: Vec::new() })
         .collect();

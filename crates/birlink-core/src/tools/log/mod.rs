@@ -72,10 +72,15 @@ pub fn locate(finding: &Finding, outcome: &Outcome, index: &Index) -> Vec<Locate
             let mut keys = index.by_name.get(&(mention.kind, mention.name.clone())).cloned().unwrap_or_default();
             keys.sort_by_key(|k| (k.core != mention.core, k.core));
             let quoted = format!("`{}`", mention.name);
+            // The run's diagnostic of the same code about the name; else an error about it
+            // (a compile stopped where the line says is, on later dumps, a later pass's
+            // error: NCC_ILLC059's name missing after the link is 1514); else any.
+            let about = |d: &&crate::diag::Diagnostic| d.message.contains(&quoted);
             let diagnostic = diagnostics
                 .iter()
-                .position(|d| Some(d.code) == finding.birlink() && d.message.contains(&quoted))
-                .or_else(|| diagnostics.iter().position(|d| d.message.contains(&quoted)));
+                .position(|d| Some(d.code) == finding.birlink() && about(&d))
+                .or_else(|| diagnostics.iter().position(|d| d.severity == crate::diag::Severity::Error && about(&d)))
+                .or_else(|| diagnostics.iter().position(|d| about(&d)));
             let nearest = if keys.is_empty() {
                 let names: Vec<&str> =
                     index.names.get(&mention.kind).map(|n| n.iter().map(String::as_str).collect()).unwrap_or_default();
@@ -124,9 +129,9 @@ mod tests {
         assert_eq!(
             summary,
             vec![
-                (2, "NCC_ILLC059", Some(Code::RemoteMemlocMissing)),
+                (2, "NCC_ILLC059", Some(Code::LocalCollectiveNameMissing)),
                 (3, "NCC_IXLV002", Some(Code::BarrierNameMismatch)),
-                (4, "NCC_ILLC059", Some(Code::RemoteMemlocMissing)),
+                (4, "NCC_ILLC059", Some(Code::LocalCollectiveNameMissing)),
                 (6, "NCC_ILNK020", Some(Code::TensorMapStale)),
                 (7, "allEqual", Some(Code::RemoteBlockCountMismatch)),
                 (8, "NCC_ZZZZ999", None),

@@ -4,9 +4,11 @@
 //! `verify` after reading, that is one more walk over data long gone from the cache;
 //! done by the reader, right after the instruction is parsed, it is nearly free. So the
 //! reader records *facts* here — which instruction uses which queue, instance, block,
-//! memory location, function — with names interned, and `verify` decides which of them
-//! resolve. Dependencies are resolved by the reader itself at the end of each function
-//! (every instruction name is known then); only the ones that do not resolve are kept.
+//! memory location, function — with names interned, and [`Defined`] judges which of
+//! them resolve. Dependencies are resolved by the reader itself at the end of each
+//! function (every instruction name is known then); the other uses once the module is
+//! read ([`Uses::keep_unresolved`]): only the misses are kept, for `verify` to report
+//! with the same judge — a link set does not hold two or three uses per instruction.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 

@@ -78,7 +78,13 @@ pub fn run_grid(set: &LinkSet, flow: Flow, diags: &mut Vec<Diagnostic>) -> GridV
         for &subgraph in &grid.subgraph_ids {
             let modules = grid.subgraph(set, subgraph);
             if modules.len() > 1 {
+                // LncVerifier runs per subgraph (`(sg00) [SubgraphForkPass]`) and its
+                // errors name it (`… in subgraph 0 on core 1 …`): so do its warnings.
+                let before = diags.len();
                 lnc::check_modules(&modules, diags);
+                for diagnostic in &mut diags[before..] {
+                    diagnostic.message.push_str(&format!(" (subgraph {subgraph})"));
+                }
                 collectives::check_modules(&modules, Some(subgraph), diags);
             }
         }

@@ -282,6 +282,30 @@ pub fn counterpart(
     to.functions.iter().copied().find(|&f| name(to_module, f) == wanted)
 }
 
+/// `text` with every run of digits masked as `#` (`CoreBarrier-0_480` and
+/// `CoreBarrier-0_180` both read `CoreBarrier-#_#`): the per-core and per-call counters
+/// in names, for the comparison's `--normalize numbers` and `verify`'s hint that two
+/// names differ only in their numbers.
+pub fn mask_numbers(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut in_digits = false;
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                out.push('#');
+            }
+            in_digits = true;
+        } else {
+            out.push(c);
+            in_digits = false;
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Names in `candidates` closest to `name`, best first (at most `limit`): small edits,
 /// and names that one extends (`out` for `out_remote_1`, or the reverse).
 pub fn nearest_names(name: &str, candidates: &[&str], limit: usize) -> Vec<String> {

@@ -17,7 +17,7 @@ use crate::diag::Diagnostic;
 use crate::model::entity::EntityKind;
 use crate::model::ir::{Module, Op};
 use crate::model::pass::Pass;
-use crate::passes::partition::nearest_names;
+use crate::passes::partition::{mask_numbers, nearest_names};
 use crate::read::input::CoreModule;
 
 /// At most this many misses are reported per subgraph; the rest are counted.
@@ -45,23 +45,7 @@ fn names(module: &Module) -> BTreeSet<String> {
 
 /// Whether two names differ only in their digits (`buf.31_set`, `buf.72_set`).
 pub(crate) fn differ_only_in_numbers(a: &str, b: &str) -> bool {
-    let skeleton = |s: &str| -> String {
-        let mut out = String::with_capacity(s.len());
-        let mut in_number = false;
-        for c in s.chars() {
-            if c.is_ascii_digit() {
-                if !in_number {
-                    out.push('#');
-                }
-                in_number = true;
-            } else {
-                out.push(c);
-                in_number = false;
-            }
-        }
-        out
-    };
-    a != b && skeleton(a) == skeleton(b)
+    a != b && mask_numbers(a) == mask_numbers(b)
 }
 
 /// The check over the modules of one subgraph (each with its core).

@@ -17,23 +17,10 @@ pub struct Normalize {
 impl Normalize {
     /// `text` as compared.
     pub fn apply<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
-        if !self.numbers || !text.bytes().any(|b| b.is_ascii_digit()) {
+        if !self.numbers {
             return std::borrow::Cow::Borrowed(text);
         }
-        let mut out = String::with_capacity(text.len());
-        let mut in_digits = false;
-        for c in text.chars() {
-            if c.is_ascii_digit() {
-                if !in_digits {
-                    out.push('#');
-                }
-                in_digits = true;
-            } else {
-                out.push(c);
-                in_digits = false;
-            }
-        }
-        std::borrow::Cow::Owned(out)
+        crate::passes::partition::mask_numbers(text)
     }
 }
 

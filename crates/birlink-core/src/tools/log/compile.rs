@@ -231,31 +231,10 @@ struct Roles {
 /// Reads a whole log.
 pub fn read_log(text: &str) -> LogReading {
     let mut reader = Reader::default();
-    // Wrapped lines: a known shape cut after its key words is joined with the next.
-    let lines: Vec<&str> = text.lines().collect();
-    let mut i = 0;
-    while i < lines.len() {
-        let start = i;
-        let mut joined = None;
-        if findings::incomplete(lines[i]) {
-            let mut text = lines[i].trim_end().to_owned();
-            // Only a line that is not a log line of its own continues it.
-            while findings::incomplete(&text)
-                && i + 1 < lines.len()
-                && i < start + 3
-                && line::parse(lines[i + 1]).pid.is_none()
-            {
-                i += 1;
-                text.push(' ');
-                text.push_str(lines[i].trim());
-            }
-            joined = Some(text);
-        }
-        let text = joined.as_deref().unwrap_or(lines[start]);
-        reader.line(start + 1, text);
-        i += 1;
+    for (number, line) in findings::logical_lines(text) {
+        reader.line(number, &line);
     }
-    reader.finish(lines.len())
+    reader.finish(text.lines().count())
 }
 
 /// A run's passes started and not ended: by (name, scope), their indices in `passes`.

@@ -3,6 +3,8 @@
 //! lines (a report quoted `…named` and the name on the next line), so a shape cut after
 //! its key words takes the next lines with it.
 
+use std::borrow::Cow;
+
 use crate::diag::codes::Code;
 use crate::diag::ncc::{self, Ncc};
 use crate::model::entity::EntityKind;
@@ -56,19 +58,9 @@ fn number_after(text: &str, marker: &str) -> Option<u64> {
 /// Reads a log: each line of a known error shape, once (a repeated error, the driver's
 /// echo of the backend's, is its first line).
 pub fn read(log: &str) -> Vec<Finding> {
-    let lines: Vec<&str> = log.lines().collect();
     let mut findings = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let start = i;
-        let mut text = lines[i].trim().to_owned();
-        while incomplete(&text) && i + 1 < lines.len() && i < start + 3 && line::parse(lines[i + 1]).pid.is_none() {
-            i += 1;
-            text.push(' ');
-            text.push_str(lines[i].trim());
-        }
-        i += 1;
-        if let Some(finding) = recognise(start + 1, text) {
+    for (number, text) in logical_lines(log) {
+        if let Some(finding) = recognise(number, text.trim().to_owned()) {
             // The driver echoing an error the backend printed (same code, same names)
             // is the same failure: found once, at its first line.
             let echo = findings.iter().any(|f: &Finding| f.code == finding.code && f.mentions == finding.mentions);
@@ -78,6 +70,31 @@ pub fn read(log: &str) -> Vec<Finding> {
         }
     }
     findings
+}
+
+/// The log's lines with their 1-based numbers, a known shape cut after its key words
+/// joined with the lines that continue it (at most three, none a log line of its own).
+pub(super) fn logical_lines(log: &str) -> Vec<(usize, Cow<'_, str>)> {
+    let lines: Vec<&str> = log.lines().collect();
+    let mut out = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let start = i;
+        if !incomplete(lines[i]) {
+            out.push((start + 1, Cow::Borrowed(lines[i])));
+            i += 1;
+            continue;
+        }
+        let mut text = lines[i].trim_end().to_owned();
+        while incomplete(&text) && i + 1 < lines.len() && i < start + 3 && line::parse(lines[i + 1]).pid.is_none() {
+            i += 1;
+            text.push(' ');
+            text.push_str(lines[i].trim());
+        }
+        out.push((start + 1, Cow::Owned(text)));
+        i += 1;
+    }
+    out
 }
 
 /// A shape cut after its key words, which continues on the next lines.

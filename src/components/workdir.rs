@@ -80,6 +80,7 @@ fn kind(aside: &Aside) -> (u8, &'static str, &'static str) {
         Aside::Command => (5, "compile command", "compile commands"),
         Aside::LinkedModule(_) => (6, "dump of the compiler's linked module", "dumps of the compiler's linked modules"),
         Aside::PastTheLink(_) => (7, "dump after the link", "dumps after the link"),
+        Aside::Log => (8, "compiler log", "compiler logs"),
     }
 }
 

@@ -108,6 +108,7 @@ impl Workdir {
                 "files of an earlier link (`sgLnk/`)",
             ),
             (count(&|a| matches!(a, Aside::Command)), "compile command", "compile commands"),
+            (count(&|a| matches!(a, Aside::Log)), "compiler log (`birlink explain --log` reads it)", "compiler logs"),
         ];
         let parts: Vec<String> = kinds
             .iter()

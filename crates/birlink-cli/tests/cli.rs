@@ -910,3 +910,29 @@ fn explain_log_reads_the_whole_compile() {
     let refused = birlink(&["explain", "1514", "--format", "json"]);
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
 }
+
+#[test]
+fn explain_log_beside_dumps_holds_the_linker_block_and_the_failure_against_birlinks() {
+    // The modular sample's log beside its work directory: BirLinker agrees line for line.
+    let log = sample("workdir-moe/log-neuron-cc.txt");
+    let moe = birlink(&["explain", "--log", &log, &sample("workdir-moe")]);
+    let stdout = text(&moe.stdout);
+    assert!(
+        stdout.contains("bir_linker nc01/sgLnk: the log's BirLinker lines and birlink's bir_linker.log agree (61 lines)"),
+        "{stdout}"
+    );
+    // The flat sample's failure is birlink's BL0207 about the same name.
+    let log = sample("workdir-illc059/log-neuron-cc.txt");
+    let flat = birlink(&["explain", "--log", &log, &sample("workdir-illc059"), "--format", "json"]);
+    assert_eq!(flat.status.code(), Some(0));
+    let value: serde_json::Value = serde_json::from_slice(&flat.stdout).expect("json");
+    assert_eq!(value["failure"]["pass"], "lower_local_collectives");
+    assert_eq!(value["beside"]["failure"]["verdict"], "same");
+    assert_eq!(value["beside"]["failure"]["birlink"], "BL0207");
+    assert_eq!(value["beside"]["bir_linker"].as_array().map(Vec::len), Some(0));
+    // Beside the wrong dumps: why it is not there, and what to print.
+    let wrong = birlink(&["explain", "--log", &log, &sample("workdir-moe")]);
+    let stdout = text(&wrong.stdout);
+    assert!(stdout.contains("the failure: birlink's run of these dumps has no BL0207"), "{stdout}");
+    assert!(stdout.contains("--internal-print-after=coloring_allocator_dram"), "{stdout}");
+}

@@ -93,6 +93,7 @@ fn tell_reading(path: &std::path::Path, reading: &log::LogReading) {
     // The closing status: the last count of each kind.
     for of in ["subgraphs", "modules"] {
         if let Some(status) = run.status.iter().rev().find(|s| s.of == of) {
+            let of = if status.total == 1 { of.trim_end_matches('s') } else { of };
             outln!("  line {}: {} {of}: {} passed, {} failed", status.line, status.total, status.passed, status.failed);
         }
     }
@@ -115,6 +116,39 @@ fn tell_reading(path: &std::path::Path, reading: &log::LogReading) {
     }
     if reading.unknown.count > 0 {
         outln!("  {} lines birlink does not read (kept as they are)", reading.unknown.count);
+    }
+    outln!();
+}
+
+/// The log beside birlink's run: each core's BirLinker block against birlink's
+/// `bir_linker.log`, the failure against its diagnostics.
+fn tell_beside(beside: &log::Beside) {
+    outln!("Beside birlink's run of the dumps given:");
+    if beside.bir_linker.is_empty() {
+        outln!("  bir_linker: neither the log nor birlink's run links subgraphs (the flat flow has no bir_linker)");
+    }
+    for core in &beside.bir_linker {
+        let name = format!("nc{:02}/sgLnk", core.core);
+        match &core.first_difference {
+            None => outln!(
+                "  bir_linker {name}: the log's BirLinker lines and birlink's bir_linker.log agree ({} lines)",
+                core.log_lines
+            ),
+            Some(d) => {
+                let at =
+                    d.line.map(|l| format!("log line {l}")).unwrap_or_else(|| "after the log's last line".to_owned());
+                outln!(
+                    "  bir_linker {name}: the first line that differs is line {} of {} compared ({at})",
+                    d.index + 1,
+                    core.log_lines.max(core.birlink_lines)
+                );
+                outln!("    log:     {}", d.log.as_deref().unwrap_or("(the log's block ends)"));
+                outln!("    birlink: {}", d.birlink.as_deref().unwrap_or("(birlink's block ends)"));
+            }
+        }
+    }
+    if let Some(failure) = &beside.failure {
+        outln!("  the failure: {}", failure.said);
     }
     outln!();
 }
@@ -183,24 +217,40 @@ impl ExplainArgs {
         Ok(Status::OK)
     }
 
+    /// Links the dumps a log is about as `birlink link` would (a work directory's
+    /// dumps, its LNC from its folders).
+    fn link(&self, inputs: &[PathBuf]) -> birlink_core::Outcome {
+        let (sources, workdirs) = files::gather_after(inputs, None);
+        let lnc = self.lnc.or_else(|| {
+            (workdirs.len() > 1)
+                .then(|| birlink_core::read::workdir::implied_lnc(workdirs.iter().map(|w| &w.plan)))
+                .flatten()
+        });
+        let options = LinkOptions { lnc, workdir: files::Workdir::single_input(&workdirs), ..LinkOptions::default() };
+        birlink_core::run(sources, &options)
+    }
+
     fn explain_log(&self, path: &PathBuf, inputs: &[PathBuf]) -> Outcome {
-        let text = std::fs::read(path).map_err(|e| Error(format!("cannot read `{}`: {e}", path.display())))?;
+        let bytes = std::fs::read(path).map_err(|e| Error(format!("cannot read `{}`: {e}", path.display())))?;
+        let outcome = (!inputs.is_empty()).then(|| self.link(inputs));
         if self.format == Format::Json {
-            outln!("{}", log::read_log_json(&text));
+            match &outcome {
+                None => outln!("{}", log::read_log_json(&bytes)),
+                Some(outcome) => outln!("{}", log::read_log_beside_json(&bytes, outcome)),
+            }
             return Ok(Status::OK);
         }
-        let text = String::from_utf8_lossy(&text);
+        let text = String::from_utf8_lossy(&bytes);
         let reading = log::read_log(&text);
         tell_reading(path, &reading);
+        if let Some(outcome) = &outcome {
+            tell_beside(&log::beside(&text, &reading, outcome));
+        }
         let findings = log::read(&text);
         if findings.is_empty() {
             outln!("no line of `{}` is a link failure birlink knows (docs/diagnostics.md lists them)", path.display());
             return Ok(Status(1));
         }
-        let outcome = (!inputs.is_empty()).then(|| {
-            let options = LinkOptions { lnc: self.lnc, ..LinkOptions::default() };
-            birlink_core::run(files::gather(inputs), &options)
-        });
         let located = outcome.as_ref().map(|o| log::locate_all(&findings, o));
         for (n, finding) in findings.iter().enumerate() {
             outln!("line {}: {}", finding.line, finding.text);

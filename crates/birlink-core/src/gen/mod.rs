@@ -21,6 +21,7 @@
 mod config;
 pub mod faults;
 pub mod grid;
+pub mod log;
 pub mod modular_workdir;
 mod module;
 mod real;

@@ -310,15 +310,33 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
         Flow::Modular,
         with_compilers_result("workdir-moe-fidelity"),
     ));
+    made.push((
+        "workdir-illc059",
+        "NCC_ILLC059 at lower_local_collectives, with its log",
+        "A flat-flow compile at LNC=2 failed in lower_local_collectives: core 0's local all-reduce names `…sbuf_in.31`, core 1's module has `…sbuf_in.72`. The work directory holds each core's dump after coloring_allocator_dram (the pass before) and the compile's log-neuron-cc.txt: the page reads the log as a timeline and finds the name where the compiler did (BL0207).",
+        Some(Code::LocalCollectiveNameMissing),
+        Flow::Flat,
+        gen::workdir::early_failure(&GenConfig { insts: 12, ..matmul_config() }, "workdir-illc059"),
+    ));
     for (folder, title, description, code, flow, mut files) in made {
         // As a folder lists them: by path.
         files.sort_by(|a, b| a.path.cmp(&b.path));
         let held: Vec<(String, Vec<u8>)> = files.iter().map(|f| (f.path.clone(), f.bytes.clone())).collect();
-        let fails = crate::read::workdir::split(held, None).is_none_or(|(sources, input)| {
+        let outcome = crate::read::workdir::split(held, None).map(|(sources, input)| {
             let flow = (flow == Flow::Seeds).then_some(Flow::Seeds);
             let options = crate::passes::LinkOptions { workdir: Some(input), flow, ..Default::default() };
-            crate::diag::has_errors(&crate::passes::run(sources, &options).report.diagnostics)
+            crate::passes::run(sources, &options)
         });
+        let fails = outcome.as_ref().is_none_or(|o| crate::diag::has_errors(&o.report.diagnostics));
+        // The modular work directory comes with the log of the compile that made it:
+        // its BirLinker blocks are birlink's own for the same dumps.
+        if folder == "workdir-moe" {
+            if let Some(outcome) = &outcome {
+                let text = gen::log::modular(folder, 2, &[0, 1, 2], &outcome.log);
+                files.push(gen::GenFile { path: format!("{folder}/log-neuron-cc.txt"), bytes: text.into_bytes() });
+                files.sort_by(|a, b| a.path.cmp(&b.path));
+            }
+        }
         let expect = code.map(|c| c.severity().as_str().to_owned()).unwrap_or_else(|| "ok".to_owned());
         let info = SampleInfo {
             file: folder.to_owned(),

@@ -149,6 +149,49 @@ pub fn generate(config: &GenConfig, name: &str, fault: Option<Code>) -> Vec<GenF
     files
 }
 
+/// The pass the compiler runs right before `lower_local_collectives` in the flat flow
+/// (module scope, `compiler-logs.md` §4): a work directory of a compile that failed
+/// there dumped it.
+pub const BEFORE_LOCAL_COLLECTIVES: &str = "coloring_allocator_dram";
+
+/// A flat-flow work directory of a compile that failed in `lower_local_collectives`
+/// (`NCC_ILLC059`): each core's module dumped after [`BEFORE_LOCAL_COLLECTIVES`], a local
+/// all-reduce whose buffer is numbered per core (birlink's BL0207), the compile
+/// command, and the compile's `log-neuron-cc.txt` (`gen::log::flat_illc059`).
+pub fn early_failure(config: &GenConfig, name: &str) -> Vec<GenFile> {
+    let config = GenConfig { fault: Some(Code::LocalCollectiveNameMissing), ..config.clone() };
+    let mut set = clean_set(&GenConfig { fault: None, ..config.clone() });
+    super::faults::inject(&mut set, &config, Code::LocalCollectiveNameMissing);
+    let cores = set.modules.len() as u64;
+    let mut files = vec![GenFile {
+        path: format!("{name}/command.txt"),
+        bytes: format!(
+            "neuronx-cc compile --framework XLA model.hlo_module.pb --target trn2 --lnc {cores} --output {name}/model.neff --logfile {name}/log-neuron-cc.txt --internal-print-after={BEFORE_LOCAL_COLLECTIVES}\n"
+        )
+        .into_bytes(),
+    }];
+    for (core, module) in set.modules.iter().enumerate() {
+        let dir = format!("{name}/nc{core:02}/sg00");
+        files.push(GenFile {
+            path: format!(
+                "{dir}/bir_debug.9.after-{BEFORE_LOCAL_COLLECTIVES}.before-lower_local_collectives.penguin.json"
+            ),
+            bytes: pretty(module).into_bytes(),
+        });
+        files.push(GenFile {
+            path: format!("{dir}/def.json"),
+            bytes: pretty(&json!({"name": "sg00", "neuron_core_id": core, "kelf": ["kelf-0.json"]})).into_bytes(),
+        });
+    }
+    // Core 0's buffer, the name core 1 lacks (gen::faults numbers it `.31` there).
+    let missing = "inst____mp_main__.sbuf_allreduce_tp4-0:sbuf_in.31";
+    files.push(GenFile {
+        path: format!("{name}/log-neuron-cc.txt"),
+        bytes: super::log::flat_illc059(name, cores, missing).into_bytes(),
+    });
+    files
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

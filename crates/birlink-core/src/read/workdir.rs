@@ -85,6 +85,9 @@ pub enum Aside {
     LinkedModule(String),
     /// The compile command (`command.txt`): provenance, shown, not linked.
     Command,
+    /// The compiler's log (`log-neuron-cc.txt`, [`is_log`]): read as a log
+    /// (`birlink explain --log`, the page's timeline), not linked.
+    Log,
     /// A per-core tensor map (`tensor_map.json`).
     TensorMap,
     /// Another artifact of the backend: `def.json`, an engine program, a `kelf`, …
@@ -105,6 +108,7 @@ impl Aside {
                 format!("the compiler's linked module after `{pass}`, a pass before the VNC passes' input")
             }
             Aside::Command => "the compile command: provenance".to_owned(),
+            Aside::Log => "the compiler's log: read as a log (`birlink explain --log`), not linked".to_owned(),
             Aside::TensorMap => "a tensor map, not a BIR module".to_owned(),
             Aside::Artifact => "a backend artifact, not a BIR module".to_owned(),
         }
@@ -231,6 +235,27 @@ pub fn dump_name(file: &str) -> Option<(Option<u64>, String)> {
     }
     let after = parts.find_map(|p| p.strip_prefix("after-"))?;
     (!after.is_empty()).then(|| (ordinal, after.to_owned()))
+}
+
+/// Whether a file is a compiler log by its name: neuronx-cc's `log-neuron-cc.txt`
+/// (`--logfile` names it anything; birlink takes `log-neuron-cc*.txt` and `*.log`).
+pub fn is_log(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    (file.starts_with("log-neuron-cc") && file.ends_with(".txt")) || file.ends_with(".log")
+}
+
+/// A path's dump, when it is one in the layout: a subgraph's
+/// (`ncCC/sgKK/bir_debug.*after-PASS*.json`, or directly in the core folder as the seeds
+/// put it) or a linked module's (`ncCC/sgLnk/bir_debug.*`).
+pub fn dump_of(path: &str) -> Option<Dump> {
+    let (core, subgraph, below) = place(path)?;
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let (ordinal, after) = dump_name(file)?;
+    match (subgraph, below.as_slice()) {
+        (None, ["sgLnk", _]) => Some(Dump { core, subgraph: 0, ordinal, after, linked: true }),
+        (_, [_]) => Some(Dump { core, subgraph: subgraph.unwrap_or(0), ordinal, after, linked: false }),
+        _ => None,
+    }
 }
 
 /// Chooses the link's input among the paths of a work directory (relative,
@@ -444,6 +469,8 @@ fn latest(candidates: &[(usize, Dump)]) -> Option<usize> {
 fn classify_other(file: &str) -> Aside {
     if file == "tensor_map.json" || file == "tensor-map.json" {
         Aside::TensorMap
+    } else if is_log(file) {
+        Aside::Log
     } else {
         Aside::Artifact
     }

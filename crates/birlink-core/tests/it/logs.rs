@@ -135,3 +135,92 @@ fn every_log_reads_to_the_same_json() {
         insta::assert_snapshot!(format!("log-{name}"), json);
     }
 }
+
+/// A generated work directory sample: its files, its log, and birlink's run of it.
+fn sample_with_log(name: &str) -> (Vec<String>, String, birlink_core::Outcome) {
+    let (_, files) = birlink_core::gen::samples::workdirs().into_iter().find(|(info, _)| info.file == name).unwrap();
+    let paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
+    let log = files.iter().find(|f| f.path.ends_with("log-neuron-cc.txt")).unwrap();
+    let log = String::from_utf8(log.bytes.clone()).unwrap();
+    let held: Vec<(String, Vec<u8>)> = files.into_iter().map(|f| (f.path, f.bytes)).collect();
+    let (sources, input) = birlink_core::read::workdir::split(held, None).unwrap();
+    let options = birlink_core::LinkOptions { workdir: Some(input), ..Default::default() };
+    (paths, log, birlink_core::run(sources, &options))
+}
+
+#[test]
+fn a_modular_log_beside_its_dumps_agrees_with_birlinks_bir_linker_log_line_for_line() {
+    use birlink_core::tools::log::beside;
+    let (_, log, outcome) = sample_with_log("workdir-moe");
+    let reading = read_log(&log);
+    assert_eq!((reading.run.flow.as_deref(), reading.run.modules.len()), (Some("modular"), 6));
+    // The two cores' BirLinker lines interleave, as the backend writes them.
+    let scopes: Vec<&str> =
+        log.lines().filter(|l| l.contains("[BirLinker]")).map(|l| &l[l.find('(').unwrap()..][..12]).collect();
+    assert!(scopes.windows(2).filter(|w| w[0] != w[1]).count() > 4, "{scopes:?}");
+    let held = beside(&log, &reading, &outcome);
+    assert_eq!(held.bir_linker.len(), 2);
+    for core in &held.bir_linker {
+        assert_eq!(core.first_difference, None, "core {}", core.core);
+        assert!(core.log_lines > 20 && core.log_lines == core.birlink_lines, "{core:?}");
+    }
+    assert_eq!(held.failure, None);
+    // One name changed in core 1's block: the first line that differs, with both texts.
+    let (at, line) = log.lines().enumerate().find(|(_, l)| l.contains("(nc01/sgLnk) [BirLinker]:  Inp[1] ")).unwrap();
+    let changed = log.replacen(line, &line.replacen("Inp[1] ", "Inp[1] renamed_", 1), 1);
+    let held = beside(&changed, &read_log(&changed), &outcome);
+    assert_eq!(held.bir_linker[0].first_difference, None);
+    let difference = held.bir_linker[1].first_difference.clone().unwrap();
+    assert_eq!(difference.line, Some(at + 1));
+    assert!(difference.log.unwrap().starts_with("Inp[1] renamed_"));
+    assert!(difference.birlink.unwrap().starts_with("Inp[1] "));
+}
+
+#[test]
+fn a_real_shaped_log_beside_other_dumps_says_where_they_part() {
+    use birlink_core::tools::log::beside;
+    let (_, _, outcome) = sample_with_log("workdir-moe");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/logs/modular-two-cores.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    let held = beside(&text, &read_log(&text), &outcome);
+    // Its block has 6 intermediates; birlink's run of the sample, 49: the first line.
+    let first = held.bir_linker[0].first_difference.clone().unwrap();
+    assert_eq!(
+        (first.index, first.log.as_deref(), first.birlink.as_deref()),
+        (0, Some("Num intermediates 6"), Some("Num intermediates 49"))
+    );
+}
+
+#[test]
+fn the_flat_ilcc059_log_finds_its_failure_where_birlink_reports_it() {
+    use birlink_core::tools::log::{beside, dumps_after};
+    let (paths, log, outcome) = sample_with_log("workdir-illc059");
+    let reading = read_log(&log);
+    let failure = reading.run.failure.clone().unwrap();
+    assert_eq!(
+        (failure.pass.as_deref(), failure.scope.as_deref(), failure.code.as_deref()),
+        (Some("lower_local_collectives"), Some("sg00"), Some("NCC_ILLC059"))
+    );
+    assert_eq!(failure.dump_after.as_deref(), Some("coloring_allocator_dram"));
+    assert!(reading.run.bir_linker.is_empty() && reading.run.flow.as_deref() == Some("flat"));
+    let held = beside(&log, &reading, &outcome);
+    let against = held.failure.unwrap();
+    assert_eq!((against.verdict.as_str(), against.birlink.as_deref()), ("same", Some("BL0207")));
+    let d = &outcome.report.diagnostics[against.diagnostic.unwrap()];
+    assert_eq!(d.code, birlink_core::Code::LocalCollectiveNameMissing);
+    // The pass before the failing one dumped both cores' modules.
+    let names: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let before = reading
+        .run
+        .passes
+        .iter()
+        .find(|p| p.name == "coloring_allocator_dram" && p.scope.as_deref() == Some("nc01/sg00"))
+        .unwrap();
+    let dumped: Vec<&str> = dumps_after(before, &names).into_iter().map(|i| names[i]).collect();
+    assert_eq!(dumped, ["workdir-illc059/nc01/sg00/bir_debug.9.after-coloring_allocator_dram.before-lower_local_collectives.penguin.json"]);
+    // Beside dumps that do not show it: why, and the flags that would.
+    let (_, _, other) = sample_with_log("workdir-moe");
+    let against = beside(&log, &reading, &other).failure.unwrap();
+    assert_eq!(against.verdict, "missing");
+    assert!(against.said.contains("--internal-print-after=coloring_allocator_dram"), "{}", against.said);
+}

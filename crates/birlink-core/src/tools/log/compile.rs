@@ -139,6 +139,10 @@ pub struct LinkerBlock {
     pub done: bool,
     /// Where its first line is (1-based).
     pub line: usize,
+    /// Every `[BirLinker]` line of the core, in order: its line (1-based) and message
+    /// (what `birlink explain --log LOG DUMPS…` holds against birlink's own
+    /// `bir_linker.log`).
+    pub messages: Vec<(usize, String)>,
 }
 
 /// One subgraph moved in as a function.
@@ -329,7 +333,7 @@ impl Reader {
         if !self.known(run, number, &line, text) {
             self.unknown.count += 1;
             if self.unknown.first.len() < KEPT_UNKNOWN && !text.trim().is_empty() {
-                let kept: String = text.chars().take(KEPT_CHARS).collect();
+                let kept = clip(text);
                 let cut = if kept.len() < text.len() { "…" } else { "" };
                 self.unknown.first.push((number, format!("{kept}{cut}")));
             }
@@ -461,6 +465,7 @@ impl Reader {
         };
         let block = &mut blocks[index];
         let message = line.message;
+        block.messages.push((number, clip(message)));
         if let Some(n) = message.strip_prefix("Num intermediates ") {
             block.intermediates = n.trim().parse().ok();
         } else if let Some(n) = message.strip_prefix("Num Module Definitions ") {
@@ -601,6 +606,11 @@ fn lane_of(scope: Option<&str>) -> &'static str {
         Some((Some(_), None)) => "core",
         Some((None, None)) => "all",
     }
+}
+
+/// A line's first [`KEPT_CHARS`] characters.
+fn clip(text: &str) -> String {
+    text.chars().take(KEPT_CHARS).collect()
 }
 
 /// `Inp[0] input0` → ("Inp", "input0").

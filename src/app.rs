@@ -79,7 +79,7 @@ pub fn app() -> Html {
                 </div>
                 if drop.dragging {
                     <div class="drop-overlay" aria-hidden="true">
-                        <p>{ "Drop per-core module JSON, bundles or folders" }</p>
+                        <p>{ "Drop per-core module JSON, bundles, folders or a compiler log" }</p>
                     </div>
                 }
                 if help {

@@ -10,7 +10,7 @@ use wasm_bindgen::JsValue;
 
 use birlink_core::model::entity::EntityKey;
 use birlink_core::output::report::ModuleUnit;
-use birlink_core::tools::log::Located;
+use birlink_core::tools::log::{Beside, Finding, Located, LogReading};
 use birlink_core::tools::query::{EntityQuery, EntityView, Original, SearchHit};
 
 /// UTF-8 bytes crossing between the threads as one `Uint8Array` (serde-wasm-bindgen
@@ -130,11 +130,31 @@ pub enum Request {
         /// Which.
         what: Export,
     },
-    /// Find the names a compiler log mentions (`birlink_core::tools::log`).
+    /// Find the names a compiler log mentions (`birlink_core::tools::log`), and hold
+    /// the log beside the run.
     Locate {
         run: u64,
         /// The log.
         text: String,
+    },
+    /// Read a compiler log the user dropped or a sample carries (any size: read here,
+    /// not on the page's thread), and, when the worker holds `run`, find its names in it
+    /// and hold it beside it.
+    ReadLog {
+        /// The run the page shows (`None`: no link set).
+        run: Option<u64>,
+        /// Which log of the page's it is (answers for older ones are dropped).
+        log: u64,
+        /// The file.
+        file: InputFile,
+    },
+    /// A log file's whole reading as JSON, to download (`birlink explain --log LOG
+    /// [DUMPS…] --format json`'s bytes: beside `run` when the worker holds it).
+    LogJson {
+        /// The run the page shows.
+        run: Option<u64>,
+        /// The file.
+        file: InputFile,
     },
     /// Read a link's `data=` (inflate, parse) into its files: work proportional to the
     /// data, so not on the page's thread. `run` is the run the side that asked is at
@@ -150,6 +170,24 @@ pub enum Request {
     Reduce { run: u64 },
     /// Stop that reduction.
     CancelReduce { run: u64 },
+}
+
+/// A compiler log file, read by the worker.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LogRead {
+    /// The run it was held beside, when the worker held it.
+    pub run: Option<u64>,
+    /// The whole log, read, less `runs[]` (a log of a thousand compiles is read back
+    /// on the page's thread; the page shows one run, and the download is the worker's).
+    pub reading: LogReading,
+    /// How many runs the log holds.
+    pub runs: usize,
+    /// Its lines birlink knows.
+    pub findings: Vec<Finding>,
+    /// Where their names are in the run (per finding, per mention).
+    pub located: Option<Vec<Vec<Located>>>,
+    /// The log held beside the run.
+    pub beside: Option<Beside>,
 }
 
 /// How far a reduction in the worker is.
@@ -314,6 +352,22 @@ pub enum Response {
         text: String,
         /// Per finding, per mention.
         located: Vec<Vec<Located>>,
+        /// The log held beside the run.
+        beside: Box<Beside>,
+    },
+    /// A log file read: a [`LogRead`] as JSON bytes (read back in a task of its own), or
+    /// why it could not be.
+    LogRead {
+        /// The page's log it is.
+        log: u64,
+        /// What was read.
+        json: Result<Bytes, String>,
+    },
+    /// A log file's JSON, to download (or why not).
+    LogJson {
+        /// Its bytes.
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        blob: JsValue,
     },
     /// A reduction is under way.
     Reducing {

@@ -253,7 +253,9 @@ def explain(code: str) -> str:
     return str(_birlink.explain(code))
 
 
-def read_log(log: Union[str, bytes, "os.PathLike[str]"]) -> Dict[str, Any]:
+def read_log(
+    log: Union[str, bytes, "os.PathLike[str]"], dumps: Optional[Paths] = None, *, lnc: Optional[int] = None
+) -> Dict[str, Any]:
     """A whole ``log-neuron-cc.txt`` read: the compiler version, LNC and flow, the modules
     loaded, every backend pass with its scope and status in order, each core's
     ``BirLinker`` block, the VNC lines, the failure (pass, scope, assertion, code,
@@ -261,7 +263,11 @@ def read_log(log: Union[str, bytes, "os.PathLike[str]"]) -> Dict[str, Any]:
     what ``birlink explain --log LOG --format json`` prints (``docs/spec/log.md``).
 
     ``log`` is a path (a :class:`os.PathLike`, or a ``str`` naming a file), or the
-    log's text (``str`` with a line break, or ``bytes``)."""
+    log's text (``str`` with a line break, or ``bytes``). With ``dumps`` (files or
+    folders, a work directory), the log is held beside birlink's run of them: the
+    result has a ``beside`` member, each core's ``BirLinker`` block against birlink's
+    ``bir_linker.log`` and the failure against its diagnostics, as ``birlink explain
+    --log LOG DUMPS... --format json`` prints it."""
     if isinstance(log, bytes):
         data = log
     elif isinstance(log, os.PathLike) or ("\n" not in log and os.path.isfile(log)):
@@ -269,7 +275,8 @@ def read_log(log: Union[str, bytes, "os.PathLike[str]"]) -> Dict[str, Any]:
             data = f.read()
     else:
         data = log.encode()
-    return json.loads(_birlink.read_log(data))
+    paths = _paths(dumps) if dumps is not None else None
+    return json.loads(_birlink.read_log(data, paths, lnc))
 
 
 def reduce(paths: Paths, *, code: Optional[str] = None, keep_names: bool = False, lnc: Optional[int] = None) -> bytes:

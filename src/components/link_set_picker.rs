@@ -160,7 +160,7 @@ pub fn link_set_picker(props: &PickerProps) -> Html {
         <>
             <button type="button" id={id("open-files")} onclick={click(files_input.clone())} title={words.files_title}>{ words.files }</button>
             <button type="button" id={id("open-folder")} onclick={click(folder_input.clone())} title={words.folder_title}>{ words.folder }</button>
-            <input type="file" id={id("file-input")} multiple=true accept=".json,application/json" class="hidden"
+            <input type="file" id={id("file-input")} multiple=true accept=".json,application/json,.txt,.log,text/plain" class="hidden"
                    ref={files_input} onchange={on_picked.clone()} aria-label={words.files} tabindex="-1" />
             <input type="file" id={id("folder-input")} webkitdirectory=true multiple=true class="hidden"
                    ref={folder_input} onchange={on_picked} aria-label={words.folder} tabindex="-1" />

@@ -26,6 +26,7 @@ mod repro;
 mod semaphores;
 mod share;
 pub mod table;
+mod timeline;
 mod views;
 mod workdir;
 

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use birlink_core::tools::log::{Finding, Located, LogReading, HOW_TO_DUMP};
+use birlink_core::tools::log::{Beside, Finding, Located, LogReading, HOW_TO_DUMP};
 
 use super::bytes;
 use super::modal::Modal;
@@ -140,6 +140,8 @@ fn finding_row(context: &crate::context::AppContext, finding: &Finding, located:
 #[derive(Properties, PartialEq)]
 struct CompileProps {
     reading: Rc<LogReading>,
+    /// How many compiles the log holds.
+    runs: usize,
 }
 
 #[function_component(CompileSummary)]
@@ -165,9 +167,9 @@ fn compile_summary(props: &CompileProps) -> Html {
     if facts.is_empty() && run.failure.is_none() {
         return html! {};
     }
-    let runs = (reading.runs.len() > 1).then(|| {
+    let runs = (props.runs > 1).then(|| {
         let which = if run.failure.is_some() { "the one that failed" } else { "the last" };
-        format!("{} compiles in this log; this is {which}.", reading.runs.len())
+        format!("{} compiles in this log; this is {which}.", props.runs)
     });
     html! {
         <div class="log-compile" id="log-compile">
@@ -197,31 +199,82 @@ fn compile_summary(props: &CompileProps) -> Html {
     }
 }
 
-/// What the pasted log says, and where its names are.
+/// What the log says (pasted, or a file read by the worker): the compile, its passes
+/// as a timeline, the log held beside the open link set, and where its names are.
 #[function_component(LogFindings)]
 pub fn log_findings() -> Html {
     let context = use_app();
     let state = &context.state;
     let log = &state.repro.log;
+    let close = context.on(|| Action::Repro(ReproAction::CloseLog));
+    if let Some(file) = log.file.as_ref().filter(|f| f.reading || f.error.is_some()) {
+        let said = match &file.error {
+            Some(error) => format!("{}: {error}", file.path),
+            None => format!("Reading the compiler's log {} ({})…", file.path, bytes(file.size)),
+        };
+        return html! {
+            <section class="log-findings" id="log-findings" aria-label="The compiler log" aria-busy={file.reading.to_string()}>
+                <header>
+                    <h3 id="log-reading">{ said }</h3>
+                    <button type="button" aria-label="Close the log" onclick={close}>{ "×" }</button>
+                </header>
+            </section>
+        };
+    }
     if !log.read {
         return html! {};
     }
-    let close = context.on(|| Action::Repro(ReproAction::CloseLog));
     let edit = context.on(|| Action::Repro(ReproAction::OpenLog));
     let located = log.located.clone();
     let needs_files = state.result().is_none() && log.findings.iter().any(|f| f.birlink().is_some());
+    let title = match &log.file {
+        Some(file) => format!("{} ({}): {} line(s) birlink knows", file.path, bytes(file.size), log.findings.len()),
+        None => format!("The pasted log: {} line(s) birlink knows", log.findings.len()),
+    };
+    // A pasted log's JSON is written here; a file's by the worker, which holds its bytes.
+    let download = if log.file.is_some() {
+        context.on(|| Action::Repro(ReproAction::DownloadLog))
+    } else {
+        let reading = log.reading.clone();
+        let beside = log.beside.clone();
+        Callback::from(move |()| {
+            if let Some(reading) = &reading {
+                let json = birlink_core::tools::log::reading_json(reading, beside.as_deref());
+                crate::services::download::text(&json, "log.json", "application/json");
+            }
+        })
+    };
+    let download = Callback::from(move |_: MouseEvent| download.emit(()));
+    let paths: Rc<Vec<String>> =
+        Rc::new(state.sides[crate::side::Side::Shown].link.files.iter().map(|f| f.path.clone()).collect());
+    // Where the failure's names are: the finding on the failure's line.
+    let failure_place = log.reading.as_ref().and_then(|r| r.run.failure.as_ref()).and_then(|failure| {
+        let i = log.findings.iter().position(|f| f.line == failure.line)?;
+        located.as_ref()?.get(i)?.iter().find(|l| l.diagnostic.is_some() || !l.keys.is_empty()).cloned()
+    });
     html! {
-        <section class="log-findings" id="log-findings" aria-label="The pasted compiler log">
+        <section class="log-findings" id="log-findings" aria-label="The compiler log">
             <header>
-                <h3>{ format!("The pasted log: {} line(s) birlink knows", log.findings.len()) }</h3>
-                <button type="button" onclick={edit}>{ "Edit" }</button>
+                <h3>{ title }</h3>
+                <button type="button" id="log-download" title="The log read, as `birlink explain --log LOG --format json` prints it" onclick={download}>{ "log.json" }</button>
+                if log.file.is_none() {
+                    <button type="button" onclick={edit}>{ "Edit" }</button>
+                }
                 <button type="button" aria-label="Close the log" onclick={close}>{ "×" }</button>
             </header>
             if let Some(reading) = log.reading.clone() {
-                <CompileSummary {reading} />
+                <CompileSummary reading={reading.clone()} runs={log.runs} />
+                <super::timeline::Timeline {reading} {paths} selected={log.pass} {failure_place} />
+            }
+            if let Some(beside) = log.beside.clone() {
+                <BesideRun {beside} />
             }
             if log.findings.is_empty() {
-                <p class="muted">{ "No line of it is a link failure birlink knows; the Diagnostics reference lists them." }</p>
+                if log.reading.as_ref().is_some_and(|r| r.run.failure.is_none() && !r.run.passes.is_empty()) {
+                    <p class="muted">{ "No error in this log." }</p>
+                } else {
+                    <p class="muted">{ "No line of it is a link failure birlink knows; the Diagnostics reference lists them." }</p>
+                }
             }
             <ul>
                 { for log.findings.iter().enumerate().map(|(i, f)| finding_row(&context, f, located.as_ref().and_then(|l| l.get(i)))) }
@@ -230,6 +283,55 @@ pub fn log_findings() -> Html {
                 <p class="how-to-dump" id="how-to-dump">{ HOW_TO_DUMP }</p>
             }
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BesideProps {
+    beside: Rc<Beside>,
+}
+
+/// The log held beside the open link set: each core's BirLinker block against
+/// birlink's `bir_linker.log`, the failure against the run's diagnostics.
+#[function_component(BesideRun)]
+fn beside_run(props: &BesideProps) -> Html {
+    let context = use_app();
+    let beside = &props.beside;
+    if beside.bir_linker.is_empty() && beside.failure.is_none() {
+        return html! {};
+    }
+    let cores = beside.bir_linker.iter().map(|core| {
+        let name = format!("nc{:02}/sgLnk", core.core);
+        match &core.first_difference {
+            None => html! {
+                <li class="check ok">{ format!("bir_linker {name}: the log's BirLinker lines and birlink's bir_linker.log agree ({} lines)", core.log_lines) }</li>
+            },
+            Some(d) => html! {
+                <li class="check failed">
+                    { format!("bir_linker {name}: they part at line {} of {}", d.index + 1, core.log_lines.max(core.birlink_lines)) }
+                    { d.line.map(|l| format!(" (log line {l})")).unwrap_or_default() }
+                    <div class="log-line"><code>{ format!("log:     {}", d.log.as_deref().unwrap_or("(the log's block ends)")) }</code></div>
+                    <div class="log-line"><code>{ format!("birlink: {}", d.birlink.as_deref().unwrap_or("(birlink's block ends)")) }</code></div>
+                </li>
+            },
+        }
+    });
+    let failure = beside.failure.as_ref().map(|f| {
+        let class = if f.verdict == "same" { "check ok" } else { "check failed" };
+        let jump = f.diagnostic.map(|index| {
+            let onclick = context.on(move || Action::Repro(ReproAction::Jump { key: None, diagnostic: Some(index) }));
+            html! { <>{ " · " }<button type="button" class="link" {onclick}>{ "the diagnostic" }</button></> }
+        });
+        html! { <li {class} id="beside-failure">{ format!("The failure: {}", f.said) }{ for jump }</li> }
+    });
+    html! {
+        <div class="log-beside" id="log-beside">
+            <p><strong>{ "Beside the open link set" }</strong></p>
+            <ul>
+                { for cores }
+                { for failure }
+            </ul>
+        </div>
     }
 }
 

@@ -15,6 +15,7 @@ use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
 use gloo_worker::{Spawnable, WorkerBridge};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::protocol::{Bytes, Codec, InputFile, LinkRequest, Request, Response, RunStats, Wire, WorkdirFiles};
@@ -64,6 +65,16 @@ fn read_comparison(a: u64, b: u64, numbers: bool, core_map: Vec<(u64, u64)>, jso
     Action::Compare(CompareAction::Compared { a, b, options, comparison })
 }
 
+/// A log file's reading read back, or why the worker could not read it.
+fn read_log_read(seq: u64, json: Result<Bytes, String>) -> Action {
+    let read = json.and_then(|bytes| {
+        serde_json::from_slice(&bytes.to_vec())
+            .map(Box::new)
+            .map_err(|error| format!("the worker's reading of the log did not read back: {error}"))
+    });
+    Action::Repro(ReproAction::LogRead { seq, read })
+}
+
 fn response_action(response: Response) -> Option<Incoming> {
     let action = match response {
         Response::Progress { run, phase, done, total } => Action::Run(RunAction::Progress { run, phase, done, total }),
@@ -94,7 +105,18 @@ fn response_action(response: Response) -> Option<Incoming> {
         Response::Compared { a, b, numbers, core_map, json } => {
             return Some(Incoming::Read(Box::new(move || read_comparison(a, b, numbers, core_map, json))));
         }
-        Response::Located { run, text, located } => Action::Repro(ReproAction::Located { run, text, located }),
+        Response::Located { run, text, located, beside } => {
+            Action::Repro(ReproAction::Located { run, text, located, beside })
+        }
+        Response::LogJson { blob } => {
+            if let Some(blob) = blob.dyn_ref::<web_sys::Blob>() {
+                download::blob(blob, "log.json");
+            }
+            return None;
+        }
+        Response::LogRead { log, json } => {
+            return Some(Incoming::Read(Box::new(move || read_log_read(log, json))));
+        }
         Response::Reducing { run, step } => Action::Repro(ReproAction::Progress { run, step }),
         Response::Reduced { run, summary, blob } => {
             let file =
@@ -106,9 +128,11 @@ fn response_action(response: Response) -> Option<Incoming> {
     Some(Incoming::Action(Box::new(action)))
 }
 
-fn request(ask: &Ask) -> Request {
+/// The request for a question; `None` for a log file without bytes (only native tests
+/// make one).
+fn request(ask: &Ask) -> Option<Request> {
     let run = ask.run;
-    match &ask.query {
+    Some(match &ask.query {
         Query::Entity(query) => Request::Entity { run, query: query.clone() },
         Query::EntityByKey(key) => Request::EntityByKey { run, key: key.clone() },
         Query::Share => Request::Share { run },
@@ -117,9 +141,18 @@ fn request(ask: &Ask) -> Request {
         Query::Search(text) => Request::Search { run, text: text.clone() },
         Query::Export(what) => Request::Export { run, what: *what },
         Query::Locate(text) => Request::Locate { run, text: text.clone() },
+        Query::LogJson { path, blob } => Request::LogJson {
+            run: (run > 0).then_some(run),
+            file: InputFile { path: path.clone(), blob: blob.0.clone()? },
+        },
+        Query::ReadLog { seq, path, blob } => Request::ReadLog {
+            run: (run > 0).then_some(run),
+            log: *seq,
+            file: InputFile { path: path.clone(), blob: blob.0.clone()? },
+        },
         Query::Reduce => Request::Reduce { run },
         Query::CancelReduce => Request::CancelReduce { run },
-    }
+    })
 }
 
 /// The worker's answers, turned into actions in the task that receives them and
@@ -303,7 +336,9 @@ fn use_send_all(bridge: Rc<WorkerBridge<LinkWorker>>, mailbox: &Mailbox<Ask>) {
     use_effect_with(mailbox.seq, move |_| {
         let from = *sent.borrow();
         for (seq, ask) in mailbox.after(from) {
-            bridge.send(Wire::new(request(ask)));
+            if let Some(request) = request(ask) {
+                bridge.send(Wire::new(request));
+            }
             *sent.borrow_mut() = *seq;
         }
     });
@@ -314,8 +349,8 @@ fn use_send_all(bridge: Rc<WorkerBridge<LinkWorker>>, mailbox: &Mailbox<Ask>) {
 fn use_send(bridge: Rc<WorkerBridge<LinkWorker>>, outbox: &Outbox<Ask>) {
     let ask = outbox.message.clone();
     use_effect_with(outbox.seq, move |_| {
-        if let Some(ask) = ask {
-            bridge.send(Wire::new(request(&ask)));
+        if let Some(request) = ask.as_ref().and_then(request) {
+            bridge.send(Wire::new(request));
         }
     });
 }

@@ -26,10 +26,12 @@ fn relative_path(file: &web_sys::File) -> String {
         .unwrap_or_else(|| file.name())
 }
 
-/// What a folder contributes: its `*.json`, and a work directory's `command.txt`
-/// (provenance: the reducer never links it).
+/// What a folder contributes: its `*.json`, a work directory's `command.txt`
+/// (provenance: the reducer never links it) and a compiler log (read as a log).
 fn is_json(path: &str) -> bool {
-    path.to_ascii_lowercase().ends_with(".json") || path.ends_with("/command.txt")
+    path.to_ascii_lowercase().ends_with(".json")
+        || path.ends_with("/command.txt")
+        || birlink_core::read::workdir::is_log(path)
 }
 
 /// What a folder keeps of its files, sorted by path: all of them for a work

@@ -47,7 +47,7 @@ pub struct PickedFile {
 }
 
 /// A browser blob, or nothing in native tests.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FileBlob(pub Option<web_sys::Blob>);
 
 /// Where a link set came from: what a host may be told of it depends on it (embed
@@ -238,6 +238,11 @@ impl LinkSet {
     }
 }
 
+/// New files parted into compiler logs and the rest.
+fn split_logs(files: Vec<PickedFile>) -> (Vec<PickedFile>, Vec<PickedFile>) {
+    files.into_iter().partition(|f| workdir::is_log(&f.path))
+}
+
 /// What a link carries of a link set (`data=` for A, `against-data=` for B), made by
 /// the worker (`birlink_core::tools::share::data`), or why it does not go in one.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -411,8 +416,43 @@ impl State {
         link.out.post(LinkOrder { run, files, lnc, delay_ms, workdir, flow });
     }
 
-    /// Applies an action on one side's link set; false when it changes nothing.
+    /// Applies an action on one side's link set; false when it changes nothing. A
+    /// compiler log among new files (`log-neuron-cc.txt`, `workdir::is_log`) is not
+    /// linked: it is the page's log, read by the worker and shown as a timeline; a link
+    /// set that replaces the one a log file came with closes that log.
     pub(super) fn apply_link(&mut self, LinkAction { side, op }: LinkAction) -> bool {
+        let (op, logs) = match op {
+            LinkOp::AddFiles(files) => {
+                let (logs, files) = split_logs(files);
+                if files.is_empty() && !logs.is_empty() {
+                    return self.apply_repro(super::ReproAction::LogFiles(logs));
+                }
+                (LinkOp::AddFiles(files), logs)
+            }
+            LinkOp::ReplaceFiles { files, sample } => {
+                let (logs, files) = split_logs(files);
+                (LinkOp::ReplaceFiles { files, sample }, logs)
+            }
+            LinkOp::StartFiles { files, sample } => {
+                if self.sides[side].link.run > 0 {
+                    return false;
+                }
+                let (logs, files) = split_logs(files);
+                (LinkOp::ReplaceFiles { files, sample }, logs)
+            }
+            op => (op, Vec::new()),
+        };
+        let replaces = matches!(op, LinkOp::ReplaceFiles { .. }) && side == Side::Shown;
+        let changed = self.apply_link_op(side, op);
+        if !logs.is_empty() {
+            self.apply_repro(super::ReproAction::LogFiles(logs));
+        } else if replaces && self.repro.log.file.is_some() {
+            self.repro.log = super::LogState::default();
+        }
+        changed
+    }
+
+    fn apply_link_op(&mut self, side: Side, op: LinkOp) -> bool {
         // The user's own change of the shown link set ends what a reduction left.
         let changes_files = !matches!(op, LinkOp::StartFiles { .. } | LinkOp::OpenLink { .. });
         if side == Side::Shown && changes_files {
@@ -452,7 +492,7 @@ impl State {
                 if link.run > 0 {
                     return false;
                 }
-                return self.apply_link(LinkAction { side, op: LinkOp::ReplaceFiles { files, sample } });
+                return self.apply_link_op(side, LinkOp::ReplaceFiles { files, sample });
             }
             LinkOp::OpenLink { data, lnc } => {
                 // Reading the data is the side's run until it opens what it read.

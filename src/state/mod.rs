@@ -66,7 +66,7 @@ pub use link_set::{
     Workdir,
 };
 pub use outbox::{Ask, DecodeOrder, Mailbox, Outbox, Query};
-pub use repro::{LogState, Reducing, Repro, ReproAction, MAX_LOG_BYTES};
+pub use repro::{LogFile, LogState, Reducing, Repro, ReproAction, MAX_LOG_BYTES};
 pub use run::{RunAction, RunRef, RunResult};
 pub use search::{Search, SearchAction};
 pub use share::{ShareAction, ShareDialog, ShareState};

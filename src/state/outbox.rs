@@ -106,6 +106,22 @@ pub enum Query {
     Export(Export),
     /// Where a log's names are.
     Locate(String),
+    /// A log file's JSON, to download (the run is 0 when none is shown).
+    LogJson {
+        /// Its name.
+        path: String,
+        /// Its bytes.
+        blob: super::FileBlob,
+    },
+    /// Read a log file (the run is 0 when none is shown).
+    ReadLog {
+        /// Which log of the page's.
+        seq: u64,
+        /// Its name.
+        path: String,
+        /// Its bytes.
+        blob: super::FileBlob,
+    },
     /// Reduce the run's link set.
     Reduce,
     /// Stop reducing it.

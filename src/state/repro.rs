@@ -5,13 +5,13 @@
 
 use std::rc::Rc;
 
-use birlink_core::tools::log::{self, Finding, Located, LogReading};
+use birlink_core::tools::log::{self, Beside, Finding, Located, LogReading};
 use birlink_core::EntityKey;
 
 use birlink_core::tools::share::View;
 
-use super::{Ask, LoadedFile, Outbox, PickedFile, Query, Selection, Source, State};
-use crate::protocol::{ReduceStep, ReducedSummary};
+use super::{Ask, FileBlob, LoadedFile, Outbox, PickedFile, Query, Selection, Source, State};
+use crate::protocol::{LogRead, ReduceStep, ReducedSummary};
 use crate::side::Side;
 
 /// A pasted log larger than this is not read (a log line is short; a paste of a whole
@@ -35,6 +35,43 @@ pub struct LogState {
     /// Where the findings' names are in the current run: per finding, per mention
     /// (`None` until the worker answers, or when no link set is open).
     pub located: Option<Rc<Vec<Vec<Located>>>>,
+    /// The log held beside the current run (its BirLinker blocks against birlink's
+    /// `bir_linker.log`, its failure against the run's diagnostics), once the worker
+    /// answered.
+    pub beside: Option<Rc<Beside>>,
+    /// The log file, when the log came as one (dropped, picked, or a sample's), read
+    /// by the worker.
+    pub file: Option<LogFile>,
+    /// The pass the user chose on the timeline, by index in the run's passes.
+    pub pass: Option<usize>,
+    /// How many compiles the log holds (`reading.runs` of a file's reading is left in
+    /// the worker).
+    pub runs: usize,
+}
+
+/// A compiler log that came as a file: read by the worker (a log of 50 MB is not read
+/// on the page's thread), again for each new run.
+#[derive(Clone, Debug)]
+pub struct LogFile {
+    /// Which log of the page's it is (answers about an older one are dropped).
+    pub seq: u64,
+    /// Its name.
+    pub path: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its bytes.
+    pub blob: FileBlob,
+    /// Whether the worker is reading it.
+    pub reading: bool,
+    /// Why it could not be read.
+    pub error: Option<String>,
+}
+
+impl PartialEq for LogFile {
+    fn eq(&self, other: &Self) -> bool {
+        (self.seq, &self.path, self.size, self.reading, &self.error)
+            == (other.seq, &other.path, other.size, other.reading, &other.error)
+    }
 }
 
 /// A reduction the user started.
@@ -76,6 +113,8 @@ pub struct Repro {
     pub original: Option<Rc<SavedSet>>,
     /// What that reduction kept (shown while its result is the link set).
     pub reduced: Option<ReducedSummary>,
+    /// The last log file's number.
+    pub log_seq: u64,
 }
 
 /// The repro actions.
@@ -99,7 +138,23 @@ pub enum ReproAction {
         text: String,
         /// Per finding, per mention.
         located: Vec<Vec<Located>>,
+        /// The log held beside the run.
+        beside: Box<Beside>,
     },
+    /// Compiler logs among the files the user dropped or picked, or a sample carries:
+    /// the last one is read (by the worker).
+    LogFiles(Vec<PickedFile>),
+    /// The worker read a log file.
+    LogRead {
+        /// Which log.
+        seq: u64,
+        /// What it read, or why it could not.
+        read: Result<Box<LogRead>, String>,
+    },
+    /// A pass chosen on the timeline (`None`: none).
+    Pass(Option<usize>),
+    /// Download the log's reading as JSON (a file's from the worker).
+    DownloadLog,
     /// Show a finding's entity and the run's diagnostic about it.
     Jump {
         /// The entity.
@@ -159,18 +214,59 @@ impl State {
                 self.repro.log.editing = false;
                 self.read_log();
             }
-            ReproAction::Located { run, text, located } => {
-                if Some(run) != self.result_run() || text != self.repro.log.text {
+            ReproAction::Located { run, text, located, beside } => {
+                if Some(run) != self.result_run() || text != self.repro.log.text || self.repro.log.file.is_some() {
                     return false;
                 }
-                let located = Rc::new(located);
-                self.repro.log.located = Some(located.clone());
-                // Jump to the first place found: the run's diagnostic about it, else
-                // the entity.
-                let first = located.iter().flatten().find(|l| l.diagnostic.is_some() || !l.keys.is_empty());
-                if let Some(place) = first {
-                    self.jump(place.keys.first().cloned(), place.diagnostic);
+                self.repro.log.beside = Some(Rc::new(*beside));
+                self.located(located);
+            }
+            ReproAction::LogFiles(files) => {
+                let Some(file) = files.into_iter().last() else { return false };
+                self.repro.log_seq += 1;
+                self.repro.log = LogState {
+                    file: Some(LogFile {
+                        seq: self.repro.log_seq,
+                        path: file.path,
+                        size: file.size,
+                        blob: file.blob,
+                        reading: true,
+                        error: None,
+                    }),
+                    ..LogState::default()
+                };
+                self.read_log_file();
+            }
+            ReproAction::LogRead { seq, read } => {
+                let log = &mut self.repro.log;
+                let Some(file) = log.file.as_mut().filter(|f| f.seq == seq) else { return false };
+                file.reading = false;
+                match read {
+                    Err(message) => file.error = Some(message),
+                    Ok(read) => {
+                        let LogRead { run, reading, runs, findings, located, beside } = *read;
+                        log.read = true;
+                        log.runs = runs;
+                        log.reading = Some(Rc::new(reading));
+                        log.findings = Rc::new(findings.into_iter().map(Finding::known_again).collect());
+                        log.beside = beside.map(Rc::new);
+                        log.located = None;
+                        if let (Some(located), true) = (located, run.is_some() && run == self.result_run()) {
+                            self.located(located);
+                        }
+                    }
                 }
+            }
+            ReproAction::DownloadLog => {
+                let Some(file) = &self.repro.log.file else { return false };
+                let query = Query::LogJson { path: file.path.clone(), blob: file.blob.clone() };
+                self.repro.log_out.post(Ask { run: self.result_run().unwrap_or(0), query });
+            }
+            ReproAction::Pass(pass) => {
+                if self.repro.log.pass == pass {
+                    return false;
+                }
+                self.repro.log.pass = pass;
             }
             ReproAction::Jump { key, diagnostic } => self.jump(key, diagnostic),
             ReproAction::StartReduce => {
@@ -237,23 +333,54 @@ impl State {
         true
     }
 
-    /// A new run: the log's names are looked for in it.
+    /// Where the log's names are, found: kept, and the first place shown (the run's
+    /// diagnostic about it, else the entity).
+    fn located(&mut self, located: Vec<Vec<Located>>) {
+        let first = located.iter().flatten().find(|l| l.diagnostic.is_some() || !l.keys.is_empty()).cloned();
+        self.repro.log.located = Some(Rc::new(located));
+        if let Some(place) = first {
+            self.jump(place.keys.first().cloned(), place.diagnostic);
+        }
+    }
+
+    /// Asks the worker to read the log file (again, for a new run).
+    fn read_log_file(&mut self) {
+        let run = self.result_run().unwrap_or(0);
+        let Some(file) = self.repro.log.file.as_mut() else { return };
+        file.reading = true;
+        file.error = None;
+        let query = Query::ReadLog { seq: file.seq, path: file.path.clone(), blob: file.blob.clone() };
+        self.repro.log_out.post(Ask { run, query });
+    }
+
+    /// A new run: the log is held beside it, its names looked for in it.
     pub(super) fn relocate_log(&mut self) {
-        if self.repro.log.read && !self.repro.log.findings.is_empty() {
+        if self.repro.log.file.is_some() {
             self.repro.log.located = None;
+            self.repro.log.beside = None;
+            self.read_log_file();
+        } else if self.repro.log.read {
+            self.repro.log.located = None;
+            self.repro.log.beside = None;
             if let Some(run) = self.result_run() {
                 self.repro.log_out.post(Ask { run, query: Query::Locate(self.repro.log.text.clone()) });
             }
         }
     }
 
-    /// Reads the log's text and, with a run open, asks where its names are.
+    /// Reads the pasted text and, with a run open, asks where its names are and holds
+    /// it beside the run.
     fn read_log(&mut self) {
         let findings = log::read(&self.repro.log.text);
-        self.repro.log.reading = Some(Rc::new(log::read_log(&self.repro.log.text)));
+        self.repro.log.file = None;
+        self.repro.log.pass = None;
+        let reading = log::read_log(&self.repro.log.text);
+        self.repro.log.runs = reading.runs.len();
+        self.repro.log.reading = Some(Rc::new(reading));
         self.repro.log.read = true;
         self.repro.log.located = None;
-        if let (false, Some(run)) = (findings.is_empty(), self.result_run()) {
+        self.repro.log.beside = None;
+        if let Some(run) = self.result_run() {
             self.repro.log_out.post(Ask { run, query: Query::Locate(self.repro.log.text.clone()) });
         }
         self.repro.log.findings = Rc::new(findings);

@@ -450,10 +450,18 @@ fn a_pasted_log_is_read_and_its_names_located_in_the_run() {
     let diagnostic = located[0][0].diagnostic.expect("the 1514 about it");
     let stale = repro(
         state.clone(),
-        ReproAction::Located { run: 7, text: state.repro.log.text.clone(), located: located.clone() },
+        ReproAction::Located {
+            run: 7,
+            text: state.repro.log.text.clone(),
+            located: located.clone(),
+            beside: Box::default(),
+        },
     );
     assert!(stale.repro.log.located.is_none(), "another run's answer is dropped");
-    let state = repro(state.clone(), ReproAction::Located { run: 1, text: state.repro.log.text.clone(), located });
+    let state = repro(
+        state.clone(),
+        ReproAction::Located { run: 1, text: state.repro.log.text.clone(), located, beside: Box::default() },
+    );
     assert_eq!(state.view, View::Diagnostics);
     assert_eq!(state.details.selection, Some(Selection::Diagnostic(diagnostic)));
     assert_eq!(state.result().unwrap().report.diagnostics[diagnostic].code, Code::RemoteMemlocMissing);
@@ -1162,4 +1170,80 @@ fn a_swap_exchanges_the_sides_whole() {
     // Close is B's ClearFiles.
     let closed = reduce(state, Action::Compare(CompareAction::Close));
     assert!(!closed.comparing() && closed.sides[B].result.is_none());
+}
+
+#[test]
+fn a_log_among_the_files_is_the_pages_log_read_by_the_worker_not_linked() {
+    use birlink_core::tools::log;
+    let dumps = [
+        "w/nc00/sg00/bir_debug.9.after-coloring_allocator_dram.before-lower_local_collectives.penguin.json",
+        "w/nc01/sg00/bir_debug.9.after-coloring_allocator_dram.before-lower_local_collectives.penguin.json",
+    ];
+    let files = vec![picked("w/log-neuron-cc.txt", 4000), picked(dumps[0], 10), picked(dumps[1], 10)];
+    let state = reduce(State::default(), LinkAction::shown(LinkOp::AddFiles(files)));
+    // The dumps are linked; the log is not among them.
+    let paths: Vec<&str> = state.sides[A].link.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, dumps);
+    let file = state.repro.log.file.clone().expect("the log file");
+    assert_eq!((file.seq, file.path.as_str(), file.reading), (1, "w/log-neuron-cc.txt", true));
+    let ask = state.repro.log_out.message.clone().expect("asks the worker to read it");
+    assert!(matches!(&ask.query, Query::ReadLog { seq: 1, path, .. } if path == "w/log-neuron-cc.txt"));
+    // An answer about another log is dropped; this one's is kept.
+    let text = "2026-11-21T16:02:05Z USER 5131 (sg00) [SubgraphForkPass]: Running lower_local_collectives\n\
+                2026-11-21T16:02:05Z ERROR 5131 [SubgraphForkPass]: Subgraph 0 failed with error [INTERNAL_ERROR] [NCC_ILLC059] Could not find MemoryLocation named a:b.31 on core 1\n";
+    let read = crate::protocol::LogRead {
+        run: None,
+        reading: log::read_log(text),
+        runs: 1,
+        findings: log::read(text),
+        located: None,
+        beside: None,
+    };
+    // The findings cross as their codes: what birlink knows is looked up again.
+    let crossed: crate::protocol::LogRead = serde_json::from_slice(&serde_json::to_vec(&read).unwrap()).unwrap();
+    let stale = Rc::new(state.clone());
+    let after =
+        stale.clone().reduce(Action::Repro(ReproAction::LogRead { seq: 7, read: Ok(Box::new(crossed.clone())) }));
+    assert!(Rc::ptr_eq(&stale, &after));
+    let state = repro(state, ReproAction::LogRead { seq: 1, read: Ok(Box::new(crossed)) });
+    assert!(state.repro.log.read && !state.repro.log.file.as_ref().unwrap().reading);
+    assert_eq!(state.repro.log.runs, 1);
+    // Its JSON is the worker's to write (it holds the bytes).
+    let state = repro(state, ReproAction::DownloadLog);
+    let ask = state.repro.log_out.message.clone().unwrap();
+    assert!(matches!(&ask.query, Query::LogJson { path, .. } if path == "w/log-neuron-cc.txt"));
+    assert_eq!(state.repro.log.findings[0].birlink(), Some(Code::LocalCollectiveNameMissing));
+    let reading = state.repro.log.reading.clone().unwrap();
+    assert_eq!(reading.run.failure.as_ref().and_then(|f| f.pass.as_deref()), Some("lower_local_collectives"));
+    // A pass chosen on the timeline; the same again changes nothing.
+    let state = repro(state, ReproAction::Pass(Some(0)));
+    assert_eq!(state.repro.log.pass, Some(0));
+    let again = Rc::new(state.clone());
+    assert!(Rc::ptr_eq(&again, &again.clone().reduce(Action::Repro(ReproAction::Pass(Some(0))))));
+    // The run that follows reads it again, beside that run.
+    let state = reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(1, "error-1514.json")))));
+    let ask = state.repro.log_out.message.clone().expect("asks again");
+    assert_eq!(ask.run, 1);
+    assert!(matches!(&ask.query, Query::ReadLog { seq: 1, .. }));
+    // Another link set replacing this one closes the log it came with.
+    let state = reduce(
+        state,
+        LinkAction::shown(LinkOp::ReplaceFiles { files: vec![picked("matmul-2core.json", 1)], sample: None }),
+    );
+    assert_eq!(state.repro.log, LogState::default());
+    // A log dropped alone is read; the link set is left as it is.
+    let before = state.sides[A].link.clone();
+    let state = reduce(state, LinkAction::shown(LinkOp::AddFiles(vec![picked("build.log", 10)])));
+    assert_eq!(state.sides[A].link, before);
+    assert_eq!(state.repro.log.file.as_ref().map(|f| (f.seq, f.path.as_str())), Some((2, "build.log")));
+}
+
+#[test]
+fn a_log_file_the_worker_cannot_read_says_why() {
+    let state = reduce(State::default(), LinkAction::shown(LinkOp::AddFiles(vec![picked("log-neuron-cc.txt", 10)])));
+    let state =
+        repro(state, ReproAction::LogRead { seq: 1, read: Err("cannot read `log-neuron-cc.txt`: gone".to_owned()) });
+    let file = state.repro.log.file.clone().unwrap();
+    assert_eq!((file.reading, file.error.as_deref()), (false, Some("cannot read `log-neuron-cc.txt`: gone")));
+    assert!(!state.repro.log.read);
 }

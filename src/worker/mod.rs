@@ -165,10 +165,23 @@ impl LinkWorker {
                 Response::Search { run, text, hits }
             }
             Request::Locate { run, text } => {
+                use birlink_core::tools::log;
                 let session = self.session(run)?;
-                let located =
-                    birlink_core::tools::log::locate_all(&birlink_core::tools::log::read(&text), &session.outcome);
-                Response::Located { run, text, located }
+                let located = log::locate_all(&log::read(&text), &session.outcome);
+                let beside = Box::new(log::beside(&text, &log::read_log(&text), &session.outcome));
+                Response::Located { run, text, located, beside }
+            }
+            Request::ReadLog { run, log, file } => Response::LogRead { log, json: self.read_log(run, &file) },
+            Request::LogJson { run, file } => {
+                let json = blobs::read_blob(&file.blob).map(|bytes| {
+                    use birlink_core::tools::log;
+                    match run.and_then(|run| self.session(run)) {
+                        Some(session) => log::read_log_beside_json(&bytes, &session.outcome),
+                        None => log::read_log_json(&bytes),
+                    }
+                });
+                let blob = json.ok().and_then(|json| blobs::blob(json.as_bytes()));
+                Response::LogJson { blob: blob.map_or(wasm_bindgen::JsValue::NULL, Into::into) }
             }
             Request::Export { run, what } => match self.session(run)?.export(what) {
                 Some(blob) => Response::Export { run, what, blob },
@@ -180,6 +193,28 @@ impl LinkWorker {
             | Request::Reduce { .. }
             | Request::CancelReduce { .. } => return None,
         })
+    }
+
+    /// Reads a log file, and holds it beside the run when the worker holds it.
+    fn read_log(&self, run: Option<u64>, file: &InputFile) -> Result<crate::protocol::Bytes, String> {
+        use birlink_core::tools::log;
+        let bytes = blobs::read_blob(&file.blob).map_err(|error| format!("cannot read `{}`: {error}", file.path))?;
+        let text = String::from_utf8_lossy(&bytes);
+        let mut reading = log::read_log(&text);
+        let findings = log::read(&text);
+        let session = run.and_then(|run| self.session(run));
+        let runs = std::mem::take(&mut reading.runs).len();
+        let read = crate::protocol::LogRead {
+            run: session.map(|s| s.run),
+            located: session.map(|s| log::locate_all(&findings, &s.outcome)),
+            beside: session.map(|s| log::beside(&text, &reading, &s.outcome)),
+            reading,
+            runs,
+            findings,
+        };
+        serde_json::to_vec(&read)
+            .map(|json| crate::protocol::Bytes::from(&json))
+            .map_err(|error| format!("could not write the log's reading: {error}"))
     }
 
     /// Links a request's files into a session, keeping the other side's.

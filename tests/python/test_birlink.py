@@ -173,6 +173,20 @@ def test_read_log_is_the_clis():
     assert failed["failure"]["names"] == [{"name": "inst____mp_main__.sbuf_allreduce_tp4-0:sbuf_in.23", "core": 1}]
 
 
+def test_read_log_beside_dumps_is_the_clis():
+    for sample in ["workdir-illc059", "workdir-moe"]:
+        log = SAMPLES / sample / "log-neuron-cc.txt"
+        cli = rust("explain", "--log", str(log), str(SAMPLES / sample), "--format", "json")
+        assert cli.returncode == 0, cli.stderr
+        read = birlink.read_log(log, SAMPLES / sample)
+        assert read == json.loads(cli.stdout)
+        assert (birlink._birlink.read_log(log.read_bytes(), [str(SAMPLES / sample)], None) + "\n").encode() == cli.stdout
+    flat = birlink.read_log(SAMPLES / "workdir-illc059" / "log-neuron-cc.txt", SAMPLES / "workdir-illc059")
+    assert flat["beside"]["failure"]["verdict"] == "same" and flat["beside"]["failure"]["birlink"] == "BL0207"
+    modular = birlink.read_log(SAMPLES / "workdir-moe" / "log-neuron-cc.txt", [SAMPLES / "workdir-moe"])
+    assert [c["first_difference"] for c in modular["beside"]["bir_linker"]] == [None, None]
+
+
 def test_reduce_is_the_clis(tmp_path):
     out = tmp_path / "repro.json"
     assert rust("reduce", "--out", str(out), str(SAMPLES / "error-1514.json")).returncode == 0

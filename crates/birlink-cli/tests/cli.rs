@@ -889,7 +889,10 @@ fn explain_log_reads_the_whole_compile() {
     assert!(stdout.contains("2 compiles, this is run 2 of them"), "{stdout}");
     assert!(stdout.contains("failed in lower_local_collectives (sg00), line"), "{stdout}");
     assert!(stdout.contains("lower_local_collectives.cpp:78: memlocOnOtherCore != nullptr"), "{stdout}");
-    assert!(stdout.contains("rerun neuronx-cc with `--internal-print-after=coloring_allocator_dram`"), "{stdout}");
+    assert!(
+        stdout.contains("rerun neuronx-cc with `--internal-print-after=coloring_allocator_dram --internal-compiler-debug-mode=all --internal-backend-options=--print-after-all=false` (after `coloring_allocator_dram`"),
+        "{stdout}"
+    );
     // The code's explanation names the pass that raises it, before the link.
     let explained = text(&birlink(&["explain", "NCC_ILLC059"]).stdout);
     assert!(
@@ -918,7 +921,8 @@ fn explain_log_beside_dumps_holds_the_linker_block_and_the_failure_against_birli
     let moe = birlink(&["explain", "--log", &log, &sample("workdir-moe")]);
     let stdout = text(&moe.stdout);
     assert!(
-        stdout.contains("bir_linker nc01/sgLnk: the log's BirLinker lines and birlink's bir_linker.log agree (61 lines)"),
+        stdout
+            .contains("bir_linker nc01/sgLnk: the log's BirLinker lines and birlink's bir_linker.log agree (61 lines)"),
         "{stdout}"
     );
     // The flat sample's failure is birlink's BL0207 about the same name.

@@ -231,10 +231,22 @@ fn explain(code: &str) -> PyResult<String> {
 }
 
 /// A whole compiler log read (its bytes), as `birlink explain --log LOG --format json`
-/// prints it.
+/// prints it; with `dumps`, held beside birlink's run of them (`explain --log LOG
+/// DUMPS…`).
 #[pyfunction]
-fn read_log(log: &[u8]) -> String {
-    birlink_core::tools::log::read_log_json(log)
+#[pyo3(signature = (log, dumps=None, lnc=None))]
+fn read_log(py: Python<'_>, log: &[u8], dumps: Option<Vec<PathBuf>>, lnc: Option<u64>) -> PyResult<String> {
+    match dumps.filter(|d| !d.is_empty()) {
+        None => Ok(birlink_core::tools::log::read_log_json(log)),
+        Some(paths) => {
+            existing(&paths)?;
+            let log = log.to_vec();
+            Ok(py.allow_threads(|| {
+                let outcome = birlink_cli::cmd::diff::link(&paths, lnc, None);
+                birlink_core::tools::log::read_log_beside_json(&log, &outcome)
+            }))
+        }
+    }
 }
 
 /// The files of `paths` as a link carries them (named as the browser names them).

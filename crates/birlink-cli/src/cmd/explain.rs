@@ -9,10 +9,9 @@ use clap::{Args, ValueEnum};
 
 use birlink_core::diag::ncc;
 use birlink_core::tools::log;
-use birlink_core::{Code, LinkOptions};
+use birlink_core::Code;
 
 use super::{Error, Outcome, Status};
-use crate::files;
 use crate::out::{out, outln};
 
 /// `birlink explain`'s arguments.
@@ -109,7 +108,8 @@ fn tell_reading(path: &std::path::Path, reading: &log::LogReading) {
             }
             if let Some(after) = &failure.dump_after {
                 outln!(
-                    "    to see what it failed on, dump the modules before it: rerun neuronx-cc with `--internal-print-after={after}` (the last pass that passed on them)"
+                    "    to see what it failed on, dump the modules before it: rerun neuronx-cc with `{}` (after `{after}`, the last pass that passed on them)",
+                    birlink_core::read::workdir::dump_flags(after)
                 );
             }
         }
@@ -217,22 +217,9 @@ impl ExplainArgs {
         Ok(Status::OK)
     }
 
-    /// Links the dumps a log is about as `birlink link` would (a work directory's
-    /// dumps, its LNC from its folders).
-    fn link(&self, inputs: &[PathBuf]) -> birlink_core::Outcome {
-        let (sources, workdirs) = files::gather_after(inputs, None);
-        let lnc = self.lnc.or_else(|| {
-            (workdirs.len() > 1)
-                .then(|| birlink_core::read::workdir::implied_lnc(workdirs.iter().map(|w| &w.plan)))
-                .flatten()
-        });
-        let options = LinkOptions { lnc, workdir: files::Workdir::single_input(&workdirs), ..LinkOptions::default() };
-        birlink_core::run(sources, &options)
-    }
-
     fn explain_log(&self, path: &PathBuf, inputs: &[PathBuf]) -> Outcome {
         let bytes = std::fs::read(path).map_err(|e| Error(format!("cannot read `{}`: {e}", path.display())))?;
-        let outcome = (!inputs.is_empty()).then(|| self.link(inputs));
+        let outcome = (!inputs.is_empty()).then(|| super::diff::link(inputs, self.lnc, None));
         if self.format == Format::Json {
             match &outcome {
                 None => outln!("{}", log::read_log_json(&bytes)),

@@ -224,3 +224,16 @@ fn the_flat_ilcc059_log_finds_its_failure_where_birlink_reports_it() {
     assert_eq!(against.verdict, "missing");
     assert!(against.said.contains("--internal-print-after=coloring_allocator_dram"), "{}", against.said);
 }
+
+#[test]
+fn the_same_processes_compiling_again_are_a_new_run() {
+    // One log appended to itself: the same process ids, two compiles.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/logs/modular-two-cores.txt");
+    let once = std::fs::read_to_string(path).unwrap();
+    let twice = read_log(&format!("{once}{once}"));
+    assert_eq!(twice.runs.len(), 2);
+    assert_eq!(twice.run_index, Some(1));
+    let first = read_log(&once);
+    assert_eq!(twice.runs[1].passes.len(), first.run.passes.len());
+    assert_eq!(twice.runs[0].bir_linker, first.run.bir_linker);
+}

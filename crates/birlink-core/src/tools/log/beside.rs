@@ -258,28 +258,57 @@ fn failure_against(text: &str, reading: &LogReading, outcome: &Outcome) -> Optio
     })
 }
 
+/// The dumps among a work directory's paths, by the pass they were printed after: read
+/// once, asked for each pass of a log (a timeline of a thousand passes over a
+/// print-after-all directory of thousands of files).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dumps {
+    by_pass: std::collections::HashMap<String, Vec<(usize, workdir::Dump)>>,
+}
+
+impl Dumps {
+    /// The dumps among `paths` (relative, `/`-separated), by index.
+    pub fn of(paths: &[&str]) -> Dumps {
+        let mut by_pass: std::collections::HashMap<String, Vec<(usize, workdir::Dump)>> = Default::default();
+        for (i, path) in paths.iter().enumerate() {
+            if let Some(dump) = workdir::dump_of(path) {
+                by_pass.entry(dump.after.clone()).or_default().push((i, dump));
+            }
+        }
+        Dumps { by_pass }
+    }
+
+    /// Whether any dump was found.
+    pub fn is_empty(&self) -> bool {
+        self.by_pass.is_empty()
+    }
+
+    /// The dumps printed after a pass on its scope: after `pass.name`, of the module,
+    /// subgraph or core its scope names (every module when it has none), by index.
+    pub fn after(&self, pass: &PassRun) -> Vec<usize> {
+        let Some(dumps) = self.by_pass.get(&pass.name) else { return Vec::new() };
+        let scope = pass.scope.as_deref().unwrap_or("");
+        let parts: Vec<&str> = scope.split('/').filter(|s| !s.is_empty()).collect();
+        let number = |s: &str, prefix: &str| s.strip_prefix(prefix).and_then(|d| d.parse::<u32>().ok());
+        let core = parts.iter().find_map(|s| number(s, "nc"));
+        let linked = parts.contains(&"sgLnk");
+        let subgraph = parts.iter().find_map(|s| number(s, "sg"));
+        dumps
+            .iter()
+            .filter(|(_, dump)| {
+                core.is_none_or(|c| c == dump.core)
+                    && (!linked || dump.linked)
+                    && subgraph.is_none_or(|s| !dump.linked && s == dump.subgraph)
+            })
+            .map(|(i, _)| *i)
+            .collect()
+    }
+}
+
 /// The files among `paths` (a work directory's, relative) that are dumps printed after
-/// a pass on its scope: after `pass.name`, of the module, subgraph or core its scope
-/// names (every module when it has none), by index.
+/// a pass on its scope ([`Dumps::after`]), by index.
 pub fn dumps_after(pass: &PassRun, paths: &[&str]) -> Vec<usize> {
-    let scope = pass.scope.as_deref().unwrap_or("");
-    let parts: Vec<&str> = scope.split('/').filter(|s| !s.is_empty()).collect();
-    let number = |s: &str, prefix: &str| s.strip_prefix(prefix).and_then(|d| d.parse::<u32>().ok());
-    let core = parts.iter().find_map(|s| number(s, "nc"));
-    let linked = parts.contains(&"sgLnk");
-    let subgraph = parts.iter().find_map(|s| number(s, "sg"));
-    paths
-        .iter()
-        .enumerate()
-        .filter_map(|(i, path)| {
-            let dump = workdir::dump_of(path)?;
-            let matches = dump.after == pass.name
-                && core.is_none_or(|c| c == dump.core)
-                && (!linked || dump.linked)
-                && subgraph.is_none_or(|s| !dump.linked && s == dump.subgraph);
-            matches.then_some(i)
-        })
-        .collect()
+    Dumps::of(paths).after(pass)
 }
 
 #[cfg(test)]

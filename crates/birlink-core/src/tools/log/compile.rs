@@ -14,9 +14,10 @@
 //! pipeline (the oldest run still without one takes it); a backend process (its
 //! `[BackendDriver]` lines) joins the run whose pipeline named its directory
 //! (`BackendDriver VNC cwd: DIR` then `… Cwd: "DIR"`), else the oldest run whose pipeline
-//! started a backend and has none yet. Lines without a process id (the frontend's C++
-//! lines, wrapped lines) belong to the run of the line before them. birlink's reading,
-//! from the public logs' shape (log spec §2).
+//! started a backend and has none yet. A process already placed that starts a compile
+//! again starts a new run, its old run's processes placed afresh. Lines without a
+//! process id (the frontend's C++ lines, wrapped lines) belong to the run of the line
+//! before them. birlink's reading, from the public logs' shape (log spec §2).
 
 use std::collections::BTreeMap;
 
@@ -270,10 +271,15 @@ impl Reader {
 
     /// The run a process belongs to, placing a process seen for the first time.
     fn run_of(&mut self, pid: u64, line: &Line<'_>, number: usize) -> usize {
-        if let Some(&run) = self.by_pid.get(&pid) {
-            return run;
-        }
         let is_driver = line.logger == Some("root") && is_compile_command(line.message);
+        if let Some(&run) = self.by_pid.get(&pid) {
+            if !is_driver {
+                return run;
+            }
+            // A known process starting a compile: the same driver compiling again (or
+            // its id reused). Its run is over; its processes are placed afresh.
+            self.by_pid.retain(|_, r| *r != run);
+        }
         let run = if is_driver {
             self.new_run(number)
         } else if line.logger == Some("root")

@@ -12,7 +12,7 @@ use crate::model::entity::EntityKind;
 use super::line;
 
 /// A name a log line mentions.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Mention {
     /// The name.
     pub name: String,
@@ -22,8 +22,10 @@ pub struct Mention {
     pub core: Option<u64>,
 }
 
-/// One recognised line (or wrapped lines) of a log.
-#[derive(Clone, Debug, PartialEq)]
+/// One recognised line (or wrapped lines) of a log. It crosses threads as its code:
+/// what birlink knows of it is looked up again ([`ncc::find`] of its code, as
+/// [`read`] found it).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Finding {
     /// 1-based line where it starts.
     pub line: usize,
@@ -32,12 +34,19 @@ pub struct Finding {
     /// The compiler's code (`NCC_ILLC059`) or assertion text.
     pub code: String,
     /// What birlink knows of it (`None`: an `NCC_` code birlink does not know).
+    #[serde(skip)]
     pub known: Option<&'static Ncc>,
     /// The names it mentions.
     pub mentions: Vec<Mention>,
 }
 
 impl Finding {
+    /// A finding that crossed from another thread, with what birlink knows of its code.
+    pub fn known_again(mut self) -> Finding {
+        self.known = ncc::find(&self.code);
+        self
+    }
+
     /// birlink's code for it, if birlink reproduces the failure.
     pub fn birlink(&self) -> Option<Code> {
         self.known.and_then(|n| n.birlink)

@@ -13,7 +13,7 @@ mod findings;
 mod line;
 mod locate;
 
-pub use beside::{beside, dumps_after, Beside};
+pub use beside::{beside, dumps_after, Beside, Dumps};
 pub use compile::{read_log, LogReading};
 pub use findings::{read, Finding, Mention};
 pub use locate::{locate, locate_all, Index, Located};
@@ -23,25 +23,30 @@ use crate::passes::Outcome;
 /// A whole log's bytes (any encoding errors replaced) read, as the JSON `birlink explain
 /// --log LOG --format json` prints and `birlink.read_log` returns (`docs/spec/log.md`).
 pub fn read_log_json(bytes: &[u8]) -> String {
-    let reading = read_log(&String::from_utf8_lossy(bytes));
-    // A reading is strings, numbers and lists: it always prints.
-    serde_json::to_string_pretty(&reading).unwrap_or_default()
+    reading_json(&read_log(&String::from_utf8_lossy(bytes)), None)
 }
 
 /// A log read and held beside birlink's run of the same dumps: the reading's JSON with
 /// a `beside` member ([`Beside`]), as `birlink explain --log LOG DUMPS… --format json`
-/// prints it (`docs/spec/log.md` §5).
+/// prints it (`docs/spec/log.md` §4).
 pub fn read_log_beside_json(bytes: &[u8], outcome: &Outcome) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let reading = read_log(&text);
+    reading_json(&reading, Some(&beside(&text, &reading, outcome)))
+}
+
+/// A reading's JSON, with what it was held beside when it was: the one writer of the
+/// CLI's, Python's and the page's (which reads in its worker and writes on its thread).
+pub fn reading_json(reading: &LogReading, beside: Option<&Beside>) -> String {
     #[derive(serde::Serialize)]
     struct WithBeside<'r> {
         #[serde(flatten)]
         reading: &'r LogReading,
-        beside: Beside,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        beside: Option<&'r Beside>,
     }
-    let text = String::from_utf8_lossy(bytes);
-    let reading = read_log(&text);
-    let beside = beside(&text, &reading, outcome);
-    serde_json::to_string_pretty(&WithBeside { reading: &reading, beside }).unwrap_or_default()
+    // A reading is strings, numbers and lists: it always prints.
+    serde_json::to_string_pretty(&WithBeside { reading, beside }).unwrap_or_default()
 }
 
 /// What to do when no link set is open: which dumps to load, and how to make them.

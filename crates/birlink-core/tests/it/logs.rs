@@ -237,3 +237,66 @@ fn the_same_processes_compiling_again_are_a_new_run() {
     assert_eq!(twice.runs[1].passes.len(), first.run.passes.len());
     assert_eq!(twice.runs[0].bir_linker, first.run.bir_linker);
 }
+
+#[test]
+fn lower_local_collectives_look_up_is_per_subgraph_in_the_modular_flow() {
+    use serde_json::{json, Value};
+    // The modular work directory; on core 0's subgraph 1, a local all-reduce over a
+    // buffer numbered `.31`; core 1's subgraph 1 numbers it `.72`, and core 1's subgraph
+    // 0 has a `.31` of its own, which is another subgraph's and does not count.
+    let (_, files) = birlink_core::gen::samples::workdirs().into_iter().find(|(i, _)| i.file == "workdir-moe").unwrap();
+    let buffer = |n: u32| format!("inst____main__.lnc2_reduce-0:my_row.{n}");
+    let edit = |bytes: &[u8], name: &str, collective: bool| -> Vec<u8> {
+        let mut module: Value = serde_json::from_slice(bytes).unwrap();
+        let function = &mut module["functions"][0];
+        function["allocations"].as_array_mut().unwrap().push(json!({
+            "Skind": "memory_location_set", "addr_space": "Local", "dtype": "bfloat16", "kind": "Internal",
+            "memorylocations": [{"addr": 0x38_0000, "allocated": true, "bank": 0, "base": 0, "dims": [64], "name": name, "type": "DRAM"}],
+            "name": format!("{name}_set"), "tensor_shape": [64]
+        }));
+        if collective {
+            let ap = json!({"ap": [[1, 64]], "dtype": "bfloat16", "kind": "physical_ap", "memref": name, "offset": 0});
+            function["blocks"][0]["instructions"].as_array_mut().unwrap().push(json!({
+                "name": "lnc2_reduce_all", "opcode": "CollectiveCompute", "engine": "Pool", "is_local": true,
+                "cc_channel": {"kind": 2, "op": "add", "replica_groups": [[0, 1]]}, "ins": [ap.clone()], "outs": [ap]
+            }));
+        }
+        serde_json::to_vec_pretty(&module).unwrap()
+    };
+    let held: Vec<(String, Vec<u8>)> = files
+        .into_iter()
+        .map(|f| {
+            let dump = f.path.contains("bir_debug");
+            let bytes = match (
+                dump,
+                f.path.contains("/nc00/sg01/"),
+                f.path.contains("/nc01/sg01/"),
+                f.path.contains("/nc01/sg00/"),
+            ) {
+                (true, true, _, _) => edit(&f.bytes, &buffer(31), true),
+                (true, _, true, _) => edit(&f.bytes, &buffer(72), true),
+                (true, _, _, true) => edit(&f.bytes, &buffer(31), false),
+                _ => f.bytes,
+            };
+            (f.path, bytes)
+        })
+        .collect();
+    let (sources, input) = birlink_core::read::workdir::split(held, None).unwrap();
+    let outcome = birlink_core::run(sources, &birlink_core::LinkOptions { workdir: Some(input), ..Default::default() });
+    assert_eq!(outcome.report.options.flow, birlink_core::Flow::Modular);
+    let found: Vec<&str> = outcome
+        .report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == birlink_core::Code::LocalCollectiveNameMissing)
+        .map(|d| d.message.as_str())
+        .collect();
+    let hint =
+        outcome.report.diagnostics.iter().find(|d| d.code == birlink_core::Code::LocalCollectiveNameMissing).unwrap();
+    assert!(hint.help.contains("only in its numbers"), "{}", hint.help);
+    // Both directions, in subgraph 1 only; core 1's `.31` in subgraph 0 is no answer.
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].contains("on core 0 of subgraph 1") && found[0].contains(&buffer(31)), "{}", found[0]);
+    assert!(found[0].contains(&format!("nearest on core 1: `{}`", buffer(72))), "{}", found[0]);
+    assert!(found[1].contains("on core 1 of subgraph 1") && found[1].contains(&buffer(72)), "{}", found[1]);
+}

@@ -95,10 +95,20 @@ pub fn details() -> Html {
     }
 }
 
+/// "Open in editor" for a place in an input file, when the page runs in an editor.
+fn open_in_editor(original: &Original) -> Html {
+    if !crate::services::editor::available() {
+        return html! {};
+    }
+    let (file, line, column) = (original.file.clone(), original.line, original.column);
+    let onclick = Callback::from(move |_: MouseEvent| crate::services::editor::open_file(&file, line, column));
+    html! { <button type="button" class="link open-in-editor" {onclick}>{ "Open in editor" }</button> }
+}
+
 fn original_text(original: &Original) -> Html {
     html! {
         <>
-            <p class="muted">{ format!("{}:{}:{}", original.file, original.line, original.column) }</p>
+            <p class="muted">{ format!("{}:{}:{}", original.file, original.line, original.column) }{ " " }{ open_in_editor(original) }</p>
             <p class="pointer"><code>{ original.pointer.clone() }</code></p>
             <pre class="code json" id="details-original">{ original.json.clone() }</pre>
         </>
@@ -204,7 +214,15 @@ fn entity_details(props: &EntityProps) -> Html {
             </p>
             <p class="key"><code title="the entity's key: links to it use this">{ view.key.to_string() }</code></p>
             if let Some(source) = &view.source {
-                <p class="source" title="the kernel line behind it (debug.filename)">{ "source: " }<code>{ source.clone() }</code></p>
+                <p class="source" title="the kernel line behind it (debug.filename)">{ "source: " }<code>{ source.clone() }</code>
+                    if crate::services::editor::available() {
+                        { " " }
+                        <button type="button" class="link open-in-editor" onclick={
+                            let source = source.clone();
+                            Callback::from(move |_: MouseEvent| crate::services::editor::open_source(&source))
+                        }>{ "Open in editor" }</button>
+                    }
+                </p>
             }
             if let Some(call) = &props.call {
                 { call_bindings(call) }
@@ -222,6 +240,7 @@ fn entity_details(props: &EntityProps) -> Html {
                     { "Original JSON" }
                     if let Some(original) = &view.original {
                         <span class="muted">{ format!(" {}:{}:{}", original.file, original.line, original.column) }</span>
+                        { " " }{ open_in_editor(original) }
                     }
                 </summary>
                 { match &view.original {

@@ -416,6 +416,18 @@ pub enum PageMessage {
         /// Its key.
         select: EntityKey,
     },
+    /// "Open in editor" (an editor's webview only, `services::editor`): a file of the
+    /// link set at a line and column (1-based), or the kernel line behind an entity.
+    Open {
+        /// The file, as the link set names it.
+        file: Option<String>,
+        /// Its line.
+        line: u64,
+        /// Its column.
+        column: u64,
+        /// `debug.filename:lineno`.
+        source: Option<String>,
+    },
 }
 
 impl PageMessage {
@@ -437,6 +449,10 @@ impl PageMessage {
             }),
             PageMessage::Resize { height } => json!({"birlink": "resize", "height": height}),
             PageMessage::Selected { select } => json!({"birlink": "selected", "select": select.to_string()}),
+            PageMessage::Open { file: Some(file), line, column, .. } => {
+                json!({"birlink": "open", "file": file, "line": line, "column": column})
+            }
+            PageMessage::Open { source, .. } => json!({"birlink": "open", "source": source}),
         }
     }
 }

@@ -21,8 +21,13 @@ use crate::embed::trust::Trust;
 use crate::services::files;
 use crate::state::{Action, HostCall, Mode, State};
 
-/// The window that may drive this page: its parent when framed, else its opener.
+/// The window that may drive this page: the one an editor's webview names (VS Code
+/// hides a webview's parent: `services::editor`), else its parent when framed, else
+/// its opener.
 fn host_window() -> Option<web_sys::Window> {
+    if let Some(host) = crate::services::editor::host() {
+        return Some(host);
+    }
     let window = web_sys::window()?;
     let parent =
         window.parent().ok().flatten().filter(|p| !JsValue::from(p.clone()).loose_eq(&JsValue::from(window.clone())));
@@ -130,11 +135,16 @@ fn call(request: HostRequest, binaries: &[JsValue]) -> Result<HostCall, HostErro
     })
 }
 
-/// Posts a message to the host at the origin it is known to have.
+/// Posts a message to the host at the origin it is known to have; to the host
+/// document's own `birlinkPage.post` when it gives one (an editor's webview, whose
+/// host hears only through its API: `services::editor`).
 fn post(message: &PageMessage, origin: &str) {
-    let Some(host) = host_window() else { return };
     let value = serde_wasm_bindgen::Serializer::json_compatible();
     let Ok(object) = serde::Serialize::serialize(&message.to_value(), &value) else { return };
+    if crate::services::editor::post(&object) {
+        return;
+    }
+    let Some(host) = host_window() else { return };
     let _ = host.post_message(&object, origin);
 }
 
@@ -190,7 +200,10 @@ pub fn use_messages(state: &UseReducerHandle<State>, trust: &Trust) {
         let trust = trust.clone();
         let host_origin = host_origin.clone();
         use_effect_with((), move |_| {
-            if host_window().is_some() {
+            // In an editor's webview, the editor hears every message, whatever its origin.
+            if crate::services::editor::available() {
+                post(&PageMessage::Ready, "*");
+            } else if host_window().is_some() {
                 // The parent's origin known: tell it when allowed, else nobody. Unknown
                 // (an opener, a browser without `ancestorOrigins`): every allowed origin,
                 // of which the browser delivers to the one the host has.

@@ -31,7 +31,9 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
         }
         // The samples menu is the full page's: embedded, there is none to fill (and a
         // frame a notebook wrote has no `samples/` beside it).
-        if !params.embed {
+        // In an editor's webview the host sends the files: no samples, no default sample.
+        let hosted = crate::services::editor::available();
+        if !params.embed && !hosted {
             let menu = dispatcher.clone();
             wasm_bindgen_futures::spawn_local(async move {
                 match fetch::samples_index().await {
@@ -47,7 +49,7 @@ pub fn use_start(state: &UseReducerHandle<State>, params: &PageParams, fragment:
         let mut shown = params.sources[Side::Shown].clone();
         shown.data = link.data;
         // Nothing named: the default sample (embedded, the host sends the files).
-        if shown.is_empty() && !params.embed {
+        if shown.is_empty() && !params.embed && !hosted {
             let sample = birlink_core::gen::samples::DEFAULT_SAMPLE.to_owned();
             shown = LinkSource { sample: Some(sample), ..shown };
         }

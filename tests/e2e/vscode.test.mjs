@@ -3,8 +3,10 @@
 // Chromium drives it: "birlink: Open Link Set" from the explorer on a failing work
 // directory shows the page's own verdict and diagnostics inside the webview, and "Open
 // in editor" opens the dump at the diagnostic's JSON location; "Reopen Editor With… →
-// birlink" on a passing dump links its work directory. No request leaves loopback: the
-// webview's files are the extension's, served inside the workbench.
+// birlink" on a passing dump links its work directory (its log read as one), in VS
+// Code's theme, keeps its view across a hidden tab, and offers to link again when a
+// dump changes on disk. No request leaves loopback: the webview's files are the
+// extension's, served inside the workbench.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -51,6 +53,7 @@ before(async () => {
   fs.mkdirSync(path.join(work, 'data/User'), { recursive: true });
   fs.writeFileSync(path.join(work, 'data/User/settings.json'), JSON.stringify({
     'workbench.startupEditor': 'none',
+    'workbench.colorTheme': 'Default Light Modern',
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
     'chat.disableAIFeatures': true,
     'workbench.tips.enabled': false,
@@ -115,6 +118,8 @@ async function inspector(page, before = new Set()) {
 }
 
 async function command(page, name) {
+  // The keys go to the workbench, not to a webview that has the focus.
+  await page.locator('.explorer-folders-view .monaco-list-row').first().click();
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
@@ -176,6 +181,27 @@ test('Reopen Editor With… birlink on a passing dump links its work directory',
   // Its work directory, with its log read as one.
   assert.match(await frame.locator('#workdir').innerText(), /subgraphs sg00, sg01, sg02/);
   await frame.locator('#log-timeline').waitFor();
+  await page.screenshot({ path: 'docs/img/vscode-workdir.png' });
+  // The theme follows VS Code's (light here: the body's class is VS Code's).
+  assert.deepEqual(await frame.evaluate(() => [document.documentElement.dataset.theme, document.body.classList.contains('vscode-light')]), ['light', true]);
+  // A view chosen survives a hidden tab: another file over it, then back.
+  await frame.locator('#tab-barriers').click();
+  await frame.waitForFunction(() => location.hash.includes('view=barriers'));
+  await page.waitForTimeout(600);
+  const before = new Set(page.frames());
+  // Kept open (not a preview another file would replace), then hidden behind a file.
+  await page.locator('.tab.active', { hasText: 'bir_debug' }).dblclick();
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^command\.txt$/ }).first().click();
+  await page.locator('.tab.active', { hasText: 'command.txt' }).waitFor();
+  await page.locator('.tab', { hasText: 'bir_debug' }).first().click();
+  const again = await inspector(page, before);
+  await again.waitForFunction(() => document.querySelector('#tab-barriers')?.getAttribute('aria-selected') === 'true');
+  // A dump that changes on disk: the view offers to link again, and does.
+  const dump = fs.readdirSync(path.join(work, 'ws/passing/nc01/sg02')).find((f) => f.startsWith('bir_debug'));
+  fs.appendFileSync(path.join(work, 'ws/passing/nc01/sg02', dump), '\n');
+  await again.locator('#birlink-changed button').click({ timeout: 30000 });
+  await again.locator('#birlink-changed').waitFor({ state: 'detached' });
+  assert.match(await again.locator('#verdict').innerText(), /linked nc00\/sgLnk, nc01\/sgLnk/);
   assert.deepEqual(outside, []);
   assert.deepEqual(page.errors, []);
 });

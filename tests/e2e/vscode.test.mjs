@@ -145,6 +145,7 @@ test('Open Link Set on a failing folder: the page\'s verdict and diagnostics in 
   const frame = await inspector(page);
   const verdict = await frame.locator('#verdict').innerText();
   assert.match(verdict, /link failed in vnc_remote_addr_map.*1 error/s, verdict);
+  assert.deepEqual(await frame.evaluate(() => [document.documentElement.dataset.theme, document.body.classList.contains('vscode-light')]), ['light', true]);
   // The same diagnostics as the page (the run opens on its first error).
   await frame.locator('#tab-diagnostics').click();
   const diagnostics = await frame.locator('#view-diagnostics').innerText();
@@ -166,6 +167,9 @@ test('Open Link Set on a failing folder: the page\'s verdict and diagnostics in 
 });
 
 test('Reopen Editor With… birlink on a passing dump links its work directory', async () => {
+  // In a dark theme this time: the page follows it.
+  const settings = path.join(work, 'data/User/settings.json');
+  fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), 'workbench.colorTheme': 'Default Dark Modern' }));
   const page = await workbench();
   // The dump, from the explorer: it opens as text (birlink is offered, never forced).
   const rows = page.locator('.explorer-folders-view .monaco-list-row');
@@ -182,8 +186,8 @@ test('Reopen Editor With… birlink on a passing dump links its work directory',
   assert.match(await frame.locator('#workdir').innerText(), /subgraphs sg00, sg01, sg02/);
   await frame.locator('#log-timeline').waitFor();
   await page.screenshot({ path: 'docs/img/vscode-workdir.png' });
-  // The theme follows VS Code's (light here: the body's class is VS Code's).
-  assert.deepEqual(await frame.evaluate(() => [document.documentElement.dataset.theme, document.body.classList.contains('vscode-light')]), ['light', true]);
+  // The theme follows VS Code's: dark here, light in the first test.
+  assert.deepEqual(await frame.evaluate(() => [document.documentElement.dataset.theme, document.body.classList.contains('vscode-dark')]), ['dark', true]);
   // A view chosen survives a hidden tab: another file over it, then back.
   await frame.locator('#tab-barriers').click();
   await frame.waitForFunction(() => location.hash.includes('view=barriers'));

@@ -1,8 +1,8 @@
 // birlink for VS Code (docs/vscode.md): the inspector — the web app itself — in a
 // webview, over link sets the extension host reads with `vscode.workspace.fs`, so a work
 // directory on a Remote-SSH, WSL or container machine opens with no server, no port and
-// no tunnel: the files go from the extension host to the webview as `Uint8Array`s in
-// the page's own message protocol (`load`), and nowhere else.
+// no tunnel: the files go from the extension host to the webview as `Uint8Array`s, one
+// message each, and reach the page as its own message protocol's `load`, and nowhere else.
 //
 // * `birlink.inspector`, a read-only custom editor ("Open With… → birlink") for
 //   `bir_debug.*.json`, `bir.json` and `*.birlink.json`: it opens the link set the file
@@ -252,34 +252,33 @@ class Inspector {
     }
   }
 
-  /** Reads the link set (with progress) and hands it to the page as its `load`. */
+  /** Reads the link set and hands it to the page as its `load`, one file per message
+   *  (a large set never crosses in one message; the bridge keeps each as a Blob and
+   *  gives the page the `load` once all are there), with progress. */
   async load() {
     const set = this.set;
     const id = `vscode-${++this.loads}`;
-    const files = await vscode.window.withProgress(
+    this.changed = false;
+    await this.post({ type: 'load-start', id, view: this.state?.view, select: this.state?.select });
+    await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: `birlink: reading ${set.files.length} files` },
       async (progress) => {
-        const read = [];
         let bytes = 0;
         for (const [i, file] of set.files.entries()) {
           const data = await vscode.workspace.fs.readFile(file.uri);
           bytes += data.byteLength;
           if (bytes > MAX_BYTES) {
-            vscode.window.showWarningMessage(`birlink: the link set is over ${MAX_BYTES >> 30} GiB; linked the first ${read.length} files`);
+            vscode.window.showWarningMessage(`birlink: the link set is over ${MAX_BYTES >> 30} GiB; linked the first ${i} files`);
             break;
           }
           // A plain Uint8Array: a Node Buffer would cross as a JSON object four times larger.
-          read.push({ name: file.name, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
+          const plain = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+          await this.post({ type: 'load-file', id, name: file.name, data: plain });
           progress.report({ increment: 100 / set.files.length, message: `${i + 1}/${set.files.length}` });
         }
-        return read;
       },
     );
-    this.changed = false;
-    const request = { birlink: 'load', id, files };
-    if (this.state?.view) request.view = this.state.view;
-    if (this.state?.select) request.select = this.state.select;
-    await this.post(request);
+    await this.post({ type: 'load-end', id });
   }
 
   /** Opens a file of the link set at a JSON location, or the kernel line behind an

@@ -56,6 +56,27 @@ window.addEventListener('message', (event) => {
   }
 });
 
+// The link set, one file per message from the extension (a large set never crosses in
+// one message): each kept as a Blob (outside the page's wasm memory), then handed to the
+// page as its protocol's `load`, from the window the page obeys.
+let pending = null;
+window.addEventListener('message', (event) => {
+  const message = event.data;
+  const host = window.birlinkPage?.host;
+  if (!message || !host || event.source !== host || event.origin !== location.origin) return;
+  if (message.type === 'load-start') {
+    pending = { id: message.id, files: [], view: message.view, select: message.select };
+  } else if (message.type === 'load-file' && pending?.id === message.id) {
+    pending.files.push({ name: message.name, data: new Blob([message.data]) });
+  } else if (message.type === 'load-end' && pending?.id === message.id) {
+    const request = { birlink: 'load', id: pending.id, files: pending.files };
+    if (pending.view) request.view = pending.view;
+    if (pending.select) request.select = pending.select;
+    pending = null;
+    window.dispatchEvent(new MessageEvent('message', { data: request, origin: location.origin, source: host }));
+  }
+});
+
 // A dump changed on disk: offer to link again.
 window.addEventListener('message', (event) => {
   const message = event.data;

@@ -46,6 +46,12 @@ before(async () => {
   execFileSync(cli(), ['gen', '--flow', 'modular', '--subgraphs', '3', '--partitions', '6', '--fault', '1514',
     '--out', path.join(ws, 'failing')], { stdio: 'ignore' });
   fs.cpSync(path.join(samples, 'workdir-moe'), path.join(ws, 'passing'), { recursive: true });
+  // Real-shaped dumps name their kernel lines (`debug.filename`, `lineno`:
+  // /home/ubuntu/kernels/common/tiling.py); that kernel is in the workspace too.
+  execFileSync(cli(), ['gen', '--shape', 'real', '--fault', '1189', '--out', path.join(ws, 'kernel')], { stdio: 'ignore' });
+  fs.mkdirSync(path.join(ws, 'kernels/common'), { recursive: true });
+  fs.writeFileSync(path.join(ws, 'kernels/common/tiling.py'),
+    Array.from({ length: 2000 }, (_, i) => `# tiling.py line ${i + 1}`).join('\n') + '\n');
   const env = { ...process.env, PATH: `${nodeBin}:${process.env.PATH}`, EXTENSIONS_GALLERY: '{}' };
   const dirs = ['--user-data-dir', path.join(work, 'data'), '--extensions-dir', path.join(work, 'extensions')];
   execFileSync(path.join(nodeBin, 'node'), [codeServer, ...dirs, '--install-extension', vsix], { env, stdio: 'ignore' });
@@ -206,6 +212,36 @@ test('Reopen Editor With… birlink on a passing dump links its work directory',
   await again.locator('#birlink-changed button').click({ timeout: 30000 });
   await again.locator('#birlink-changed').waitFor({ state: 'detached' });
   assert.match(await again.locator('#verdict').innerText(), /linked nc00\/sgLnk, nc01\/sgLnk/);
+  assert.deepEqual(outside, []);
+  assert.deepEqual(page.errors, []);
+});
+
+test('Open in editor on an instruction\'s kernel line opens that file of the workspace at that line', async () => {
+  const page = await workbench();
+  const folder = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^kernel$/ });
+  const item = page.locator('.monaco-menu .action-label', { hasText: /^Open Link Set$/ });
+  for (let tries = 0; tries < 5 && !(await item.isVisible()); tries++) {
+    await folder.click({ button: 'right' });
+    await item.waitFor({ timeout: 5000 }).catch(() => page.keyboard.press('Escape'));
+  }
+  await item.hover();
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+  const frame = await inspector(page);
+  assert.match(await frame.locator('#verdict').innerText(), /0 errors, 1 warning/);
+  // An instruction of that kernel file, found by search, and its kernel line.
+  await frame.locator('#search').fill('source:tiling.py');
+  await frame.locator('#search-results li[role=option]').first().waitFor();
+  await frame.locator('#search').press('Enter');
+  const shown = frame.locator('#details p.source');
+  await shown.waitFor();
+  const [, line] = /tiling\.py:(\d+)/.exec(await shown.innerText()) ?? [];
+  assert.ok(line, await shown.innerText());
+  await shown.locator('.open-in-editor').click();
+  await page.locator('.tab.active', { hasText: 'tiling.py' }).waitFor();
+  const status = page.locator('.statusbar-item', { hasText: /^Ln \d+, Col \d+/ }).first();
+  await status.waitFor();
+  assert.equal(await status.innerText(), `Ln ${line}, Col 1`);
   assert.deepEqual(outside, []);
   assert.deepEqual(page.errors, []);
 });

@@ -49,6 +49,8 @@ before(async () => {
   // Real-shaped dumps name their kernel lines (`debug.filename`, `lineno`:
   // /home/ubuntu/kernels/common/tiling.py); that kernel is in the workspace too.
   execFileSync(cli(), ['gen', '--shape', 'real', '--fault', '1189', '--out', path.join(ws, 'kernel')], { stdio: 'ignore' });
+  // A bundle, which opens alone.
+  execFileSync(cli(), ['gen', '--fault', '1512', '--layout', 'bundle', '--out', path.join(ws, 'repro.birlink.json')], { stdio: 'ignore' });
   fs.mkdirSync(path.join(ws, 'kernels/common'), { recursive: true });
   fs.writeFileSync(path.join(ws, 'kernels/common/tiling.py'),
     Array.from({ length: 2000 }, (_, i) => `# tiling.py line ${i + 1}`).join('\n') + '\n');
@@ -216,7 +218,7 @@ test('Reopen Editor With… birlink on a passing dump links its work directory',
   assert.deepEqual(page.errors, []);
 });
 
-test('Open in editor on an instruction\'s kernel line opens that file of the workspace at that line', async () => {
+test('Open in editor on an instruction\'s kernel line opens that file of the workspace at that line; a bundle opens alone', async () => {
   const page = await workbench();
   const folder = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^kernel$/ });
   const item = page.locator('.monaco-menu .action-label', { hasText: /^Open Link Set$/ });
@@ -242,6 +244,15 @@ test('Open in editor on an instruction\'s kernel line opens that file of the wor
   const status = page.locator('.statusbar-item', { hasText: /^Ln \d+, Col \d+/ }).first();
   await status.waitFor();
   assert.equal(await status.innerText(), `Ln ${line}, Col 1`);
+  // A bundle opened with birlink is its own link set.
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^repro\.birlink\.json$/ }).click();
+  await page.locator('.tab.active', { hasText: 'repro.birlink.json' }).waitFor();
+  const frames = new Set(page.frames());
+  await command(page, 'View: Reopen Editor With...');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'birlink' }).first().click();
+  const bundle = await inspector(page, frames);
+  assert.match(await bundle.locator('#verdict').innerText(), /link failed in vnc_link/);
+  assert.match(await bundle.locator('#load-panel').innerText(), /repro\.birlink\.json/);
   assert.deepEqual(outside, []);
   assert.deepEqual(page.errors, []);
 });

@@ -219,6 +219,9 @@ test('Reopen Editor With… birlink on a passing dump links its work directory',
 });
 
 test('Open in editor on an instruction\'s kernel line opens that file of the workspace at that line; a bundle opens alone', async () => {
+  // In high contrast this time.
+  const settings = path.join(work, 'data/User/settings.json');
+  fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), 'workbench.colorTheme': 'Default High Contrast' }));
   const page = await workbench();
   const folder = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^kernel$/ });
   const item = page.locator('.monaco-menu .action-label', { hasText: /^Open Link Set$/ });
@@ -231,6 +234,7 @@ test('Open in editor on an instruction\'s kernel line opens that file of the wor
   await page.keyboard.press('Enter');
   const frame = await inspector(page);
   assert.match(await frame.locator('#verdict').innerText(), /0 errors, 1 warning/);
+  assert.deepEqual(await frame.evaluate(() => [document.documentElement.dataset.theme, document.documentElement.classList.contains('high-contrast'), document.body.classList.contains('vscode-high-contrast')]), ['dark', true, true]);
   // An instruction of that kernel file, found by search, and its kernel line.
   await frame.locator('#search').fill('source:tiling.py');
   await frame.locator('#search-results li[role=option]').first().waitFor();

@@ -125,6 +125,21 @@ async function inspector(page, before = new Set()) {
   throw new Error('no inspector webview with a verdict (target/vscode-no-inspector.png)');
 }
 
+/** "Open Link Set" from the explorer's context menu of a folder. */
+async function openLinkSet(page, name) {
+  const folder = page.locator('.explorer-folders-view .monaco-list-row', { hasText: name });
+  const item = page.locator('.monaco-menu .action-label', { hasText: /^Open Link Set$/ });
+  for (let tries = 0; tries < 5 && !(await item.isVisible()); tries++) {
+    await folder.click({ button: 'right' });
+    await item.waitFor({ timeout: 5000 }).catch(() => page.keyboard.press('Escape'));
+  }
+  // A menu just drawn may let a click through to nothing: the item is hovered (which
+  // focuses it), then taken with Enter.
+  await item.hover();
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+}
+
 async function command(page, name) {
   // The keys go to the workbench, not to a webview that has the focus.
   await page.locator('.explorer-folders-view .monaco-list-row').first().click();
@@ -139,17 +154,7 @@ async function command(page, name) {
 test('Open Link Set on a failing folder: the page\'s verdict and diagnostics in the webview, and Open in editor at the JSON location', async () => {
   const page = await workbench();
   // The explorer's folder context menu.
-  const folder = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'failing' });
-  const item = page.locator('.monaco-menu .action-label', { hasText: /^Open Link Set$/ });
-  for (let tries = 0; tries < 5 && !(await item.isVisible()); tries++) {
-    await folder.click({ button: 'right' });
-    await item.waitFor({ timeout: 5000 }).catch(() => page.keyboard.press('Escape'));
-  }
-  // A menu just drawn may let a click through to nothing: the item is hovered (which
-  // focuses it), then taken with Enter.
-  await item.hover();
-  await page.waitForTimeout(300);
-  await page.keyboard.press('Enter');
+  await openLinkSet(page, 'failing');
   const frame = await inspector(page);
   const verdict = await frame.locator('#verdict').innerText();
   assert.match(verdict, /link failed in vnc_remote_addr_map.*1 error/s, verdict);
@@ -223,15 +228,7 @@ test('Open in editor on an instruction\'s kernel line opens that file of the wor
   const settings = path.join(work, 'data/User/settings.json');
   fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), 'workbench.colorTheme': 'Default High Contrast' }));
   const page = await workbench();
-  const folder = page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^kernel$/ });
-  const item = page.locator('.monaco-menu .action-label', { hasText: /^Open Link Set$/ });
-  for (let tries = 0; tries < 5 && !(await item.isVisible()); tries++) {
-    await folder.click({ button: 'right' });
-    await item.waitFor({ timeout: 5000 }).catch(() => page.keyboard.press('Escape'));
-  }
-  await item.hover();
-  await page.waitForTimeout(300);
-  await page.keyboard.press('Enter');
+  await openLinkSet(page, /^kernel$/);
   const frame = await inspector(page);
   assert.match(await frame.locator('#verdict').innerText(), /0 errors, 1 warning/);
   assert.deepEqual(await frame.evaluate(() => [document.documentElement.dataset.theme, document.documentElement.classList.contains('high-contrast'), document.body.classList.contains('vscode-high-contrast')]), ['dark', true, true]);

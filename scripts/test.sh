@@ -10,12 +10,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s (%s)\n' "$*" "$(date -u +%T)"; }
+# Each step says when it starts and how much disk is left: a full run writes ~9 GB
+# with cargo's defaults, and a machine short of disk fails as a linker's SIGBUS.
+step() { printf '\n== %s (%s, %s free)\n' "$*" "$(date -u +%T)" "$(df -h --output=avail . | tail -1 | tr -d ' ')"; }
 
 step "setup"
 scripts/setup.sh --browser
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true
+# A run builds every crate once: incremental caches (2.3 GB) and full debug info
+# (most of the rest) only cost disk here. Line tables keep panics' backtraces.
+export CARGO_INCREMENTAL=0
+export CARGO_PROFILE_DEV_DEBUG=line-tables-only
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
 step "format"
@@ -57,4 +63,4 @@ PATH="$venv/bin:$PATH" BIRLINK_CLI="$PWD/target/debug/birlink" PYTHON="$venv/bin
 step "end-to-end tests (playwright-core, Chromium; VS Code itself through code-server)"
 BIRLINK_VENV="$venv" node --test tests/e2e/
 
-printf '\nall tests passed\n'
+printf '\nall tests passed (target/ holds %s)\n' "$(du -sh target | cut -f1)"

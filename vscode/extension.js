@@ -61,10 +61,13 @@ function activate(context) {
       webviewOptions: { retainContextWhenHidden: false },
     }),
     vscode.commands.registerCommand('birlink.openFolder', async (uri) => {
-      const folder = uri instanceof vscode.Uri ? uri : await chooseFolder();
-      if (!folder) return;
-      const set = await folderSet(folder, folder);
-      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, `birlink: ${basename(folder)}`, vscode.ViewColumn.Active, {});
+      const target = uri instanceof vscode.Uri ? uri : await chooseFolder();
+      if (!target) return;
+      // A folder from the explorer or the palette; a JSON file from the explorer: the
+      // link set it belongs to, as "Open With… → birlink" opens it (any file name).
+      const { type } = await vscode.workspace.fs.stat(target);
+      const set = type & vscode.FileType.Directory ? await folderSet(target, target) : await linkSetOf(target);
+      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, `birlink: ${basename(target)}`, vscode.ViewColumn.Active, {});
       new Inspector(context, panel, set);
     }),
     vscode.commands.registerCommand('birlink.relink', () => Inspector.active?.load()),
@@ -73,7 +76,7 @@ function activate(context) {
       async deserializeWebviewPanel(panel, state) {
         const root = state?.root ? vscode.Uri.parse(state.root) : undefined;
         if (!root) return panel.dispose();
-        const set = state.single ? await linkSetOf(root) : await folderSet(root, root);
+        const set = state.origin ? await linkSetOf(vscode.Uri.parse(state.origin)) : await folderSet(root, root);
         new Inspector(context, panel, set);
       },
     }),
@@ -107,7 +110,7 @@ function parent(uri) {
 async function linkSetOf(file) {
   const name = basename(file);
   if (name.endsWith('.birlink.json')) {
-    return { root: parent(file), files: [{ uri: file, name }], single: true, origin: file };
+    return { root: parent(file), files: [{ uri: file, name }], origin: file };
   }
   const parts = file.path.split('/');
   const at = parts.map((p) => CORE.test(p)).lastIndexOf(true);
@@ -125,7 +128,7 @@ async function linkSetOf(file) {
     }
   }
   files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { root: folder, files, single: false, origin: file };
+  return { root: folder, files, origin: file };
 }
 
 /** Every linkable file below `folder`, named as a dropped folder names them (the
@@ -145,7 +148,7 @@ async function folderSet(folder, root) {
   };
   await walk(folder, `${top}/`);
   files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { root: folder, files, single: false };
+  return { root: folder, files };
 }
 
 function nonce() {
@@ -213,7 +216,7 @@ class Inspector {
       "base-uri 'none'",
       "form-action 'none'",
     ].join('; ');
-    const config = { assets, root: this.set.root.toString(), single: !!this.set.single };
+    const config = { assets, root: this.set.root.toString(), origin: this.set.origin?.toString() };
     return `<!doctype html>
 <html lang="en">
 <head>

@@ -164,32 +164,36 @@ pub fn link_set_picker(props: &PickerProps) -> Html {
                    ref={files_input} onchange={on_picked.clone()} aria-label={words.files} tabindex="-1" />
             <input type="file" id={id("folder-input")} webkitdirectory=true multiple=true class="hidden"
                    ref={folder_input} onchange={on_picked} aria-label={words.folder} tabindex="-1" />
-            <label class="samples">
-                <span class="visually-hidden">{ words.samples }</span>
-                <select onchange={on_sample} id={id("samples")}>
-                    <option value="" selected={open_sample.is_none()}>{ words.samples }</option>
-                    { group("Link sets, as the compiler links", &|s| s.code.is_none() && s.files.is_empty() && s.flow != birlink_core::Flow::Seeds) }
-                    { group("Link sets, the seeds' reading", &|s| s.code.is_none() && s.files.is_empty() && s.flow == birlink_core::Flow::Seeds) }
-                    // A pair opens both sides: offered where the shown side is opened.
-                    if side == Side::Shown {
-                        <optgroup label="Compare two link sets">
-                            { for samples.iter().filter(|s| s.against.is_some()).map(|s| {
-                                let other = samples.iter().find(|o| Some(o.file.as_str()) == s.against.as_deref());
-                                let title = format!("{} ↔ {}", s.title, other.map_or(s.against.clone().unwrap_or_default(), |o| o.title.clone()));
-                                let story = match other {
-                                    Some(o) => format!("{} Against: {}", s.description, o.description),
-                                    None => s.description.clone(),
-                                };
-                                html! { <option value={format!("pair:{}", s.file)} title={story}>{ title }</option> }
-                            }) }
-                        </optgroup>
-                    }
-                    { group("Work directories", &|s| !s.files.is_empty()) }
-                    { group("Errors", &severity(Severity::Error)) }
-                    { group("Warnings", &severity(Severity::Warning)) }
-                    { group("Notes", &severity(Severity::Note)) }
-                </select>
-            </label>
+            // In an editor's webview the editor opens link sets (its explorer, its
+            // commands) and no samples are fetched: no samples menu.
+            if !crate::services::editor::available() {
+                <label class="samples">
+                    <span class="visually-hidden">{ words.samples }</span>
+                    <select onchange={on_sample} id={id("samples")}>
+                        <option value="" selected={open_sample.is_none()}>{ words.samples }</option>
+                        { group("Link sets, as the compiler links", &|s| s.code.is_none() && s.files.is_empty() && s.flow != birlink_core::Flow::Seeds) }
+                        { group("Link sets, the seeds' reading", &|s| s.code.is_none() && s.files.is_empty() && s.flow == birlink_core::Flow::Seeds) }
+                        // A pair opens both sides: offered where the shown side is opened.
+                        if side == Side::Shown {
+                            <optgroup label="Compare two link sets">
+                                { for samples.iter().filter(|s| s.against.is_some()).map(|s| {
+                                    let other = samples.iter().find(|o| Some(o.file.as_str()) == s.against.as_deref());
+                                    let title = format!("{} ↔ {}", s.title, other.map_or(s.against.clone().unwrap_or_default(), |o| o.title.clone()));
+                                    let story = match other {
+                                        Some(o) => format!("{} Against: {}", s.description, o.description),
+                                        None => s.description.clone(),
+                                    };
+                                    html! { <option value={format!("pair:{}", s.file)} title={story}>{ title }</option> }
+                                }) }
+                            </optgroup>
+                        }
+                        { group("Work directories", &|s| !s.files.is_empty()) }
+                        { group("Errors", &severity(Severity::Error)) }
+                        { group("Warnings", &severity(Severity::Warning)) }
+                        { group("Notes", &severity(Severity::Note)) }
+                    </select>
+                </label>
+            }
             if side == Side::Against {
                 <form class="against-link" onsubmit={on_link}>
                     <input type="text" id={id("link")} placeholder="or paste a birlink link" value={(*link_text).clone()}

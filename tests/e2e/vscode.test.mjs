@@ -51,6 +51,8 @@ before(async () => {
   execFileSync(cli(), ['gen', '--shape', 'real', '--fault', '1189', '--out', path.join(ws, 'kernel')], { stdio: 'ignore' });
   // A bundle, which opens alone.
   execFileSync(cli(), ['gen', '--fault', '1512', '--layout', 'bundle', '--out', path.join(ws, 'repro.birlink.json')], { stdio: 'ignore' });
+  // Per-core files in a folder of their own, not a work directory (nc00.json, nc01.json).
+  execFileSync(cli(), ['gen', '--out', path.join(ws, 'loose')], { stdio: 'ignore' });
   fs.mkdirSync(path.join(ws, 'kernels/common'), { recursive: true });
   fs.writeFileSync(path.join(ws, 'kernels/common/tiling.py'),
     Array.from({ length: 2000 }, (_, i) => `# tiling.py line ${i + 1}`).join('\n') + '\n');
@@ -147,8 +149,10 @@ async function command(page, name) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
   await input.fill(`>${name}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
-  await page.keyboard.press('Enter');
+  // That command, not the first row (another command may rank above it).
+  const label = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  await page.locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: label }) }).first().click();
 }
 
 test('Open Link Set on a failing folder: the page\'s verdict and diagnostics in the webview, and Open in editor at the JSON location', async () => {
@@ -159,6 +163,8 @@ test('Open Link Set on a failing folder: the page\'s verdict and diagnostics in 
   const verdict = await frame.locator('#verdict').innerText();
   assert.match(verdict, /link failed in vnc_remote_addr_map.*1 error/s, verdict);
   assert.deepEqual(await frame.evaluate(() => [document.documentElement.dataset.theme, document.body.classList.contains('vscode-light')]), ['light', true]);
+  // The editor opens link sets: no samples menu in its webview.
+  assert.equal(await frame.locator('#samples').count(), 0);
   // The same diagnostics as the page (the run opens on its first error).
   await frame.locator('#tab-diagnostics').click();
   const diagnostics = await frame.locator('#view-diagnostics').innerText();
@@ -232,6 +238,14 @@ test('Open in editor on an instruction\'s kernel line opens that file of the wor
   const frame = await inspector(page);
   assert.match(await frame.locator('#verdict').innerText(), /0 errors, 1 warning/);
   assert.deepEqual(await frame.evaluate(() => [document.documentElement.dataset.theme, document.documentElement.classList.contains('high-contrast'), document.body.classList.contains('vscode-high-contrast')]), ['dark', true, true]);
+  // The theme changed while the view is open: the page follows at once, nothing reloads.
+  await frame.evaluate(() => { window.birlinkSameDocument = true; });
+  await command(page, 'Preferences: Color Theme');
+  await page.locator('.quick-input-widget input').fill('Light Modern');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Light Modern' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await frame.waitForFunction(() => document.documentElement.dataset.theme === 'light' && !document.documentElement.classList.contains('high-contrast'), null, { timeout: 20000 });
+  assert.equal(await frame.evaluate(() => window.birlinkSameDocument && document.body.classList.contains('vscode-light')), true);
   // An instruction of that kernel file, found by search, and its kernel line.
   await frame.locator('#search').fill('source:tiling.py');
   await frame.locator('#search-results li[role=option]').first().waitFor();
@@ -254,6 +268,16 @@ test('Open in editor on an instruction\'s kernel line opens that file of the wor
   const bundle = await inspector(page, frames);
   assert.match(await bundle.locator('#verdict').innerText(), /link failed in vnc_link/);
   assert.match(await bundle.locator('#load-panel').innerText(), /repro\.birlink\.json/);
+  // A per-core file outside a work directory opens with the per-core files beside it.
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^loose$/ }).click();
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^nc01\.json$/ }).click();
+  await page.locator('.tab.active', { hasText: 'nc01.json' }).waitFor();
+  const before = new Set(page.frames());
+  await command(page, 'View: Reopen Editor With...');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'birlink' }).first().click();
+  const loose = await inspector(page, before);
+  assert.match(await loose.locator('#verdict').innerText(), /linked nc00, nc01.*0 errors, 0 warnings/s);
+  assert.match(await loose.locator('#load-panel').innerText(), /nc00\.json.*nc01\.json/s);
   assert.deepEqual(outside, []);
   assert.deepEqual(page.errors, []);
 });

@@ -16,7 +16,7 @@ const config = JSON.parse(document.getElementById('birlink-vscode').textContent)
 const saved = vscode.getState() || {};
 
 function save(update) {
-  Object.assign(saved, update, { root: config.root, single: config.single });
+  Object.assign(saved, update, { root: config.root, origin: config.origin });
   vscode.setState(saved);
 }
 save({});

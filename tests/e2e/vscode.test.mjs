@@ -278,6 +278,12 @@ test('Open in editor on an instruction\'s kernel line opens that file of the wor
   const loose = await inspector(page, before);
   assert.match(await loose.locator('#verdict').innerText(), /linked nc00, nc01.*0 errors, 0 warnings/s);
   assert.match(await loose.locator('#load-panel').innerText(), /nc00\.json.*nc01\.json/s);
+  // The same from the explorer's context menu on the other file (any JSON file's name).
+  const seen = new Set(page.frames());
+  await openLinkSet(page, /^nc00\.json$/);
+  const fromMenu = await inspector(page, seen);
+  assert.match(await fromMenu.locator('#verdict').innerText(), /linked nc00, nc01.*0 errors, 0 warnings/s);
+  await page.locator('.tab.active', { hasText: 'birlink: nc00.json' }).waitFor();
   assert.deepEqual(outside, []);
   assert.deepEqual(page.errors, []);
 });

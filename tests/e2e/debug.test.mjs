@@ -3,7 +3,8 @@
 // panics there, and only misbehaves silently in release). A link set large enough that
 // some tables are virtualized (> 150 rows) and others are not; every step of the
 // pipeline walked with j (all of them, unchanged ones included) and every view opened,
-// with no console error at any point.
+// with no console error at any point. A work directory with its compiler log: the
+// timeline, its passes chosen, the log held beside the run.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -162,6 +163,32 @@ test('debug build: the Compare view, its controls, B\'s entities and a swap keep
   for (const key of ['1', '2', '3', '4', '5', '6', '8']) await page.keyboard.press(key);
   await page.locator('#against-close').click();
   await page.locator('.compare-empty').waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('debug build: a work directory with its compiler log — the timeline, a pass chosen by click and by key, the log beside the run — keeps every hook in order', async () => {
+  const page = await open(browser, `${server.url}?sample=workdir-illc059`, { viewport: { width: 1400, height: 1000 } });
+  assert.match(await verdict(page, 120000), /linked nc00, nc01/);
+  const timeline = page.locator('#log-timeline');
+  await timeline.waitFor();
+  // A pass whose dumps are loaded, one with none, the failing one; then to its diagnostic.
+  await timeline.locator('rect[data-pass="coloring_allocator_dram"][data-scope="nc01/sg00"]').click();
+  await page.locator('#timeline-dumps li').first().waitFor();
+  await timeline.locator('rect[data-pass="oom_checker"][data-scope="nc00"]').press('Enter');
+  await page.locator('#timeline-no-dumps').waitFor();
+  await timeline.locator('rect.tl-failed').click();
+  await page.locator('#beside-failure').waitFor();
+  await page.click('#timeline-jump');
+  await page.waitForFunction(() => document.querySelector('#tab-diagnostics')?.getAttribute('aria-selected') === 'true');
+  assert.deepEqual(page.errors, []);
+  // A modular work directory: each core's BirLinker block held against birlink's log.
+  await page.goto(`${server.url}?sample=workdir-moe`);
+  assert.match(await verdict(page, 120000), /linked nc00\/sgLnk, nc01\/sgLnk/);
+  await page.locator('#log-beside').waitFor();
+  assert.match(await page.locator('#log-beside').innerText(), /agree \(61 lines\)/);
+  await page.locator('#log-timeline rect[data-pass="bir_linker"][data-scope="nc01"]').click();
+  await page.locator('#timeline-pass').waitFor();
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

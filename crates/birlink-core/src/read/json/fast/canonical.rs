@@ -31,9 +31,11 @@ impl Orders {
 /// (a repeated key's last), an array that is not its elements, a number that is not its
 /// printed form. Every byte is copied once.
 pub(super) struct Writer<'a> {
-    pub(super) input: &'a str,
+    /// The instruction's text, as bytes: every slot starts and ends at a byte of JSON's
+    /// punctuation or a quote, so what is copied is whole characters.
+    pub(super) input: &'a [u8],
     pub(super) tape: &'a [Slot],
-    pub(super) out: &'a mut String,
+    pub(super) out: &'a mut Vec<u8>,
     pub(super) kids: &'a mut Vec<u32>,
     pub(super) order: &'a mut Vec<usize>,
     pub(super) orders: &'a mut Orders,
@@ -42,38 +44,38 @@ pub(super) struct Writer<'a> {
 }
 
 /// A slot's text in the input.
-fn text_of(input: &str, slot: Slot) -> &str {
-    input.get(slot.start as usize..slot.end as usize).unwrap_or("")
+fn text_of(input: &[u8], slot: Slot) -> &[u8] {
+    input.get(slot.start as usize..slot.end as usize).unwrap_or(&[])
 }
 
 impl Writer<'_> {
     pub(super) fn write(&mut self, at: usize, top: bool) {
         let Some(&slot) = self.tape.get(at) else { return };
         if slot.clean {
-            self.out.push_str(text_of(self.input, slot));
+            self.out.extend_from_slice(text_of(self.input, slot));
             return;
         }
         match slot.kind {
             JsonType::Object => self.object(at, slot, top),
             JsonType::Array => {
-                self.out.push('[');
+                self.out.push(b'[');
                 let mut child = at + 1;
                 while child < slot.next as usize {
                     if child > at + 1 {
-                        self.out.push(',');
+                        self.out.push(b',');
                     }
                     self.write(child, false);
                     child = self.tape.get(child).map_or(usize::MAX, |s| s.next as usize);
                 }
-                self.out.push(']');
+                self.out.push(b']');
             }
             // Only a number is unclean as a scalar: its printed form (it was read once).
             _ => {
                 let text = text_of(self.input, slot);
-                let printed = serde_json::from_str::<serde_json::Number>(text)
+                let printed = serde_json::from_slice::<serde_json::Number>(text)
                     .ok()
-                    .and_then(|number| serde_json::to_string(&number).ok());
-                self.out.push_str(printed.as_deref().unwrap_or(text));
+                    .and_then(|number| serde_json::to_vec(&number).ok());
+                self.out.extend_from_slice(printed.as_deref().unwrap_or(text));
             }
         }
     }
@@ -88,30 +90,30 @@ impl Writer<'_> {
         }
         let from = self.order.len();
         sorted_order(self.input, self.tape, &self.kids[first..], self.orders, self.order);
-        self.out.push('{');
+        self.out.push(b'{');
         for n in 0..self.order.len() - from {
             let kid = self.kids[first + self.order[from + n]] as usize;
             let Some(&member) = self.tape.get(kid) else { continue };
             if n > 0 {
-                self.out.push(',');
+                self.out.push(b',');
             }
             let (key_at, key_end) = (member.key.0 as usize, member.key.1 as usize);
-            let key = self.input.get(key_at..key_end).unwrap_or("");
+            let key = self.input.get(key_at..key_end).unwrap_or(&[]);
             let value = self.out.len() + key.len() + 3;
             if member.clean && member.start as usize == key_end + 2 {
                 // `"key":value` as it is in the input: one piece.
-                self.out.push_str(self.input.get(key_at - 1..member.end as usize).unwrap_or(""));
+                self.out.extend_from_slice(self.input.get(key_at - 1..member.end as usize).unwrap_or(&[]));
             } else {
-                self.out.push('"');
-                self.out.push_str(key);
-                self.out.push_str("\":");
+                self.out.push(b'"');
+                self.out.extend_from_slice(key);
+                self.out.extend_from_slice(b"\":");
                 self.write(kid, false);
             }
-            if top && key == "name" && member.kind == JsonType::String {
+            if top && member.kind == JsonType::String && key == b"name" {
                 self.name = Some((value + 1, self.out.len() - 1));
             }
         }
-        self.out.push('}');
+        self.out.push(b'}');
         self.kids.truncate(first);
         self.order.truncate(from);
     }
@@ -120,8 +122,7 @@ impl Writer<'_> {
 /// Appends to `order` the order of an object's members (`kids`, their tape indices) by
 /// key, a repeated key's last member only: from the orders seen before when these keys
 /// came in this order already, else sorted (and remembered).
-fn sorted_order(input: &str, tape: &[Slot], kids: &[u32], orders: &mut Orders, order: &mut Vec<usize>) {
-    let input = input.as_bytes();
+fn sorted_order(input: &[u8], tape: &[Slot], kids: &[u32], orders: &mut Orders, order: &mut Vec<usize>) {
     let key = |k: usize| {
         kids.get(k)
             .and_then(|&at| tape.get(at as usize))

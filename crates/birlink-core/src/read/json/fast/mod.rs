@@ -48,7 +48,7 @@ use tape::{top_name, Slot};
 /// Buffers reused from one instruction to the next.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
-    out: String,
+    out: Vec<u8>,
     /// The tape indices of the members of the objects being written, innermost last.
     kids: Vec<u32>,
     order: Vec<usize>,
@@ -110,7 +110,7 @@ pub(crate) fn scan<'s>(
         top_name(&scratch.tape, input).map(|slot| (slot.start as usize + 1, slot.end as usize - 1))
     } else {
         let mut writer = Writer {
-            input,
+            input: input.as_bytes(),
             tape: &scratch.tape,
             out: &mut scratch.out,
             kids: &mut scratch.kids,
@@ -123,7 +123,16 @@ pub(crate) fn scan<'s>(
         writer.name
     };
     let scratch: &'s Scratch = scratch;
-    let text = if clean { input } else { scratch.out.as_str() };
+    // Whole characters of the input joined at JSON's punctuation: UTF-8 (checked, as
+    // safe code must; at memory speed for ASCII).
+    let text = if clean {
+        input
+    } else {
+        match std::str::from_utf8(&scratch.out) {
+            Ok(text) => text,
+            Err(_) => return Scanned::Invalid,
+        }
+    };
     let canonical = Canonical { text, unchanged: clean, tape: &scratch.tape, input, name };
     Scanned::Read { canonical, end }
 }

@@ -52,7 +52,7 @@ pub fn share_overlay() -> Html {
                 </div>
             </>
         },
-        ShareDialog::TooLarge(why) => html! {
+        ShareDialog::NoLink(why) => html! {
             <>
                 <p class="check warn" id="share-too-large">{ format!("No link: {why}.") }</p>
                 <p>{ "Share the link set as one bundle file instead: birlink and the CLI open it as they open the files." }</p>

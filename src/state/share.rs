@@ -15,9 +15,14 @@ pub enum ShareDialog {
     Loading,
     /// The link.
     Link(String),
-    /// Too large for a link: why, and the bundle is offered instead.
-    TooLarge(String),
+    /// No link: why (too large for one, or a page with no address of its own), and
+    /// the bundle is offered instead.
+    NoLink(String),
 }
+
+/// Why a page its host wrote has no link to offer.
+pub const NO_ADDRESS: &str =
+    "this page runs inside another program (an editor's view) and has no address of its own for a link to open";
 
 /// The Share dialog. What a link carries of each side is the side's own
 /// ([`super::LinkData`]).
@@ -85,7 +90,7 @@ impl State {
                 continue;
             }
             if let Some(why) = &self.sides[side].data.error {
-                return ShareDialog::TooLarge(match side {
+                return ShareDialog::NoLink(match side {
                     Side::Shown => why.clone(),
                     Side::Against => format!("{}: {why}", side.noun()),
                 });
@@ -100,7 +105,7 @@ impl State {
             ShareDialog::Link(link)
         } else {
             let what = if comparing { "both link sets" } else { "the link set" };
-            ShareDialog::TooLarge(format!(
+            ShareDialog::NoLink(format!(
                 "a link carrying {what} would be {} characters, above the budget of {}: browsers and chat tools may cut it",
                 link.len(),
                 share::LINK_BUDGET
@@ -114,6 +119,12 @@ impl State {
             ShareAction::Open => {
                 if self.result_run().is_none() {
                     return false;
+                }
+                if self.page.base.is_empty() {
+                    // A page its host wrote (an editor's webview): a link would be a bare
+                    // fragment that opens nothing.
+                    self.share.dialog = Some(ShareDialog::NoLink(NO_ADDRESS.to_owned()));
+                    return true;
                 }
                 // Each side's data, asked for once (B's when the page compares).
                 for side in Side::BOTH {

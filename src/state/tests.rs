@@ -416,12 +416,18 @@ fn share_shows_a_link_or_says_why_not() {
     assert!(link.starts_with("http://h/b/#view=pipeline") && link.ends_with("&data=v1.abc"), "{link}");
     let huge = "v1.".to_owned() + &"a".repeat(share::LINK_BUDGET);
     let too_large = reduce(state.clone(), Action::Share(ShareAction::Loaded { run: 1, data: Ok(huge) }));
-    assert!(matches!(&too_large.share.dialog, Some(ShareDialog::TooLarge(why)) if why.contains("above the budget")));
+    assert!(matches!(&too_large.share.dialog, Some(ShareDialog::NoLink(why)) if why.contains("above the budget")));
     let refused =
         reduce(state, Action::Share(ShareAction::Loaded { run: 1, data: Err("the link set is 300 MB".into()) }));
-    assert!(matches!(&refused.share.dialog, Some(ShareDialog::TooLarge(why)) if why.contains("300 MB")));
+    assert!(matches!(&refused.share.dialog, Some(ShareDialog::NoLink(why)) if why.contains("300 MB")));
     let embedded = State { mode: Mode::Embed, ..linked("matmul-2core.json") };
     assert_eq!(reduce(embedded, Action::Key(Key::Share)).share.dialog, None, "no Share embedded");
+    // A page with no address of its own (an editor's webview): no link, the bundle instead,
+    // and the worker is not asked to encode anything.
+    let hosted = State { page: Page { base: String::new(), full_query: String::new() }, ..linked("matmul-2core.json") };
+    let hosted = reduce(hosted, Action::Key(Key::Share));
+    assert_eq!(hosted.share.dialog, Some(ShareDialog::NoLink(super::share::NO_ADDRESS.to_owned())));
+    assert!(hosted.share.out.messages.is_empty());
 }
 
 fn repro(state: State, action: ReproAction) -> State {
@@ -859,7 +865,10 @@ fn an_entity_of_b_is_asked_of_b_s_run_and_never_written_as_a_s_selection() {
 
 #[test]
 fn share_carries_both_link_sets_when_they_fit() {
-    let state = comparing("matmul-1core.json", "matmul-2core.json");
+    let state = State {
+        page: Page { base: "http://h/b/".into(), full_query: String::new() },
+        ..comparing("matmul-1core.json", "matmul-2core.json")
+    };
     let b_run = state.sides[B].link.run;
     let state = reduce(state, Action::Share(ShareAction::Open));
     assert_eq!(state.share.dialog, Some(ShareDialog::Loading));
@@ -881,7 +890,7 @@ fn share_carries_both_link_sets_when_they_fit() {
     let state =
         reduce(state, Action::Share(ShareAction::Loaded { run: b_run, data: Err("the link set is 300 MB".into()) }));
     assert!(
-        matches!(&state.share.dialog, Some(ShareDialog::TooLarge(why)) if why.contains("compared against") && why.contains("300 MB"))
+        matches!(&state.share.dialog, Some(ShareDialog::NoLink(why)) if why.contains("compared against") && why.contains("300 MB"))
     );
 }
 

@@ -181,6 +181,14 @@ test('Open Link Set on a failing folder: the page\'s verdict and diagnostics in 
   await status.waitFor();
   assert.equal(await status.innerText(), `Ln ${line}, Col ${column}`);
   await page.screenshot({ path: 'docs/img/vscode.png' });
+  // Share: the webview has no address of its own for a link to open; the link set is
+  // offered as a bundle, which downloads from the webview.
+  await frame.locator('#share-button').click();
+  assert.match(await frame.locator('#share-too-large').innerText(), /no address of its own/);
+  const [bundle] = await Promise.all([page.waitForEvent('download'), frame.locator('#share-bundle').click()]);
+  assert.equal(bundle.suggestedFilename(), 'linkset.json');
+  const bundled = JSON.parse(fs.readFileSync(await bundle.path(), 'utf8'));
+  assert.ok(Object.keys(bundled).length > 0);
   assert.deepEqual(outside, []);
   assert.deepEqual(page.errors, []);
 });

@@ -123,7 +123,7 @@ async function linkSetOf(file) {
   const folder = parent(file);
   const files = [];
   for (const [entry, type] of await vscode.workspace.fs.readDirectory(folder)) {
-    if (type === vscode.FileType.File && entry.toLowerCase().endsWith('.json')) {
+    if (type & vscode.FileType.File && entry.toLowerCase().endsWith('.json')) {
       files.push({ uri: vscode.Uri.joinPath(folder, entry), name: entry });
     }
   }
@@ -132,7 +132,9 @@ async function linkSetOf(file) {
 }
 
 /** Every linkable file below `folder`, named as a dropped folder names them (the
- *  folder's own name first, `/`-separated), in path order. */
+ *  folder's own name first, `/`-separated), in path order. As `birlink open DIR` walks:
+ *  a symbolic link to a file is read, one to a folder is not entered (a work directory's
+ *  `sgLnk/` links back into the cores' folders, and a link to a parent never ends). */
 async function folderSet(folder, root) {
   const top = basename(root);
   const files = [];
@@ -142,8 +144,9 @@ async function folderSet(folder, root) {
     for (const [entry, type] of entries) {
       if (files.length >= MAX_FILES) return;
       const uri = vscode.Uri.joinPath(dir, entry);
-      if (type & vscode.FileType.Directory) await walk(uri, `${prefix}${entry}/`);
-      else if (type & vscode.FileType.File && linkable(entry)) files.push({ uri, name: `${prefix}${entry}` });
+      if (type & vscode.FileType.Directory) {
+        if (!(type & vscode.FileType.SymbolicLink)) await walk(uri, `${prefix}${entry}/`);
+      } else if (type & vscode.FileType.File && linkable(entry)) files.push({ uri, name: `${prefix}${entry}` });
     }
   };
   await walk(folder, `${top}/`);

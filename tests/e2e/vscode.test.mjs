@@ -46,6 +46,9 @@ before(async () => {
   execFileSync(cli(), ['gen', '--flow', 'modular', '--subgraphs', '3', '--partitions', '6', '--fault', '1514',
     '--out', path.join(ws, 'failing')], { stdio: 'ignore' });
   fs.cpSync(path.join(samples, 'workdir-moe'), path.join(ws, 'passing'), { recursive: true });
+  // Symbolic links as a work directory has them: to a folder (back to its parent: never
+  // entered) and to a file (read).
+  fs.symlinkSync('..', path.join(ws, 'passing/nc00/up'));
   // Real-shaped dumps name their kernel lines (`debug.filename`, `lineno`:
   // /home/ubuntu/kernels/common/tiling.py); that kernel is in the workspace too.
   execFileSync(cli(), ['gen', '--shape', 'real', '--fault', '1189', '--out', path.join(ws, 'kernel')], { stdio: 'ignore' });

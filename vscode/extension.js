@@ -131,6 +131,24 @@ async function linkSetOf(file) {
   return { root: folder, files, origin: file };
 }
 
+/** Files chosen in a dialog, named from the folder that holds them all (its own name
+ *  first, `/`-separated, as a dropped folder names them): per-core files of two cores'
+ *  folders keep the folders that tell them apart. */
+function filesSet(uris) {
+  const folders = uris.map((u) => parent(u).path.split('/'));
+  let common = folders[0];
+  for (const parts of folders.slice(1)) {
+    let n = 0;
+    while (n < common.length && n < parts.length && common[n] === parts[n]) n++;
+    common = common.slice(0, n);
+  }
+  const root = uris[0].with({ path: common.join('/') || '/' });
+  const top = basename(root);
+  const files = uris.map((uri) => ({ uri, name: `${top}/${uri.path.slice(root.path.replace(/\/$/, '').length + 1)}` }));
+  files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { root, files, origin: uris.length === 1 ? uris[0] : undefined };
+}
+
 /** Every linkable file below `folder`, named as a dropped folder names them (the
  *  folder's own name first, `/`-separated), in path order. As `birlink open DIR` walks:
  *  a symbolic link to a file is read, one to a folder is not entered (a work directory's
@@ -251,6 +269,8 @@ class Inspector {
       await this.load();
     } else if (message.birlink === 'open') {
       await this.open(message);
+    } else if (message.birlink === 'pick') {
+      await this.pick(message);
     } else if (message.birlink === 'linked') {
       this.verdict = message;
     } else if (message.birlink === 'error') {
@@ -258,33 +278,66 @@ class Inspector {
     }
   }
 
-  /** Reads the link set and hands it to the page as its `load`, one file per message
-   *  (a large set never crosses in one message; the bridge keeps each as a Blob and
-   *  gives the page the `load` once all are there), with progress. */
+  /** Reads the link set (and the one compared against, when one was chosen) and hands
+   *  it to the page as its `load`, one file per message (a large set never crosses in
+   *  one message; the bridge keeps each as a Blob and gives the page the `load` once
+   *  all are there), with progress. */
   async load() {
-    const set = this.set;
+    const sides = [['shown', this.set], ...(this.against ? [['against', this.against]] : [])];
+    const total = sides.reduce((n, [, set]) => n + set.files.length, 0);
     const id = `vscode-${++this.loads}`;
     this.changed = false;
     await this.post({ type: 'load-start', id, view: this.state?.view, select: this.state?.select });
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `birlink: reading ${set.files.length} files` },
+      { location: vscode.ProgressLocation.Window, title: `birlink: reading ${total} files` },
       async (progress) => {
-        let bytes = 0;
-        for (const [i, file] of set.files.entries()) {
-          const data = await vscode.workspace.fs.readFile(file.uri);
-          bytes += data.byteLength;
-          if (bytes > MAX_BYTES) {
-            vscode.window.showWarningMessage(`birlink: the link set is over ${MAX_BYTES >> 30} GiB; linked the first ${i} files`);
-            break;
+        let done = 0;
+        for (const [side, set] of sides) {
+          let bytes = 0;
+          for (const [i, file] of set.files.entries()) {
+            const data = await vscode.workspace.fs.readFile(file.uri);
+            bytes += data.byteLength;
+            if (bytes > MAX_BYTES) {
+              vscode.window.showWarningMessage(`birlink: the link set is over ${MAX_BYTES >> 30} GiB; linked the first ${i} files`);
+              break;
+            }
+            // A plain Uint8Array: a Node Buffer would cross as a JSON object four times larger.
+            const plain = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+            await this.post({ type: 'load-file', id, side, name: file.name, data: plain });
+            done += 1;
+            progress.report({ increment: 100 / total, message: `${done}/${total}` });
           }
-          // A plain Uint8Array: a Node Buffer would cross as a JSON object four times larger.
-          const plain = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-          await this.post({ type: 'load-file', id, name: file.name, data: plain });
-          progress.report({ increment: 100 / set.files.length, message: `${i + 1}/${set.files.length}` });
         }
       },
     );
     await this.post({ type: 'load-end', id });
+  }
+
+  /** "Open files" / "Open folder" in the page: VS Code's own dialog, which browses the
+   *  machine the files are on (the remote one under Remote-SSH), then the chosen set
+   *  linked in this view, shown or compared against. */
+  async pick(message) {
+    const folder = message.folder === true;
+    const against = message.side === 'against';
+    const chosen = await vscode.window.showOpenDialog({
+      canSelectFiles: !folder,
+      canSelectFolders: folder,
+      canSelectMany: !folder,
+      defaultUri: this.set.root,
+      openLabel: against ? 'Compare against' : 'Link',
+      title: against ? 'birlink: the link set to compare against' : 'birlink: the link set to open',
+    });
+    if (!chosen || chosen.length === 0) return;
+    const set = folder ? await folderSet(chosen[0], chosen[0]) : filesSet(chosen);
+    if (against) {
+      this.against = set;
+    } else {
+      this.set = set;
+      this.panel.title = `birlink: ${basename(folder ? chosen[0] : set.root)}`;
+      // What a restored panel reopens.
+      await this.post({ type: 'set', root: set.root.toString(), origin: set.origin?.toString() });
+    }
+    await this.load();
   }
 
   /** Opens a file of the link set at a JSON location, or the kernel line behind an

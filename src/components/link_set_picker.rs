@@ -76,9 +76,15 @@ pub fn link_set_picker(props: &PickerProps) -> Html {
     let words = words(side);
     let id = |name: &str| format!("{}{name}", side.id_prefix());
 
-    let click = |input: NodeRef| {
+    // In an editor's webview its own dialog chooses (it browses the machine the files are
+    // on: under Remote-SSH, not the laptop the webview runs on).
+    let editor = crate::services::editor::available();
+    let against = side == Side::Against;
+    let click = |input: NodeRef, folder: bool| {
         Callback::from(move |_: MouseEvent| {
-            if let Some(input) = input.cast::<web_sys::HtmlInputElement>() {
+            if editor {
+                crate::services::editor::pick(folder, against);
+            } else if let Some(input) = input.cast::<web_sys::HtmlInputElement>() {
                 input.click();
             }
         })
@@ -158,15 +164,15 @@ pub fn link_set_picker(props: &PickerProps) -> Html {
     };
     html! {
         <>
-            <button type="button" id={id("open-files")} onclick={click(files_input.clone())} title={words.files_title}>{ words.files }</button>
-            <button type="button" id={id("open-folder")} onclick={click(folder_input.clone())} title={words.folder_title}>{ words.folder }</button>
+            <button type="button" id={id("open-files")} onclick={click(files_input.clone(), false)} title={words.files_title}>{ words.files }</button>
+            <button type="button" id={id("open-folder")} onclick={click(folder_input.clone(), true)} title={words.folder_title}>{ words.folder }</button>
             <input type="file" id={id("file-input")} multiple=true accept=".json,application/json,.txt,.log,text/plain" class="hidden"
                    ref={files_input} onchange={on_picked.clone()} aria-label={words.files} tabindex="-1" />
             <input type="file" id={id("folder-input")} webkitdirectory=true multiple=true class="hidden"
                    ref={folder_input} onchange={on_picked} aria-label={words.folder} tabindex="-1" />
             // In an editor's webview the editor opens link sets (its explorer, its
             // commands) and no samples are fetched: no samples menu.
-            if !crate::services::editor::available() {
+            if !editor {
                 <label class="samples">
                     <span class="visually-hidden">{ words.samples }</span>
                     <select onchange={on_sample} id={id("samples")}>

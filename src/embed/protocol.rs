@@ -428,6 +428,15 @@ pub enum PageMessage {
         /// `debug.filename:lineno`.
         source: Option<String>,
     },
+    /// "Open files" / "Open folder" (an editor's webview only, `services::editor`): the
+    /// editor's own dialog chooses, on the machine the files are on (under Remote-SSH,
+    /// the remote one), for the link set shown or the one compared against.
+    Pick {
+        /// A folder (else files).
+        folder: bool,
+        /// For the set compared against.
+        against: bool,
+    },
 }
 
 impl PageMessage {
@@ -453,6 +462,9 @@ impl PageMessage {
                 json!({"birlink": "open", "file": file, "line": line, "column": column})
             }
             PageMessage::Open { source, .. } => json!({"birlink": "open", "source": source}),
+            PageMessage::Pick { folder, against } => {
+                json!({"birlink": "pick", "folder": folder, "side": if *against { "against" } else { "shown" }})
+            }
         }
     }
 }
@@ -470,6 +482,21 @@ mod tests {
             Ok(request) => panic!("taken: {request:?}"),
             Err(e) => (e.code.as_str(), e.message),
         }
+    }
+
+    #[test]
+    fn an_editors_messages_are_what_its_extension_reads() {
+        let open = PageMessage::Open { file: Some("w/nc01/sg00/bir.json".into()), line: 283, column: 38, source: None };
+        assert_eq!(
+            open.to_value(),
+            json!({"birlink": "open", "file": "w/nc01/sg00/bir.json", "line": 283, "column": 38})
+        );
+        let kernel = PageMessage::Open { file: None, line: 0, column: 0, source: Some("tiling.py:12".into()) };
+        assert_eq!(kernel.to_value(), json!({"birlink": "open", "source": "tiling.py:12"}));
+        let pick = PageMessage::Pick { folder: true, against: false };
+        assert_eq!(pick.to_value(), json!({"birlink": "pick", "folder": true, "side": "shown"}));
+        let pick = PageMessage::Pick { folder: false, against: true };
+        assert_eq!(pick.to_value(), json!({"birlink": "pick", "folder": false, "side": "against"}));
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! `birlinkPage.editor: true`, and `birlinkPage.host`, the window the extension's
 //! messages come from. Then every message the page has for its host goes there,
 //! and "Open in editor" asks the editor to open a file of the link set at a JSON
-//! location, or the kernel line behind an entity (the protocol's `open`).
+//! location, or the kernel line behind an entity (the protocol's `open`); "Open files"
+//! and "Open folder" ask the editor's own dialog (`pick`), which browses the machine the
+//! files are on.
 
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -47,6 +49,12 @@ fn send(message: &PageMessage) {
 /// Asks the editor to open `file` (as the link set names it) at a line and column.
 pub fn open_file(file: &str, line: u64, column: u64) {
     send(&PageMessage::Open { file: Some(file.to_owned()), line, column, source: None });
+}
+
+/// Asks the editor to choose files (or a folder) with its own dialog, for a side: it
+/// answers with a `load` of what was chosen.
+pub fn pick(folder: bool, against: bool) {
+    send(&PageMessage::Pick { folder, against });
 }
 
 /// Asks the editor to open the kernel line behind an entity (`debug.filename:lineno`).

@@ -145,6 +145,22 @@ async function openLinkSet(page, name) {
   await page.keyboard.press('Enter');
 }
 
+/** Chooses `target` in VS Code's own file dialog, which `open()` opens, until `done()`
+ *  resolves. The dialog reads its box a moment after it is typed into: taken at once,
+ *  the choice may be the box's former path, and is then made again. */
+async function choose(page, open, target, done) {
+  const box = page.locator('.quick-input-widget input');
+  for (let tries = 0; tries < 3; tries++) {
+    await open();
+    await box.waitFor();
+    await box.fill(target);
+    await page.waitForTimeout(1000);
+    await page.keyboard.press('Enter');
+    if (await done().then(() => true, () => false)) return;
+  }
+  throw new Error(`${target}: not chosen in VS Code's dialog`);
+}
+
 async function command(page, name) {
   // The keys go to the workbench, not to a webview that has the focus.
   await page.locator('.explorer-folders-view .monaco-list-row').first().click();
@@ -192,6 +208,25 @@ test('Open Link Set on a failing folder: the page\'s verdict and diagnostics in 
   assert.equal(bundle.suggestedFilename(), 'linkset.json');
   const bundled = JSON.parse(fs.readFileSync(await bundle.path(), 'utf8'));
   assert.ok(Object.keys(bundled).length > 0);
+  await frame.locator('#share button', { hasText: 'Close' }).click();
+  // Open folder: VS Code's own dialog, which browses the machine the files are on (the
+  // remote one under Remote-SSH), not the webview's; it starts at the link set's folder.
+  const dialog = page.locator('.quick-input-widget input');
+  await frame.locator('#open-folder').click();
+  await dialog.waitFor();
+  const start = `${path.join(work, 'ws/failing')}/`;
+  for (let i = 0; i < 40 && (await dialog.inputValue()) !== start; i++) await page.waitForTimeout(100);
+  assert.equal(await dialog.inputValue(), start);
+  await page.keyboard.press('Escape');
+  // The chosen folder links in this view…
+  await choose(page, () => frame.locator('#open-folder').click(), `${path.join(work, 'ws/passing')}/`,
+    () => frame.waitForFunction(() => /linked nc00\/sgLnk, nc01\/sgLnk/.test(document.querySelector('#verdict')?.textContent ?? ''), null, { timeout: 20000 }));
+  await page.locator('.tab.active', { hasText: 'birlink: passing' }).waitFor();
+  // …and the one to compare against, from the Compare view's own Open folder.
+  await frame.locator('#tab-compare').click();
+  await choose(page, () => frame.locator('#against-open-folder').click(), `${path.join(work, 'ws/failing')}/`,
+    () => frame.locator('#compare-verdict').waitFor({ timeout: 20000 }));
+  assert.match(await frame.locator('#compare-verdict').innerText(), /A links; B fails in vnc_remote_addr_map with 1514/);
   assert.deepEqual(outside, []);
   assert.deepEqual(page.errors, []);
 });

@@ -65,16 +65,29 @@ window.addEventListener('message', (event) => {
   const host = window.birlinkPage?.host;
   if (!message || !host || event.source !== host || event.origin !== location.origin) return;
   if (message.type === 'load-start') {
-    pending = { id: message.id, files: [], view: message.view, select: message.select };
+    pending = { id: message.id, files: [], against: [], view: message.view, select: message.select };
   } else if (message.type === 'load-file' && pending?.id === message.id) {
-    pending.files.push({ name: message.name, data: new Blob([message.data]) });
+    const file = { name: message.name, data: new Blob([message.data]) };
+    (message.side === 'against' ? pending.against : pending.files).push(file);
   } else if (message.type === 'load-end' && pending?.id === message.id) {
     const request = { birlink: 'load', id: pending.id, files: pending.files };
+    if (pending.against.length) request.against = pending.against;
     if (pending.view) request.view = pending.view;
     if (pending.select) request.select = pending.select;
     pending = null;
     window.dispatchEvent(new MessageEvent('message', { data: request, origin: location.origin, source: host }));
   }
+});
+
+// The extension opened another link set in this view (its dialog): what a restored
+// panel reopens.
+window.addEventListener('message', (event) => {
+  const message = event.data;
+  const host = window.birlinkPage?.host;
+  if (!message || message.type !== 'set' || !host || event.source !== host) return;
+  config.root = message.root;
+  config.origin = message.origin;
+  save({});
 });
 
 // A dump changed on disk: offer to link again.

@@ -12,6 +12,9 @@
 //   chosen in the explorer.
 // * The page asks to open a file at a line (`open`): the dump at that JSON location, or
 //   the kernel line behind an entity when that file is in the workspace.
+// * The page's Open files / Open folder (either side) ask for VS Code's own dialog
+//   (`pick`): it browses the machine the files are on, and what is chosen links in the
+//   same view (B's as the set compared against).
 // * A dump on disk that changes (a new compile) makes the view offer to link again.
 //
 // Plain JavaScript, no dependency but the VS Code API.
@@ -202,20 +205,32 @@ class Inspector {
       if (panel.active) Inspector.active = this;
     }, undefined, disposables);
     if (panel.active) Inspector.active = this;
-    // A dump on disk that changes: offer to link again.
-    const pattern = new vscode.RelativePattern(set.root, '**/*.{json,txt,log}');
-    const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+    this.watch();
+    panel.onDidDispose(() => {
+      if (Inspector.active === this) Inspector.active = undefined;
+      for (const d of disposables) d.dispose();
+      for (const d of this.watching) d.dispose();
+    });
+  }
+
+  /** A file of the link set (or of the one compared against) that changes on disk — a
+   *  new compile — makes the view offer to link again. Watched again when a set is
+   *  chosen in the view. */
+  watch() {
+    for (const d of this.watching ?? []) d.dispose();
+    this.watching = [];
     const changed = (uri) => {
-      if (this.set.files.some((f) => f.uri.toString() === uri.toString()) || /bir_debug|\.birlink\.json$|log-neuron-cc/.test(uri.path)) {
+      const ours = [this.set, this.against].some((set) => set?.files.some((f) => f.uri.toString() === uri.toString()));
+      if (ours || /bir_debug|\.birlink\.json$|log-neuron-cc/.test(uri.path)) {
         this.changed = true;
         this.post({ type: 'changed', file: uri.path });
       }
     };
-    disposables.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
-    panel.onDidDispose(() => {
-      if (Inspector.active === this) Inspector.active = undefined;
-      for (const d of disposables) d.dispose();
-    });
+    for (const set of [this.set, this.against]) {
+      if (!set) continue;
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(set.root, '**/*.{json,txt,log}'));
+      this.watching.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
+    }
   }
 
   html(webview, web, media) {
@@ -337,6 +352,7 @@ class Inspector {
       // What a restored panel reopens.
       await this.post({ type: 'set', root: set.root.toString(), origin: set.origin?.toString() });
     }
+    this.watch();
     await this.load();
   }
 

@@ -227,6 +227,10 @@ test('Open Link Set on a failing folder: the page\'s verdict and diagnostics in 
   await choose(page, () => frame.locator('#against-open-folder').click(), `${path.join(work, 'ws/failing')}/`,
     () => frame.locator('#compare-verdict').waitFor({ timeout: 20000 }));
   assert.match(await frame.locator('#compare-verdict').innerText(), /A links; B fails in vnc_remote_addr_map with 1514/);
+  // A file of the set chosen for B that changes on disk offers to link again: the sets
+  // chosen in the view are watched.
+  fs.appendFileSync(path.join(work, 'ws/failing/hlo_netlist.json'), '\n');
+  await frame.locator('#birlink-changed').waitFor({ timeout: 30000 });
   assert.deepEqual(outside, []);
   assert.deepEqual(page.errors, []);
 });

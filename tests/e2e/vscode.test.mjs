@@ -147,14 +147,18 @@ async function openLinkSet(page, name) {
 
 /** Chooses `target` in VS Code's own file dialog, which `open()` opens, until `done()`
  *  resolves. The dialog reads its box a moment after it is typed into: taken at once,
- *  the choice may be the box's former path, and is then made again. */
+ *  the choice may be the box's former path (seen on a loaded machine), and is then made
+ *  again, after a longer moment. */
 async function choose(page, open, target, done) {
   const box = page.locator('.quick-input-widget input');
   for (let tries = 0; tries < 3; tries++) {
+    // A dialog still open (Enter went into the folder instead of taking it) is closed.
+    if (await box.isVisible()) await page.keyboard.press('Escape');
+    await box.waitFor({ state: 'hidden' });
     await open();
     await box.waitFor();
     await box.fill(target);
-    await page.waitForTimeout(1000);
+    await page.waitForTimeout(1000 * (tries + 1));
     await page.keyboard.press('Enter');
     if (await done().then(() => true, () => false)) return;
   }
@@ -225,7 +229,7 @@ test('Open Link Set on a failing folder: the page\'s verdict and diagnostics in 
   // …and the one to compare against, from the Compare view's own Open folder.
   await frame.locator('#tab-compare').click();
   await choose(page, () => frame.locator('#against-open-folder').click(), `${path.join(work, 'ws/failing')}/`,
-    () => frame.locator('#compare-verdict').waitFor({ timeout: 20000 }));
+    () => frame.waitForFunction(() => /B fails/.test(document.querySelector('#compare-verdict')?.textContent ?? ''), null, { timeout: 20000 }));
   assert.match(await frame.locator('#compare-verdict').innerText(), /A links; B fails in vnc_remote_addr_map with 1514/);
   // A file of the set chosen for B that changes on disk offers to link again: the sets
   // chosen in the view are watched.

@@ -213,24 +213,19 @@ class Inspector {
     });
   }
 
-  /** A file of the link set (or of the one compared against) that changes on disk — a
-   *  new compile — makes the view offer to link again. Watched again when a set is
-   *  chosen in the view. */
+  /** A file of the link set that changes on disk — a new compile — makes the view
+   *  offer to link again (the set compared against stays as it was read). Watched
+   *  again when a set is chosen in the view. */
   watch() {
     for (const d of this.watching ?? []) d.dispose();
-    this.watching = [];
     const changed = (uri) => {
-      const ours = [this.set, this.against].some((set) => set?.files.some((f) => f.uri.toString() === uri.toString()));
-      if (ours || /bir_debug|\.birlink\.json$|log-neuron-cc/.test(uri.path)) {
+      if (this.set.files.some((f) => f.uri.toString() === uri.toString()) || /bir_debug|\.birlink\.json$|log-neuron-cc/.test(uri.path)) {
         this.changed = true;
         this.post({ type: 'changed', file: uri.path });
       }
     };
-    for (const set of [this.set, this.against]) {
-      if (!set) continue;
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(set.root, '**/*.{json,txt,log}'));
-      this.watching.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
-    }
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.set.root, '**/*.{json,txt,log}'));
+    this.watching = [watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed)];
   }
 
   html(webview, web, media) {
@@ -293,12 +288,14 @@ class Inspector {
     }
   }
 
-  /** Reads the link set (and the one compared against, when one was chosen) and hands
-   *  it to the page as its `load`, one file per message (a large set never crosses in
-   *  one message; the bridge keeps each as a Blob and gives the page the `load` once
-   *  all are there), with progress. */
-  async load() {
-    const sides = [['shown', this.set], ...(this.against ? [['against', this.against]] : [])];
+  /** Reads the link set (and `against`, a set chosen to compare against) and hands it
+   *  to the page as its `load`, one file per message (a large set never crosses in one
+   *  message; the bridge keeps each as a Blob and gives the page the `load` once all are
+   *  there), with progress. The page keeps the set it compares against across loads
+   *  that bring none (embed spec §4), and closes it when the user does: it is sent once,
+   *  when chosen. */
+  async load(against = undefined) {
+    const sides = [['shown', this.set], ...(against ? [['against', against]] : [])];
     const total = sides.reduce((n, [, set]) => n + set.files.length, 0);
     const id = `vscode-${++this.loads}`;
     this.changed = false;
@@ -344,14 +341,11 @@ class Inspector {
     });
     if (!chosen || chosen.length === 0) return;
     const set = folder ? await folderSet(chosen[0], chosen[0]) : filesSet(chosen);
-    if (against) {
-      this.against = set;
-    } else {
-      this.set = set;
-      this.panel.title = `birlink: ${basename(folder ? chosen[0] : set.root)}`;
-      // What a restored panel reopens.
-      await this.post({ type: 'set', root: set.root.toString(), origin: set.origin?.toString() });
-    }
+    if (against) return this.load(set);
+    this.set = set;
+    this.panel.title = `birlink: ${basename(folder ? chosen[0] : set.root)}`;
+    // What a restored panel reopens.
+    await this.post({ type: 'set', root: set.root.toString(), origin: set.origin?.toString() });
     this.watch();
     await this.load();
   }

@@ -146,19 +146,30 @@ async function openLinkSet(page, name) {
 }
 
 /** Chooses `target` in VS Code's own file dialog, which `open()` opens, until `done()`
- *  resolves. The dialog reads its box a moment after it is typed into: taken at once,
- *  the choice may be the box's former path (seen on a loaded machine), and is then made
- *  again, after a longer moment. */
+ *  resolves. The dialog fills its box with its starting folder a moment after it opens
+ *  (typed into before, the box ends up holding both paths): the box is typed into once
+ *  it holds that folder, and taken once it holds the target. A choice that did not take
+ *  is made again. */
 async function choose(page, open, target, done) {
   const box = page.locator('.quick-input-widget input');
+  const holds = async (test) => {
+    for (let i = 0; i < 50; i++) {
+      if (test(await box.inputValue().catch(() => ''))) return true;
+      await page.waitForTimeout(100);
+    }
+    return false;
+  };
   for (let tries = 0; tries < 3; tries++) {
     // A dialog still open (Enter went into the folder instead of taking it) is closed.
     if (await box.isVisible()) await page.keyboard.press('Escape');
     await box.waitFor({ state: 'hidden' });
     await open();
     await box.waitFor();
+    await holds((value) => value.endsWith('/'));
+    await page.waitForTimeout(300);
     await box.fill(target);
-    await page.waitForTimeout(1000 * (tries + 1));
+    if (!(await holds((value) => value === target))) continue;
+    await page.waitForTimeout(500);
     await page.keyboard.press('Enter');
     if (await done().then(() => true, () => false)) return;
   }
@@ -231,10 +242,18 @@ test('Open Link Set on a failing folder: the page\'s verdict and diagnostics in 
   await choose(page, () => frame.locator('#against-open-folder').click(), `${path.join(work, 'ws/failing')}/`,
     () => frame.waitForFunction(() => /B fails/.test(document.querySelector('#compare-verdict')?.textContent ?? ''), null, { timeout: 20000 }));
   assert.match(await frame.locator('#compare-verdict').innerText(), /A links; B fails in vnc_remote_addr_map with 1514/);
-  // A file of the set chosen for B that changes on disk offers to link again: the sets
-  // chosen in the view are watched.
-  fs.appendFileSync(path.join(work, 'ws/failing/hlo_netlist.json'), '\n');
-  await frame.locator('#birlink-changed').waitFor({ timeout: 30000 });
+  // B closed in the page stays closed: a dump of the set chosen in the view that changes
+  // on disk offers to link again (it is watched), and linking again brings A alone.
+  await frame.locator('#against-close').click();
+  await frame.locator('.compare-empty').waitFor();
+  const sg00 = path.join(work, 'ws/passing/nc00/sg00');
+  fs.appendFileSync(path.join(sg00, fs.readdirSync(sg00).find((f) => f.startsWith('bir_debug'))), '\n');
+  await frame.evaluate(() => { window.birlinkRuns = 0; window.addEventListener('message', (e) => { if (e.data?.birlink === 'load') window.birlinkRuns++; }); });
+  await frame.locator('#birlink-changed button').click({ timeout: 30000 });
+  await frame.waitForFunction(() => window.birlinkRuns === 1, null, { timeout: 30000 });
+  await frame.waitForFunction(() => /linked nc00\/sgLnk, nc01\/sgLnk/.test(document.querySelector('#verdict')?.textContent ?? ''), null, { timeout: 30000 });
+  await page.waitForTimeout(1000);
+  assert.equal(await frame.locator('.compare-empty').count(), 1, 'B stays closed');
   assert.deepEqual(outside, []);
   assert.deepEqual(page.errors, []);
 });

@@ -189,6 +189,20 @@ async function command(page, name) {
     .filter({ has: page.locator('.label-name', { hasText: label }) }).first().click();
 }
 
+/** The workbench's color theme, for the workbenches started after this. */
+function colorTheme(name) {
+  const settings = path.join(work, 'data/User/settings.json');
+  fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), 'workbench.colorTheme': name }));
+}
+
+/** "View: Reopen Editor With… → birlink" on the active editor: the new inspector. */
+async function reopenWithBirlink(page) {
+  const before = new Set(page.frames());
+  await command(page, 'View: Reopen Editor With...');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'birlink' }).first().click();
+  return inspector(page, before);
+}
+
 test('Open Link Set on a failing folder: the page\'s verdict and diagnostics in the webview, and Open in editor at the JSON location', async () => {
   const page = await workbench();
   // The explorer's folder context menu.
@@ -260,18 +274,14 @@ test('Open Link Set on a failing folder: the page\'s verdict and diagnostics in 
 
 test('Reopen Editor With… birlink on a passing dump links its work directory', async () => {
   // In a dark theme this time: the page follows it.
-  const settings = path.join(work, 'data/User/settings.json');
-  fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), 'workbench.colorTheme': 'Default Dark Modern' }));
+  colorTheme('Default Dark Modern');
   const page = await workbench();
   // The dump, from the explorer: it opens as text (birlink is offered, never forced).
   const rows = page.locator('.explorer-folders-view .monaco-list-row');
   for (const name of ['passing', 'nc00', 'sg00']) await rows.filter({ hasText: new RegExp(`^${name}$`) }).click();
   await rows.filter({ hasText: /^bir_debug\..*after-dep_reduction/ }).click();
   await page.locator('.tab.active', { hasText: 'bir_debug' }).waitFor();
-  const frames = new Set(page.frames());
-  await command(page, 'View: Reopen Editor With...');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'birlink' }).first().click();
-  const frame = await inspector(page, frames);
+  const frame = await reopenWithBirlink(page);
   const verdict = await frame.locator('#verdict').innerText();
   assert.match(verdict, /linked nc00\/sgLnk, nc01\/sgLnk.*0 errors, 0 warnings/s, verdict);
   // Its work directory, with its log read as one.
@@ -304,8 +314,7 @@ test('Reopen Editor With… birlink on a passing dump links its work directory',
 
 test('Open in editor on an instruction\'s kernel line opens that file of the workspace at that line; a bundle opens alone', async () => {
   // In high contrast this time.
-  const settings = path.join(work, 'data/User/settings.json');
-  fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, 'utf8')), 'workbench.colorTheme': 'Default High Contrast' }));
+  colorTheme('Default High Contrast');
   const page = await workbench();
   await openLinkSet(page, /^kernel$/);
   const frame = await inspector(page);
@@ -335,20 +344,14 @@ test('Open in editor on an instruction\'s kernel line opens that file of the wor
   // A bundle opened with birlink is its own link set.
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^repro\.birlink\.json$/ }).click();
   await page.locator('.tab.active', { hasText: 'repro.birlink.json' }).waitFor();
-  const frames = new Set(page.frames());
-  await command(page, 'View: Reopen Editor With...');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'birlink' }).first().click();
-  const bundle = await inspector(page, frames);
+  const bundle = await reopenWithBirlink(page);
   assert.match(await bundle.locator('#verdict').innerText(), /link failed in vnc_link/);
   assert.match(await bundle.locator('#load-panel').innerText(), /repro\.birlink\.json/);
   // A per-core file outside a work directory opens with the per-core files beside it.
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^loose$/ }).click();
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^nc01\.json$/ }).click();
   await page.locator('.tab.active', { hasText: 'nc01.json' }).waitFor();
-  const before = new Set(page.frames());
-  await command(page, 'View: Reopen Editor With...');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'birlink' }).first().click();
-  const loose = await inspector(page, before);
+  const loose = await reopenWithBirlink(page);
   assert.match(await loose.locator('#verdict').innerText(), /linked nc00, nc01.*0 errors, 0 warnings/s);
   assert.match(await loose.locator('#load-panel').innerText(), /nc00\.json.*nc01\.json/s);
   // The same from the explorer's context menu on the other file (any JSON file's name).

@@ -3,6 +3,7 @@
 //! that is not has its members written in key order (the orders of key sequences seen
 //! before remembered in [`Orders`]), a number that is not its printed form.
 
+use super::plan::{name_at, Op, Plan};
 use super::tape::Slot;
 use crate::model::view::JsonType;
 
@@ -41,6 +42,9 @@ pub(super) struct Writer<'a> {
     pub(super) orders: &'a mut Orders,
     /// Where the top level's `name` string's characters went.
     pub(super) name: Option<(usize, usize)>,
+    /// What is written, recorded as a plan for the instructions of the same shape
+    /// ([`super::plan`]).
+    pub(super) plan: Plan,
 }
 
 /// A slot's text in the input.
@@ -49,33 +53,43 @@ fn text_of(input: &[u8], slot: Slot) -> &[u8] {
 }
 
 impl Writer<'_> {
+    /// Bytes of the writer's own (punctuation, a key).
+    fn literal(&mut self, bytes: &[u8]) {
+        self.out.extend_from_slice(bytes);
+        self.plan.literal(bytes);
+    }
+
+    /// A value's text as it is in the input.
+    fn copy(&mut self, at: usize, slot: Slot) {
+        self.out.extend_from_slice(text_of(self.input, slot));
+        self.plan.ops.push(Op::Slot(at as u32));
+    }
+
     pub(super) fn write(&mut self, at: usize, top: bool) {
         let Some(&slot) = self.tape.get(at) else { return };
         if slot.clean {
-            self.out.extend_from_slice(text_of(self.input, slot));
+            self.copy(at, slot);
             return;
         }
         match slot.kind {
             JsonType::Object => self.object(at, slot, top),
             JsonType::Array => {
-                self.out.push(b'[');
+                self.literal(b"[");
                 let mut child = at + 1;
                 while child < slot.next as usize {
                     if child > at + 1 {
-                        self.out.push(b',');
+                        self.literal(b",");
                     }
                     self.write(child, false);
                     child = self.tape.get(child).map_or(usize::MAX, |s| s.next as usize);
                 }
-                self.out.push(b']');
+                self.literal(b"]");
             }
             // Only a number is unclean as a scalar: its printed form (it was read once).
             _ => {
-                let text = text_of(self.input, slot);
-                let printed = serde_json::from_slice::<serde_json::Number>(text)
-                    .ok()
-                    .and_then(|number| serde_json::to_vec(&number).ok());
-                self.out.extend_from_slice(printed.as_deref().unwrap_or(text));
+                number(text_of(self.input, slot), self.out);
+                self.plan.ops.push(Op::Number(at as u32));
+                self.plan.numbers += 1;
             }
         }
     }
@@ -90,33 +104,41 @@ impl Writer<'_> {
         }
         let from = self.order.len();
         sorted_order(self.input, self.tape, &self.kids[first..], self.orders, self.order);
-        self.out.push(b'{');
+        self.literal(b"{");
         for n in 0..self.order.len() - from {
             let kid = self.kids[first + self.order[from + n]] as usize;
             let Some(&member) = self.tape.get(kid) else { continue };
             if n > 0 {
-                self.out.push(b',');
+                self.literal(b",");
             }
             let (key_at, key_end) = (member.key.0 as usize, member.key.1 as usize);
             let key = self.input.get(key_at..key_end).unwrap_or(&[]);
-            let value = self.out.len() + key.len() + 3;
             if member.clean && member.start as usize == key_end + 2 {
                 // `"key":value` as it is in the input: one piece.
                 self.out.extend_from_slice(self.input.get(key_at - 1..member.end as usize).unwrap_or(&[]));
+                self.plan.ops.push(Op::Member(kid as u32));
             } else {
-                self.out.push(b'"');
-                self.out.extend_from_slice(key);
-                self.out.extend_from_slice(b"\":");
+                self.literal(b"\"");
+                self.literal(key);
+                self.literal(b"\":");
                 self.write(kid, false);
             }
             if top && member.kind == JsonType::String && key == b"name" {
-                self.name = Some((value + 1, self.out.len() - 1));
+                self.name = Some(name_at(&member, self.out.len()));
+                self.plan.ops.push(Op::Name(kid as u32));
             }
         }
-        self.out.push(b'}');
+        self.literal(b"}");
         self.kids.truncate(first);
         self.order.truncate(from);
     }
+}
+
+/// Writes the number `text` (JSON's grammar, checked) as serde_json prints it.
+pub(super) fn number(text: &[u8], out: &mut Vec<u8>) {
+    let printed =
+        serde_json::from_slice::<serde_json::Number>(text).ok().and_then(|number| serde_json::to_vec(&number).ok());
+    out.extend_from_slice(printed.as_deref().unwrap_or(text));
 }
 
 /// Appends to `order` the order of an object's members (`kids`, their tape indices) by

@@ -30,9 +30,12 @@
 //! * `scan` — the scan and its checks;
 //! * `tape` — the tape and the views that answer the reader's questions;
 //! * `canonical` — the canonical text written from the tape;
+//! * `plan` — what the writer did for an instruction, replayed for the next ones of its
+//!   shape (a producer writes every instruction of a kind alike);
 //! * this file — [`scan()`] and [`canonical()`], which put the three together.
 
 mod canonical;
+mod plan;
 mod scan;
 mod tape;
 
@@ -42,6 +45,7 @@ pub(crate) use tape::Canonical;
 pub(crate) use tape::Node;
 
 use canonical::{Orders, Writer};
+use plan::{Plan, Plans};
 use scan::{Scan, Stop};
 use tape::{top_name, Slot};
 
@@ -53,6 +57,7 @@ pub(crate) struct Scratch {
     kids: Vec<u32>,
     order: Vec<usize>,
     orders: Orders,
+    plans: Plans,
     tape: Vec<Slot>,
 }
 
@@ -109,18 +114,31 @@ pub(crate) fn scan<'s>(
         // The name's characters, where the text has them.
         top_name(&scratch.tape, input).map(|slot| (slot.start as usize + 1, slot.end as usize - 1))
     } else {
-        let mut writer = Writer {
-            input: input.as_bytes(),
-            tape: &scratch.tape,
-            out: &mut scratch.out,
-            kids: &mut scratch.kids,
-            order: &mut scratch.order,
-            orders: &mut scratch.orders,
-            name: None,
-        };
-        writer.out.clear();
-        writer.write(0, true);
-        writer.name
+        let bytes = input.as_bytes();
+        let planned = bytes.len() <= Plans::LONGEST;
+        let found = if planned { scratch.plans.find(bytes, &scratch.tape) } else { None };
+        match found {
+            Some(plan) => plan.replay(bytes, &scratch.tape, &mut scratch.out),
+            None => {
+                scratch.out.clear();
+                let mut writer = Writer {
+                    input: bytes,
+                    tape: &scratch.tape,
+                    out: &mut scratch.out,
+                    kids: &mut scratch.kids,
+                    order: &mut scratch.order,
+                    orders: &mut scratch.orders,
+                    name: None,
+                    plan: Plan::default(),
+                };
+                writer.write(0, true);
+                let (name, plan) = (writer.name, writer.plan);
+                if planned {
+                    scratch.plans.keep(bytes, &scratch.tape, plan);
+                }
+                name
+            }
+        }
     };
     let scratch: &'s Scratch = scratch;
     // Whole characters of the input joined at JSON's punctuation: UTF-8 (checked, as
@@ -310,6 +328,68 @@ mod tests {
         assert_eq!((canonical.text, canonical.name(), end), (r#"{"name":"x"}"#, Some("x"), 31));
     }
 
+    /// A plan replays the writer's work for an instruction of a shape met before
+    /// (`plan.rs`): many instructions through one scratch — a few shapes repeated,
+    /// each with its own values (strings and numbers of every length, so every offset
+    /// moves), and shapes that differ from one another only in a key's ninth byte, in
+    /// whitespace, in an array's length, in a number printed otherwise or in a key
+    /// repeated — are each written as serde_json prints them, their names found.
+    #[test]
+    fn a_shape_met_again_is_written_as_the_writer_writes_it() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let shapes = [
+            r#"{"sync_info":{"on_wait":[{"value":N,"id":N}]},"outs":[{"ap":[[N,N],[N,N]],"memref":S}],"opcode":S,"name":S}"#,
+            r#"{"sync_info":{"on_wait":[{"value":N,"id":N}]},"outs":[{"ap":[[N,N],[N,N],[N,N]],"memref":S}],"opcode":S,"name":S}"#,
+            r#"{"dependencies_a":[S],"name":S,"engine":S}"#,
+            r#"{"dependencies_b":[S],"name":S,"engine":S}"#,
+            r#"{"dependencies_b": [S],"name":S,"engine":S}"#,
+            "{\n  \"outs\": [\n    N\n  ],\n  \"name\": S,\n  \"a\": N\n}",
+            r#"{"b":1e3,"name":S,"a":N}"#,
+            r#"{"b":N,"name":S,"a":-0}"#,
+            r#"{"b":N,"name":S,"b":S,"a":{"z":N,"y":N}}"#,
+            r#"{"name":S,"x":{"b":N,"a":N}}"#,
+            r#"{"x":{"b":N,"a":N},"name":S}"#,
+            r#"{"z":S,"y":{"name":S}}"#,
+            // One structure, keys in another order: only the keys' bytes tell them apart.
+            r#"{"name":S,"dependencies_b":N,"dependencies_a":S}"#,
+            r#"{"name":S,"dependencies_a":N,"dependencies_b":S}"#,
+            r#"{"zz":S,"yb":N,"ya":S}"#,
+            r#"{"zz":S,"ya":N,"yb":S}"#,
+            // One structure, a space after a colon or not.
+            r#"{"b": N,"a":N,"name":S}"#,
+            r#"{"b":N,"a":N,"name":S}"#,
+        ];
+        let mut scratch = Scratch::default();
+        for _ in 0..4000 {
+            let shape = shapes[next(shapes.len() as u64) as usize];
+            let mut text = String::new();
+            for c in shape.chars() {
+                match c {
+                    'N' => {
+                        text.push_str(["0", "7", "-12", "123456789", "1.5", "18446744073709551615"][next(6) as usize])
+                    }
+                    'S' => {
+                        let len = next(20) as usize;
+                        text.push('"');
+                        text.extend((0..len).map(|k| if k % 5 == 4 { 'é' } else { char::from(b'a' + next(26) as u8) }));
+                        text.push('"');
+                    }
+                    c => text.push(c),
+                }
+            }
+            let expected: Value = serde_json::from_str(&text).unwrap();
+            let c = canonical(&text, &mut scratch).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(c.text, printed(&text), "{text}");
+            assert_eq!(c.name(), expected.get("name").and_then(Value::as_str), "{text}");
+        }
+    }
+
     #[test]
     fn skip_finds_a_values_end() {
         for (text, end) in
@@ -449,5 +529,29 @@ mod tests {
         }
         assert_eq!(special(b"abcdefghijklmnop", 0), None);
         assert_eq!(special("aé\u{7f}ÿ\"".as_bytes(), 0), Some(6));
+        // Bytes next to a special one in the same word (a borrow flags the byte above
+        // the first special one: 0x20 above 0x1f, `#` above `"`, `]` above `\`), and
+        // every mix of them, against the byte-by-byte answer.
+        let alphabet = [b'a', b'"', b'\\', 0, 0x1f, 0x20, 0x21, b'#', b']', 0x7f, 0x80, 0xff];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            let len = (state % 24) as usize;
+            let text: Vec<u8> = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    // Mostly plain bytes, as in real strings.
+                    let pick = (state >> 32) as usize % (alphabet.len() * 3);
+                    alphabet.get(pick).copied().unwrap_or(b'x')
+                })
+                .collect();
+            let expected = text.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+            for at in 0..=len {
+                let from = text[at..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).map(|n| at + n);
+                assert_eq!(special(&text, at), from, "{text:?} from {at}");
+            }
+            assert_eq!(special(&text, 0), expected, "{text:?}");
+        }
     }
 }

@@ -60,11 +60,14 @@ pub(super) fn special(bytes: &[u8], mut at: usize) -> Option<usize> {
         let quote = word ^ (ONES * u64::from(b'"'));
         let backslash = word ^ (ONES * u64::from(b'\\'));
         // A byte is zero in `x`, or below 0x20 in `word`, when its high bit is set here.
-        let found = (quote.wrapping_sub(ONES) & !quote)
+        let found = ((quote.wrapping_sub(ONES) & !quote)
             | (backslash.wrapping_sub(ONES) & !backslash)
-            | (word.wrapping_sub(ONES * 0x20) & !word);
-        if found & HIGH != 0 {
-            break;
+            | (word.wrapping_sub(ONES * 0x20) & !word))
+            & HIGH;
+        if found != 0 {
+            // A borrow only runs upwards from a byte that is flagged rightly, so the
+            // lowest flag is the first such byte (bytes above it may be flagged wrongly).
+            return Some(at + (found.trailing_zeros() / 8) as usize);
         }
         at += 8;
     }

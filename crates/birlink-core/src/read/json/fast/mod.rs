@@ -361,6 +361,9 @@ mod tests {
             r#"{"name":S,"dependencies_a":N,"dependencies_b":S}"#,
             r#"{"zz":S,"yb":N,"ya":S}"#,
             r#"{"zz":S,"ya":N,"yb":S}"#,
+            // Clean values the writer copies whole: what is inside them is not the shape.
+            r#"{"b":[[N],N],"name":S,"a":{"x":N}}"#,
+            r#"{"b":[N,[N]],"name":S,"a":{"y":N}}"#,
             // One structure, a space after a colon or not.
             r#"{"b": N,"a":N,"name":S}"#,
             r#"{"b":N,"a":N,"name":S}"#,

@@ -216,26 +216,42 @@ fn key_words(input: &[u8], slot: &Slot, mut each: impl FnMut(u64) -> bool) -> bo
     true
 }
 
+/// The tape index of the slot the signature takes after the one at `at`: past a clean
+/// value's subtree, which the writer copies whole and never looks into (its extent, in
+/// its slot's word, keeps the indices after it the same).
+#[inline(always)]
+fn after(at: usize, slot: &Slot) -> usize {
+    if slot.clean && at > 0 {
+        (slot.next as usize).max(at + 1)
+    } else {
+        at + 1
+    }
+}
+
 /// An instruction's signature (see the module's header), into `out`.
 fn sign(input: &[u8], tape: &[Slot], out: &mut Vec<u64>) {
     out.clear();
-    for (at, slot) in tape.iter().enumerate() {
+    let mut at = 0;
+    while let Some(slot) = tape.get(at) {
         out.push(head(at, slot));
         key_words(input, slot, |word| {
             out.push(word);
             true
         });
+        at = after(at, slot);
     }
 }
 
 /// Whether `signature` is this instruction's, compared as it is made (no copy).
 fn signs(input: &[u8], tape: &[Slot], signature: &[u64]) -> bool {
     let mut n = 0;
-    for (at, slot) in tape.iter().enumerate() {
+    let mut at = 0;
+    while let Some(slot) = tape.get(at) {
         if signature.get(n) != Some(&head(at, slot)) {
             return false;
         }
         n += 1;
+        at = after(at, slot);
         let (from, key_end) = (slot.key.0 as usize, slot.key.1 as usize);
         // Most keys are eight bytes or fewer, and have eight bytes of the text from
         // their first: one word, masked.

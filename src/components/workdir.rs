@@ -128,7 +128,7 @@ pub fn workdir_summary(props: &WorkdirProps) -> Html {
             <ul class="workdir-picked">
                 { for plan.picked.iter().map(|(i, dump, reason)| html! {
                     <li>
-                        <span class="core">{ format!("core {}", dump.core) }</span>{ " " }
+                        <span class="core">{ dump.module_name(plan.modular()) }</span>{ " " }
                         <span class="file" title={workdir.paths[*i].clone()}>{ workdir.paths[*i].rsplit('/').next().unwrap_or_default().to_owned() }</span>
                         <span class="why">{ format!(" — {}", reason.describe(dump)) }</span>
                     </li>

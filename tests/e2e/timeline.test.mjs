@@ -69,6 +69,9 @@ test('a failing work directory with its log: the timeline, the failing pass, its
 test('a modular work directory with its log: the BirLinker blocks agree with birlink, and the JSON is the CLI\'s', async () => {
   const page = await open(browser, `${server.url}?sample=workdir-moe`, { viewport: { width: 1400, height: 1000 } });
   assert.match(await verdict(page), /linked nc00\/sgLnk, nc01\/sgLnk/);
+  // Each subgraph's dump is named by its module's place, not by its core alone.
+  assert.deepEqual(await page.locator('#workdir .workdir-picked .core').allInnerTexts(),
+    ['nc00/sg00', 'nc00/sg01', 'nc00/sg02', 'nc01/sg00', 'nc01/sg01', 'nc01/sg02']);
   await page.locator('#log-beside').waitFor();
   const beside = await page.locator('#log-beside').innerText();
   assert.match(beside, /bir_linker nc00\/sgLnk: the log's BirLinker lines and birlink's bir_linker\.log agree \(61 lines\)/);

@@ -50,6 +50,18 @@ pub struct Dump {
     pub linked: bool,
 }
 
+impl Dump {
+    /// Its module's place, as the compiler's logs name it: `nc01/sg02` in the modular flow
+    /// (`modular`), `nc01/sgLnk` for a linked module's dump, else `core 1`.
+    pub fn module_name(&self, modular: bool) -> String {
+        match (self.linked, modular) {
+            (true, _) => format!("nc{:02}/sgLnk", self.core),
+            (false, true) => format!("nc{:02}/sg{:02}", self.core, self.subgraph),
+            (false, false) => format!("core {}", self.core),
+        }
+    }
+}
+
 /// Why a dump was taken for its core.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
@@ -718,6 +730,14 @@ mod tests {
 
     fn picked(plan: &Plan) -> Vec<(u32, &'static str, Reason)> {
         plan.picked.iter().map(|(i, d, r)| (d.core, WORKDIR[*i], r.clone())).collect()
+    }
+
+    #[test]
+    fn a_dump_is_named_by_its_modules_place() {
+        let dump = Dump { core: 1, subgraph: 2, ordinal: None, after: "dep_reduction".to_owned(), linked: false };
+        assert_eq!(dump.module_name(true), "nc01/sg02");
+        assert_eq!(dump.module_name(false), "core 1");
+        assert_eq!(Dump { linked: true, ..dump }.module_name(true), "nc01/sgLnk");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! before remembered in [`Orders`]), a number that is not its printed form.
 
 use super::plan::{name_at, Op, Plan};
+use super::scan::number;
 use super::tape::Slot;
 use crate::model::view::JsonType;
 
@@ -132,13 +133,6 @@ impl Writer<'_> {
         self.kids.truncate(first);
         self.order.truncate(from);
     }
-}
-
-/// Writes the number `text` (JSON's grammar, checked) as serde_json prints it.
-pub(super) fn number(text: &[u8], out: &mut Vec<u8>) {
-    let printed =
-        serde_json::from_slice::<serde_json::Number>(text).ok().and_then(|number| serde_json::to_vec(&number).ok());
-    out.extend_from_slice(printed.as_deref().unwrap_or(text));
 }
 
 /// Appends to `order` the order of an object's members (`kids`, their tape indices) by

@@ -21,7 +21,7 @@
 //!
 //! [`Writer`]: super::canonical::Writer
 
-use super::canonical::number;
+use super::scan::number;
 use super::tape::Slot;
 
 /// One step of a plan. Slots are tape indices; `Lit` a range of the plan's own bytes.

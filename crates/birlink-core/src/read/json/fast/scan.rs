@@ -375,3 +375,10 @@ pub(super) fn integer_as_printed(token: &str) -> bool {
         None => token.len() < 20 || token.parse::<u64>().is_ok(),
     }
 }
+
+/// Writes the number `text` (JSON's grammar, checked) as serde_json prints it.
+pub(super) fn number(text: &[u8], out: &mut Vec<u8>) {
+    let printed =
+        serde_json::from_slice::<serde_json::Number>(text).ok().and_then(|number| serde_json::to_vec(&number).ok());
+    out.extend_from_slice(printed.as_deref().unwrap_or(text));
+}

@@ -194,10 +194,21 @@ fn head(at: usize, slot: &Slot) -> u64 {
 }
 
 /// The words of a slot's key, eight bytes to a word (the last word's bytes past the key
-/// zero), to `each` until it says stop; false when it did.
+/// zero), to `each` until it says stop; false when it did. Most keys are eight bytes or
+/// fewer with eight bytes of the text from their first: one word, masked.
 #[inline(always)]
 fn key_words(input: &[u8], slot: &Slot, mut each: impl FnMut(u64) -> bool) -> bool {
     let (mut from, key_end) = (slot.key.0 as usize, slot.key.1 as usize);
+    if from >= key_end {
+        return true;
+    }
+    if key_end - from <= 8 {
+        if let Some(eight) = input.get(from..from + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(eight);
+            return each(u64::from_le_bytes(word) & (u64::MAX >> (8 * (8 - (key_end - from)))));
+        }
+    }
     while from < key_end {
         let left = key_end - from;
         let word = match input.get(from..from + 8) {
@@ -208,7 +219,7 @@ fn key_words(input: &[u8], slot: &Slot, mut each: impl FnMut(u64) -> bool) -> bo
             }
             None => input.get(from..key_end).unwrap_or(&[]).iter().rev().fold(0, |word, &b| word << 8 | u64::from(b)),
         };
-        if !each(if left >= 8 { word } else { word & ((1u64 << (8 * left)) - 1) }) {
+        if !each(word & (u64::MAX >> (8 * 8usize.saturating_sub(left)))) {
             return false;
         }
         from += 8;
@@ -252,28 +263,9 @@ fn signs(input: &[u8], tape: &[Slot], signature: &[u64]) -> bool {
         }
         n += 1;
         at = after(at, slot);
-        let (from, key_end) = (slot.key.0 as usize, slot.key.1 as usize);
-        // Most keys are eight bytes or fewer, and have eight bytes of the text from
-        // their first: one word, masked.
-        if key_end.saturating_sub(from) <= 8 {
-            if let Some(eight) = input.get(from..from + 8) {
-                if from < key_end {
-                    let mut word = [0u8; 8];
-                    word.copy_from_slice(eight);
-                    let mask = u64::MAX >> (8 * (8 - (key_end - from)));
-                    if signature.get(n) != Some(&(u64::from_le_bytes(word) & mask)) {
-                        return false;
-                    }
-                    n += 1;
-                }
-                continue;
-            }
-        }
-        let mut same = true;
-        key_words(input, slot, |word| {
-            same = signature.get(n) == Some(&word);
+        let same = key_words(input, slot, |word| {
             n += 1;
-            same
+            signature.get(n - 1) == Some(&word)
         });
         if !same {
             return false;

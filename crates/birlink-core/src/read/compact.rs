@@ -62,6 +62,13 @@ impl Compactor {
         }
     }
 
+    /// A compactor that writes into `buffer` (emptied first), a file's bytes let go:
+    /// memory the process has touched already (see `input::Spare`).
+    pub fn reusing(len: u64, mut buffer: Vec<u8>) -> Compactor {
+        buffer.clear();
+        Compactor { out: buffer, ..Compactor::new(len) }
+    }
+
     /// Takes the next chunk of the document.
     pub fn push(&mut self, mut chunk: &[u8]) {
         if self.seen == 0 && !chunk.is_empty() {
@@ -101,7 +108,7 @@ impl Compactor {
         let kept = if sample.is_empty() { 1.0 } else { 1.0 - blank as f64 / sample.len() as f64 };
         // A margin over the sample's share: the rest of a file is rarely denser.
         let want = ((len as f64 * (kept * 1.15 + 0.02)).min(len as f64)) as usize;
-        self.out.reserve_exact(want.saturating_sub(self.out.capacity()));
+        self.out.reserve_exact(want.saturating_sub(self.out.len()));
     }
 
     /// One chunk, a byte at a time (a tight loop per state beats searching: the runs
@@ -244,6 +251,25 @@ mod tests {
         for chunk in [1, 2, 3, 7, 64, 1 << 20] {
             assert_eq!(compacted(&pretty, chunk), (compact.clone(), true), "{chunk}");
             assert_eq!(compacted(&compact, chunk), (compact.clone(), false), "{chunk}");
+        }
+    }
+
+    #[test]
+    fn a_compactor_reusing_bytes_writes_what_a_new_one_writes() {
+        let value = serde_json::json!({"b": [1, {"c": "a \"q\" word"}], "a": vec!["x"; 3000]});
+        let pretty = serde_json::to_string_pretty(&value).unwrap();
+        let compact = serde_json::to_string(&value).unwrap();
+        for text in [&pretty, &compact] {
+            let mut fresh = Compactor::new(text.len() as u64);
+            fresh.push(text.as_bytes());
+            for old in [vec![b'?'; 10], vec![b'?'; text.len() * 3]] {
+                let mut reusing = Compactor::reusing(text.len() as u64, old);
+                reusing.push(text.as_bytes());
+                // Sized as a new one is, whatever the old bytes' room.
+                assert!(reusing.out.capacity() >= fresh.out.capacity().min(text.len()));
+                let (bytes, changed) = reusing.finish();
+                assert_eq!((String::from_utf8(bytes).unwrap(), changed), compacted(text, 1 << 20));
+            }
         }
     }
 

@@ -430,14 +430,62 @@ fn decode_all(
         return decoded;
     }
     let _ = threads;
+    let spare = Spare::new(1);
     sources
         .into_iter()
         .enumerate()
         .map(|(i, source)| {
             on_file(i, &source.path);
-            decode(FileId(i as u32), source, too_large)
+            decode(FileId(i as u32), source, too_large, &spare)
         })
         .collect()
+}
+
+/// The bytes of files read and let go (no instruction is a span of them: a producer's
+/// key order, an indented dump), kept for the next files' bytes. Their pages are the
+/// process's already; a fresh buffer's first touch of each page costs the kernel a
+/// fault and a cleared page, about a tenth of reading a producer's compact dump. It
+/// holds at most one buffer per reading thread, only between two files, and only of
+/// files of at least [`Spare::MIN`] bytes.
+struct Spare {
+    held: std::sync::Mutex<Vec<Vec<u8>>>,
+    /// The reading threads.
+    most: usize,
+}
+
+impl Spare {
+    /// Smaller files are read into buffers of their own (a large spare would be shrunk
+    /// to them, and lost).
+    const MIN: u64 = 1 << 20;
+
+    fn new(threads: usize) -> Spare {
+        Spare { held: std::sync::Mutex::default(), most: threads.max(1) }
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, Vec<Vec<u8>>> {
+        self.held.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A buffer for a file of `len` bytes, when one is spare.
+    fn take(&self, len: u64) -> Option<Vec<u8>> {
+        if len < Self::MIN {
+            return None;
+        }
+        self.held().pop()
+    }
+
+    /// Keeps `text`'s bytes when nothing else holds them (else they are let go).
+    fn give(&self, text: FileText) {
+        if (text.len() as u64) < Self::MIN {
+            return;
+        }
+        if let Ok(text) = std::sync::Arc::try_unwrap(text) {
+            let mut held = self.held();
+            if held.len() < self.most {
+                held.push(text.into_bytes());
+            }
+        }
+    }
 }
 
 /// Files are independent until they are assembled: each thread takes the next file not
@@ -450,6 +498,7 @@ fn decode_parallel(sources: Vec<SourceFile>, threads: usize) -> Vec<Decoded> {
     let slots: Vec<Mutex<Option<SourceFile>>> = sources.into_iter().map(|s| Mutex::new(Some(s))).collect();
     let results: Vec<Mutex<Option<Decoded>>> = (0..count).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
+    let spare = Spare::new(threads);
     std::thread::scope(|scope| {
         for _ in 0..threads.min(count) {
             scope.spawn(|| loop {
@@ -459,7 +508,7 @@ fn decode_parallel(sources: Vec<SourceFile>, threads: usize) -> Vec<Decoded> {
                 }
                 let source = slots[i].lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
                 if let Some(source) = source {
-                    let decoded = decode(FileId(i as u32), source, false);
+                    let decoded = decode(FileId(i as u32), source, false, &spare);
                     *results[i].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(decoded);
                 }
             });
@@ -483,7 +532,7 @@ fn decode_parallel(sources: Vec<SourceFile>, threads: usize) -> Vec<Decoded> {
 
 /// Checks a source's bytes are UTF-8 and parses them (streaming for modules and
 /// bundles): everything about one file that needs no other file.
-fn decode(file: FileId, source: SourceFile, too_large: bool) -> Decoded {
+fn decode(file: FileId, source: SourceFile, too_large: bool, spare: &Spare) -> Decoded {
     let path = source.path.clone();
     let role = source.role;
     let is_netlist_name = file_name(&path) == "hlo_netlist.json";
@@ -509,13 +558,13 @@ fn decode(file: FileId, source: SourceFile, too_large: bool) -> Decoded {
     // the file's: lines and columns are found in the file, read again.
     let netlist = role == Role::Netlist || is_netlist_name;
     let read = match source.content {
-        Content::Later { reader, len } if !netlist => match read_compacted(&reader, len) {
+        Content::Later { reader, len } if !netlist => match read_compacted(&reader, len, spare.take(len)) {
             Ok(Compacted::Whole(bytes)) => Ok(bytes),
             Ok(Compacted::Text(text, len)) => {
                 if let Some((document, mut read_diags)) = json::read_direct(&text, file) {
                     diags.append(&mut read_diags);
-                    // Held while instructions are spans of it.
-                    drop(text);
+                    // Held while instructions are spans of it; else spare.
+                    spare.give(text);
                     entry.len = len;
                     entry.reader = Some(reader);
                     return Decoded { file, entry, document: Some(document), diags, role, is_netlist_name };
@@ -573,7 +622,7 @@ fn decode(file: FileId, source: SourceFile, too_large: bool) -> Decoded {
     // read back (`FileEntry::read_text`).
     match reader {
         Some(reader) if FileText::strong_count(&text) == 1 => {
-            drop(text);
+            spare.give(text);
             entry.reader = Some(reader);
         }
         _ => entry.text = Some(text),
@@ -604,8 +653,11 @@ enum Compacted {
     Text(FileText, u64),
 }
 
-fn read_compacted(reader: &Reader, len: u64) -> Result<Compacted, String> {
-    let mut compactor = compact::Compactor::new(len);
+fn read_compacted(reader: &Reader, len: u64, spare: Option<Vec<u8>>) -> Result<Compacted, String> {
+    let mut compactor = match spare {
+        Some(buffer) => compact::Compactor::reusing(len, buffer),
+        None => compact::Compactor::new(len),
+    };
     let mut seen = 0u64;
     reader.each_chunk(&mut |chunk| {
         seen += chunk.len() as u64;
@@ -837,6 +889,26 @@ mod tests {
         assert_eq!(name_from_path("dump/core1.json"), None);
         assert_eq!(name_from_path("nc.json"), None);
         assert_eq!(name_from_path("ncx1.json"), None);
+    }
+
+    #[test]
+    fn a_spare_is_a_large_text_nothing_else_holds_one_per_thread() {
+        let large = || FileText::new("x".repeat(Spare::MIN as usize));
+        let spare = Spare::new(2);
+        // Held by an instruction still, or too small: let go.
+        let held = large();
+        spare.give(FileText::clone(&held));
+        spare.give(FileText::new("small".to_owned()));
+        assert!(spare.take(Spare::MIN).is_none());
+        for _ in 0..3 {
+            spare.give(large());
+        }
+        assert_eq!(spare.held().len(), 2);
+        // A small file is read into bytes of its own; a large one into a spare.
+        assert!(spare.take(Spare::MIN - 1).is_none());
+        let bytes = spare.take(Spare::MIN).expect("a spare");
+        assert!(bytes.capacity() >= Spare::MIN as usize);
+        assert_eq!(spare.held().len(), 1);
     }
 
     #[test]

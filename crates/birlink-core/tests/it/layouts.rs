@@ -222,3 +222,65 @@ fn a_file_read_in_chunks_gives_the_same_report_as_its_bytes() {
     }
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
+
+/// Files of a megabyte and more are read into the bytes of the files let go before them
+/// (`input::Spare`): a producer's key order and indented dumps let their text go, sorted
+/// compact ones keep it. Whatever the mix, the order and the threads, the report and
+/// `linked.json` are the ones the files' bytes give.
+#[test]
+fn files_read_into_spare_bytes_give_what_their_bytes_give() {
+    use birlink_core::gen::{generate, GenConfig, Layout as Files, Shape};
+    use birlink_core::{linked_json, report_json, run, Content, LinkOptions, Reader};
+    let config =
+        GenConfig { cores: 4, insts: 3_000, compact: true, sorted: false, shape: Shape::Short, ..GenConfig::default() };
+    let mut files: Vec<(String, Vec<u8>)> =
+        generate(&config, Files::Files).into_iter().map(|f| (f.path, f.bytes)).collect();
+    assert_eq!(files.len(), 4);
+    // Core 1 indented (keys sorted by serde_json's map: its compact text is kept), core 2
+    // cut to a third of its instructions (a smaller file after a larger one's bytes).
+    let value = |bytes: &[u8]| serde_json::from_slice::<Value>(bytes).expect("json");
+    files[1].1 = serde_json::to_string_pretty(&value(&files[1].1)).expect("print").into_bytes();
+    let mut smaller = value(&files[2].1);
+    let insts = smaller.pointer_mut("/functions/0/blocks/0/instructions").and_then(Value::as_array_mut).expect("insts");
+    let keep = insts.len() / 3;
+    insts.truncate(keep);
+    files[2].1 = serde_json::to_vec(&smaller).expect("print");
+    assert!(
+        files.iter().all(|(_, bytes)| bytes.len() >= 1 << 20),
+        "{:?}",
+        files.iter().map(|f| f.1.len()).collect::<Vec<_>>()
+    );
+    let bytes = |files: &[(String, Vec<u8>)]| -> Vec<SourceFile> {
+        files.iter().map(|(path, bytes)| SourceFile::bytes(path.clone(), bytes.clone())).collect()
+    };
+    let later = |files: &[(String, Vec<u8>)]| -> Vec<SourceFile> {
+        files
+            .iter()
+            .map(|(path, bytes)| {
+                let bytes = bytes.clone();
+                let len = bytes.len() as u64;
+                let reader = Reader::chunked(move |each| {
+                    bytes.chunks(1 << 16).for_each(&mut *each);
+                    Ok(())
+                });
+                SourceFile { path: path.clone(), content: Content::Later { len, reader }, role: Role::Auto }
+            })
+            .collect()
+    };
+    let mut broken = Vec::new();
+    for order in [[0, 1, 2, 3], [3, 2, 1, 0], [1, 0, 3, 2]] {
+        let files: Vec<(String, Vec<u8>)> = order.iter().map(|&i| files[i].clone()).collect();
+        let expected = run(bytes(&files), &LinkOptions::default());
+        assert!(linked_json(&expected).is_some(), "{}", report_json(&expected));
+        for threads in [1, 2] {
+            let outcome = run(later(&files), &LinkOptions { threads, ..LinkOptions::default() });
+            if report_json(&outcome) != report_json(&expected) {
+                broken.push(format!("order {order:?}, {threads} thread(s): another report"));
+            }
+            if linked_json(&outcome) != linked_json(&expected) {
+                broken.push(format!("order {order:?}, {threads} thread(s): another linked.json"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}

@@ -262,7 +262,7 @@ fn read(path: &Path, role: Role) -> SourceFile {
     let content = match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => {
             let owned = path.to_path_buf();
-            let reader = birlink_core::Reader::chunked(move |each| read_chunks(&owned, each).map_err(|e| describe(&e)));
+            let reader = birlink_core::Reader::filling(move |sink| fill(&owned, sink).map_err(|e| describe(&e)));
             birlink_core::Content::Later { len: meta.len(), reader }
         }
         _ => birlink_core::Content::from(std::fs::read(path).map_err(|e| describe(&e))),
@@ -270,18 +270,27 @@ fn read(path: &Path, role: Role) -> SourceFile {
     SourceFile { path: display(path), content, role }
 }
 
-/// Calls `each` with every chunk of the file, in order (an indented dump is compacted
-/// as it arrives, never held whole).
-fn read_chunks(path: &Path, each: &mut dyn FnMut(&[u8])) -> std::io::Result<()> {
+/// Gives the file to `sink` in chunks (an indented dump is compacted as it arrives,
+/// never held whole); once the sink takes the rest as it is (a compact dump, after its
+/// first chunk), the rest is read straight into it, with no copy between.
+fn fill(path: &Path, sink: &mut dyn birlink_core::Sink) -> std::io::Result<()> {
     use std::io::Read as _;
     let mut file = std::fs::File::open(path)?;
-    let mut buffer = vec![0u8; 4 << 20];
+    // A first chunk the size of the loader's look at a file, then larger ones.
+    let mut buffer = vec![0u8; 64 << 10];
     loop {
+        if let Some(rest) = sink.rest() {
+            file.read_to_end(rest)?;
+            return Ok(());
+        }
         match file.read(&mut buffer) {
             Ok(0) => return Ok(()),
-            Ok(n) => each(&buffer[..n]),
+            Ok(n) => sink.chunk(&buffer[..n]),
             Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
             Err(error) => return Err(error),
+        }
+        if buffer.len() < 4 << 20 {
+            buffer.resize(4 << 20, 0);
         }
     }
 }
@@ -315,5 +324,47 @@ fn describe(error: &std::io::Error) -> String {
         std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
         _ => error.to_string().to_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use birlink_core::read::compact::Compactor;
+
+    /// What the loader makes of a file read by [`super::fill`]: the compactor's bytes,
+    /// whether any were dropped, and how many it saw.
+    fn filled(bytes: &[u8]) -> (Vec<u8>, bool, u64) {
+        let dir = std::env::temp_dir().join(format!("birlink-fill-{}-{}", std::process::id(), bytes.len()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("f.json");
+        std::fs::write(&path, bytes).expect("write");
+        let mut compactor = Compactor::new(bytes.len() as u64);
+        super::fill(&path, &mut compactor).expect("fill");
+        let seen = compactor.seen();
+        let (out, compacted) = compactor.finish();
+        std::fs::remove_dir_all(&dir).expect("remove");
+        (out, compacted, seen)
+    }
+
+    /// A compact file's rest is read straight into the loader's bytes once it has looked
+    /// at the start; an indented one is compacted chunk by chunk. Either way every byte
+    /// arrives once, in order, and is counted.
+    #[test]
+    fn a_file_is_filled_whole_in_either_way() {
+        let item = |i: usize| format!("{{\"name\":\"i{i}\",\"opcode\":\"Matmult\",\"n\":{i}}}");
+        for count in [0usize, 1, 1_000, 1_700, 40_000] {
+            let compact = format!("[{}]", (0..count).map(item).collect::<Vec<_>>().join(","));
+            assert_eq!(
+                filled(compact.as_bytes()),
+                (compact.clone().into_bytes(), false, compact.len() as u64),
+                "{count}"
+            );
+            let indented = compact.replace(",\"", ",\n    \"");
+            assert_eq!(
+                filled(indented.as_bytes()),
+                (compact.clone().into_bytes(), count > 0, indented.len() as u64),
+                "{count}"
+            );
+        }
     }
 }

@@ -43,6 +43,7 @@ pub use model::flow::{Flow, FlowSource};
 pub use model::linked::{LinkedModule, LinkedSet};
 pub use model::pass::Pass;
 pub use passes::{run, LinkOptions, Outcome};
+pub use read::compact::Sink;
 pub use read::input::{Content, Reader, Role, SourceFile};
 
 /// `report.json` text for an outcome.

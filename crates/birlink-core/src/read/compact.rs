@@ -43,6 +43,9 @@ pub struct Compactor {
     /// Few bytes are whitespace: the rest is copied as it comes.
     passthrough: bool,
     removed: u64,
+    /// The output's length when the reader was last given it to append to
+    /// ([`Sink::rest`]): what it appended since is seen.
+    rest_from: Option<usize>,
 }
 
 impl Compactor {
@@ -59,6 +62,7 @@ impl Compactor {
             last: b'{',
             passthrough: false,
             removed: 0,
+            rest_from: None,
         }
     }
 
@@ -71,6 +75,7 @@ impl Compactor {
 
     /// Takes the next chunk of the document.
     pub fn push(&mut self, mut chunk: &[u8]) {
+        self.settle();
         if self.seen == 0 && !chunk.is_empty() {
             // Sized for what the first bytes suggest, so the output is allocated once
             // (in wasm, memory once grown stays grown).
@@ -91,6 +96,18 @@ impl Compactor {
                 // Compact already (under 1% whitespace): copying beats looking.
                 self.passthrough = true;
             }
+        }
+    }
+
+    /// The bytes given so far.
+    pub fn seen(&self) -> u64 {
+        self.seen + self.rest_from.map_or(0, |from| (self.out.len() - from) as u64)
+    }
+
+    /// Counts what the reader appended itself.
+    fn settle(&mut self) {
+        if let Some(from) = self.rest_from.take() {
+            self.seen += (self.out.len() - from) as u64;
         }
     }
 
@@ -186,6 +203,35 @@ impl Compactor {
         (self.in_string, self.escaped, self.gap, self.last) = (in_string, escaped, gap, last);
         self.removed = (self.removed + removed).saturating_sub(restored);
         self.out.extend_from_slice(&self.scratch[..o]);
+    }
+}
+
+/// What a reader (`input::Reader`) gives a file's bytes to.
+pub trait Sink {
+    /// The next bytes.
+    fn chunk(&mut self, bytes: &[u8]);
+
+    /// Where the rest of the file goes as it is, when it does (a compact file, once the
+    /// loader has looked at its start): a reader that can append it there itself (a
+    /// file's `read_to_end`) spares a copy. `None`: give it in chunks.
+    fn rest(&mut self) -> Option<&mut Vec<u8>> {
+        None
+    }
+}
+
+/// A compact document's rest is appended by the reader itself, with no copy between.
+impl Sink for Compactor {
+    fn chunk(&mut self, bytes: &[u8]) {
+        self.push(bytes);
+    }
+
+    fn rest(&mut self) -> Option<&mut Vec<u8>> {
+        if !self.passthrough {
+            return None;
+        }
+        self.settle();
+        self.rest_from = Some(self.out.len());
+        Some(&mut self.out)
     }
 }
 

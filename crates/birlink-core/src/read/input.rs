@@ -15,7 +15,7 @@ use crate::model::flow::Flow;
 use crate::model::ir::{FileId, FileText, Module, Src};
 use crate::model::pass::Pass;
 use crate::output::report::FileKind;
-use crate::read::compact;
+use crate::read::compact::{self, Sink};
 use crate::read::json;
 use crate::read::json::Document;
 use crate::read::netlist::{self, Netlist, NETLIST_KEYS};
@@ -111,10 +111,19 @@ impl From<Result<Vec<u8>, String>> for Content {
 /// reader hands the bytes over in chunks, so the loader can compact an indented file
 /// as it arrives instead of holding it whole (`read::compact`).
 #[derive(Clone)]
-pub struct Reader(Chunks);
+pub struct Reader(Fill);
 
-/// A function that calls its argument with every chunk of a file, in order.
-type Chunks = std::sync::Arc<dyn Fn(&mut dyn FnMut(&[u8])) -> Result<(), String> + Send + Sync>;
+/// A function that gives a file's bytes to a [`Sink`], in order.
+type Fill = std::sync::Arc<dyn Fn(&mut dyn Sink) -> Result<(), String> + Send + Sync>;
+
+/// A sink of chunks alone.
+struct Chunks<'a>(&'a mut dyn FnMut(&[u8]));
+
+impl Sink for Chunks<'_> {
+    fn chunk(&mut self, bytes: &[u8]) {
+        (self.0)(bytes);
+    }
+}
 
 impl Reader {
     /// A reader from a function that reads the whole file.
@@ -127,7 +136,13 @@ impl Reader {
 
     /// A reader from a function that calls its argument with every chunk of the file.
     pub fn chunked(read: impl Fn(&mut dyn FnMut(&[u8])) -> Result<(), String> + Send + Sync + 'static) -> Reader {
-        Reader(std::sync::Arc::new(read))
+        Reader::filling(move |sink| read(&mut |chunk| sink.chunk(chunk)))
+    }
+
+    /// A reader from a function that gives the file to a [`Sink`] (asking it for
+    /// [`Sink::rest`] between chunks).
+    pub fn filling(fill: impl Fn(&mut dyn Sink) -> Result<(), String> + Send + Sync + 'static) -> Reader {
+        Reader(std::sync::Arc::new(fill))
     }
 
     /// Reads the bytes.
@@ -139,7 +154,12 @@ impl Reader {
 
     /// Calls `each` with every chunk of the bytes, in order.
     pub fn each_chunk(&self, each: &mut dyn FnMut(&[u8])) -> Result<(), String> {
-        (self.0)(each)
+        (self.0)(&mut Chunks(each))
+    }
+
+    /// Gives the bytes to `sink`.
+    pub fn fill(&self, sink: &mut dyn Sink) -> Result<(), String> {
+        (self.0)(sink)
     }
 }
 
@@ -658,11 +678,8 @@ fn read_compacted(reader: &Reader, len: u64, spare: Option<Vec<u8>>) -> Result<C
         Some(buffer) => compact::Compactor::reusing(len, buffer),
         None => compact::Compactor::new(len),
     };
-    let mut seen = 0u64;
-    reader.each_chunk(&mut |chunk| {
-        seen += chunk.len() as u64;
-        compactor.push(chunk);
-    })?;
+    reader.fill(&mut compactor)?;
+    let seen = compactor.seen();
     let (bytes, compacted) = compactor.finish();
     if !compacted {
         return Ok(Compacted::Whole(bytes));

@@ -19,7 +19,7 @@ pub(super) enum Stop {
 /// The string that starts at `bytes[at]` (a `"`): where it ends (past its closing
 /// quote) and whether it has an escape; `None` when it is not a JSON string (a control
 /// character, a bad escape, no end).
-#[inline]
+#[inline(always)]
 pub(crate) fn string_end(bytes: &[u8], at: usize) -> Option<(usize, bool)> {
     let mut j = at + 1;
     let mut escaped = false;
@@ -49,7 +49,7 @@ pub(crate) fn string_end(bytes: &[u8], at: usize) -> Option<(usize, bool)> {
 
 /// The first index from `at` of a byte that ends a run of plain string characters: `"`,
 /// `\` or a control character. Eight bytes at a time, as serde_json's own scan does.
-#[inline]
+#[inline(always)]
 pub(super) fn special(bytes: &[u8], mut at: usize) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -160,6 +160,9 @@ impl Scan<'_, '_> {
     }
 
     /// One value, put on the tape with its key (`level` 0 is the instruction itself).
+    /// A scalar is read here, inlined into the containers' loops (most values are
+    /// strings); a container is read out of line ([`Self::container`]).
+    #[inline(always)]
     pub(super) fn value(&mut self, key: Option<(u32, u32)>, level: usize) -> Step {
         let start = self.i;
         let key = key.unwrap_or((0, 0));
@@ -169,7 +172,21 @@ impl Scan<'_, '_> {
                 self.string()?;
                 JsonType::String
             }
-            b'-' | b'0'..=b'9' => {
+            b'1'..=b'9' => {
+                // The common number, a short positive integer, is printed as it is: read
+                // here; anything else by `number`.
+                let mut j = self.i + 1;
+                while self.bytes.get(j).is_some_and(u8::is_ascii_digit) {
+                    j += 1;
+                }
+                if j - self.i < 20 && !matches!(self.bytes.get(j), Some(b'.' | b'e' | b'E')) {
+                    self.i = j;
+                } else {
+                    self.number()?;
+                }
+                JsonType::Number
+            }
+            b'-' | b'0' => {
                 self.number()?;
                 JsonType::Number
             }
@@ -185,30 +202,62 @@ impl Scan<'_, '_> {
                 self.literal(b"null")?;
                 JsonType::Null
             }
-            open @ (b'{' | b'[') => {
-                // A container's slot is made first: its members follow it on the tape.
-                let slot = self.tape.len();
-                let kind = if open == b'{' { JsonType::Object } else { JsonType::Array };
-                self.tape.push(Slot { kind, clean: false, start: self.rel(start), end: 0, key, next: 0 });
-                if open == b'{' {
-                    self.object(level)?;
-                } else {
-                    self.array(level)?;
-                }
-                let (end, next, clean) = (self.rel(self.i), self.tape.len() as u32, self.changes == changes);
-                if let Some(slot) = self.tape.get_mut(slot) {
-                    slot.end = end;
-                    slot.next = next;
-                    slot.clean = clean;
-                }
-                return Ok(());
-            }
+            open @ (b'{' | b'[') => return self.container(open, key, level),
             _ => return Err(Stop::Invalid),
         };
         let next = self.tape.len() as u32 + 1;
         let clean = self.changes == changes;
         self.tape.push(Slot { kind, clean, start: self.rel(start), end: self.rel(self.i), key, next });
         Ok(())
+    }
+
+    /// An object or an array (`open`, at the scan's place): its slot is made first, and
+    /// its members follow it on the tape.
+    #[inline(never)]
+    fn container(&mut self, open: u8, key: (u32, u32), level: usize) -> Step {
+        let start = self.i;
+        let changes = self.changes;
+        let slot = self.tape.len();
+        let kind = if open == b'{' { JsonType::Object } else { JsonType::Array };
+        self.tape.push(Slot { kind, clean: false, start: self.rel(start), end: 0, key, next: 0 });
+        if open == b'{' {
+            self.object(level)?;
+        } else {
+            self.array(level)?;
+        }
+        let (end, next, clean) = (self.rel(self.i), self.tape.len() as u32, self.changes == changes);
+        if let Some(slot) = self.tape.get_mut(slot) {
+            slot.end = end;
+            slot.next = next;
+            slot.clean = clean;
+        }
+        Ok(())
+    }
+
+    /// Passes `byte` where the writer prints it with nothing before it: whitespace is
+    /// looked for only when `byte` is not there (a compact text has none).
+    #[inline(always)]
+    fn after_ws(&mut self, byte: u8) -> bool {
+        if self.bytes.get(self.i) == Some(&byte) {
+            self.i += 1;
+            return true;
+        }
+        self.ws();
+        if self.bytes.get(self.i) == Some(&byte) {
+            self.i += 1;
+            return true;
+        }
+        false
+    }
+
+    /// Whether the next byte, past any whitespace, is `byte` (not passed).
+    #[inline(always)]
+    fn at_after_ws(&mut self, byte: u8) -> bool {
+        if self.bytes.get(self.i) == Some(&byte) {
+            return true;
+        }
+        self.ws();
+        self.bytes.get(self.i) == Some(&byte)
     }
 
     /// Opens a container, within serde_json's nesting limit.
@@ -221,7 +270,7 @@ impl Scan<'_, '_> {
         self.expect(byte)
     }
 
-    #[inline]
+    #[inline(always)]
     fn string(&mut self) -> Step {
         let (end, escaped) = string_end(self.bytes, self.i).ok_or(Stop::Invalid)?;
         self.escaped |= escaped;
@@ -240,6 +289,7 @@ impl Scan<'_, '_> {
 
     /// A number, checked against JSON's grammar; a change when serde_json prints it
     /// otherwise.
+    #[inline(never)]
     fn number(&mut self) -> Step {
         let start = self.i;
         let digits = |bytes: &[u8], mut j: usize| {
@@ -292,20 +342,20 @@ impl Scan<'_, '_> {
 
     fn array(&mut self, level: usize) -> Step {
         self.open(b'[')?;
-        self.ws();
-        if self.bytes.get(self.i) == Some(&b']') {
+        if self.after_ws(b']') {
             self.nesting -= 1;
-            return self.expect(b']');
+            return Ok(());
         }
         loop {
             self.ws();
             self.value(None, level + 1)?;
-            self.ws();
-            match self.bytes.get(self.i) {
-                Some(b',') => self.expect(b',')?,
-                Some(b']') => break,
-                _ => return Err(Stop::Invalid),
+            if self.after_ws(b',') {
+                continue;
             }
+            if self.at_after_ws(b']') {
+                break;
+            }
+            return Err(Stop::Invalid);
         }
         self.nesting -= 1;
         self.expect(b']')
@@ -318,11 +368,9 @@ impl Scan<'_, '_> {
         // The previous key's characters, in the input.
         let mut previous: Option<(usize, usize)> = None;
         let mut sorted = true;
-        self.ws();
-        if self.bytes.get(self.i) != Some(&b'}') {
+        if !self.at_after_ws(b'}') {
             loop {
-                self.ws();
-                if self.bytes.get(self.i) != Some(&b'"') {
+                if !self.at_after_ws(b'"') {
                     return Err(Stop::Invalid);
                 }
                 let key_at = self.i + 1;
@@ -336,19 +384,21 @@ impl Scan<'_, '_> {
                     }
                 }
                 previous = Some((key_at, key_end));
-                self.ws();
-                self.expect(b':')?;
+                if !self.after_ws(b':') {
+                    return Err(Stop::Invalid);
+                }
                 self.ws();
                 if level == 0 && self.stop_at_blocks && self.bytes.get(self.i) == Some(&b'[') && key == b"blocks" {
                     return Err(Stop::Blocks);
                 }
                 self.value(Some((self.rel(key_at), self.rel(key_end))), level + 1)?;
-                self.ws();
-                match self.bytes.get(self.i) {
-                    Some(b',') => self.expect(b',')?,
-                    Some(b'}') => break,
-                    _ => return Err(Stop::Invalid),
+                if self.after_ws(b',') {
+                    continue;
                 }
+                if self.at_after_ws(b'}') {
+                    break;
+                }
+                return Err(Stop::Invalid);
             }
         }
         self.nesting -= 1;
@@ -358,7 +408,7 @@ impl Scan<'_, '_> {
 
 /// Whether `a < b`, with the common answer (the first bytes differ) found without a
 /// call.
-#[inline]
+#[inline(always)]
 fn ascending(a: &[u8], b: &[u8]) -> bool {
     match (a.first(), b.first()) {
         (Some(x), Some(y)) if x != y => x < y,

@@ -138,6 +138,25 @@ impl<'s> Node<'s> {
         self.slot().and_then(|s| self.input.get(s.start as usize..s.end as usize)).unwrap_or("")
     }
 
+    /// The last member named `key` (as a map keeps a repeated key), its key's bytes
+    /// compared where the tape says they lie: [`JsonView::get`] and the top level's
+    /// look-ups, the reader's commonest walk.
+    #[inline]
+    pub(super) fn last_member(self, key: &[u8]) -> Option<Node<'s>> {
+        let bytes = self.input.as_bytes();
+        let end = self.slot().map_or(0, |s| s.next as usize);
+        let mut at = self.index + 1;
+        let mut found = None;
+        while let Some(slot) = self.tape.get(at).filter(|_| at < end) {
+            let (a, b) = (slot.key.0 as usize, slot.key.1 as usize);
+            if b.wrapping_sub(a) == key.len() && bytes.get(a..b) == Some(key) {
+                found = Some(at);
+            }
+            at = (slot.next as usize).max(at + 1);
+        }
+        found.map(|index| Node { index, ..self })
+    }
+
     /// The key of each child, with the child (an object's members, an array's elements
     /// with an empty key), in written order.
     pub(super) fn children(self) -> impl Iterator<Item = (&'s str, Node<'s>)> {
@@ -179,7 +198,7 @@ impl<'s> JsonView<'s> for Node<'s> {
         if self.json_type() != JsonType::Object {
             return None;
         }
-        self.children().filter(|(k, _)| *k == key).last().map(|(_, node)| node)
+        self.last_member(key.as_bytes())
     }
 
     fn for_each_element(self, each: &mut dyn FnMut(Self)) {
@@ -201,6 +220,5 @@ impl<'s> JsonView<'s> for Node<'s> {
 /// The top level's `name` member that a map keeps (the last), when it is a string.
 pub(super) fn top_name(tape: &[Slot], input: &str) -> Option<Slot> {
     let root = Node { tape, input, index: 0 };
-    let (_, node) = root.children().filter(|(key, _)| *key == "name").last()?;
-    node.slot().filter(|slot| slot.kind == JsonType::String)
+    root.last_member(b"name")?.slot().filter(|slot| slot.kind == JsonType::String)
 }

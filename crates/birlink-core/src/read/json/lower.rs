@@ -597,8 +597,7 @@ impl<'d> Reader<'d> {
         if Op::of(op) != Op::Other {
             return None;
         }
-        top.get("name")?.as_str()?;
-        let name = canonical.name()?;
+        let name = canonical.name_in(&top)?;
         let sync = top.get("sync_info");
         let mut clean = true;
         sync_problems(sync, &mut |_| clean = false);

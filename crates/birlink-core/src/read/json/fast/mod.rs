@@ -47,7 +47,7 @@ pub(crate) use tape::Node;
 use canonical::{Orders, Writer};
 use plan::{Plan, Plans};
 use scan::{Scan, Stop};
-use tape::{top_name, Slot};
+use tape::Slot;
 
 /// Buffers reused from one instruction to the next.
 #[derive(Debug, Default)]
@@ -111,8 +111,8 @@ pub(crate) fn scan<'s>(
     let Some(input) = text.get(at..end) else { return Scanned::Invalid };
     let clean = scratch.tape.first().is_some_and(|root| root.clean);
     let name = if clean {
-        // The name's characters, where the text has them.
-        top_name(&scratch.tape, input).map(|slot| (slot.start as usize + 1, slot.end as usize - 1))
+        // The name's characters are where the text has them: the tape says.
+        None
     } else {
         let bytes = input.as_bytes();
         let planned = bytes.len() <= Plans::LONGEST;

@@ -32,7 +32,8 @@ pub(crate) struct Canonical<'s> {
     pub(super) tape: &'s [Slot],
     /// The instruction's input text.
     pub(super) input: &'s str,
-    /// Where the `name` string's characters are in `text`.
+    /// Where the `name` string's characters are in `text`, when the writer wrote it
+    /// (when `text` is the input, the tape says: [`Canonical::name`]).
     pub(super) name: Option<(usize, usize)>,
 }
 
@@ -64,8 +65,20 @@ impl<'s> Canonical<'s> {
     /// The instruction's `name`, when it is a string: a slice of [`Self::text`], so the
     /// instruction can keep where it is instead of a copy.
     pub(crate) fn name(&self) -> Option<&'s str> {
+        if self.unchanged {
+            return self.root().last_member(b"name")?.as_str();
+        }
         let (start, end) = self.name?;
         self.text.get(start..end)
+    }
+
+    /// [`Self::name`], given the instruction's [`Self::top`] (which found it in the same
+    /// walk, when the text is the input).
+    pub(crate) fn name_in(&self, top: &Top<'s>) -> Option<&'s str> {
+        if self.unchanged {
+            return top.get("name")?.as_str();
+        }
+        self.name()
     }
 }
 
@@ -215,10 +228,4 @@ impl<'s> JsonView<'s> for Node<'s> {
             Err(_) => std::borrow::Cow::Borrowed(self.raw()),
         }
     }
-}
-
-/// The top level's `name` member that a map keeps (the last), when it is a string.
-pub(super) fn top_name(tape: &[Slot], input: &str) -> Option<Slot> {
-    let root = Node { tape, input, index: 0 };
-    root.last_member(b"name")?.slot().filter(|slot| slot.kind == JsonType::String)
 }

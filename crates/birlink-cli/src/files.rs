@@ -333,38 +333,39 @@ mod tests {
 
     /// What the loader makes of a file read by [`super::fill`]: the compactor's bytes,
     /// whether any were dropped, and how many it saw.
-    fn filled(bytes: &[u8]) -> (Vec<u8>, bool, u64) {
+    fn filled(bytes: &[u8]) -> std::io::Result<(Vec<u8>, bool, u64)> {
         let dir = std::env::temp_dir().join(format!("birlink-fill-{}-{}", std::process::id(), bytes.len()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        std::fs::create_dir_all(&dir)?;
         let path = dir.join("f.json");
-        std::fs::write(&path, bytes).expect("write");
+        std::fs::write(&path, bytes)?;
         let mut compactor = Compactor::new(bytes.len() as u64);
-        super::fill(&path, &mut compactor).expect("fill");
+        super::fill(&path, &mut compactor)?;
         let seen = compactor.seen();
         let (out, compacted) = compactor.finish();
-        std::fs::remove_dir_all(&dir).expect("remove");
-        (out, compacted, seen)
+        std::fs::remove_dir_all(&dir)?;
+        Ok((out, compacted, seen))
     }
 
     /// A compact file's rest is read straight into the loader's bytes once it has looked
     /// at the start; an indented one is compacted chunk by chunk. Either way every byte
     /// arrives once, in order, and is counted.
     #[test]
-    fn a_file_is_filled_whole_in_either_way() {
+    fn a_file_is_filled_whole_in_either_way() -> std::io::Result<()> {
         let item = |i: usize| format!("{{\"name\":\"i{i}\",\"opcode\":\"Matmult\",\"n\":{i}}}");
         for count in [0usize, 1, 1_000, 1_700, 40_000] {
             let compact = format!("[{}]", (0..count).map(item).collect::<Vec<_>>().join(","));
             assert_eq!(
-                filled(compact.as_bytes()),
+                filled(compact.as_bytes())?,
                 (compact.clone().into_bytes(), false, compact.len() as u64),
                 "{count}"
             );
             let indented = compact.replace(",\"", ",\n    \"");
             assert_eq!(
-                filled(indented.as_bytes()),
+                filled(indented.as_bytes())?,
                 (compact.clone().into_bytes(), count > 0, indented.len() as u64),
                 "{count}"
             );
         }
+        Ok(())
     }
 }

@@ -301,10 +301,10 @@ mod tests {
     }
 
     #[test]
-    fn a_compactor_reusing_bytes_writes_what_a_new_one_writes() {
+    fn a_compactor_reusing_bytes_writes_what_a_new_one_writes() -> Result<(), Box<dyn std::error::Error>> {
         let value = serde_json::json!({"b": [1, {"c": "a \"q\" word"}], "a": vec!["x"; 3000]});
-        let pretty = serde_json::to_string_pretty(&value).unwrap();
-        let compact = serde_json::to_string(&value).unwrap();
+        let pretty = serde_json::to_string_pretty(&value)?;
+        let compact = serde_json::to_string(&value)?;
         for text in [&pretty, &compact] {
             let mut fresh = Compactor::new(text.len() as u64);
             fresh.push(text.as_bytes());
@@ -314,9 +314,10 @@ mod tests {
                 // Sized as a new one is, whatever the old bytes' room.
                 assert!(reusing.out.capacity() >= fresh.out.capacity().min(text.len()));
                 let (bytes, changed) = reusing.finish();
-                assert_eq!((String::from_utf8(bytes).unwrap(), changed), compacted(text, 1 << 20));
+                assert_eq!((String::from_utf8(bytes)?, changed), compacted(text, 1 << 20));
             }
         }
+        Ok(())
     }
 
     #[test]

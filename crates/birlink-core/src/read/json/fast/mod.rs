@@ -341,7 +341,7 @@ mod tests {
     /// whitespace, in an array's length, in a number printed otherwise or in a key
     /// repeated — are each written as serde_json prints them, their names found.
     #[test]
-    fn a_shape_met_again_is_written_as_the_writer_writes_it() {
+    fn a_shape_met_again_is_written_as_the_writer_writes_it() -> Result<(), serde_json::Error> {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move |n: u64| {
             state ^= state << 13;
@@ -392,11 +392,12 @@ mod tests {
                     c => text.push(c),
                 }
             }
-            let expected: Value = serde_json::from_str(&text).unwrap();
+            let expected: Value = serde_json::from_str(&text)?;
             let c = canonical(&text, &mut scratch).unwrap_or_else(|| panic!("{text}"));
             assert_eq!(c.text, printed(&text), "{text}");
             assert_eq!(c.name(), expected.get("name").and_then(Value::as_str), "{text}");
         }
+        Ok(())
     }
 
     #[test]

@@ -130,6 +130,11 @@ impl<T> Arena<T> {
         self.chunks.iter().flatten().enumerate().map(|(i, item)| (Handle::new(i), item))
     }
 
+    /// Each entity, to change it, in storage order.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.chunks.iter_mut().flatten()
+    }
+
     /// Gives back the last chunk's spare capacity.
     pub fn shrink_to_fit(&mut self) {
         if let Some(chunk) = self.chunks.last_mut() {

@@ -763,6 +763,13 @@ impl Inst {
         }
     }
 
+    /// [`Inst::share_kept`] for an instruction waiting on `waiting` (any other is left).
+    pub(crate) fn share_kept_from(&mut self, waiting: &FileText, text: &FileText) {
+        if matches!(&self.held, Held::Span { file, .. } if Arc::ptr_eq(file, waiting)) {
+            self.share_kept(text);
+        }
+    }
+
     /// The instruction's fields: borrowed when parsed, parsed again from the text otherwise.
     pub fn fields(&self) -> Cow<'_, Fields> {
         match &self.held {

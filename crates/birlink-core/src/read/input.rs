@@ -54,8 +54,9 @@ pub enum Content {
     /// again when a location or an original text is asked for after the loader has
     /// dropped the text. The loader holds at most one such file per thread at a time,
     /// and keeps a file's text only while instructions are spans of it: an indented
-    /// dump, or one whose keys are not sorted, is held as its instructions' compact
-    /// copies alone.
+    /// dump is held as its instructions' compact copies alone, and one whose keys are not
+    /// sorted is read in place (each instruction's canonical text written over the bytes
+    /// it was read from, which its instructions then share), so it too is held once.
     Later {
         /// The size, known without reading (for BL0010 and the inputs table).
         len: u64,
@@ -577,91 +578,116 @@ fn decode(file: FileId, source: SourceFile, too_large: bool, spare: &Spare) -> D
     // is never held whole, and is read as the compact dump it is. Its text is then not
     // the file's: lines and columns are found in the file, read again.
     let netlist = role == Role::Netlist || is_netlist_name;
+    // A file read later is read in place when its keys are not sorted (its text given
+    // up, `json::read_direct_owning`): when the direct reader then leaves it, the file is
+    // read again, and read as any other.
+    let mut owning = reader.is_some() && !netlist;
     let read = match source.content {
         Content::Later { reader, len } if !netlist => match read_compacted(&reader, len, spare.take(len)) {
             Ok(Compacted::Whole(bytes)) => Ok(bytes),
             Ok(Compacted::Text(text, len)) => {
-                if let Some((document, mut read_diags)) = json::read_direct(&text, file) {
+                if let json::Owned::Read(document, mut read_diags, text) = json::read_direct_owning(text, file) {
                     diags.append(&mut read_diags);
                     // Held while instructions are spans of it; else spare.
-                    spare.give(text);
+                    if let Some(text) = text {
+                        spare.give(text);
+                    }
                     entry.len = len;
                     entry.reader = Some(reader);
                     return Decoded { file, entry, document: Some(document), diags, role, is_netlist_name };
                 }
                 // Not JSON, or odd: the file itself is read, whole, so that what is said
                 // about it points into it.
-                drop(text);
+                owning = false;
                 reader.read()
             }
             Err(reason) => Err(reason),
         },
         other => other.read(),
     };
-    let bytes = match read {
-        Ok(bytes) => bytes,
-        Err(reason) => {
-            diags.push(
-                Diagnostic::new(Code::UnreadableFile, Pass::Read, format!("cannot read `{path}`: {reason}"))
+    let mut read = read;
+    loop {
+        let bytes = match read {
+            Ok(bytes) => bytes,
+            Err(reason) => {
+                diags.push(
+                    Diagnostic::new(Code::UnreadableFile, Pass::Read, format!("cannot read `{path}`: {reason}"))
+                        .entity(EntityKind::File, &path, None)
+                        .at_pointer(file, ""),
+                );
+                return failed(entry, diags);
+            }
+        };
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => FileText::new(text),
+            Err(error) => {
+                let offset = error.utf8_error().valid_up_to();
+                let valid = std::str::from_utf8(&error.as_bytes()[..offset]).unwrap_or("");
+                let (line, column) = json::locate::line_column(valid, offset);
+                let mut diagnostic = Diagnostic::new(
+                    Code::UnreadableFile,
+                    Pass::Read,
+                    format!("`{path}` is not UTF-8 text (invalid byte at offset {offset})"),
+                )
+                .entity(EntityKind::File, &path, None);
+                diagnostic.location = Some(crate::diag::Location {
+                    file: path.clone(),
+                    pointer: String::new(),
+                    line: Some(line),
+                    column: Some(column),
+                });
+                diags.push(diagnostic);
+                return failed(entry, diags);
+            }
+        };
+        entry.len = text.len() as u64;
+        let (document, text) = if netlist {
+            (json::parse(&text).map(Document::Other), Some(text))
+        } else if owning {
+            match json::read_direct_owning(text, file) {
+                json::Owned::Read(document, mut read_diags, text) => {
+                    diags.append(&mut read_diags);
+                    (Ok(document), text)
+                }
+                json::Owned::Left(text) => (json::read_serde(&text, file, &mut diags), Some(text)),
+                json::Owned::Lost => {
+                    // Written over, then found odd: read again, as any other file.
+                    owning = false;
+                    read = reader.as_ref().map_or_else(|| Err("read again".to_owned()), Reader::read);
+                    continue;
+                }
+            }
+        } else {
+            (json::read_document(&text, file, &mut diags), Some(text))
+        };
+        // A text no instruction is a span of is dropped when it can be read again: the
+        // instructions hold their own compact copies (or share the text they were written
+        // over, which is not the file's), and a location is found in the text read back
+        // (`FileEntry::read_text`).
+        match (reader, text) {
+            (Some(reader), Some(text)) if FileText::strong_count(&text) == 1 => {
+                spare.give(text);
+                entry.reader = Some(reader);
+            }
+            (Some(reader), None) => entry.reader = Some(reader),
+            (_, text) => entry.text = text,
+        }
+        return match document {
+            Ok(document) => Decoded { file, entry, document: Some(document), diags, role, is_netlist_name },
+            Err(error) => {
+                let mut diagnostic = Diagnostic::new(error.code, Pass::Read, format!("`{path}`: {}", error.message))
                     .entity(EntityKind::File, &path, None)
-                    .at_pointer(file, ""),
-            );
-            return failed(entry, diags);
-        }
-    };
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => FileText::new(text),
-        Err(error) => {
-            let offset = error.utf8_error().valid_up_to();
-            let valid = std::str::from_utf8(&error.as_bytes()[..offset]).unwrap_or("");
-            let (line, column) = json::locate::line_column(valid, offset);
-            let mut diagnostic = Diagnostic::new(
-                Code::UnreadableFile,
-                Pass::Read,
-                format!("`{path}` is not UTF-8 text (invalid byte at offset {offset})"),
-            )
-            .entity(EntityKind::File, &path, None);
-            diagnostic.location = Some(crate::diag::Location {
-                file: path.clone(),
-                pointer: String::new(),
-                line: Some(line),
-                column: Some(column),
-            });
-            diags.push(diagnostic);
-            return failed(entry, diags);
-        }
-    };
-    let document = if role == Role::Netlist || is_netlist_name {
-        json::parse(&text).map(Document::Other)
-    } else {
-        json::read_document(&text, file, &mut diags)
-    };
-    entry.len = text.len() as u64;
-    // A text no instruction is a span of is dropped when it can be read again: the
-    // instructions hold their own compact copies, and a location is found in the text
-    // read back (`FileEntry::read_text`).
-    match reader {
-        Some(reader) if FileText::strong_count(&text) == 1 => {
-            spare.give(text);
-            entry.reader = Some(reader);
-        }
-        _ => entry.text = Some(text),
-    }
-    match document {
-        Ok(document) => Decoded { file, entry, document: Some(document), diags, role, is_netlist_name },
-        Err(error) => {
-            let mut diagnostic = Diagnostic::new(error.code, Pass::Read, format!("`{path}`: {}", error.message))
-                .entity(EntityKind::File, &path, None)
-                .at_pointer(file, "");
-            diagnostic.location = Some(crate::diag::Location {
-                file: path.clone(),
-                pointer: String::new(),
-                line: Some(error.line),
-                column: Some(error.column),
-            });
-            diags.push(diagnostic);
-            failed(entry, diags)
-        }
+                    .at_pointer(file, "");
+                diagnostic.location = Some(crate::diag::Location {
+                    file: path.clone(),
+                    pointer: String::new(),
+                    line: Some(error.line),
+                    column: Some(error.column),
+                });
+                diags.push(diagnostic);
+                failed(entry, diags)
+            }
+        };
     }
 }
 

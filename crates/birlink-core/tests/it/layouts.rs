@@ -284,3 +284,70 @@ fn files_read_into_spare_bytes_give_what_their_bytes_give() {
     }
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
+
+/// A file read later whose keys are in a producer's order is read in place: each
+/// instruction's canonical text written over the bytes it was read from (no second text
+/// beside the file's). Whatever is odd about it — a number printed longer than written
+/// (its text written to a copy), a document cut short or a container given twice (found
+/// once the text is written over: the file is read again), a bundle (not written in
+/// place), an indented layout — gives the report, lines and columns included, and the
+/// `linked.json` its bytes give, on one thread and two.
+#[test]
+fn a_producers_order_read_in_place_gives_what_its_bytes_give() {
+    use birlink_core::gen::{generate, GenConfig, Layout as Files, Shape};
+    use birlink_core::{linked_json, report_json, run, Content, LinkOptions, Reader};
+    let config =
+        GenConfig { cores: 2, insts: 2_000, compact: true, sorted: false, shape: Shape::Short, ..GenConfig::default() };
+    let files: Vec<(String, String)> = generate(&config, Files::Files)
+        .into_iter()
+        .map(|f| (f.path, String::from_utf8(f.bytes).expect("utf-8")))
+        .collect();
+    assert_eq!(files.len(), 2);
+    assert!(files[0].1.contains(r#"{"sync_info":"#), "keys not in the producer's order");
+    type Edit = fn(&str) -> String;
+    let variants: [(&str, Edit); 6] = [
+        ("as written", |text| text.to_owned()),
+        ("numbers printed longer", |text| text.replace(r#""opcode":"Matmult""#, r#""opcode":"Matmult","scale":1e3"#)),
+        ("cut short", |text| text[..text.len() * 2 / 3].to_owned()),
+        ("functions given twice", |text| format!(r#"{},"functions":[]}}"#, &text[..text.len() - 1])),
+        ("a bundle", |text| format!(r#"{{"modules":[{text}],"version":2}}"#)),
+        ("indented, cut short", |text| {
+            let pretty =
+                serde_json::to_string_pretty(&serde_json::from_str::<Value>(text).expect("json")).expect("print");
+            // serde_json's map sorts the keys: one out of order again, in the first
+            // instructions (the queues' DMA blocks).
+            let pretty = pretty.replace("\"block_id\"", "\"zz_block_id\"");
+            pretty[..pretty.len() / 2].to_owned()
+        }),
+    ];
+    let mut broken = Vec::new();
+    for (name, edit) in variants {
+        let edited: Vec<(String, Vec<u8>)> =
+            files.iter().map(|(path, text)| (path.clone(), edit(text).into_bytes())).collect();
+        let bytes: Vec<SourceFile> =
+            edited.iter().map(|(path, bytes)| SourceFile::bytes(path.clone(), bytes.clone())).collect();
+        let expected = run(bytes, &LinkOptions::default());
+        for threads in [1, 2] {
+            let later: Vec<SourceFile> = edited
+                .iter()
+                .map(|(path, bytes)| {
+                    let bytes = bytes.clone();
+                    let len = bytes.len() as u64;
+                    let reader = Reader::chunked(move |each| {
+                        bytes.chunks(1 << 16).for_each(&mut *each);
+                        Ok(())
+                    });
+                    SourceFile { path: path.clone(), content: Content::Later { len, reader }, role: Role::Auto }
+                })
+                .collect();
+            let outcome = run(later, &LinkOptions { threads, ..LinkOptions::default() });
+            if report_json(&outcome) != report_json(&expected) {
+                broken.push(format!("{name}, {threads} thread(s): another report"));
+            }
+            if linked_json(&outcome) != linked_json(&expected) {
+                broken.push(format!("{name}, {threads} thread(s): another linked.json"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}

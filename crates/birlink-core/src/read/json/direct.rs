@@ -12,10 +12,15 @@
 //! the same order — so both readers give the same module, uses and diagnostics
 //! (`selfcheck::direct_agrees` is the oracle). Anything unusual — text that is not JSON
 //! or nests too deep, a streamed container given twice, a root that is not an object —
-//! makes [`read`] answer `None`, and `json::stream` reads the document: it has
-//! serde_json's words for what is wrong, and the rules for what is odd.
-
-use std::borrow::Cow;
+//! makes [`read`] answer [`Left::Serde`], and `json::stream` reads the document: it
+//! has serde_json's words for what is wrong, and the rules for what is odd.
+//!
+//! A document whose instructions are not what the writer prints (a producer's key
+//! order) is best read in place ([`read_in_place`]), when the caller can read the file
+//! again: each instruction's canonical text is written over the bytes it was read from,
+//! behind the cursor, and the instructions share the bytes so written, so the file's
+//! text and a rewritten copy of it are never held together. [`read`] can be asked to
+//! tell, from the first instruction, that a document is such a one ([`Left::InPlace`]).
 
 use serde_json::Value;
 
@@ -27,32 +32,81 @@ use crate::model::arena::Handle;
 use crate::model::ir::{opcode, Container, Fields, FileId, FileText, Inst, Module};
 use crate::model::uses::Uses;
 
-/// Reads a document from its text, with the diagnostics about its shape; `None` when
-/// `json::stream` must read it.
-pub(super) fn read(text: &FileText, file: FileId) -> Option<(Document, Vec<Diagnostic>)> {
-    let mut cursor = Cursor { text, bytes: text.as_bytes(), i: 0, nesting: 0 };
+/// Why the direct reader left a document.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Left {
+    /// For `json::stream`: not JSON, a container given twice, a root that is not an object.
+    Serde,
+    /// Asked to ([`read`]'s `probe`): its first instruction is not in the writer's form,
+    /// so [`read_in_place`] is the reading that holds the least.
+    InPlace,
+}
+
+/// Reads a document from its text, with the diagnostics about its shape; [`Left::Serde`]
+/// when `json::stream` must read it. `probe`: give up ([`Left::InPlace`]) when the first
+/// instruction outside a bundle's module is one the writer would print otherwise (a
+/// producer's key order, or whitespace), before anything is written.
+pub(super) fn read(text: &FileText, file: FileId, probe: bool) -> Result<(Document, Vec<Diagnostic>), Left> {
+    let doc = Doc::new(FileText::clone(text), true);
+    let mut cursor = Cursor::new(Text::Shared(text), probe);
+    match document(&mut cursor, file, &doc) {
+        Some(read) => Ok(read),
+        None if cursor.wants_in_place => Err(Left::InPlace),
+        None => Err(Left::Serde),
+    }
+}
+
+/// [`read`], writing each instruction's canonical text over the text it was read from:
+/// the instructions kept as text share what the document's bytes become, and no second
+/// text is held beside them (a producer's key order is otherwise written out to copies
+/// while the whole file is held). `None` for a document [`read`] leaves to
+/// `json::stream`: the text is lost by then, and the caller reads the file again.
+///
+/// An instruction's canonical text is never longer than what it was read from but for a
+/// number printed longer (`1e3` is `1000.0`): such a one is written to a copy, as
+/// [`read`] writes them. Bytes are read as text piece by piece (safe code may not hold a
+/// text it writes to as `str`): each instruction once, each key and leaf as serde_json
+/// reads bytes. Instructions of a bundle's modules are not written in place (a module is
+/// finished before the bytes are), so a bundle holds what [`read`] holds.
+pub(super) fn read_in_place(text: String, file: FileId) -> Option<(Document, Vec<Diagnostic>)> {
+    let doc = Doc::new(FileText::default(), true);
+    let mut cursor = Cursor::new(Text::Owned(text.into_bytes()), false);
+    document(&mut cursor, file, &doc)
+}
+
+/// The document at `cursor`, a module or a bundle (or any other object).
+fn document(cursor: &mut Cursor<'_>, file: FileId, doc: &Doc) -> Option<(Document, Vec<Diagnostic>)> {
     cursor.ws();
     if cursor.peek() != Some(b'{') {
         return None;
     }
-    let doc = Doc::new(FileText::clone(text), true);
     let mut diags = Vec::new();
     let mut bundle_diags = Vec::new();
-    let mut reader = Reader::new(file, &mut diags, &doc);
+    let mut reader = Reader::new(file, &mut diags, doc);
     let mut keys = ModuleKeys::default();
     let mut modules = None;
     cursor.members(&mut |cursor, key| match key {
         "functions" | "queues" => module_key(cursor, &mut reader, &mut keys, key, ""),
         "modules" if modules.is_some() || keys.fields.contains_key(key) => None,
         "modules" if cursor.peek() == Some(b'[') => {
-            modules = Some(bundle_modules(cursor, file, &mut bundle_diags, &doc)?);
+            cursor.in_bundle = true;
+            modules = Some(bundle_modules(cursor, file, &mut bundle_diags, doc)?);
+            cursor.in_bundle = false;
             Some(())
         }
         _ => cursor.leaf_into(&mut keys.fields, key),
     })?;
     cursor.ws();
-    if cursor.i != cursor.bytes.len() {
+    if cursor.i != cursor.text.bytes().len() {
         return None;
+    }
+    if let Text::Owned(bytes) = &mut cursor.text {
+        // Every byte up to `w` is an instruction's text, written whole: UTF-8.
+        let mut bytes = std::mem::take(bytes);
+        bytes.truncate(cursor.w);
+        bytes.shrink_to_fit();
+        let text = FileText::new(String::from_utf8(bytes).ok()?);
+        reader.share_in_place(&text);
     }
     let document = finish_root(reader, keys, modules, bundle_diags);
     Some((document, diags))
@@ -185,12 +239,31 @@ fn inst(
 ) -> Option<Option<Handle<Inst>>> {
     let start = cursor.i;
     let mut scratch = reader.take_scratch();
-    let next = match fast::scan(cursor.text, start, cursor.nesting, true, &mut scratch) {
+    let mut written = None;
+    let input = cursor.text.input();
+    let next = match fast::scan_input(input, start, cursor.nesting, true, &mut scratch) {
         Scanned::Read { canonical, end } => {
-            cursor.i = end;
-            match reader.fast_inst(&canonical, container, index) {
-                Some(handle) => Next::Done(handle),
-                None => Next::Parse(end),
+            if cursor.probe && !cursor.in_bundle {
+                // The first instruction says how the writer wrote them all.
+                cursor.probe = false;
+                if !canonical.unchanged {
+                    cursor.wants_in_place = true;
+                    return None;
+                }
+            }
+            let len = canonical.text.len();
+            let place = (cursor.text.is_owned() && !cursor.in_bundle && cursor.w + len <= end).then_some(cursor.w);
+            let unchanged = canonical.unchanged;
+            match reader.fast_inst(&canonical, container, index, place) {
+                Some((handle, in_place)) => {
+                    written = in_place.then_some((unchanged, len));
+                    cursor.i = end;
+                    Next::Done(handle)
+                }
+                None => {
+                    cursor.i = end;
+                    Next::Parse(end)
+                }
             }
         }
         Scanned::General { end } => {
@@ -200,12 +273,22 @@ fn inst(
         Scanned::Blocks => Next::Members,
         Scanned::Invalid => Next::Invalid,
     };
+    if let (Some((unchanged, len)), Text::Owned(bytes)) = (written, &mut cursor.text) {
+        // Over bytes read already: `w + len` is at most where this instruction ends.
+        let w = cursor.w;
+        if !unchanged {
+            bytes.get_mut(w..w + len)?.copy_from_slice(scratch.written());
+        } else if w != start {
+            bytes.copy_within(start..start + len, w);
+        }
+        cursor.w += len;
+    }
     reader.give_back_scratch(scratch);
     let pointer = || format!("{container}/{index}");
     match next {
         Next::Done(handle) => Some(Some(handle)),
         Next::Parse(end) => {
-            let value = serde_json::from_str::<Value>(cursor.text.get(start..end)?).ok()?;
+            let value = cursor.text.value(start..end)?;
             Some(reader.inst_value(value, &pointer(), depth))
         }
         Next::Members => inst_members(cursor, reader, &pointer(), depth).map(Some),
@@ -237,41 +320,95 @@ fn inst_members(cursor: &mut Cursor<'_>, reader: &mut Reader<'_>, pointer: &str,
         if cursor.peek() != Some(b'[') {
             return cursor.leaf_into(&mut fields, key);
         }
-        // The opcode may come later: the body is read once it is known.
-        blocks = Some(cursor.clone());
-        cursor.i = fast::skip(cursor.bytes, cursor.i)?;
+        // The opcode may come later: the body is read once it is known (nothing is
+        // written over it before: only instructions are, and it holds this one's).
+        blocks = Some((cursor.i, cursor.nesting));
+        cursor.i = fast::skip(cursor.text.bytes(), cursor.i)?;
         Some(())
     })?;
-    let mut body = blocks?;
-    if fields.get("opcode").and_then(Value::as_str) != Some(opcode::LOOP) {
-        let blocks = body.leaf()?;
+    let body = blocks?;
+    let after = (cursor.i, cursor.nesting);
+    (cursor.i, cursor.nesting) = body;
+    let inst = if fields.get("opcode").and_then(Value::as_str) != Some(opcode::LOOP) {
+        let blocks = cursor.leaf()?;
         fields.insert("blocks".to_owned(), blocks);
-        return Some(reader.inst(fields, pointer, depth));
-    }
-    reader.inst_checks(&fields, pointer);
-    let lowered = if reader.loop_too_deep(&fields, pointer, depth) {
-        // Not lowered, but JSON all the same.
-        body.leaf()?;
-        None
+        reader.inst(fields, pointer, depth)
     } else {
-        Some(items(&mut body, reader, pointer, Kind::Blocks { depth: depth + 1 })?.blocks)
+        reader.inst_checks(&fields, pointer);
+        let lowered = if reader.loop_too_deep(&fields, pointer, depth) {
+            // Not lowered, but JSON all the same.
+            cursor.leaf()?;
+            None
+        } else {
+            Some(items(cursor, reader, pointer, Kind::Blocks { depth: depth + 1 })?.blocks)
+        };
+        reader.inst_finish(fields, lowered, pointer)
     };
-    Some(reader.inst_finish(fields, lowered, pointer))
+    (cursor.i, cursor.nesting) = after;
+    Some(inst)
+}
+
+/// The document's text as the cursor holds it.
+enum Text<'t> {
+    /// Borrowed: read, never written.
+    Shared(&'t str),
+    /// Owned bytes, instructions written over them as they are read ([`read_in_place`]).
+    Owned(Vec<u8>),
+}
+
+impl Text<'_> {
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Text::Shared(text) => text.as_bytes(),
+            Text::Owned(bytes) => bytes,
+        }
+    }
+
+    fn input(&self) -> fast::Input<'_> {
+        match self {
+            Text::Shared(text) => fast::Input::Text(text),
+            Text::Owned(bytes) => fast::Input::Bytes(bytes),
+        }
+    }
+
+    fn is_owned(&self) -> bool {
+        matches!(self, Text::Owned(_))
+    }
+
+    /// The JSON value in `range`, parsed by serde_json.
+    fn value(&self, range: std::ops::Range<usize>) -> Option<Value> {
+        match self {
+            Text::Shared(text) => serde_json::from_str(text.get(range)?).ok(),
+            Text::Owned(bytes) => serde_json::from_slice(bytes.get(range)?).ok(),
+        }
+    }
 }
 
 /// Where the reading is in the text.
-#[derive(Clone)]
 struct Cursor<'t> {
-    text: &'t str,
-    bytes: &'t [u8],
+    text: Text<'t>,
     i: usize,
     /// Containers open.
     nesting: usize,
+    /// Owned text: where the next instruction's canonical text is written (at most `i`).
+    w: usize,
+    /// Inside a bundle's `modules`.
+    in_bundle: bool,
+    /// Give up at the first instruction not in the writer's form ([`read`]'s `probe`).
+    probe: bool,
+    /// Gave up so.
+    wants_in_place: bool,
 }
 
 impl<'t> Cursor<'t> {
+    fn new(text: Text<'t>, probe: bool) -> Cursor<'t> {
+        Cursor { text, i: 0, nesting: 0, w: 0, in_bundle: false, probe, wants_in_place: false }
+    }
+
+    #[inline]
     fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.i).copied()
+        self.text.bytes().get(self.i).copied()
     }
 
     fn ws(&mut self) {
@@ -298,18 +435,22 @@ impl<'t> Cursor<'t> {
         self.eat(byte)
     }
 
-    /// A key: its characters (decoded when it has an escape).
-    fn key(&mut self) -> Option<Cow<'t, str>> {
+    /// A key: its characters (decoded when it has an escape). A copy, as the text may be
+    /// written while its value is read.
+    fn key(&mut self) -> Option<String> {
         if self.peek() != Some(b'"') {
             return None;
         }
-        let (end, escaped) = fast::string_end(self.bytes, self.i)?;
-        let quoted = self.text.get(self.i..end)?;
+        let (end, escaped) = fast::string_end(self.text.bytes(), self.i)?;
+        let at = self.i;
         self.i = end;
         if escaped {
-            return serde_json::from_str::<String>(quoted).ok().map(Cow::Owned);
+            return match self.text.value(at..end)? {
+                Value::String(key) => Some(key),
+                _ => None,
+            };
         }
-        quoted.get(1..quoted.len() - 1).map(Cow::Borrowed)
+        self.text.input().piece(at + 1..end - 1).map(str::to_owned)
     }
 
     /// Each member of the object here: `each` reads its value.
@@ -358,10 +499,16 @@ impl<'t> Cursor<'t> {
 
     /// The value here, parsed by serde_json.
     fn leaf(&mut self) -> Option<Value> {
-        let rest = self.text.get(self.i..)?;
-        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
-        let value = values.next()?.ok()?;
-        let len = values.byte_offset();
+        let (value, len) = match &self.text {
+            Text::Shared(text) => {
+                let mut values = serde_json::Deserializer::from_str(text.get(self.i..)?).into_iter::<Value>();
+                (values.next()?.ok()?, values.byte_offset())
+            }
+            Text::Owned(bytes) => {
+                let mut values = serde_json::Deserializer::from_slice(bytes.get(self.i..)?).into_iter::<Value>();
+                (values.next()?.ok()?, values.byte_offset())
+            }
+        };
         // serde_json counted the value's nesting from the value: the document's limit
         // counts from its root. A value nests at most one level per two bytes.
         if self.nesting + len / 2 >= MAX_NESTING && self.nesting + nesting(&value) >= MAX_NESTING {

@@ -47,11 +47,14 @@ pub(crate) struct Doc {
     /// in one object: a map keeps the last, and streaming has lowered both, so the
     /// document is read again from its value (`json::read_document`).
     pub(crate) repeated: std::cell::Cell<bool>,
+    /// What the instructions written in place (`json::direct`'s in-place reading) point
+    /// at until the text they are written in is finished and shared (empty).
+    in_place: FileText,
 }
 
 impl Doc {
     pub(crate) fn new(text: FileText, from_text: bool) -> Doc {
-        Doc { text, from_text, repeated: std::cell::Cell::new(false) }
+        Doc { text, from_text, repeated: std::cell::Cell::new(false), in_place: FileText::default() }
     }
 }
 
@@ -131,6 +134,14 @@ impl<'d> Reader<'d> {
         let shared: FileText = FileText::new(text);
         for inst in insts.drain(..) {
             self.store.insts[inst].share_kept(&shared);
+        }
+    }
+
+    /// Gives the instructions written in place (see [`Self::fast_inst`]) the text they
+    /// were written in, once it is finished.
+    pub(crate) fn share_in_place(&mut self, text: &FileText) {
+        for inst in self.store.insts.values_mut() {
+            inst.share_kept_from(&self.doc.in_place, text);
         }
     }
 
@@ -541,10 +552,10 @@ impl<'d> Reader<'d> {
         depth: usize,
     ) -> Option<Handle<Inst>> {
         let mut scratch = std::mem::take(&mut self.scratch);
-        let kept = super::fast::canonical(text, &mut scratch).and_then(|c| self.fast_inst(&c, container, index));
+        let kept = super::fast::canonical(text, &mut scratch).and_then(|c| self.fast_inst(&c, container, index, None));
         self.scratch = scratch;
-        if kept.is_some() {
-            return kept;
+        if let Some((handle, _)) = kept {
+            return Some(handle);
         }
         // Valid JSON (the document parser checked it), so this cannot fail.
         let pointer = format!("{container}/{index}");
@@ -586,12 +597,18 @@ impl<'d> Reader<'d> {
     /// and keep as text: a `name` and an `opcode` that are strings, an opcode no pass acts
     /// on, a `sync_info` of the right shape. The same checks and uses, asked of the
     /// scan's tape; `None` when the general path must read it.
+    ///
+    /// `place`: the instruction's canonical text is written at that offset of the text
+    /// being read (by the caller, when the flag returned says so), which is shared with it
+    /// once finished ([`Self::share_in_place`]); else it is kept as a span of the
+    /// document's text when it is one, or written to a copy.
     pub(crate) fn fast_inst(
         &mut self,
         canonical: &super::fast::Canonical<'_>,
         container: &Container,
         index: usize,
-    ) -> Option<Handle<Inst>> {
+        place: Option<usize>,
+    ) -> Option<(Handle<Inst>, bool)> {
         let top = canonical.top();
         let op = top.get("opcode")?.as_str()?;
         if Op::of(op) != Op::Other {
@@ -607,14 +624,14 @@ impl<'d> Reader<'d> {
         let handle = self.store.insts.next_handle();
         self.record_uses(handle, Some(name), op, |key| top.get(key));
         let src = Some(Src::element(container, index));
+        if let Some(at) = place {
+            let (inst, waits) =
+                Inst::kept_waiting(canonical.text, &self.doc.in_place, at, name, remote_update(sync), src);
+            return Some((self.store.insts.push(inst), waits));
+        }
         if canonical.unchanged {
-            return Some(self.store.insts.push(Inst::kept(
-                canonical.text,
-                Some(&self.doc.text),
-                name,
-                remote_update(sync),
-                src,
-            )));
+            let inst = Inst::kept(canonical.text, Some(&self.doc.text), name, remote_update(sync), src);
+            return Some((self.store.insts.push(inst), false));
         }
         if self.rewritten.text.len() + canonical.text.len() > self.rewritten.text.capacity() {
             // Full: shared, and the next chunk allocated once (no doubling, no slack).
@@ -629,7 +646,7 @@ impl<'d> Reader<'d> {
             rewritten.text.push_str(canonical.text);
             rewritten.insts.push(handle);
         }
-        Some(handle)
+        Some((handle, false))
     }
 
     /// Records the names an instruction of the current function refers to

@@ -33,17 +33,45 @@ use crate::model::uses::Uses;
 /// reader leaves — text that is not JSON, a container given twice, a root that is not an
 /// object — is read with serde_json driving (`stream`), with its words for what is wrong.
 pub fn read_document(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
-    if let Some((document, mut local)) = direct::read(text, file) {
+    if let Ok((document, mut local)) = direct::read(text, file, false) {
         diags.append(&mut local);
         return Ok(document);
     }
     read_serde(text, file, diags)
 }
 
-/// [`read_document`] by the direct reader alone: `None` for a text it leaves to
-/// serde_json (not JSON, a container given twice, …), with nothing said.
-pub(crate) fn read_direct(text: &FileText, file: FileId) -> Option<(Document, Vec<Diagnostic>)> {
-    direct::read(text, file)
+/// What [`read_direct_owning`] did with the text it was given.
+pub(crate) enum Owned {
+    /// Read, with the text when it is still the file's (instructions may be spans of it).
+    Read(Document, Vec<Diagnostic>, Option<FileText>),
+    /// Left to serde_json ([`read_serde`]): the text, as given.
+    Left(FileText),
+    /// Left to serde_json after the text was written over: the file must be read again.
+    Lost,
+}
+
+/// [`read_document`] by the direct reader alone (nothing said when it leaves a text to
+/// serde_json: not JSON, a container given twice, …), of a text the caller gives up, and
+/// can read again. A document whose
+/// first instruction is not what the writer prints (a producer's key order) is read in
+/// place: each instruction's canonical text written over the bytes it was read from,
+/// which its instructions then share, so no second text is held beside the file's.
+pub(crate) fn read_direct_owning(text: FileText, file: FileId) -> Owned {
+    match direct::read(&text, file, true) {
+        Ok((document, diags)) => Owned::Read(document, diags, Some(text)),
+        Err(direct::Left::Serde) => Owned::Left(text),
+        Err(direct::Left::InPlace) => match FileText::try_unwrap(text) {
+            Ok(text) => match direct::read_in_place(text, file) {
+                Some((document, diags)) => Owned::Read(document, diags, None),
+                None => Owned::Lost,
+            },
+            // Held elsewhere too: read as the text it is.
+            Err(text) => match direct::read(&text, file, false) {
+                Ok((document, diags)) => Owned::Read(document, diags, Some(text)),
+                Err(_) => Owned::Left(text),
+            },
+        },
+    }
 }
 
 /// [`read_document`] with serde_json driving, whatever the text: the reader of what the
@@ -54,7 +82,8 @@ pub(crate) fn read_serde(text: &FileText, file: FileId, diags: &mut Vec<Diagnost
 
 /// One text read by both readers, each reading described ([`describe_document`], then
 /// the diagnostics): the direct one's (`None` when it leaves the text to this one) and
-/// this one's.
+/// this one's. The direct reader reads it twice, from the text and in place (writing
+/// over it): when the two differ, the first reading says so.
 pub(crate) fn both_readings(text: &str) -> (Option<String>, String) {
     let text = FileText::new(text.to_owned());
     let describe = |document: &Document, diags: &[Diagnostic]| {
@@ -64,7 +93,18 @@ pub(crate) fn both_readings(text: &str) -> (Option<String>, String) {
             .collect();
         format!("{}{}", describe_document(document), diags.join("\n"))
     };
-    let direct = direct::read(&text, FileId(0)).map(|(document, diags)| describe(&document, &diags));
+    let direct = direct::read(&text, FileId(0), false).ok().map(|(document, diags)| describe(&document, &diags));
+    // Read in place, it must read alike (or be left alike).
+    let in_place =
+        direct::read_in_place(text.to_string(), FileId(0)).map(|(document, diags)| describe(&document, &diags));
+    let direct = match (direct, in_place) {
+        (direct, in_place) if direct == in_place => direct,
+        (direct, in_place) => Some(format!(
+            "the in-place reading differs from the direct one:\n{}\nagainst\n{}",
+            in_place.as_deref().unwrap_or("(left to serde_json)"),
+            direct.as_deref().unwrap_or("(left to serde_json)")
+        )),
+    };
     let mut diags = Vec::new();
     let general = match read_serde(&text, FileId(0), &mut diags) {
         Ok(document) => describe(&document, &diags),

@@ -61,6 +61,13 @@ pub(crate) struct Scratch {
     tape: Vec<Slot>,
 }
 
+impl Scratch {
+    /// The canonical text the last scan wrote (when it was not its input).
+    pub(crate) fn written(&self) -> &[u8] {
+        &self.out
+    }
+}
+
 /// What the scan of one instruction found.
 #[derive(Debug)]
 pub(crate) enum Scanned<'s> {
@@ -77,6 +84,36 @@ pub(crate) enum Scanned<'s> {
     Invalid,
 }
 
+/// The text a scan reads: a document's text, or bytes of one whose pieces are checked as
+/// UTF-8 as they are read (a text the reader writes over: `json::direct`'s in-place
+/// reading, which cannot hold it as `str`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Input<'s> {
+    /// Text: every piece of it is `str` already.
+    Text(&'s str),
+    /// Bytes: a piece is `str` once checked.
+    Bytes(&'s [u8]),
+}
+
+impl<'s> Input<'s> {
+    #[inline]
+    pub(crate) fn bytes(self) -> &'s [u8] {
+        match self {
+            Input::Text(text) => text.as_bytes(),
+            Input::Bytes(bytes) => bytes,
+        }
+    }
+
+    /// `range` of the input as text: `None` when it does not lie on whole characters.
+    #[inline]
+    pub(crate) fn piece(self, range: std::ops::Range<usize>) -> Option<&'s str> {
+        match self {
+            Input::Text(text) => text.get(range),
+            Input::Bytes(bytes) => std::str::from_utf8(bytes.get(range)?).ok(),
+        }
+    }
+}
+
 /// Scans the instruction that starts at `text[at]`, inside `nesting` open containers of
 /// its document. `blocks`: stop at a `blocks` array at the top level ([`Scanned::Blocks`]).
 pub(crate) fn scan<'s>(
@@ -86,10 +123,20 @@ pub(crate) fn scan<'s>(
     blocks: bool,
     scratch: &'s mut Scratch,
 ) -> Scanned<'s> {
+    scan_input(Input::Text(text), at, nesting, blocks, scratch)
+}
+
+/// [`scan()`] of an [`Input`].
+pub(crate) fn scan_input<'s>(
+    text: Input<'s>,
+    at: usize,
+    nesting: usize,
+    blocks: bool,
+    scratch: &'s mut Scratch,
+) -> Scanned<'s> {
     scratch.tape.clear();
     let mut scan = Scan {
-        input: text,
-        bytes: text.as_bytes(),
+        bytes: text.bytes(),
         base: at,
         i: at,
         nesting,
@@ -108,7 +155,7 @@ pub(crate) fn scan<'s>(
     if scan.escaped || !is_object {
         return Scanned::General { end };
     }
-    let Some(input) = text.get(at..end) else { return Scanned::Invalid };
+    let Some(input) = text.piece(at..end) else { return Scanned::Invalid };
     let clean = scratch.tape.first().is_some_and(|root| root.clean);
     let name = if clean {
         // The name's characters are where the text has them: the tape says.

@@ -106,11 +106,10 @@ pub(crate) fn skip(bytes: &[u8], at: usize) -> Option<usize> {
 
 /// The scan of one text: checks it, and puts each value on the tape.
 pub(super) struct Scan<'i, 's> {
-    pub(super) input: &'i str,
     pub(super) bytes: &'i [u8],
-    /// Where the instruction starts in `input`.
+    /// Where the instruction starts in `bytes`.
     pub(super) base: usize,
-    /// Where the scan is in `input`.
+    /// Where the scan is in `bytes`.
     pub(super) i: usize,
     /// Containers open, the document's included.
     pub(super) nesting: usize,
@@ -326,7 +325,8 @@ impl Scan<'_, '_> {
             }
             j = after;
         }
-        let token = self.input.get(start..j).ok_or(Stop::Invalid)?;
+        // The grammar above let only ASCII through.
+        let token = self.bytes.get(start..j).and_then(|t| std::str::from_utf8(t).ok()).ok_or(Stop::Invalid)?;
         self.i = j;
         if j == integer && integer_as_printed(token) {
             return Ok(());

@@ -20,7 +20,7 @@
 //! again: each instruction's canonical text is written over the bytes it was read from,
 //! behind the cursor, and the instructions share the bytes so written, so the file's
 //! text and a rewritten copy of it are never held together. [`read`] can be asked to
-//! tell, from the first instruction, that a document is such a one ([`Left::InPlace`]).
+//! tell, from its first instructions, that a document is such a one ([`Left::InPlace`]).
 
 use serde_json::Value;
 
@@ -37,15 +37,16 @@ use crate::model::uses::Uses;
 pub(super) enum Left {
     /// For `json::stream`: not JSON, a container given twice, a root that is not an object.
     Serde,
-    /// Asked to ([`read`]'s `probe`): its first instruction is not in the writer's form,
-    /// so [`read_in_place`] is the reading that holds the least.
+    /// Asked to ([`read`]'s `probe`): one of its first instructions is not in the
+    /// writer's form, so [`read_in_place`] is the reading that holds the least.
     InPlace,
 }
 
 /// Reads a document from its text, with the diagnostics about its shape; [`Left::Serde`]
-/// when `json::stream` must read it. `probe`: give up ([`Left::InPlace`]) when the first
-/// instruction outside a bundle's module is one the writer would print otherwise (a
-/// producer's key order, or whitespace), before anything is written.
+/// when `json::stream` must read it. `probe`: give up ([`Left::InPlace`]) when one of the
+/// first [`PROBED`] instructions outside a bundle's module is one the writer would print
+/// otherwise (a producer's key order, or whitespace). What was read is dropped then, so
+/// the caller holds the text alone again.
 pub(super) fn read(text: &FileText, file: FileId, probe: bool) -> Result<(Document, Vec<Diagnostic>), Left> {
     let doc = Doc::new(FileText::clone(text), true);
     let mut cursor = Cursor::new(Text::Shared(text), probe);
@@ -243,9 +244,9 @@ fn inst(
     let input = cursor.text.input();
     let next = match fast::scan_input(input, start, cursor.nesting, true, &mut scratch) {
         Scanned::Read { canonical, end } => {
-            if cursor.probe && !cursor.in_bundle {
-                // The first instruction says how the writer wrote them all.
-                cursor.probe = false;
+            if cursor.probe > 0 && !cursor.in_bundle {
+                // The first instructions say how the writer wrote them all.
+                cursor.probe -= 1;
                 if !canonical.unchanged {
                     cursor.wants_in_place = true;
                     return None;
@@ -385,6 +386,11 @@ impl Text<'_> {
     }
 }
 
+/// How many of a document's first instructions [`read`]'s `probe` looks at: a producer
+/// writes every instruction alike, but its first few may happen to be in key order (an
+/// instruction of two keys).
+const PROBED: u32 = 64;
+
 /// Where the reading is in the text.
 struct Cursor<'t> {
     text: Text<'t>,
@@ -395,14 +401,16 @@ struct Cursor<'t> {
     w: usize,
     /// Inside a bundle's `modules`.
     in_bundle: bool,
-    /// Give up at the first instruction not in the writer's form ([`read`]'s `probe`).
-    probe: bool,
+    /// How many instructions more to look at for one not in the writer's form, to give
+    /// up at it ([`read`]'s `probe`).
+    probe: u32,
     /// Gave up so.
     wants_in_place: bool,
 }
 
 impl<'t> Cursor<'t> {
     fn new(text: Text<'t>, probe: bool) -> Cursor<'t> {
+        let probe = if probe { PROBED } else { 0 };
         Cursor { text, i: 0, nesting: 0, w: 0, in_bundle: false, probe, wants_in_place: false }
     }
 

@@ -52,9 +52,8 @@ pub(crate) enum Owned {
 
 /// [`read_document`] by the direct reader alone (nothing said when it leaves a text to
 /// serde_json: not JSON, a container given twice, …), of a text the caller gives up, and
-/// can read again. A document whose
-/// first instruction is not what the writer prints (a producer's key order) is read in
-/// place: each instruction's canonical text written over the bytes it was read from,
+/// can read again. A document one of whose first instructions is not what the writer
+/// prints (a producer's key order) is read in place: each instruction's canonical text written over the bytes it was read from,
 /// which its instructions then share, so no second text is held beside the file's.
 pub(crate) fn read_direct_owning(text: FileText, file: FileId) -> Owned {
     match direct::read(&text, file, true) {
@@ -272,6 +271,55 @@ mod tests {
         assert_eq!(module.store.blocks.len(), 1);
         assert!(uses.is_empty(), "{uses:?}");
         assert!(diags.is_empty(), "{diags:?}");
+    }
+
+    #[test]
+    fn a_producers_order_is_read_in_place_and_its_instructions_share_one_text() {
+        let module = |insts: &str| {
+            format!(r#"{{"functions":[{{"name":"f","blocks":[{{"name":"b","instructions":[{insts}]}}]}}]}}"#)
+        };
+        let producer = (0..200)
+            .map(|i| format!(r#"{{"opcode":"Matmult","name":"i{i}","engine":"PE"}}"#))
+            .collect::<Vec<_>>()
+            .join(",");
+        let sorted = (0..200)
+            .map(|i| format!(r#"{{"engine":"PE","name":"i{i}","opcode":"Matmult"}}"#))
+            .collect::<Vec<_>>()
+            .join(",");
+        let how = |text: String| match read_direct_owning(FileText::new(text), FileId(0)) {
+            Owned::Read(document, _, held) => {
+                let module = match document {
+                    Document::Module(module, _) => *module,
+                    Document::Bundle { mut modules, .. } if !modules.is_empty() => modules.swap_remove(0).0,
+                    _ => return "no module".to_owned(),
+                };
+                let texts: Vec<&str> = module.store.insts.iter().filter_map(|(_, inst)| inst.kept_text()).collect();
+                // Where the kept texts lie: one text, no longer than their sum, when read in place.
+                let first = texts.iter().map(|t| t.as_ptr() as usize).min().unwrap_or(0);
+                let last = texts.iter().map(|t| t.as_ptr() as usize + t.len()).max().unwrap_or(0);
+                let together = last - first == texts.iter().map(|t| t.len()).sum::<usize>();
+                let in_order = texts.iter().all(|t| t.starts_with(r#"{"engine":"PE","name":"i"#));
+                match held {
+                    Some(_) => format!("read from the text, {} kept, in order {in_order}", texts.len()),
+                    None => format!("read in place, {} kept, together {together}, in order {in_order}", texts.len()),
+                }
+            }
+            Owned::Left(_) => "left".to_owned(),
+            Owned::Lost => "lost".to_owned(),
+        };
+        assert_eq!(how(module(&sorted)), "read from the text, 200 kept, in order true");
+        assert_eq!(how(module(&producer)), "read in place, 200 kept, together true, in order true");
+        // The first few instructions in key order by chance: the next ones tell.
+        let few = format!(r#"{{"name":"a","opcode":"Matmult"}},{{"name":"b","opcode":"Activation"}},{producer}"#);
+        assert!(how(module(&few)).starts_with("read in place, 202 kept"), "{}", how(module(&few)));
+        // A bundle is not written in place; what is not JSON is left, or lost once written over.
+        assert_eq!(
+            how(format!(r#"{{"modules":[{}]}}"#, module(&producer))),
+            "read from the text, 200 kept, in order true"
+        );
+        let cut = |text: String| text[..text.len() - 3].to_owned();
+        assert_eq!(how(cut(module(&sorted))), "left");
+        assert_eq!(how(cut(module(&producer))), "lost");
     }
 
     #[cfg(target_pointer_width = "64")]

@@ -570,7 +570,7 @@ mod tests {
             ("-9223372036854775808", true),
             ("-9223372036854775809", false),
         ] {
-            assert_eq!(integer_as_printed(token), as_is, "{token}");
+            assert_eq!(integer_as_printed(token.as_bytes()), as_is, "{token}");
         }
     }
 

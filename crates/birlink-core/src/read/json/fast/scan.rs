@@ -185,6 +185,11 @@ impl Scan<'_, '_> {
                 }
                 JsonType::Number
             }
+            // A zero alone (an offset, an id) is printed as it is.
+            b'0' if !matches!(self.bytes.get(self.i + 1), Some(b'0'..=b'9' | b'.' | b'e' | b'E')) => {
+                self.i += 1;
+                JsonType::Number
+            }
             b'-' | b'0' => {
                 self.number()?;
                 JsonType::Number
@@ -325,16 +330,15 @@ impl Scan<'_, '_> {
             }
             j = after;
         }
-        // The grammar above let only ASCII through.
-        let token = self.bytes.get(start..j).and_then(|t| std::str::from_utf8(t).ok()).ok_or(Stop::Invalid)?;
+        let token = self.bytes.get(start..j).ok_or(Stop::Invalid)?;
         self.i = j;
         if j == integer && integer_as_printed(token) {
             return Ok(());
         }
         // Anything else is what serde_json prints for the number it reads (out of its
         // range, it reads none: the document's parser says so).
-        let number: serde_json::Number = serde_json::from_str(token).map_err(|_| Stop::Invalid)?;
-        if serde_json::to_string(&number).map_err(|_| Stop::Invalid)? != token {
+        let number: serde_json::Number = serde_json::from_slice(token).map_err(|_| Stop::Invalid)?;
+        if serde_json::to_vec(&number).map_err(|_| Stop::Invalid)? != token {
             self.changes += 1;
         }
         Ok(())
@@ -419,10 +423,12 @@ fn ascending(a: &[u8], b: &[u8]) -> bool {
 /// Whether an integer token (JSON's grammar already checked) is printed as it is: one
 /// `serde_json` reads as an integer (fits `u64`, or `i64` when negative) and prints back
 /// the same. `-0` is not: it is read as the float `-0.0`.
-pub(super) fn integer_as_printed(token: &str) -> bool {
-    match token.strip_prefix('-') {
-        Some(digits) => digits.len() <= 19 && token.parse::<i64>().is_ok_and(|n| n != 0),
-        None => token.len() < 20 || token.parse::<u64>().is_ok(),
+pub(super) fn integer_as_printed(token: &[u8]) -> bool {
+    // JSON's grammar let only ASCII through.
+    let parsed = || std::str::from_utf8(token).ok();
+    match token.strip_prefix(b"-") {
+        Some(digits) => digits.len() <= 19 && parsed().and_then(|t| t.parse::<i64>().ok()).is_some_and(|n| n != 0),
+        None => token.len() < 20 || parsed().is_some_and(|t| t.parse::<u64>().is_ok()),
     }
 }
 

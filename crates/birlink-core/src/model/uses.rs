@@ -98,9 +98,21 @@ impl Uses {
     /// Keeps only the uses `module` does not resolve: what `verify` will report. Done
     /// once a module is read, it frees the two or three uses of nearly every
     /// instruction while the next file is read (a link set's peak).
+    ///
+    /// A name used many times (a memory location every operand of a kind names) is
+    /// judged once per kind of use that does not depend on the function or the
+    /// instruction (a queue, a memory location, a function), by its id.
     pub fn keep_unresolved(&mut self, module: &Module) {
         let defined = Defined::of(module);
         let names = &self.names;
+        // Per name, two bits per such kind: judged, and missing.
+        let mut judged = vec![0u8; names.len()];
+        let bits = |kind: UseKind| match kind {
+            UseKind::Queue => Some(0),
+            UseKind::Memref => Some(2),
+            UseKind::Call => Some(4),
+            _ => None,
+        };
         for function_uses in &mut self.functions {
             let Some(function) = function_uses.function else {
                 function_uses.uses.clear();
@@ -108,8 +120,15 @@ impl Uses {
             };
             let blocks = defined.blocks(function);
             function_uses.uses.retain(|u| {
-                let name = names.get(u.name.0 as usize).map_or("", |n| &**n);
-                defined.miss(u, name, &blocks).is_some()
+                let name = || names.get(u.name.0 as usize).map_or("", |n| &**n);
+                let (Some(shift), Some(seen)) = (bits(u.kind), judged.get_mut(u.name.0 as usize)) else {
+                    return defined.miss(u, name(), &blocks).is_some();
+                };
+                if *seen & (1 << shift) == 0 {
+                    let missing = defined.miss(u, name(), &blocks).is_some();
+                    *seen |= (1 | u8::from(missing) << 1) << shift;
+                }
+                *seen & (2 << shift) != 0
             });
             function_uses.uses.shrink_to_fit();
         }

@@ -69,7 +69,7 @@ pub(crate) struct Reader<'d> {
     /// The document being read.
     pub(crate) doc: &'d Doc,
     /// `json::fast`'s buffers, reused from one instruction to the next.
-    scratch: super::fast::Scratch,
+    scratch: Option<Box<super::fast::Scratch>>,
     /// The instructions the reader wrote again (keys out of order), as they wait for
     /// their text to be shared.
     rewritten: Rewritten,
@@ -118,7 +118,7 @@ impl<'d> Reader<'d> {
             uses: Uses::default(),
             function: None,
             doc,
-            scratch: super::fast::Scratch::default(),
+            scratch: None,
             rewritten: Rewritten::default(),
         }
     }
@@ -551,9 +551,9 @@ impl<'d> Reader<'d> {
         index: usize,
         depth: usize,
     ) -> Option<Handle<Inst>> {
-        let mut scratch = std::mem::take(&mut self.scratch);
+        let mut scratch = self.take_scratch();
         let kept = super::fast::canonical(text, &mut scratch).and_then(|c| self.fast_inst(&c, container, index, None));
-        self.scratch = scratch;
+        self.give_back_scratch(scratch);
         if let Some((handle, _)) = kept {
             return Some(handle);
         }
@@ -583,14 +583,14 @@ impl<'d> Reader<'d> {
     }
 
     /// The fast path's scratch buffers, lent to a scan (given back with
-    /// [`Self::give_back_scratch`]).
-    pub(crate) fn take_scratch(&mut self) -> super::fast::Scratch {
-        std::mem::take(&mut self.scratch)
+    /// [`Self::give_back_scratch`]): boxed, so lending them moves a pointer.
+    pub(crate) fn take_scratch(&mut self) -> Box<super::fast::Scratch> {
+        self.scratch.take().unwrap_or_default()
     }
 
     /// Gives back what [`Self::take_scratch`] lent.
-    pub(crate) fn give_back_scratch(&mut self, scratch: super::fast::Scratch) {
-        self.scratch = scratch;
+    pub(crate) fn give_back_scratch(&mut self, scratch: Box<super::fast::Scratch>) {
+        self.scratch = Some(scratch);
     }
 
     /// [`Self::inst`] for an instruction the general path would lower without a word

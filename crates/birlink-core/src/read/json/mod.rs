@@ -322,6 +322,31 @@ mod tests {
         assert_eq!(how(cut(module(&producer))), "lost");
     }
 
+    #[test]
+    fn only_the_uses_a_module_does_not_resolve_are_kept_each_judged_by_its_kind() {
+        // `m` is a memory location and no queue, `q` a queue, `gone` nothing: a name is
+        // judged once per kind, and a kind's answer is not another's.
+        let text = FileText::new(
+            r#"{"functions":[{"name":"f","allocations":[{"name":"set","kind":"k","addr_space":"a","memorylocations":[{"name":"m","type":"t","addr":0,"bank":0}]}],"blocks":[{"name":"b","instructions":[
+                {"name":"i0","opcode":"Matmult","ins":[{"memref":"m"}],"queue":"m"},
+                {"name":"i1","opcode":"Matmult","ins":[{"memref":"gone"}],"outs":[{"memref":"m"}]},
+                {"name":"i2","opcode":"Matmult","ins":[{"memref":"gone"}],"queue":"q"},
+                {"name":"i3","opcode":"Matmult","outs":[{"memref":"set"}],"queue":"m"},
+                {"name":"i4","opcode":"Call","target":"m"},
+                {"name":"i5","opcode":"Call","target":"f"}]}]}],"queues":[{"name":"q","blocks":[]}]}"#
+                .to_owned(),
+        );
+        let mut diags = Vec::new();
+        let Ok(Document::Module(_, uses)) = read_document(&text, FileId(0), &mut diags) else { panic!("{diags:?}") };
+        let kept: Vec<String> = uses
+            .functions
+            .iter()
+            .flat_map(|f| &f.uses)
+            .map(|u| format!("{} {:?} {}", u.inst.index(), u.kind, uses.name(u.name)))
+            .collect();
+        assert_eq!(kept, ["0 Queue m", "1 Memref gone", "2 Memref gone", "3 Queue m", "4 Call m"]);
+    }
+
     #[cfg(target_pointer_width = "64")]
     #[test]
     fn an_instruction_stays_small() {

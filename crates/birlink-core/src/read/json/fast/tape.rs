@@ -47,14 +47,19 @@ impl<'s> Canonical<'s> {
     /// The top-level keys the reader asks for (`name`, `opcode`, `sync_info` and what
     /// `uses::each_ref` reads), found in one walk of the top level.
     pub(crate) fn top(&self) -> Top<'s> {
-        let mut top = Top { root: self.root(), found: [None; TOP_KEYS.len()] };
-        for (key, node) in self.root().children() {
-            if let Some(slot) = top_slot(key) {
+        let root = self.root();
+        let mut found = [0u32; TOP_KEYS.len()];
+        let end = root.slot().map_or(0, |s| s.next as usize);
+        let mut at = 1;
+        while let Some(slot) = self.tape.get(at).filter(|_| at < end) {
+            let key = self.input.get(slot.key.0 as usize..slot.key.1 as usize).unwrap_or("");
+            if let Some(index) = top_slot(key) {
                 // A repeated key's last value, as a map keeps it.
-                top.found[slot] = Some(node);
+                found[index] = at as u32;
             }
+            at = (slot.next as usize).max(at + 1);
         }
-        top
+        Top { root, found }
     }
 
     /// The instruction itself, as a view.
@@ -120,14 +125,19 @@ pub(super) fn top_slot(key: &str) -> Option<usize> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Top<'s> {
     root: Node<'s>,
-    found: [Option<Node<'s>>; TOP_KEYS.len()],
+    /// Each key's value's tape index (0: not there, the root's own).
+    found: [u32; TOP_KEYS.len()],
 }
 
 impl<'s> Top<'s> {
     /// The value of one of the instruction's keys (the last, when the text repeats it).
+    #[inline]
     pub(crate) fn get(&self, key: &str) -> Option<Node<'s>> {
         match top_slot(key) {
-            Some(slot) => self.found[slot],
+            Some(slot) => match self.found[slot] {
+                0 => None,
+                index => Some(Node { index: index as usize, ..self.root }),
+            },
             None => self.root.get(key),
         }
     }

@@ -194,7 +194,7 @@ fn the_direct_reader_reads_samples_and_real_shaped_sets_in_every_layout() {
 /// report (lines and columns included) and `linked.json` that its bytes give.
 #[test]
 fn a_file_read_in_chunks_gives_the_same_report_as_its_bytes() {
-    use birlink_core::{linked_json, report_json, run, Content, Reader};
+    use birlink_core::{linked_json, report_json, run};
     let mut broken = Vec::new();
     for (name, sources) in sample_sources() {
         let expected = run(sources.clone(), &seeds());
@@ -203,12 +203,7 @@ fn a_file_read_in_chunks_gives_the_same_report_as_its_bytes() {
                 .iter()
                 .map(|source| {
                     let bytes = source.content.bytes().expect("bytes").to_vec();
-                    let len = bytes.len() as u64;
-                    let reader = Reader::chunked(move |each| {
-                        bytes.chunks(chunk).for_each(&mut *each);
-                        Ok(())
-                    });
-                    SourceFile { path: source.path.clone(), content: Content::Later { len, reader }, role: source.role }
+                    SourceFile { role: source.role, ..read_later(&source.path, bytes, chunk) }
                 })
                 .collect();
             let outcome = run(later, &seeds());
@@ -230,7 +225,7 @@ fn a_file_read_in_chunks_gives_the_same_report_as_its_bytes() {
 #[test]
 fn files_read_into_spare_bytes_give_what_their_bytes_give() {
     use birlink_core::gen::{generate, GenConfig, Layout as Files, Shape};
-    use birlink_core::{linked_json, report_json, run, Content, LinkOptions, Reader};
+    use birlink_core::{linked_json, report_json, run, LinkOptions};
     let config =
         GenConfig { cores: 4, insts: 3_000, compact: true, sorted: false, shape: Shape::Short, ..GenConfig::default() };
     let mut files: Vec<(String, Vec<u8>)> =
@@ -254,18 +249,7 @@ fn files_read_into_spare_bytes_give_what_their_bytes_give() {
         files.iter().map(|(path, bytes)| SourceFile::bytes(path.clone(), bytes.clone())).collect()
     };
     let later = |files: &[(String, Vec<u8>)]| -> Vec<SourceFile> {
-        files
-            .iter()
-            .map(|(path, bytes)| {
-                let bytes = bytes.clone();
-                let len = bytes.len() as u64;
-                let reader = Reader::chunked(move |each| {
-                    bytes.chunks(1 << 16).for_each(&mut *each);
-                    Ok(())
-                });
-                SourceFile { path: path.clone(), content: Content::Later { len, reader }, role: Role::Auto }
-            })
-            .collect()
+        files.iter().map(|(path, bytes)| read_later(path, bytes.clone(), 1 << 16)).collect()
     };
     let mut broken = Vec::new();
     for order in [[0, 1, 2, 3], [3, 2, 1, 0], [1, 0, 3, 2]] {
@@ -295,7 +279,7 @@ fn files_read_into_spare_bytes_give_what_their_bytes_give() {
 #[test]
 fn a_producers_order_read_in_place_gives_what_its_bytes_give() {
     use birlink_core::gen::{generate, GenConfig, Layout as Files, Shape};
-    use birlink_core::{linked_json, report_json, run, Content, LinkOptions, Reader};
+    use birlink_core::{linked_json, report_json, run, LinkOptions};
     let config =
         GenConfig { cores: 2, insts: 2_000, compact: true, sorted: false, shape: Shape::Short, ..GenConfig::default() };
     let files: Vec<(String, String)> = generate(&config, Files::Files)
@@ -328,18 +312,8 @@ fn a_producers_order_read_in_place_gives_what_its_bytes_give() {
             edited.iter().map(|(path, bytes)| SourceFile::bytes(path.clone(), bytes.clone())).collect();
         let expected = run(bytes, &LinkOptions::default());
         for threads in [1, 2] {
-            let later: Vec<SourceFile> = edited
-                .iter()
-                .map(|(path, bytes)| {
-                    let bytes = bytes.clone();
-                    let len = bytes.len() as u64;
-                    let reader = Reader::chunked(move |each| {
-                        bytes.chunks(1 << 16).for_each(&mut *each);
-                        Ok(())
-                    });
-                    SourceFile { path: path.clone(), content: Content::Later { len, reader }, role: Role::Auto }
-                })
-                .collect();
+            let later: Vec<SourceFile> =
+                edited.iter().map(|(path, bytes)| read_later(path, bytes.clone(), 1 << 16)).collect();
             let outcome = run(later, &LinkOptions { threads, ..LinkOptions::default() });
             if report_json(&outcome) != report_json(&expected) {
                 broken.push(format!("{name}, {threads} thread(s): another report"));
@@ -350,4 +324,16 @@ fn a_producers_order_read_in_place_gives_what_its_bytes_give() {
         }
     }
     assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// A file read later, as the CLI and the worker give one: its bytes handed over in chunks
+/// of `chunk`, as often as asked (read again when its text was written over or let go).
+fn read_later(path: &str, bytes: Vec<u8>, chunk: usize) -> SourceFile {
+    use birlink_core::{Content, Reader};
+    let len = bytes.len() as u64;
+    let reader = Reader::chunked(move |each| {
+        bytes.chunks(chunk).for_each(&mut *each);
+        Ok(())
+    });
+    SourceFile { path: path.to_owned(), content: Content::Later { len, reader }, role: Role::Auto }
 }

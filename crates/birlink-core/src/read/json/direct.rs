@@ -360,12 +360,10 @@ enum Text<'t> {
 impl Text<'_> {
     #[inline]
     fn bytes(&self) -> &[u8] {
-        match self {
-            Text::Shared(text) => text.as_bytes(),
-            Text::Owned(bytes) => bytes,
-        }
+        self.input().bytes()
     }
 
+    #[inline]
     fn input(&self) -> fast::Input<'_> {
         match self {
             Text::Shared(text) => fast::Input::Text(text),
@@ -382,6 +380,19 @@ impl Text<'_> {
         match self {
             Text::Shared(text) => serde_json::from_str(text.get(range)?).ok(),
             Text::Owned(bytes) => serde_json::from_slice(bytes.get(range)?).ok(),
+        }
+    }
+
+    /// The JSON value that starts at `at` (more may follow), parsed by serde_json, and
+    /// how many bytes it takes.
+    fn value_at(&self, at: usize) -> Option<(Value, usize)> {
+        fn first<'de>(read: impl serde_json::de::Read<'de>) -> Option<(Value, usize)> {
+            let mut values = serde_json::Deserializer::new(read).into_iter::<Value>();
+            Some((values.next()?.ok()?, values.byte_offset()))
+        }
+        match self {
+            Text::Shared(text) => first(serde_json::de::StrRead::new(text.get(at..)?)),
+            Text::Owned(bytes) => first(serde_json::de::SliceRead::new(bytes.get(at..)?)),
         }
     }
 }
@@ -507,16 +518,7 @@ impl<'t> Cursor<'t> {
 
     /// The value here, parsed by serde_json.
     fn leaf(&mut self) -> Option<Value> {
-        let (value, len) = match &self.text {
-            Text::Shared(text) => {
-                let mut values = serde_json::Deserializer::from_str(text.get(self.i..)?).into_iter::<Value>();
-                (values.next()?.ok()?, values.byte_offset())
-            }
-            Text::Owned(bytes) => {
-                let mut values = serde_json::Deserializer::from_slice(bytes.get(self.i..)?).into_iter::<Value>();
-                (values.next()?.ok()?, values.byte_offset())
-            }
-        };
+        let (value, len) = self.text.value_at(self.i)?;
         // serde_json counted the value's nesting from the value: the document's limit
         // counts from its root. A value nests at most one level per two bytes.
         if self.nesting + len / 2 >= MAX_NESTING && self.nesting + nesting(&value) >= MAX_NESTING {

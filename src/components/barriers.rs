@@ -4,7 +4,7 @@
 //! that no two renumbered barriers share an id; and the old ids that clashed across
 //! cores — the reason the renumbering exists.
 
-use birlink_core::diag::counted;
+use birlink_core::english::counted;
 use yew::prelude::*;
 
 use birlink_core::output::report::PassStatus;

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
+use birlink_core::english::human_bytes;
 use birlink_core::output::report::{
     EntryStatus, InPlaceRow, LinkDir as LinkDirReport, LinkDirEntry, Placement, TensorMap as TensorMapReport,
 };
-use birlink_core::read::input::human_bytes;
 use birlink_core::EntityKind;
 
 use super::table::{columns, DataTable};

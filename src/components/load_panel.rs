@@ -1,7 +1,7 @@
 //! The link set: one card per file with what it holds (modules, cores, counts) and its
 //! status, the LNC in force, and a drop target. Changes re-link (see `app.rs`).
 
-use birlink_core::diag::counted;
+use birlink_core::english::counted;
 use yew::prelude::*;
 
 use super::bytes;

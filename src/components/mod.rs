@@ -93,7 +93,7 @@ pub fn entity_link(props: &EntityLinkProps) -> Html {
 
 /// `1.5 MB`.
 pub fn bytes(n: u64) -> String {
-    birlink_core::read::input::human_bytes(n)
+    birlink_core::english::human_bytes(n)
 }
 
 /// A JSON value as short text.

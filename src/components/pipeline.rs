@@ -2,7 +2,7 @@
 //! changed, its canonical line before and after, side by side, with the changed words
 //! marked. Unchanged steps are hidden from the list by default.
 
-use birlink_core::diag::counted;
+use birlink_core::english::counted;
 use birlink_core::output::report::{ModuleUnit, PassStatus, Unit};
 use birlink_core::tools::compare::words;
 use yew::prelude::*;

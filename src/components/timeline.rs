@@ -14,7 +14,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use birlink_core::read::workdir::dump_flags;
-use birlink_core::tools::log::compile::{Failure, PassRun};
+use birlink_core::tools::log::compile::{Failure, Lane as LaneKind, PassRun, RunStatus};
 use birlink_core::tools::log::{Dumps, Located, LogReading};
 
 use crate::context::use_app;
@@ -54,18 +54,12 @@ pub struct TimelineProps {
 /// One lane: its scope as the log writes it (`None`: every module) and kind.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Lane {
-    order: u8,
+    order: LaneKind,
     scope: Option<String>,
 }
 
 fn lane_of(pass: &PassRun) -> Lane {
-    let order = match pass.lane.as_str() {
-        "all" => 0,
-        "core" => 1,
-        "subgraph" => 2,
-        _ => 3,
-    };
-    Lane { order, scope: pass.scope.clone() }
+    Lane { order: pass.lane, scope: pass.scope.clone() }
 }
 
 fn lane_label(lane: &Lane) -> String {
@@ -107,8 +101,10 @@ fn failing(passes: &[PassRun], failure: Option<&Failure>) -> Option<usize> {
     let failure = failure?;
     passes
         .iter()
-        .position(|p| p.status == "failed" && Some(&p.name) == failure.pass.as_ref() && p.scope == failure.scope)
-        .or_else(|| passes.iter().position(|p| p.status == "failed"))
+        .position(|p| {
+            p.status == RunStatus::Failed && Some(&p.name) == failure.pass.as_ref() && p.scope == failure.scope
+        })
+        .or_else(|| passes.iter().position(|p| p.status == RunStatus::Failed))
 }
 
 /// The timeline.
@@ -165,10 +161,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
         let (column, lane) = laid.cells[i];
         let x = LABELS + COLUMN * column as f64 + 1.0;
         let y = header + LANE * lane as f64 + 2.0;
-        let status = match pass.status.as_str() {
-            "failed" => "tl-failed",
-            "passed" => "tl-passed",
-            _ => "tl-started",
+        let status = match pass.status {
+            RunStatus::Failed => "tl-failed",
+            RunStatus::Passed => "tl-passed",
+            RunStatus::Started => "tl-started",
         };
         let class = classes!(
             "tl-pass",
@@ -253,17 +249,17 @@ struct PassDetailsProps {
 fn pass_details(props: &PassDetailsProps) -> Html {
     let context = use_app();
     let pass = &props.pass;
-    let scope = match (&pass.scope, pass.lane.as_str()) {
+    let scope = match (&pass.scope, pass.lane) {
         (None, _) => "every module".to_owned(),
-        (Some(s), "core") => format!("core {s}"),
-        (Some(s), "subgraph") => format!("subgraph {s}, across the cores"),
+        (Some(s), LaneKind::Core) => format!("core {s}"),
+        (Some(s), LaneKind::Subgraph) => format!("subgraph {s}, across the cores"),
         (Some(s), _) => format!("module {s}"),
     };
-    let how = match (pass.status.as_str(), pass.seconds) {
-        ("passed", Some(s)) => format!("passed in {s:.3} s"),
-        ("failed", Some(s)) => format!("failed after {s:.3} s"),
-        ("started", _) => "started, with no end in the log".to_owned(),
-        (status, _) => status.to_owned(),
+    let how = match (pass.status, pass.seconds) {
+        (RunStatus::Passed, Some(s)) => format!("passed in {s:.3} s"),
+        (RunStatus::Failed, Some(s)) => format!("failed after {s:.3} s"),
+        (RunStatus::Started, _) => "started, with no end in the log".to_owned(),
+        (status, None) => status.as_str().to_owned(),
     };
     let close = context.on(|| Action::Repro(ReproAction::Pass(None)));
     let failure = props.failure.as_ref().map(|failure| {
@@ -302,7 +298,7 @@ fn pass_details(props: &PassDetailsProps) -> Html {
                 <button type="button" aria-label="Close the pass" onclick={close}>{ "×" }</button>
             </header>
             { for failure }
-            if pass.status == "failed" {
+            if pass.status == RunStatus::Failed {
                 <p class="muted">{ "A pass that failed prints no dump after it." }</p>
             } else if props.dumps.is_empty() {
                 <p class="muted" id="timeline-no-dumps">
@@ -323,12 +319,12 @@ fn pass_details(props: &PassDetailsProps) -> Html {
 mod tests {
     use super::*;
 
-    fn pass(name: &str, scope: Option<&str>, lane: &str) -> PassRun {
+    fn pass(name: &str, scope: Option<&str>) -> PassRun {
         PassRun {
             name: name.to_owned(),
             scope: scope.map(str::to_owned),
-            lane: lane.to_owned(),
-            status: "passed".to_owned(),
+            lane: LaneKind::of(scope),
+            status: RunStatus::Passed,
             seconds: None,
             line: 1,
         }
@@ -337,12 +333,12 @@ mod tests {
     #[test]
     fn passes_lay_out_in_columns_by_first_run_and_lanes_by_scope() {
         let passes = [
-            pass("mod_parallel_pass", None, "all"),
-            pass("lnc_verifier", Some("sg00"), "subgraph"),
-            pass("dep_reduction", Some("nc01/sg00"), "module"),
-            pass("dep_reduction", Some("nc00/sg00"), "module"),
-            pass("bir_linker", Some("nc00"), "core"),
-            pass("lnc_verifier", Some("sg01"), "subgraph"),
+            pass("mod_parallel_pass", None),
+            pass("lnc_verifier", Some("sg00")),
+            pass("dep_reduction", Some("nc01/sg00")),
+            pass("dep_reduction", Some("nc00/sg00")),
+            pass("bir_linker", Some("nc00")),
+            pass("lnc_verifier", Some("sg01")),
         ];
         let laid = layout(&passes);
         assert_eq!(laid.columns, ["mod_parallel_pass", "lnc_verifier", "dep_reduction", "bir_linker"]);

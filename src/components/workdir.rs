@@ -2,7 +2,7 @@
 //! passes dumped), the file each core links from and why, the cores with none and the
 //! flags that would dump them, and what was set aside, counted by kind and listed.
 
-use birlink_core::diag::counted;
+use birlink_core::english::counted;
 use birlink_core::read::workdir::{dump_flags, Aside};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;

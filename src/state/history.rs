@@ -107,7 +107,7 @@ impl State {
             } else {
                 missed.push((
                     ErrorCode::NotFound,
-                    format!("`diag={index}`: this run has {}", birlink_core::diag::counted(count, "diagnostic")),
+                    format!("`diag={index}`: this run has {}", birlink_core::english::counted(count, "diagnostic")),
                 ));
             }
         }

@@ -492,7 +492,7 @@ fn a_log_read_without_a_link_set_asks_nothing() {
     let reading = state.repro.log.reading.clone().expect("read whole");
     let failure = reading.run.failure.as_ref().expect("its failure");
     assert_eq!((failure.pass.as_deref(), failure.scope.as_deref()), (Some("lower_local_collectives"), Some("sg00")));
-    assert_eq!(reading.run.flow.as_deref(), Some("flat"));
+    assert_eq!(reading.run.flow.map(|f| f.as_str()), Some("flat"));
     // Escape closes the box before anything else.
     let state = repro(state, ReproAction::OpenLog);
     let state = reduce(state, Action::Key(Key::Escape));

@@ -121,7 +121,7 @@ impl Session {
         if bytes > SHARE_MAX_INPUT {
             return Err(format!(
                 "the link set is {}: too large for a link of at most {} characters",
-                birlink_core::read::input::human_bytes(bytes),
+                birlink_core::english::human_bytes(bytes),
                 birlink_core::tools::share::LINK_BUDGET
             ));
         }

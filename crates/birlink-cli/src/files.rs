@@ -70,12 +70,14 @@ impl Workdir {
             plan.passes.join(", ")
         )];
         for (i, dump, reason) in &plan.picked {
-            lines.push(format!("  core {}: `{}` ({})", dump.core, self.paths[*i], reason.describe(dump)));
+            lines.push(format!("  core {}: `{}` ({})", dump.core(), self.paths[*i], reason.describe(dump)));
         }
         for (i, dump) in &plan.vnc_input {
             lines.push(format!(
                 "  core {}: `{}` (after `{}`, the compiler's linked module: the VNC passes' input)",
-                dump.core, self.paths[*i], dump.after
+                dump.core(),
+                self.paths[*i],
+                dump.after
             ));
         }
         let after = self.after.as_deref().unwrap_or(plan.default_after());
@@ -118,7 +120,7 @@ impl Workdir {
         if !parts.is_empty() {
             lines.push(format!(
                 "  set aside {}: {}",
-                birlink_core::diag::counted(plan.set_aside.len(), "file"),
+                birlink_core::english::counted(plan.set_aside.len(), "file"),
                 parts.join(", ")
             ));
         }

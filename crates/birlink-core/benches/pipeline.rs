@@ -38,6 +38,7 @@ use std::time::{Duration, Instant};
 use birlink_core::gen::{self, GenConfig, Layout, Shape};
 use birlink_core::passes::{bir_linker, verify, vnc_link, vnc_remote_addr_map};
 use birlink_core::read::input::{self, SourceFile};
+use birlink_core::read::load::{self, LoadOptions};
 use birlink_core::Role;
 use birlink_core::{output, Flow, LinkOptions};
 
@@ -253,23 +254,20 @@ fn child(cores: u64, insts: usize, variant: Variant) {
     }
     let [tight_floor, naive_floor, e2e_one, e2e_all] = rounds.map(median);
 
-    let read = time_with(
-        repeat,
-        || sources.clone(),
-        |sources| input::load(sources, None, None, None, 1, &mut Vec::new(), &mut |_, _| {}),
-    );
+    let read =
+        time_with(repeat, || sources.clone(), |sources| load::load(sources, &LoadOptions::default(), &mut Vec::new()));
     let mut diags = Vec::new();
-    let set = input::load(sources.clone(), None, None, None, 1, &mut diags, &mut |_, _| {});
-    let verify_time = time(repeat, || verify::run(&set, &mut Vec::new()));
+    let set = load::load(sources.clone(), &LoadOptions::default(), &mut diags);
+    let verify_time = time(repeat, || verify::run(&set, Flow::Seeds, &mut Vec::new()));
 
     let link_time = time_with(
         repeat,
         || set.modules.iter().map(|m| (m.core.unwrap_or(0), m.clone())).collect::<Vec<_>>(),
-        |modules| bir_linker::run(modules, None, None, &mut Vec::new(), &mut Vec::new()),
+        |modules| bir_linker::seeds::run(modules, None, None, &mut Vec::new(), &mut Vec::new()),
     );
 
     let modules: Vec<(u64, input::CoreModule)> = set.modules.iter().map(|m| (m.core.unwrap_or(0), m.clone())).collect();
-    let linked = bir_linker::run(modules, None, None, &mut Vec::new(), &mut Vec::new()).module.expect("linked");
+    let linked = bir_linker::seeds::run(modules, None, None, &mut Vec::new(), &mut Vec::new()).module.expect("linked");
     let addrmap = time_with(
         repeat,
         || birlink_core::LinkedSet::one(linked.clone()),
@@ -316,7 +314,7 @@ fn child(cores: u64, insts: usize, variant: Variant) {
     println!(
         "{:>22} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8} {:>6.2} {:>6.2} {:>7.0} {:>8} {:>5.2} {:>5.2}",
         if shapes { variant.0.to_string() } else { format!("{cores}x{insts}") },
-        input::human_bytes(bytes as u64),
+        birlink_core::english::human_bytes(bytes as u64),
         ms(tight_floor),
         if shapes { "-".to_string() } else { ms(naive_floor) },
         ms(read),
@@ -330,7 +328,7 @@ fn child(cores: u64, insts: usize, variant: Variant) {
         e2e_one.as_secs_f64() / tight_floor.as_secs_f64(),
         e2e_all.as_secs_f64() / tight_floor.as_secs_f64(),
         e2e_one.as_secs_f64() * 1e9 / total_insts,
-        input::human_bytes(peak),
+        birlink_core::english::human_bytes(peak),
         peak as f64 / bytes as f64,
         e2e_one.as_secs_f64() * 1e9 / bytes as f64,
     );

@@ -17,7 +17,8 @@
 //!   `vnc_link`, each reporting what it did;
 //! * [`tools`] — what inspects a finished run: queries, aligned views, logs, reduce,
 //!   share links, the self-check;
-//! * [`gen`] — synthetic link sets and the samples; [`limits`] — the bounds input meets.
+//! * [`gen`] — synthetic link sets and the samples; [`limits`] — the bounds input meets;
+//!   [`english`] — numbers in words (both usable from any layer).
 //!
 //! The crate is pure: no file or network IO, no clock, no printing, no wasm. The CLI and
 //! the browser worker call the same [`passes::run`] on the same bytes and get the same
@@ -27,6 +28,7 @@
 #![warn(missing_docs)]
 
 pub mod diag;
+pub mod english;
 pub mod gen;
 pub mod limits;
 pub mod model;
@@ -94,9 +96,5 @@ pub fn linked_json(outcome: &Outcome) -> Option<String> {
 /// `bir_linker.log` text for an outcome: `bir_linker`'s own log in the compiler's words
 /// (docs/spec/link.md §3.7); `None` when there is none (the seeds' reading).
 pub fn bir_linker_log(outcome: &Outcome) -> Option<String> {
-    (!outcome.log.is_empty()).then(|| {
-        let mut text = outcome.log.join("\n");
-        text.push('\n');
-        text
-    })
+    (!outcome.log.is_empty()).then(|| output::log::text(&outcome.log))
 }

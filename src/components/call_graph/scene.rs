@@ -4,7 +4,7 @@
 //! — neither computes an offset or cuts a name — so the file a user downloads is the
 //! picture on the screen.
 
-use birlink_core::diag::counted;
+use birlink_core::english::counted;
 use birlink_core::output::report::Report;
 use birlink_core::EntityKind;
 

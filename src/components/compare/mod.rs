@@ -18,7 +18,7 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use birlink_core::diag::counted;
+use birlink_core::english::counted;
 use birlink_core::gen::samples::SampleInfo;
 
 use super::bytes;

@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use birlink_core::diag::counted;
+use birlink_core::english::counted;
 use birlink_core::tools::compare::{Comparison, Counts, Side as CompareSide};
 
 use super::keys::{KeyLink, NamedLink};

@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use birlink_core::diag::ncc;
+use birlink_core::model::place::{CoreId, Place};
 use birlink_core::tools::log;
+use birlink_core::tools::log::compile::RunStatus;
 use birlink_core::Code;
 
 use super::{Error, Outcome, Status};
@@ -56,22 +58,22 @@ fn tell_reading(path: &std::path::Path, reading: &log::LogReading) {
         .map(|v| format!("neuronx-cc {v}"))
         .unwrap_or_else(|| "compiler version not in the log".to_owned());
     let lnc = run.lnc.map(|n| format!(", LNC {n}")).unwrap_or_default();
-    let flow = run.flow.as_deref().map(|f| format!(", {f} flow")).unwrap_or_default();
+    let flow = run.flow.map(|f| format!(", {f} flow")).unwrap_or_default();
     outln!("  {version}{lnc}{flow}");
     if !run.modules.is_empty() {
         let files: Vec<&str> = run.modules.iter().map(|m| m.file.as_str()).collect();
         outln!("  modules loaded ({}): {}", files.len(), files.join(", "));
     }
-    let count = |status: &str| run.passes.iter().filter(|p| p.status == status).count();
+    let count = |status: RunStatus| run.passes.iter().filter(|p| p.status == status).count();
     outln!(
         "  passes: {} run ({} passed, {} failed, {} with no end in the log)",
         run.passes.len(),
-        count("passed"),
-        count("failed"),
-        count("started")
+        count(RunStatus::Passed),
+        count(RunStatus::Failed),
+        count(RunStatus::Started)
     );
     for block in &run.bir_linker {
-        let core = block.core.map_or_else(|| "?".to_owned(), |c| format!("nc{c:02}"));
+        let core = block.core.map_or_else(|| "?".to_owned(), |c| CoreId(c).to_string());
         let moved: Vec<String> = block
             .moved
             .iter()
@@ -128,7 +130,7 @@ fn tell_beside(beside: &log::Beside) {
         outln!("  bir_linker: neither the log nor birlink's run links subgraphs (the flat flow has no bir_linker)");
     }
     for core in &beside.bir_linker {
-        let name = format!("nc{:02}/sgLnk", core.core);
+        let name = Place::linked(core.core).to_string();
         match &core.first_difference {
             None => outln!(
                 "  bir_linker {name}: the log's BirLinker lines and birlink's bir_linker.log agree ({} lines)",

@@ -171,12 +171,12 @@ impl GenArgs {
         let mut total = 0u64;
         for (name, bytes) in &written {
             total += bytes;
-            outln!("wrote {} ({})", target(name).display(), birlink_core::read::input::human_bytes(*bytes));
+            outln!("wrote {} ({})", target(name).display(), birlink_core::english::human_bytes(*bytes));
         }
         outln!(
             "{}, {} in all",
-            birlink_core::diag::counted(written.len(), "file"),
-            birlink_core::read::input::human_bytes(total)
+            birlink_core::english::counted(written.len(), "file"),
+            birlink_core::english::human_bytes(total)
         );
         Ok(Status::OK)
     }

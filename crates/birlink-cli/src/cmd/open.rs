@@ -88,7 +88,7 @@ impl OpenArgs {
         }
         eprintln!(
             "birlink: serving {} on this machine (Ctrl-C stops it); from another machine: `ssh -L {port}:127.0.0.1:{port} <this host>`, then open the URL there",
-            birlink_core::diag::counted(files.len(), "file")
+            birlink_core::english::counted(files.len(), "file")
         );
         outln!("{url}");
         if !self.no_browser {

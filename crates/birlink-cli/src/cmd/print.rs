@@ -22,7 +22,7 @@ impl PrintArgs {
     pub fn run(self) -> Outcome {
         let sources = files::gather(&self.inputs);
         let mut diags = Vec::new();
-        let set = birlink_core::read::input::load(sources, None, None, None, 1, &mut diags, &mut |_, _| {});
+        let set = birlink_core::read::load::load(sources, &Default::default(), &mut diags);
         birlink_core::passes::resolve_locations(&set.files, &mut diags);
         let mut first = true;
         for module in &set.modules {

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use birlink_core::diag::counted;
+use birlink_core::english::counted;
 use birlink_core::tools::compare::{self, words, Comparison, Side};
 
 use super::{paint, stdout_color, Style};
@@ -20,7 +20,7 @@ fn side_line(name: &str, side: &Side) -> String {
     format!(
         "{name}: {} ({}), {}, lnc {} (from {}): {}",
         counted(side.files.len(), "file"),
-        birlink_core::read::input::human_bytes(bytes),
+        birlink_core::english::human_bytes(bytes),
         counted(side.modules.len(), "module"),
         side.lnc,
         side.lnc_source.as_str(),

@@ -4,7 +4,7 @@
 
 pub mod diff;
 
-use birlink_core::diag::counted;
+use birlink_core::english::counted;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;

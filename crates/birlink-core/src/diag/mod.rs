@@ -193,29 +193,23 @@ pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(|d| d.severity == Severity::Error)
 }
 
-/// A count and its noun: `1 error`, `2 errors` (nouns with a plain `s` plural).
-pub fn counted(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
-
 /// How many errors, warnings and notes, in words: `1 error, 2 warnings, 0 notes`.
 /// The CLI's verdict and the page's header say it the same way.
 pub fn tally(errors: usize, warnings: usize, notes: usize) -> String {
-    format!("{}, {}, {}", counted(errors, "error"), counted(warnings, "warning"), counted(notes, "note"))
+    format!(
+        "{}, {}, {}",
+        crate::english::counted(errors, "error"),
+        crate::english::counted(warnings, "warning"),
+        crate::english::counted(notes, "note")
+    )
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{counted, tally};
+    use super::tally;
 
     #[test]
     fn tally_says_one_and_many() {
-        assert_eq!(counted(0, "call"), "0 calls");
-        assert_eq!(counted(1, "call"), "1 call");
         assert_eq!(tally(1, 0, 2), "1 error, 0 warnings, 2 notes");
         assert_eq!(tally(0, 1, 1), "0 errors, 1 warning, 1 note");
     }

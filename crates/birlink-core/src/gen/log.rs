@@ -12,6 +12,9 @@
 
 use std::fmt::Write as _;
 
+use crate::model::place::{CoreId, Place, Scope, SubgraphId};
+use crate::output::log::{LogLine, Logger};
+
 /// The driver's process; the pipeline's and the backend's follow.
 const PID: u64 = 5101;
 
@@ -136,15 +139,15 @@ impl Log {
 }
 
 fn cores(lnc: u64) -> Vec<String> {
-    (0..lnc).map(|c| format!("nc{c:02}")).collect()
+    (0..lnc).map(|c| CoreId(c).to_string()).collect()
 }
 
 fn subgraph_scopes(subgraphs: &[u32]) -> Vec<String> {
-    subgraphs.iter().map(|s| format!("sg{s:02}")).collect()
+    subgraphs.iter().map(|&s| SubgraphId(s).to_string()).collect()
 }
 
 fn module_scopes(lnc: u64, subgraphs: &[u32]) -> Vec<String> {
-    subgraphs.iter().flat_map(|s| (0..lnc).map(move |c| format!("nc{c:02}/sg{s:02}"))).collect()
+    subgraphs.iter().flat_map(|&s| (0..lnc).map(move |c| Place::subgraph(c, s).to_string())).collect()
 }
 
 /// A flat-flow compile that fails in `lower_local_collectives` on subgraph 0: no name
@@ -193,7 +196,7 @@ pub fn flat_illc059(workdir: &str, lnc: u64, missing: &str) -> String {
 /// before `bir_linker` (the work directory dumped `dep_reduction`), `bir_linker` per
 /// core with `birlink_log`'s lines (birlink's `bir_linker.log` for the same dumps), the
 /// linked modules' passes, and the VNC passes.
-pub fn modular(workdir: &str, lnc: u64, subgraphs: &[u32], birlink_log: &[String]) -> String {
+pub fn modular(workdir: &str, lnc: u64, subgraphs: &[u32], birlink_log: &[LogLine]) -> String {
     let mut log = Log::new(workdir);
     log.start(lnc, true);
     let modules = module_scopes(lnc, subgraphs);
@@ -220,11 +223,11 @@ pub fn modular(workdir: &str, lnc: u64, subgraphs: &[u32], birlink_log: &[String
         log.pass(name, &modules, "ModuleForkPass");
     }
     log.tick();
-    bir_linker(&mut log, &core_scopes, birlink_log);
+    bir_linker(&mut log, lnc, birlink_log);
     for name in ["postlnk_dma_report", "report_stats", "coloring_allocator_dram_post_lnk"] {
         log.pass(name, &core_scopes, "CoreForkPass");
     }
-    let linked: Vec<String> = core_scopes.iter().map(|c| format!("{c}/sgLnk")).collect();
+    let linked: Vec<String> = (0..lnc).map(|c| Place::linked(c).to_string()).collect();
     for name in ["infer_stream_ids", "label_dma_qos"] {
         log.pass(name, &linked, "ModuleForkPass");
     }
@@ -249,45 +252,38 @@ pub fn modular(workdir: &str, lnc: u64, subgraphs: &[u32], birlink_log: &[String
     log.text
 }
 
-/// `(scope) [logger]: message` → its parts.
-fn parts(line: &str) -> Option<(&str, &str, &str)> {
-    let (scope, rest) = line.strip_prefix('(')?.split_once(") [")?;
-    let (logger, message) = rest.split_once("]: ")?;
-    Some((scope, logger, message))
-}
-
 /// Each core's block of birlink's log, the cores' lines interleaved in runs of five,
 /// written as the compiler writes them.
-fn bir_linker(log: &mut Log, cores: &[String], birlink_log: &[String]) {
+fn bir_linker(log: &mut Log, lnc: u64, birlink_log: &[LogLine]) {
     let b = PID + 30;
-    let mut blocks: Vec<Vec<(String, String, String)>> = Vec::new();
-    for core in cores {
-        let linked = format!("{core}/sgLnk");
+    let mut blocks: Vec<Vec<(String, &'static str, String)>> = Vec::new();
+    for core in (0..lnc).map(CoreId) {
         let mut block = Vec::new();
         let mut unique = 205_426;
         for line in birlink_log {
-            let Some((scope, logger, message)) = parts(line) else { continue };
-            if scope == core && logger == "CoreForkPass" {
-                if message.starts_with("Running ") {
-                    log.line("USER", b, Some(scope), logger, message);
+            let (Some(scope), logger) = (line.scope, line.logger) else { continue };
+            let (scope_text, name) = (scope.to_string(), logger.as_str());
+            if scope == Scope::Core(core) && logger == Logger::CoreForkPass {
+                if line.message.starts_with("Running ") {
+                    log.line("USER", b, Some(&scope_text), name, &line.message);
                 } else {
-                    block.push((scope.to_owned(), logger.to_owned(), message.to_owned()));
+                    block.push((scope_text, name, line.message.clone()));
                 }
                 continue;
             }
-            if scope != linked || logger != "BirLinker" {
+            if line.linker_core() != Some(core) {
                 continue;
             }
-            let mut message = message.to_owned();
+            let mut message = line.message.clone();
             if message.starts_with("moving ") && !message.ends_with(" done") {
                 message = format!("{message} Module.getUniqueId() {unique}");
                 unique += 6;
             }
             if message == "releasing pre-link modules" {
                 let stats = "PostLink Stats: #MatMults 5180 #MatMult-Transposes 2111";
-                block.push((scope.to_owned(), logger.to_owned(), stats.to_owned()));
+                block.push((scope_text.clone(), name, stats.to_owned()));
             }
-            block.push((scope.to_owned(), logger.to_owned(), message));
+            block.push((scope_text, name, message));
         }
         blocks.push(block);
     }
@@ -295,7 +291,7 @@ fn bir_linker(log: &mut Log, cores: &[String], birlink_log: &[String]) {
     while blocks.iter().zip(&at).any(|(block, at)| *at < block.len()) {
         for (block, at) in blocks.iter().zip(at.iter_mut()) {
             for (scope, logger, message) in block.iter().skip(*at).take(5) {
-                let level = if message.starts_with("Inputs to") || logger == "BirLinker" { "INFO" } else { "USER" };
+                let level = if message.starts_with("Inputs to") || *logger == "BirLinker" { "INFO" } else { "USER" };
                 log.line(level, b, Some(scope), logger, message);
                 if message.starts_with("Output has") {
                     log.line("USER", b, Some(scope), logger, "bir_linker finished after 0.311 seconds");
@@ -304,7 +300,7 @@ fn bir_linker(log: &mut Log, cores: &[String], birlink_log: &[String]) {
             *at = (*at + 5).min(block.len());
         }
     }
-    let n = cores.len();
+    let n = lnc;
     log.line(
         "USER",
         b,
@@ -315,11 +311,11 @@ fn bir_linker(log: &mut Log, cores: &[String], birlink_log: &[String]) {
 }
 
 /// birlink's lines of the VNC passes, with the compiler's ends.
-fn vnc(log: &mut Log, birlink_log: &[String]) {
+fn vnc(log: &mut Log, birlink_log: &[LogLine]) {
     let b = PID + 30;
     let mut open: Option<String> = None;
-    for line in birlink_log.iter().filter(|l| l.starts_with('[')) {
-        let Some((logger, message)) = line.strip_prefix('[').and_then(|l| l.split_once("]: ")) else { continue };
+    for line in birlink_log.iter().filter(|l| l.scope.is_none()) {
+        let (logger, message) = (line.logger.as_str(), line.message.as_str());
         if let Some(name) = message.strip_prefix("Running ") {
             if let Some(done) = open.take() {
                 log.line("USER", b, None, "BackendPassManager", &format!("{done} finished after 0.020 seconds"));

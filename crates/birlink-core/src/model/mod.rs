@@ -5,6 +5,8 @@
 //!   locations, queues and instances, each its JSON fields plus typed child containers,
 //!   in typed arenas ([`arena`]);
 //! * [`flow`] — how the compiler links a program: modular, flat, or the seeds' reading;
+//! * [`place`] — the grid's coordinate (`nc01/sg02`, `nc01/sgLnk`), parsed and printed
+//!   in one place;
 //! * [`linked`] — what a run links into: one module per core, or the seeds' one module;
 //! * [`entity`] — the kinds of entity and their content-derived keys; [`pass`] — the
 //!   stages by name; [`uses`] — the names instructions refer to;
@@ -17,5 +19,6 @@ pub mod flow;
 pub mod ir;
 pub mod linked;
 pub mod pass;
+pub mod place;
 pub mod uses;
 pub(crate) mod view;

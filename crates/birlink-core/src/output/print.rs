@@ -40,18 +40,29 @@ pub fn set_text(set: &crate::model::linked::LinkedSet) -> String {
 
 /// The canonical text of a whole module: functions, then queues.
 pub fn module_text(module: &Module) -> String {
+    module_text_in_units(module).0
+}
+
+/// A module's canonical text and where its units begin (byte offsets): the module's
+/// line at 0, then each function's and each queue's header line, a blank line before
+/// each — the places a difference between two modules is said to be in.
+pub fn module_text_in_units(module: &Module) -> (String, Vec<usize>) {
     let mut out = String::with_capacity(module.store.insts.len() * 64 + 256);
+    let mut starts = Vec::with_capacity(1 + module.functions.len() + module.queues.len());
+    starts.push(0);
     out.push_str(&module_line(module));
     out.push('\n');
     for &function in &module.functions {
         out.push('\n');
+        starts.push(out.len());
         function_text(module, function, &mut out);
     }
     for &queue in &module.queues {
         out.push('\n');
+        starts.push(out.len());
         queue_text(module, queue, &mut out);
     }
-    out
+    (out, starts)
 }
 
 /// Appends the text of one function (header, sets, blocks).

@@ -405,13 +405,57 @@ pub struct AliasRow {
     /// The side that owns the memory.
     pub producer: AliasEnd,
     /// Alias kind after OR-merging.
-    pub kind: u64,
-    /// `remote_local_target` or `netlist`.
-    pub source: String,
+    pub kind: AliasKind,
+    /// What the edge comes from.
+    pub source: AliasSource,
     /// The intermediate tensor handed off (a handoff between partitions, the modular
     /// flow).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tensor: Option<String>,
+}
+
+/// An alias edge's kind: bits, OR-merged when two edges between the same memory
+/// locations meet (`MustAlias` is 3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct AliasKind(pub u64);
+
+impl AliasKind {
+    /// `MustAlias`: the two memory locations are one.
+    pub const MUST_ALIAS: AliasKind = AliasKind(3);
+}
+
+impl std::fmt::Display for AliasKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::fmt::Display for AliasSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What an alias edge comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AliasSource {
+    /// A remote view's `remote_local_target` (the seeds' reading).
+    RemoteLocalTarget,
+    /// The netlist: one of its aliases (the seeds' reading), or an intermediate handed
+    /// from a partition to a later one (the modular flow).
+    Netlist,
+}
+
+impl AliasSource {
+    /// `remote_local_target` or `netlist`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AliasSource::RemoteLocalTarget => "remote_local_target",
+            AliasSource::Netlist => "netlist",
+        }
+    }
 }
 
 /// `output_kinds[]`.

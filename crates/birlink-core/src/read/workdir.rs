@@ -15,6 +15,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::place::{CoreId, Place, SubgraphId};
 use crate::output::report::ArtifactKind;
 use crate::read::input::{Role, SourceFile};
 
@@ -38,26 +39,39 @@ pub const AFTER_THE_VNC_PASSES: &[&str] =
 /// One per-core dump's name, read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dump {
-    /// The core, from `nc<k>`.
-    pub core: u32,
-    /// The subgraph, from `sg<k>` (0 when the dump sits in the core's folder).
-    pub subgraph: u32,
+    /// Its module's place: its core folder, and its subgraph folder (`sg00` when it sits
+    /// in the core's folder) or `sgLnk` for a dump of the core's linked module, printed
+    /// after the link.
+    pub place: Place,
     /// The dump's position among the printed passes (`bir_debug.<n>.`), when it has one.
     pub ordinal: Option<u64>,
     /// The pass it was printed after (`after-<pass>`).
     pub after: String,
-    /// A dump of the core's linked module (`ncCC/sgLnk/`), printed after the link.
-    pub linked: bool,
 }
 
 impl Dump {
+    /// Its core.
+    pub fn core(&self) -> u64 {
+        self.place.core.0
+    }
+
+    /// Its subgraph (0 for a linked module's dump).
+    pub fn subgraph(&self) -> u32 {
+        self.place.slot.subgraph().map_or(0, |s| s.0)
+    }
+
+    /// Whether it is a dump of the core's linked module.
+    pub fn is_linked(&self) -> bool {
+        self.place.is_linked()
+    }
+
     /// Its module's place, as the compiler's logs name it: `nc01/sg02` in the modular flow
     /// (`modular`), `nc01/sgLnk` for a linked module's dump, else `core 1`.
     pub fn module_name(&self, modular: bool) -> String {
-        match (self.linked, modular) {
-            (true, _) => format!("nc{:02}/sgLnk", self.core),
-            (false, true) => format!("nc{:02}/sg{:02}", self.core, self.subgraph),
-            (false, false) => format!("core {}", self.core),
+        if modular || self.is_linked() {
+            self.place.to_string()
+        } else {
+            format!("core {}", self.core())
         }
     }
 }
@@ -153,7 +167,7 @@ pub struct Plan {
     pub netlist: Option<usize>,
     /// Cores that have a folder but no dump of the pass taken (the page says what would
     /// dump them).
-    pub missing: Vec<u32>,
+    pub missing: Vec<u64>,
     /// The VNC passes' own input, by index: each core's linked module (`ncCC/sgLnk/`)
     /// dumped before them in the same run as the subgraphs (after
     /// `coloring_allocator_reg`), which they link instead of birlink's bir_linker output.
@@ -218,21 +232,15 @@ pub fn subgraphs_text(subgraphs: &[u32]) -> String {
     }
 }
 
-/// `nc<k>` → k.
-fn numbered(segment: &str, prefix: &str) -> Option<u32> {
-    let digits = segment.strip_prefix(prefix)?;
-    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then(|| digits.parse().ok()).flatten()
-}
-
 /// The core, the subgraph and what is below them, of a path in the layout; `None`
 /// when no segment is a core folder.
-fn place(path: &str) -> Option<(u32, Option<u32>, Vec<&str>)> {
+fn place(path: &str) -> Option<(u64, Option<u32>, Vec<&str>)> {
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    let at = segments.iter().rposition(|s| numbered(s, "nc").is_some())?;
-    let core = numbered(segments[at], "nc")?;
+    let at = segments.iter().rposition(|s| CoreId::parse(s).is_some())?;
+    let core = CoreId::parse(segments[at])?.0;
     let rest = &segments[at + 1..];
-    match rest.first().and_then(|s| numbered(s, "sg")) {
-        Some(sg) => Some((core, Some(sg), rest[1..].to_vec())),
+    match rest.first().and_then(|s| SubgraphId::parse(s)) {
+        Some(sg) => Some((core, Some(sg.0), rest[1..].to_vec())),
         None => Some((core, None, rest.to_vec())),
     }
 }
@@ -264,8 +272,8 @@ pub fn dump_of(path: &str) -> Option<Dump> {
     let file = path.rsplit('/').next().unwrap_or(path);
     let (ordinal, after) = dump_name(file)?;
     match (subgraph, below.as_slice()) {
-        (None, ["sgLnk", _]) => Some(Dump { core, subgraph: 0, ordinal, after, linked: true }),
-        (_, [_]) => Some(Dump { core, subgraph: subgraph.unwrap_or(0), ordinal, after, linked: false }),
+        (None, ["sgLnk", _]) => Some(Dump { place: Place::linked(core), ordinal, after }),
+        (_, [_]) => Some(Dump { place: Place::subgraph(core, subgraph.unwrap_or(0)), ordinal, after }),
         _ => None,
     }
 }
@@ -279,7 +287,7 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
     let mut command = None;
     let mut netlist = None;
     let mut linked_dumps: Vec<(usize, Dump)> = Vec::new();
-    let mut cores_seen: Vec<u32> = Vec::new();
+    let mut cores_seen: Vec<u64> = Vec::new();
     for (i, path) in paths.iter().enumerate() {
         let file = path.rsplit('/').next().unwrap_or(path);
         if file == "command.txt" {
@@ -303,7 +311,7 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
             // compiler's scope puts it; inferred, no dump path is in the public logs).
             match dump_name(file) {
                 Some((ordinal, pass)) if below.len() == 2 && below[0] == "sgLnk" && subgraph.is_none() => {
-                    linked_dumps.push((i, Dump { core, subgraph: 0, ordinal, after: pass, linked: true }));
+                    linked_dumps.push((i, Dump { place: Place::linked(core), ordinal, after: pass }));
                 }
                 _ => set_aside.push((i, Aside::LinkOutput)),
             }
@@ -311,7 +319,7 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
         }
         match dump_name(file) {
             Some((ordinal, pass)) if below.len() == 1 => {
-                dumps.push((i, Dump { core, subgraph: subgraph.unwrap_or(0), ordinal, after: pass, linked: false }));
+                dumps.push((i, Dump { place: Place::subgraph(core, subgraph.unwrap_or(0)), ordinal, after: pass }));
             }
             _ => set_aside.push((i, classify_other(file))),
         }
@@ -350,10 +358,10 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
         set_aside.extend(gone.into_iter().map(|(i, d)| (i, Aside::PastTheLink(d.after))));
         dumps = kept;
     }
-    let subgraph = if dumps.iter().any(|(_, d)| d.subgraph == 0) {
+    let subgraph = if dumps.iter().any(|(_, d)| d.subgraph() == 0) {
         0
     } else {
-        dumps.iter().map(|(_, d)| d.subgraph).min().unwrap_or(0)
+        dumps.iter().map(|(_, d)| d.subgraph()).min().unwrap_or(0)
     };
     let mut passes: Vec<(Option<u64>, String)> = dumps.iter().map(|(_, d)| (d.ordinal, d.after.clone())).collect();
     passes.sort_by(|a, b| (a.0.unwrap_or(u64::MAX), &a.1).cmp(&(b.0.unwrap_or(u64::MAX), &b.1)));
@@ -367,22 +375,22 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
     // Every subgraph dumped is linked: the compiler links all of a core's subgraphs (a
     // core without one of them is the link's to say, BL0107); a linked module's dumps
     // count as one more place of the core (`u32::MAX` below).
-    let mut by_core: BTreeMap<(u32, u32), Vec<(usize, Dump)>> = BTreeMap::new();
+    let mut by_core: BTreeMap<(u64, u32), Vec<(usize, Dump)>> = BTreeMap::new();
     let mut compiler = Vec::new();
     // The VNC passes' own input: the linked dumps before them, when nothing else is.
     let linked_entry = !subgraph_input;
     for (i, dump) in dumps {
         if LINK_PASSES.contains(&dump.after.as_str()) && after != Some(dump.after.as_str()) {
             // bir_linker's own output is the VNC passes' input when that is all there is.
-            let input = linked_entry && dump.linked && dump.after == "bir_linker";
+            let input = linked_entry && dump.is_linked() && dump.after == "bir_linker";
             if !input {
                 set_aside.push((i, Aside::AfterTheLink(dump.after.clone())));
                 compiler.push((i, dump));
                 continue;
             }
         }
-        let sg = if dump.linked { u32::MAX } else { dump.subgraph };
-        by_core.entry((dump.core, sg)).or_default().push((i, dump));
+        let sg = if dump.is_linked() { u32::MAX } else { dump.subgraph() };
+        by_core.entry((dump.core(), sg)).or_default().push((i, dump));
     }
     let subgraphs: Vec<u32> = {
         let all: std::collections::BTreeSet<u32> =
@@ -453,14 +461,14 @@ fn vnc_entry(dumps: &[(usize, Dump)], linked: &[(usize, Dump)], after: Option<&s
     if after.is_some() || linked.is_empty() {
         return Vec::new();
     }
-    let mut cores: Vec<u32> = dumps.iter().filter(|(_, d)| !d.linked).map(|(_, d)| d.core).collect();
+    let mut cores: Vec<u64> = dumps.iter().filter(|(_, d)| !d.is_linked()).map(|(_, d)| d.core()).collect();
     cores.sort_unstable();
     cores.dedup();
     let mut chosen = Vec::new();
     for core in cores {
         let candidates: Vec<(usize, Dump)> = linked
             .iter()
-            .filter(|(_, d)| d.core == core && !AFTER_THE_VNC_PASSES.contains(&d.after.as_str()))
+            .filter(|(_, d)| d.core() == core && !AFTER_THE_VNC_PASSES.contains(&d.after.as_str()))
             .cloned()
             .collect();
         let Some(at) = latest(&candidates) else { return Vec::new() };
@@ -547,8 +555,8 @@ pub fn implied_lnc<'p>(plans: impl IntoIterator<Item = &'p Plan>) -> Option<u64>
     let (mut folders, mut missing) = (0, false);
     for plan in plans {
         // Cores, not dumps: a core of the modular flow has several subgraphs.
-        let mut cores: Vec<u32> =
-            plan.picked.iter().map(|(_, d, _)| d.core).chain(plan.missing.iter().copied()).collect();
+        let mut cores: Vec<u64> =
+            plan.picked.iter().map(|(_, d, _)| d.core()).chain(plan.missing.iter().copied()).collect();
         cores.sort_unstable();
         cores.dedup();
         folders += cores.len();
@@ -575,7 +583,7 @@ pub struct Artifact {
     /// Its index in the list given to [`pick`].
     pub index: usize,
     /// The core whose folder holds it.
-    pub core: u32,
+    pub core: u64,
     /// The subgraph folder holding it (`None`: the core's own folder, `ncCC/`).
     pub subgraph: Option<u32>,
     /// Its path below the subgraph folder (or the core's): its name in `sgLnk/`.
@@ -675,7 +683,7 @@ pub fn is_linked(kind: ArtifactKind) -> bool {
 pub fn wanted(paths: &[&str], plan: &Plan) -> Vec<usize> {
     let all = all_artifacts(paths);
     // The seeds' reading: the linked subgraph's files, one name across the cores.
-    let mut cores_of: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+    let mut cores_of: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
     let seeds = |a: &&Artifact| a.subgraph.unwrap_or(0) == plan.subgraph;
     for a in all.iter().filter(seeds).filter(|a| is_linked(a.kind)) {
         cores_of.entry(a.name.as_str()).or_default().push(a.core);
@@ -728,16 +736,16 @@ mod tests {
         "work/nc01/sg00/tensor_map.json",
     ];
 
-    fn picked(plan: &Plan) -> Vec<(u32, &'static str, Reason)> {
-        plan.picked.iter().map(|(i, d, r)| (d.core, WORKDIR[*i], r.clone())).collect()
+    fn picked(plan: &Plan) -> Vec<(u64, &'static str, Reason)> {
+        plan.picked.iter().map(|(i, d, r)| (d.core(), WORKDIR[*i], r.clone())).collect()
     }
 
     #[test]
     fn a_dump_is_named_by_its_modules_place() {
-        let dump = Dump { core: 1, subgraph: 2, ordinal: None, after: "dep_reduction".to_owned(), linked: false };
+        let dump = Dump { place: Place::subgraph(1, 2), ordinal: None, after: "dep_reduction".to_owned() };
         assert_eq!(dump.module_name(true), "nc01/sg02");
         assert_eq!(dump.module_name(false), "core 1");
-        assert_eq!(Dump { linked: true, ..dump }.module_name(true), "nc01/sgLnk");
+        assert_eq!(Dump { place: Place::linked(1), ..dump }.module_name(true), "nc01/sgLnk");
     }
 
     #[test]
@@ -786,8 +794,8 @@ mod tests {
         assert_eq!(picked(&plan), [(0, WORKDIR[2], Reason::Asked), (1, WORKDIR[8], Reason::Asked)]);
         let without: Vec<&str> = WORKDIR.iter().copied().filter(|p| !p.contains("after-lower_sync")).collect();
         let plan = pick(&without, None).unwrap();
-        let names: Vec<(u32, &str, Reason)> =
-            plan.picked.iter().map(|(i, d, r)| (d.core, without[*i], r.clone())).collect();
+        let names: Vec<(u64, &str, Reason)> =
+            plan.picked.iter().map(|(i, d, r)| (d.core(), without[*i], r.clone())).collect();
         assert_eq!(names[0].2, Reason::Latest);
         assert!(names.iter().all(|(_, p, _)| p.contains("after-lower_dma")));
         assert!(Reason::Latest.describe(&plan.picked[0].1).contains("no `after-lower_sync` dump"));
@@ -806,8 +814,8 @@ mod tests {
         }
         let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
         let plan = pick(&paths, None).unwrap();
-        let taken: Vec<(u32, &str, Reason)> =
-            plan.picked.iter().map(|(_, d, r)| (d.core, d.after.as_str(), r.clone())).collect();
+        let taken: Vec<(u64, &str, Reason)> =
+            plan.picked.iter().map(|(_, d, r)| (d.core(), d.after.as_str(), r.clone())).collect();
         assert_eq!(
             taken,
             [(0, "coloring_allocator_reg", Reason::Latest), (1, "coloring_allocator_reg", Reason::Latest)]
@@ -835,7 +843,7 @@ mod tests {
         ];
         let plan = pick(&paths, None).unwrap();
         let taken: Vec<(u32, &str, Reason)> =
-            plan.picked.iter().map(|(_, d, r)| (d.subgraph, d.after.as_str(), r.clone())).collect();
+            plan.picked.iter().map(|(_, d, r)| (d.subgraph(), d.after.as_str(), r.clone())).collect();
         assert_eq!(taken, [(0, "dep_reduction", Reason::BeforeLink), (1, "dep_reduction", Reason::BeforeLink)]);
         // The latest before the VNC passes is theirs; the earlier one is set aside.
         assert_eq!(plan.set_aside, [(3, Aside::LinkedModule("lower_sync".to_owned()))]);
@@ -859,7 +867,7 @@ mod tests {
             // Not core 1's `lower_dma` beside core 0's `lower_sync`: one pass for all.
             let plan = pick(&paths, asked).unwrap();
             assert_eq!(plan.picked.len(), 1);
-            assert_eq!(plan.picked[0].1.core, 0);
+            assert_eq!(plan.picked[0].1.core(), 0);
             assert_eq!(plan.missing, [1]);
             assert_eq!(plan.set_aside, [(1, Aside::OtherPass("lower_dma".to_owned())), (2, Aside::Artifact)]);
         }
@@ -922,7 +930,7 @@ mod tests {
             "w/sgLnk/tensor-map.json",
         ];
         let plan = pick(&paths, None).unwrap();
-        let found: Vec<(usize, u32, &str, ArtifactKind)> =
+        let found: Vec<(usize, u64, &str, ArtifactKind)> =
             artifacts(&paths, &plan).iter().map(|a| (a.index, a.core, paths[a.index], a.kind)).collect();
         assert_eq!(
             found.iter().map(|(i, c, _, k)| (*i, *c, *k)).collect::<Vec<_>>(),

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use birlink_core::tools::log::compile::{Lane, RunStatus};
 use birlink_core::tools::log::{read_log, LogReading};
 
 fn read(name: &str) -> LogReading {
@@ -23,7 +24,7 @@ fn a_modular_compile_reads_whole_with_its_cores_interleaved() {
     assert_eq!(reading.runs.len(), 1);
     let run = &reading.run;
     assert_eq!(run.compiler.version.as_deref(), Some("2.24.5133.0+58f8de22"));
-    assert_eq!((run.lnc, run.flow.as_deref()), (Some(2), Some("modular")));
+    assert_eq!((run.lnc, run.flow.map(|f| f.as_str())), (Some(2), Some("modular")));
     assert_eq!(run.modules.len(), 6);
     assert_eq!(
         (run.modules[1].core, run.modules[1].subgraph, run.modules[1].file.as_str()),
@@ -32,12 +33,12 @@ fn a_modular_compile_reads_whole_with_its_cores_interleaved() {
     // Each pass on each scope, ended by its own line whatever the order.
     assert_eq!(passes(&reading, "bir_linker"), [(Some("nc00"), "passed"), (Some("nc01"), "passed")]);
     assert_eq!(passes(&reading, "lnc_verifier").len(), 3);
-    assert!(run.passes.iter().all(|p| p.status == "passed"), "{:?}", run.passes);
-    let lanes: Vec<&str> = ["lnc_verifier", "dep_reduction", "bir_linker", "vnc_link"]
+    assert!(run.passes.iter().all(|p| p.status == RunStatus::Passed), "{:?}", run.passes);
+    let lanes: Vec<Lane> = ["lnc_verifier", "dep_reduction", "bir_linker", "vnc_link"]
         .iter()
-        .map(|n| run.passes.iter().find(|p| p.name == *n).unwrap().lane.as_str())
+        .map(|n| run.passes.iter().find(|p| p.name == *n).unwrap().lane)
         .collect();
-    assert_eq!(lanes, ["subgraph", "module", "core", "all"]);
+    assert_eq!(lanes, [Lane::Subgraph, Lane::Module, Lane::Core, Lane::All]);
     // The two BirLinker blocks, one per core, each with its own moves.
     assert_eq!(run.bir_linker.len(), 2);
     for block in &run.bir_linker {
@@ -60,7 +61,7 @@ fn a_modular_compile_reads_whole_with_its_cores_interleaved() {
 fn a_failure_in_the_middle_is_its_pass_its_assertion_and_its_error_once() {
     let reading = read("flat-illc059.txt");
     let run = &reading.run;
-    assert_eq!((run.lnc, run.flow.as_deref()), (Some(2), Some("flat")));
+    assert_eq!((run.lnc, run.flow.map(|f| f.as_str())), (Some(2), Some("flat")));
     assert_eq!(run.compiler.version.as_deref(), Some("2.23.6484.0+3b612583"));
     let failure = run.failure.as_ref().unwrap();
     assert_eq!((failure.pass.as_deref(), failure.scope.as_deref()), (Some("lower_local_collectives"), Some("sg00")));
@@ -107,7 +108,7 @@ fn several_compiles_in_one_file_are_runs_told_apart_by_their_processes() {
     assert_eq!(reading.run.exit_code, Some(70));
     // Each run has its own passes: the same pass on the same scope in both.
     for run in &reading.runs {
-        assert_eq!(run.passes.iter().filter(|p| p.name == "lnc_verifier" && p.status == "passed").count(), 1);
+        assert_eq!(run.passes.iter().filter(|p| p.name == "lnc_verifier" && p.status == RunStatus::Passed).count(), 1);
         assert_eq!(run.modules.len(), 2);
     }
 }
@@ -116,7 +117,7 @@ fn several_compiles_in_one_file_are_runs_told_apart_by_their_processes() {
 fn a_log_cut_short_reads_as_far_as_it_goes() {
     let reading = read("cut-short.txt");
     let run = &reading.run;
-    assert_eq!(run.flow.as_deref(), Some("modular"));
+    assert_eq!(run.flow.map(|f| f.as_str()), Some("modular"));
     assert_eq!(passes(&reading, "bir_linker"), [(Some("nc00"), "started"), (Some("nc01"), "started")]);
     assert!(run.bir_linker.iter().all(|b| !b.done));
     let nc01 = run.bir_linker.iter().find(|b| b.core == Some(1)).unwrap();
@@ -153,7 +154,7 @@ fn a_modular_log_beside_its_dumps_agrees_with_birlinks_bir_linker_log_line_for_l
     use birlink_core::tools::log::beside;
     let (_, log, outcome) = sample_with_log("workdir-moe");
     let reading = read_log(&log);
-    assert_eq!((reading.run.flow.as_deref(), reading.run.modules.len()), (Some("modular"), 6));
+    assert_eq!((reading.run.flow.map(|f| f.as_str()), reading.run.modules.len()), (Some("modular"), 6));
     // The two cores' BirLinker lines interleave, as the backend writes them.
     let scopes: Vec<&str> =
         log.lines().filter(|l| l.contains("[BirLinker]")).map(|l| &l[l.find('(').unwrap()..][..12]).collect();
@@ -202,7 +203,7 @@ fn the_flat_ilcc059_log_finds_its_failure_where_birlink_reports_it() {
         (Some("lower_local_collectives"), Some("sg00"), Some("NCC_ILLC059"))
     );
     assert_eq!(failure.dump_after.as_deref(), Some("coloring_allocator_dram"));
-    assert!(reading.run.bir_linker.is_empty() && reading.run.flow.as_deref() == Some("flat"));
+    assert!(reading.run.bir_linker.is_empty() && reading.run.flow.map(|f| f.as_str()) == Some("flat"));
     let held = beside(&log, &reading, &outcome);
     let against = held.failure.unwrap();
     assert_eq!((against.verdict.as_str(), against.birlink.as_deref()), ("same", Some("BL0207")));

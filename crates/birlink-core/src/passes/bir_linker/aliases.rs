@@ -20,7 +20,7 @@ use crate::model::entity::EntityKind;
 use crate::model::ir::{AliasEntry, MemLoc, Module};
 use crate::model::pass::Pass;
 use crate::output::print;
-use crate::output::report::{AliasEnd, AliasRow, StepRow, Unit};
+use crate::output::report::{AliasEnd, AliasKind, AliasRow, AliasSource, StepRow, Unit};
 use crate::passes::partition::{counterpart, memlocs, nearest_names, MemlocIndex, MemlocRef, Partition};
 use crate::read::netlist::{Endpoint, Netlist};
 
@@ -34,8 +34,8 @@ pub(super) struct End {
 pub(super) struct Handoff {
     pub(super) consumer: End,
     pub(super) producer: End,
-    kind: u64,
-    source: &'static str,
+    kind: AliasKind,
+    source: AliasSource,
 }
 
 /// Finds every handoff, reporting the ones that cannot be made.
@@ -121,8 +121,8 @@ pub(super) fn plan(
             handoffs.push(Handoff {
                 consumer: End { core: partition.core, at },
                 producer: End { core: owner.core, at: found },
-                kind: 3,
-                source: "remote_local_target",
+                kind: AliasKind::MUST_ALIAS,
+                source: AliasSource::RemoteLocalTarget,
             });
         }
     }
@@ -178,8 +178,8 @@ pub(super) fn plan(
         handoffs.push(Handoff {
             consumer: End { core: ccore, at: consumer },
             producer: End { core: pcore, at: producer },
-            kind: alias.kind,
-            source: "netlist",
+            kind: AliasKind(alias.kind),
+            source: AliasSource::Netlist,
         });
     }
     handoffs
@@ -237,8 +237,8 @@ fn apply_one(linked: &mut Module, handoff: &Handoff, step: &mut Step) -> AliasRo
     let (view, owner) = (handoff.consumer.at.memloc, handoff.producer.at.memloc);
     let consumer_before = print::memloc_line(linked, view);
     let producer_before = print::memloc_line(linked, owner);
-    let kind = add_alias(&mut linked.store.memlocs[view], &producer, handoff.kind);
-    add_alias(&mut linked.store.memlocs[owner], &consumer, handoff.kind);
+    let kind = AliasKind(add_alias(&mut linked.store.memlocs[view], &producer, handoff.kind.0));
+    add_alias(&mut linked.store.memlocs[owner], &consumer, handoff.kind.0);
     linked.store.memlocs[view].fields.insert("alloced_func".to_owned(), producer.function.clone().into());
     step.edit(
         &Unit::Function(consumer.function.clone()),
@@ -252,7 +252,7 @@ fn apply_one(linked: &mut Module, handoff: &Handoff, step: &mut Step) -> AliasRo
         producer_before,
         print::memloc_line(linked, owner),
     );
-    AliasRow { consumer, producer, kind, source: handoff.source.to_owned(), tensor: None }
+    AliasRow { consumer, producer, kind, source: handoff.source, tensor: None }
 }
 
 /// Adds (or OR-merges into) the edge `memloc → other`; returns the edge's kind.

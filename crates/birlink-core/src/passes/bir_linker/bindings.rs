@@ -9,10 +9,13 @@
 //! own tensors positionally: its `PartIOs.Inputs` in order when that list also holds its
 //! intermediate inputs; otherwise the k-th formal the first partition binds to a model
 //! input takes the k-th entry of `Inputs`, and the j-th it binds to an intermediate
-//! takes the j-th intermediate the partition consumes, in `IntermediateIOs` order;
-//! outputs likewise, from `PartIOs.Outputs` and the intermediates it produces. An
-//! intermediate is produced by the first partition (in netlist order) that lists it
-//! and consumed by the later ones that do.
+//! takes the j-th intermediate the partition consumes, in `IntermediateIOs` order.
+//! Outputs likewise: its `PartIOs.Outputs` in order when that list also holds the
+//! intermediates it writes; otherwise the model outputs from `Outputs` and the
+//! intermediates from those it produces. The real key layout is not public, so both
+//! shapes of each list are read (docs/spec/link.md §0.3 says which shape each sample
+//! uses). An intermediate is produced by the first partition (in netlist order) that
+//! lists it and consumed by the later ones that do.
 //!
 //! Pure: the same bindings on every core (each core compiles the same definitions).
 //! What does not fit is said with a code naming the partition and the definition:
@@ -27,6 +30,7 @@ use crate::diag::Diagnostic;
 use crate::model::entity::EntityKind;
 use crate::model::ir::{Allocation, Module, Src};
 use crate::model::pass::Pass;
+use crate::output::report::PartitionRow;
 use crate::read::netlist::{NetPartition, Netlist};
 
 /// A linked function's name, as the compiler's log names it: `sg` and the four-digit
@@ -46,6 +50,42 @@ pub enum TensorKind {
     Intermediate,
 }
 
+/// What a formal argument is to its definition: an input or an output (its set's
+/// `ExternalInput` or `ExternalOutput`), of the model or an intermediate (what its first
+/// partition binds it to).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// A model input.
+    Input,
+    /// An intermediate an earlier partition wrote.
+    IntermediateInput,
+    /// A model output.
+    Output,
+    /// An intermediate a later partition reads.
+    IntermediateOutput,
+}
+
+impl Role {
+    /// Whether it is read (an `ExternalInput` set).
+    pub fn is_input(self) -> bool {
+        matches!(self, Role::Input | Role::IntermediateInput)
+    }
+
+    /// Whether it is an intermediate.
+    pub fn is_intermediate(self) -> bool {
+        matches!(self, Role::IntermediateInput | Role::IntermediateOutput)
+    }
+
+    /// The same direction, bound to an intermediate.
+    fn intermediate(self) -> Role {
+        if self.is_input() {
+            Role::IntermediateInput
+        } else {
+            Role::IntermediateOutput
+        }
+    }
+}
+
 /// One formal argument of a definition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Formal {
@@ -54,12 +94,10 @@ pub struct Formal {
     /// Its first memory location's name (`Inp[k]`/`Out[k]` name the tensor, this names
     /// the memory a handoff is between).
     pub memloc: String,
-    /// An input (`ExternalInput`), else an output.
-    pub input: bool,
+    /// What it is.
+    pub role: Role,
     /// The tensor the definition's first partition binds it to, when one matches.
     pub tensor: Option<String>,
-    /// Whether that tensor is an intermediate.
-    pub intermediate: bool,
     /// Where its set is in its file.
     pub src: Option<Src>,
 }
@@ -75,6 +113,13 @@ pub struct Definition {
     pub formals: Vec<Formal>,
     /// Its partitions, in netlist order.
     pub partitions: Vec<usize>,
+}
+
+impl Definition {
+    /// How many of its formals have `role`.
+    fn count(&self, role: Role) -> usize {
+        self.formals.iter().filter(|f| f.role == role).count()
+    }
 }
 
 /// One call of the dispatcher: a partition.
@@ -117,6 +162,57 @@ impl Bindings {
     pub fn definition(&self, subgraph: u32) -> Option<&Definition> {
         self.definitions.iter().find(|d| d.subgraph == subgraph)
     }
+
+    /// The definition a call calls.
+    pub fn definition_of(&self, call: &Call) -> Option<&Definition> {
+        self.definitions.iter().find(|d| d.def == call.def)
+    }
+
+    /// A definition's first call (the one its formals are named after).
+    pub fn first_call(&self, def: u64) -> Option<&Call> {
+        self.calls.iter().find(|c| c.def == def)
+    }
+
+    /// The call of a partition.
+    pub fn call_of(&self, partition: usize) -> Option<&Call> {
+        self.calls.iter().find(|c| c.partition == partition)
+    }
+
+    /// Each call's formals with the tensors it binds them to.
+    pub fn arguments<'b>(&'b self, call: &'b Call) -> impl Iterator<Item = (&'b Formal, &'b Option<String>)> + 'b {
+        self.definition_of(call).into_iter().flat_map(move |d| d.formals.iter().zip(&call.tensors))
+    }
+
+    /// The partitions as the dispatcher calls them: each call's tensors by what they are
+    /// to it (`report.partitions`).
+    pub fn partition_rows(&self) -> Vec<PartitionRow> {
+        let mut rows = Vec::with_capacity(self.calls.len());
+        for call in &self.calls {
+            let Some(definition) = self.definition_of(call) else { continue };
+            let mut row = PartitionRow {
+                index: call.partition as u64,
+                definition: call.def,
+                instance: call.instance,
+                call: call.name(),
+                function: function_name(definition.subgraph),
+                inputs: Vec::new(),
+                outputs: Vec::new(),
+                reads: Vec::new(),
+                writes: Vec::new(),
+            };
+            for (formal, tensor) in definition.formals.iter().zip(&call.tensors) {
+                let Some(tensor) = tensor.clone() else { continue };
+                match formal.role {
+                    Role::Input => row.inputs.push(tensor),
+                    Role::IntermediateInput => row.reads.push(tensor),
+                    Role::IntermediateOutput => row.writes.push(tensor),
+                    Role::Output => row.outputs.push(tensor),
+                }
+            }
+            rows.push(row);
+        }
+        rows
+    }
 }
 
 /// A definition's formal sets, from its module's entry function.
@@ -128,15 +224,14 @@ pub fn formals(module: &Module) -> Vec<Formal> {
     for allocation in &store.functions[function].allocations {
         let Allocation::Set(set) = allocation else { continue };
         let s = &store.sets[*set];
-        let input = match s.kind() {
-            "ExternalInput" => true,
-            "ExternalOutput" => false,
+        let role = match s.kind() {
+            "ExternalInput" => Role::Input,
+            "ExternalOutput" => Role::Output,
             _ => continue,
         };
         let memloc = s.memlocs.first().map(|&m| store.memlocs[m].name().to_owned()).unwrap_or_default();
-        let formal =
-            Formal { set: s.name(store), memloc, input, tensor: None, intermediate: false, src: s.src.clone() };
-        if input {
+        let formal = Formal { set: s.name(store), memloc, role, tensor: None, src: s.src.clone() };
+        if role.is_input() {
             inputs.push(formal);
         } else {
             outputs.push(formal);
@@ -151,6 +246,43 @@ fn matches(formal: &Formal, tensor: &str) -> bool {
     formal.set == tensor || formal.set.strip_suffix("_set") == Some(tensor) || formal.memloc == tensor
 }
 
+/// The netlist's intermediates and who produces each: the first partition that lists
+/// it.
+struct Producers<'n> {
+    all: BTreeSet<&'n str>,
+    by: HashMap<&'n str, usize>,
+}
+
+impl<'n> Producers<'n> {
+    fn of(netlist: Option<&'n Netlist>, parts: &'n [NetPartition]) -> Producers<'n> {
+        let mut all: BTreeSet<&str> =
+            netlist.map(|n| n.intermediates.iter().map(String::as_str).collect()).unwrap_or_default();
+        let mut by: HashMap<&str, usize> = HashMap::new();
+        for part in parts {
+            for t in &part.intermediates {
+                all.insert(t);
+                by.entry(t.as_str()).or_insert(part.index);
+            }
+        }
+        Producers { all, by }
+    }
+
+    fn is_intermediate(&self, tensor: &str) -> bool {
+        self.all.contains(tensor)
+    }
+
+    /// Whether `partition` produces `tensor` (it is the first to list it).
+    fn produces(&self, partition: usize, tensor: &str) -> bool {
+        self.by.get(tensor) == Some(&partition)
+    }
+}
+
+/// Who is reported against: the core, once.
+struct Reporter<'d> {
+    core: u64,
+    diags: &'d mut Vec<Diagnostic>,
+}
+
 /// The bindings of a netlist over a core's subgraph modules (`modules[k]` is subgraph
 /// `subgraphs[k]`); without partitions, one call per subgraph binding its formals to
 /// their own names. Problems are pushed to `diags` (once, for core `core`).
@@ -160,225 +292,241 @@ pub fn bind(
     core: u64,
     diags: &mut Vec<Diagnostic>,
 ) -> Bindings {
-    let mut out = Bindings::default();
     let parts: &[NetPartition] = netlist.map(|n| n.partitions.as_slice()).unwrap_or_default();
     if parts.is_empty() {
-        // No netlist partitions: each subgraph one call, its formals its own tensors.
-        for (k, (subgraph, module, _)) in modules.iter().enumerate() {
-            let mut formals = formals(module);
-            for formal in &mut formals {
-                let tensor = formal.set.strip_suffix("_set").unwrap_or(&formal.set).to_owned();
-                let kind = if formal.input { TensorKind::Input } else { TensorKind::Output };
-                out.tensors.push((tensor.clone(), kind));
-                formal.tensor = Some(tensor);
-            }
-            let tensors = formals.iter().map(|f| f.tensor.clone()).collect();
-            out.calls.push(Call { partition: k, def: u64::from(*subgraph), instance: 0, tensors });
-            out.definitions.push(Definition {
-                def: u64::from(*subgraph),
-                subgraph: *subgraph,
-                formals,
-                partitions: vec![k],
-            });
-        }
-        return out;
+        return unpartitioned(modules);
     }
-    // Who produces each intermediate: the first partition that lists it.
-    let mut all_intermediates: BTreeSet<&str> =
-        netlist.map(|n| n.intermediates.iter().map(String::as_str).collect()).unwrap_or_default();
-    let mut produced_by: HashMap<&str, usize> = HashMap::new();
-    for part in parts {
-        for t in &part.intermediates {
-            all_intermediates.insert(t);
-            produced_by.entry(t.as_str()).or_insert(part.index);
-        }
-    }
-    out.intermediates = all_intermediates.len();
-    let is_intermediate = |t: &str| all_intermediates.contains(t);
+    let producers = Producers::of(netlist, parts);
+    let mut report = Reporter { core, diags };
+    let mut out = Bindings { intermediates: producers.all.len(), ..Bindings::default() };
     // Definitions: ascending ids, the k-th is subgraph k.
     let ids = netlist.map(Netlist::definitions).unwrap_or_default();
     for (k, &def) in ids.iter().enumerate() {
         let subgraph = k as u32;
         let Some((_, module, src)) = modules.iter().find(|(s, _, _)| *s == subgraph) else { continue };
-        let members: Vec<usize> = parts.iter().filter(|p| p.def == def).map(|p| p.index).collect();
-        let Some(&first) = members.first() else { continue };
-        let p0 = &parts[first];
-        let mut formals = formals(module);
-        let p0_tensors: Vec<&String> =
-            p0.inputs.iter().chain(&p0.intermediates).chain(p0.outputs.iter().flatten()).collect();
-        for formal in &mut formals {
-            let found = p0_tensors.iter().find(|t| matches(formal, t));
-            match found {
-                Some(t) => {
-                    formal.tensor = Some((*t).clone());
-                    formal.intermediate = is_intermediate(t);
-                }
-                None => diags.push(
-                    Diagnostic::new(
-                        Code::UnboundTensor,
-                        Pass::BirLinker,
-                        format!(
-                            "formal set `{}` of definition {def} (sg{subgraph:04}) matches no tensor of its first partition {first}",
-                            formal.set
-                        ),
-                    )
-                    .core(core)
-                    .at(formal.src.as_ref().or(*src))
-                    .entity(EntityKind::Set, &formal.set, None)
-                    .note(format!("partition {first} binds [{}]", p0_tensors.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")))
-                    .help("name a formal set after its tensor (`<tensor>_set`, or its first memory location `<tensor>`): birlink's reading of how a definition's arguments are bound"),
-                ),
-            }
+        if let Some(definition) = define(def, subgraph, module, *src, parts, &producers, &mut report) {
+            out.definitions.push(definition);
         }
-        for t in &p0_tensors {
-            if !formals.iter().any(|f| f.tensor.as_deref() == Some(t.as_str())) {
-                diags.push(
-                    Diagnostic::new(
-                        Code::UnboundTensor,
-                        Pass::BirLinker,
-                        format!(
-                            "tensor `{t}` of partition {first} (definition {def}) matches no formal set of sg{subgraph:04}"
-                        ),
-                    )
-                    .core(core)
-                    .at(Some(&p0.src))
-                    .help("the subgraph's module and the netlist must come from the same compile"),
-                );
-            }
-        }
-        // An intermediate the first partition reads must have been produced before it.
-        for formal in formals.iter().filter(|f| f.input && f.intermediate) {
-            if let Some(t) = &formal.tensor {
-                if produced_by.get(t.as_str()) == Some(&first) {
-                    diags.push(never_produced(t, first, def, core, &p0.src));
-                }
-            }
-        }
-        out.definitions.push(Definition { def, subgraph, formals, partitions: members });
     }
     // Each partition's call, bound positionally against its definition's first.
     let mut instances: HashMap<u64, u64> = HashMap::new();
     for part in parts {
         let Some(definition) = out.definitions.iter().find(|d| d.def == part.def) else { continue };
-        let instance = {
-            let next = instances.entry(part.def).or_insert(0);
-            *next += 1;
-            *next - 1
-        };
-        let consumed: Vec<&String> =
-            part.intermediates.iter().filter(|t| produced_by.get(t.as_str()) != Some(&part.index)).collect();
-        let produced: Vec<&String> =
-            part.intermediates.iter().filter(|t| produced_by.get(t.as_str()) == Some(&part.index)).collect();
-        let all_inputs = part.inputs.iter().any(|t| is_intermediate(t));
-        let (mut model_in, mut inter_in, mut model_out, mut inter_out) = (0usize, 0usize, 0usize, 0usize);
-        let mut tensors = Vec::with_capacity(definition.formals.len());
-        let mut input_index = 0usize;
-        let mut short = false;
-        for formal in &definition.formals {
-            let tensor = if part.index == definition.partitions[0] {
-                formal.tensor.clone()
-            } else if formal.input && all_inputs {
-                input_index += 1;
-                part.inputs.get(input_index - 1).cloned()
-            } else if formal.input && formal.intermediate {
-                inter_in += 1;
-                consumed.get(inter_in - 1).map(|t| (*t).clone())
-            } else if formal.input {
-                model_in += 1;
-                part.inputs.get(model_in - 1).cloned()
-            } else if formal.intermediate {
-                inter_out += 1;
-                produced.get(inter_out - 1).map(|t| (*t).clone())
-            } else {
-                model_out += 1;
-                part.outputs.as_ref().and_then(|o| o.get(model_out - 1).cloned())
-            };
-            short |= tensor.is_none() && formal.tensor.is_some();
-            tensors.push(tensor);
-        }
-        // The counts a call of this definition must have.
-        if part.index != definition.partitions[0] {
-            let want = |input: bool, intermediate: bool| {
-                definition.formals.iter().filter(|f| f.input == input && f.intermediate == intermediate).count()
-            };
-            let model_inputs = part.inputs.iter().filter(|t| !is_intermediate(t)).count();
-            let mut differs = Vec::new();
-            if all_inputs {
-                if part.inputs.len() != want(true, true) + want(true, false) {
-                    differs.push(format!(
-                        "{} inputs (the definition has {})",
-                        part.inputs.len(),
-                        want(true, true) + want(true, false)
-                    ));
-                }
-            } else {
-                if model_inputs != want(true, false) {
-                    differs.push(format!("{model_inputs} model inputs (the definition has {})", want(true, false)));
-                }
-                if consumed.len() != want(true, true) {
-                    differs.push(format!(
-                        "{} intermediate inputs (the definition has {})",
-                        consumed.len(),
-                        want(true, true)
-                    ));
-                }
-            }
-            if produced.len() != want(false, true) {
-                differs.push(format!(
-                    "{} intermediate outputs (the definition has {})",
-                    produced.len(),
-                    want(false, true)
-                ));
-            }
-            if let Some(outputs) = &part.outputs {
-                if outputs.len() != want(false, false) {
-                    differs.push(format!(
-                        "{} model outputs (the definition has {})",
-                        outputs.len(),
-                        want(false, false)
-                    ));
-                }
-            }
-            if !differs.is_empty() || short {
-                let first = definition.partitions[0];
-                diags.push(
-                    Diagnostic::new(
-                        Code::ArgumentCountMismatch,
-                        Pass::BirLinker,
-                        format!(
-                            "partition {} calls definition {} with {}: its arguments do not match the definition's first partition {first}",
-                            part.index,
-                            part.def,
-                            if differs.is_empty() { "tensors the netlist does not name".to_owned() } else { differs.join(", ") }
-                        ),
-                    )
-                    .core(core)
-                    .at(Some(&part.src))
-                    .help("partitions of one definition call one function: give them the same numbers of inputs and outputs"),
-                );
-            }
-        }
-        out.calls.push(Call { partition: part.index, def: part.def, instance, tensors });
+        let next = instances.entry(part.def).or_insert(0);
+        let instance = *next;
+        *next += 1;
+        out.calls.push(call(part, instance, definition, &producers, &mut report));
     }
-    // Every tensor, in first appearance; the handoffs between partitions.
-    let mut seen: BTreeSet<String> = BTreeSet::new();
-    for call in &out.calls {
-        let Some(definition) = out.definitions.iter().find(|d| d.def == call.def) else { continue };
-        for (formal, tensor) in definition.formals.iter().zip(&call.tensors) {
-            let Some(t) = tensor else { continue };
-            if seen.insert(t.clone()) {
-                let kind = if is_intermediate(t) {
-                    TensorKind::Intermediate
-                } else if formal.input {
-                    TensorKind::Input
-                } else {
-                    TensorKind::Output
-                };
-                out.tensors.push((t.clone(), kind));
+    tensors_and_handoffs(&mut out, &producers);
+    out
+}
+
+/// No netlist partitions: each subgraph one call, its formals its own tensors.
+fn unpartitioned(modules: &[(u32, &Module, Option<&Src>)]) -> Bindings {
+    let mut out = Bindings::default();
+    for (k, (subgraph, module, _)) in modules.iter().enumerate() {
+        let mut formals = formals(module);
+        for formal in &mut formals {
+            let tensor = formal.set.strip_suffix("_set").unwrap_or(&formal.set).to_owned();
+            let kind = if formal.role.is_input() { TensorKind::Input } else { TensorKind::Output };
+            out.tensors.push((tensor.clone(), kind));
+            formal.tensor = Some(tensor);
+        }
+        let tensors = formals.iter().map(|f| f.tensor.clone()).collect();
+        out.calls.push(Call { partition: k, def: u64::from(*subgraph), instance: 0, tensors });
+        out.definitions.push(Definition {
+            def: u64::from(*subgraph),
+            subgraph: *subgraph,
+            formals,
+            partitions: vec![k],
+        });
+    }
+    out
+}
+
+/// Definition `def` (subgraph `subgraph`): its formals bound to the tensors of its first
+/// partition (BL0317 for what does not match, BL0318 for an intermediate it reads that
+/// nobody wrote before it).
+fn define(
+    def: u64,
+    subgraph: u32,
+    module: &Module,
+    src: Option<&Src>,
+    parts: &[NetPartition],
+    producers: &Producers<'_>,
+    report: &mut Reporter<'_>,
+) -> Option<Definition> {
+    let members: Vec<usize> = parts.iter().filter(|p| p.def == def).map(|p| p.index).collect();
+    let &first = members.first()?;
+    let p0 = &parts[first];
+    let mut formals = formals(module);
+    // The first partition's tensors, each once (a list may repeat another's).
+    let mut p0_tensors: Vec<&String> = Vec::new();
+    for t in p0.inputs.iter().chain(&p0.intermediates).chain(p0.outputs.iter().flatten()) {
+        if !p0_tensors.contains(&t) {
+            p0_tensors.push(t);
+        }
+    }
+    let listed = || p0_tensors.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ");
+    for formal in &mut formals {
+        match p0_tensors.iter().find(|t| matches(formal, t)) {
+            Some(t) => {
+                formal.tensor = Some((*t).clone());
+                if producers.is_intermediate(t) {
+                    formal.role = formal.role.intermediate();
+                }
             }
-            if is_intermediate(t) {
-                let entry = out.handoffs.entry(t.clone()).or_insert((usize::MAX, Vec::new()));
-                if formal.input {
+            None => report.diags.push(
+                Diagnostic::new(
+                    Code::UnboundTensor,
+                    Pass::BirLinker,
+                    format!(
+                        "formal set `{}` of definition {def} ({}) matches no tensor of its first partition {first}",
+                        formal.set,
+                        function_name(subgraph)
+                    ),
+                )
+                .core(report.core)
+                .at(formal.src.as_ref().or(src))
+                .entity(EntityKind::Set, &formal.set, None)
+                .note(format!("partition {first} binds [{}]", listed()))
+                .help("name a formal set after its tensor (`<tensor>_set`, or its first memory location `<tensor>`): birlink's reading of how a definition's arguments are bound"),
+            ),
+        }
+    }
+    for t in &p0_tensors {
+        if !formals.iter().any(|f| f.tensor.as_deref() == Some(t.as_str())) {
+            report.diags.push(
+                Diagnostic::new(
+                    Code::UnboundTensor,
+                    Pass::BirLinker,
+                    format!(
+                        "tensor `{t}` of partition {first} (definition {def}) matches no formal set of {}",
+                        function_name(subgraph)
+                    ),
+                )
+                .core(report.core)
+                .at(Some(&p0.src))
+                .help("the subgraph's module and the netlist must come from the same compile"),
+            );
+        }
+    }
+    // An intermediate the first partition reads must have been produced before it.
+    for formal in formals.iter().filter(|f| f.role == Role::IntermediateInput) {
+        if let Some(t) = &formal.tensor {
+            if producers.produces(first, t) {
+                report.diags.push(never_produced(t, first, def, report.core, &p0.src));
+            }
+        }
+    }
+    Some(Definition { def, subgraph, formals, partitions: members })
+}
+
+/// A partition's call of its definition: the first partition's tensors for the first;
+/// for the others, each formal's tensor taken positionally from the partition's lists
+/// (BL0316 when the counts differ from the definition's).
+fn call(
+    part: &NetPartition,
+    instance: u64,
+    definition: &Definition,
+    producers: &Producers<'_>,
+    report: &mut Reporter<'_>,
+) -> Call {
+    let first = definition.partitions[0];
+    if part.index == first {
+        let tensors = definition.formals.iter().map(|f| f.tensor.clone()).collect();
+        return Call { partition: part.index, def: part.def, instance, tensors };
+    }
+    let consumed: Vec<&String> = part.intermediates.iter().filter(|t| !producers.produces(part.index, t)).collect();
+    let produced: Vec<&String> = part.intermediates.iter().filter(|t| producers.produces(part.index, t)).collect();
+    let outputs: &[String] = part.outputs.as_deref().unwrap_or_default();
+    // Does each list hold the intermediates too (its whole direction, in order)?
+    let all_inputs = part.inputs.iter().any(|t| producers.is_intermediate(t));
+    let all_outputs = outputs.iter().any(|t| producers.is_intermediate(t));
+    let mut next: HashMap<Role, usize> = HashMap::new();
+    let mut take = |role: Role, list: &[&String]| -> Option<String> {
+        let k = next.entry(role).or_insert(0);
+        *k += 1;
+        list.get(*k - 1).map(|t| (*t).clone())
+    };
+    let inputs: Vec<&String> = part.inputs.iter().collect();
+    let outs: Vec<&String> = outputs.iter().collect();
+    let mut tensors = Vec::with_capacity(definition.formals.len());
+    let mut short = false;
+    for formal in &definition.formals {
+        let tensor = match formal.role {
+            Role::Input | Role::IntermediateInput if all_inputs => take(Role::Input, &inputs),
+            Role::Output | Role::IntermediateOutput if all_outputs => take(Role::Output, &outs),
+            Role::IntermediateInput => take(Role::IntermediateInput, &consumed),
+            Role::Input => take(Role::Input, &inputs),
+            Role::IntermediateOutput => take(Role::IntermediateOutput, &produced),
+            Role::Output => take(Role::Output, &outs),
+        };
+        short |= tensor.is_none() && formal.tensor.is_some();
+        tensors.push(tensor);
+    }
+    let mut differs = Vec::new();
+    let mut compare = |what: &str, given: usize, want: usize| {
+        if given != want {
+            differs.push(format!("{given} {what} (the definition has {want})"));
+        }
+    };
+    let model_inputs = part.inputs.iter().filter(|t| !producers.is_intermediate(t)).count();
+    if all_inputs {
+        let want = definition.count(Role::IntermediateInput) + definition.count(Role::Input);
+        compare("inputs", part.inputs.len(), want);
+    } else {
+        compare("model inputs", model_inputs, definition.count(Role::Input));
+        compare("intermediate inputs", consumed.len(), definition.count(Role::IntermediateInput));
+    }
+    if all_outputs {
+        let want = definition.count(Role::IntermediateOutput) + definition.count(Role::Output);
+        compare("outputs", outputs.len(), want);
+    } else {
+        compare("intermediate outputs", produced.len(), definition.count(Role::IntermediateOutput));
+        if part.outputs.is_some() {
+            compare("model outputs", outputs.len(), definition.count(Role::Output));
+        }
+    }
+    if !differs.is_empty() || short {
+        let said = if differs.is_empty() { "tensors the netlist does not name".to_owned() } else { differs.join(", ") };
+        report.diags.push(
+            Diagnostic::new(
+                Code::ArgumentCountMismatch,
+                Pass::BirLinker,
+                format!(
+                    "partition {} calls definition {} with {said}: its arguments do not match the definition's first partition {first}",
+                    part.index, part.def
+                ),
+            )
+            .core(report.core)
+            .at(Some(&part.src))
+            .help("partitions of one definition call one function: give them the same numbers of inputs and outputs"),
+        );
+    }
+    Call { partition: part.index, def: part.def, instance, tensors }
+}
+
+/// Every tensor, in first appearance; the handoffs between partitions.
+fn tensors_and_handoffs(out: &mut Bindings, producers: &Producers<'_>) {
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut tensors = Vec::new();
+    let mut handoffs: BTreeMap<String, (usize, Vec<usize>)> = BTreeMap::new();
+    for call in &out.calls {
+        for (formal, tensor) in out.arguments(call) {
+            let Some(t) = tensor else { continue };
+            let intermediate = producers.is_intermediate(t);
+            if seen.insert(t.clone()) {
+                let kind = match (intermediate, formal.role.is_input()) {
+                    (true, _) => TensorKind::Intermediate,
+                    (false, true) => TensorKind::Input,
+                    (false, false) => TensorKind::Output,
+                };
+                tensors.push((t.clone(), kind));
+            }
+            if intermediate {
+                let entry = handoffs.entry(t.clone()).or_insert((usize::MAX, Vec::new()));
+                if formal.role.is_input() {
                     entry.1.push(call.partition);
                 } else if entry.0 == usize::MAX {
                     entry.0 = call.partition;
@@ -386,7 +534,8 @@ pub fn bind(
             }
         }
     }
-    out
+    out.tensors = tensors;
+    out.handoffs = handoffs;
 }
 
 /// BL0318: a partition reads an intermediate no partition before it wrote.

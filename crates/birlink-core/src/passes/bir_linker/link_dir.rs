@@ -67,7 +67,7 @@ fn settle(
         }
         entry.differs_on.push(id);
         let mut diagnostic = Diagnostic::new(Code::ArtifactCollision, Pass::BirLinker, said(&mine, &name))
-            .core(u64::from(other.core))
+            .core(other.core)
             .note(format!("{mine}: `{}`, {} bytes", file.path, file.size))
             .note(format!("{name}: `{}`, {} bytes", theirs.path, theirs.size));
         diagnostic.location =
@@ -108,7 +108,7 @@ pub struct CorePlan {
 /// subgraphs linked (`plan.subgraphs`) and of the core's own folder.
 pub fn plan_core(input: &WorkdirInput, plan: &Plan, core: u64, diags: &mut Vec<Diagnostic>) -> CorePlan {
     let paths = input.paths();
-    let ours = |a: &Artifact| u64::from(a.core) == core && a.subgraph.is_none_or(|s| plan.subgraphs.contains(&s));
+    let ours = |a: &Artifact| a.core == core && a.subgraph.is_none_or(|s| plan.subgraphs.contains(&s));
     let found: Vec<Artifact> = workdir::all_artifacts(&paths).into_iter().filter(ours).collect();
     let core_dir = found
         .first()
@@ -179,7 +179,7 @@ pub fn plan(input: &WorkdirInput, plan: &Plan, diags: &mut Vec<Diagnostic>) -> (
             tensor_maps += 1;
         } else {
             in_place.push(InPlaceRow {
-                core: u64::from(artifact.core),
+                core: artifact.core,
                 path: paths[artifact.index].to_owned(),
                 kind: artifact.kind,
             });
@@ -194,14 +194,14 @@ pub fn plan(input: &WorkdirInput, plan: &Plan, diags: &mut Vec<Diagnostic>) -> (
             name: name.to_owned(),
             placement: if first.kind == ArtifactKind::CpuNode { Placement::Copy } else { Placement::Symlink },
             kind: first.kind,
-            core: Some(u64::from(first.core)),
+            core: Some(first.core),
             subgraph: None,
             source: Some(file.path.clone()),
             bytes: Some(file.size),
             same_on: Vec::new(),
             differs_on: Vec::new(),
         };
-        let who = |a: &Artifact| (u64::from(a.core), format!("core {}", a.core));
+        let who = |a: &Artifact| (a.core, format!("core {}", a.core));
         let said = |a: &str, b: &str| {
             format!("`{name}` is offered by {a} and {b} with different content; `sgLnk/{name}` is {a}'s")
         };

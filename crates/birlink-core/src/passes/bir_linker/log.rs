@@ -19,6 +19,8 @@
 
 use super::bindings::{function_name, Bindings, Formal};
 use crate::model::ir::Module;
+use crate::model::place::{CoreId, Scope};
+use crate::output::log::{LogLine, Logger};
 
 /// What the compiler's `Inputs to <pass>:` and `Output has …` lines count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -83,31 +85,33 @@ pub fn core_block(
     linked: &Module,
     link_dir: Option<&LinkDirLines>,
     failed: bool,
-) -> Vec<String> {
-    let fork = format!("(nc{core:02}) [CoreForkPass]: ");
-    let lnk = format!("(nc{core:02}/sgLnk) [BirLinker]: ");
+) -> Vec<LogLine> {
+    let core = CoreId(core);
+    let fork = |message: String| LogLine::on(Scope::Core(core), Logger::CoreForkPass, message);
     let mut lines =
-        vec![format!("{fork}Running bir_linker"), format!("{fork}Inputs to bir_linker: {}", before.inputs_line())];
-    let say = |lines: &mut Vec<String>, text: String| lines.push(format!("{lnk}{text}"));
+        vec![fork("Running bir_linker".to_owned()), fork(format!("Inputs to bir_linker: {}", before.inputs_line()))];
+    let say = |lines: &mut Vec<LogLine>, text: String| {
+        lines.push(LogLine::on(Scope::Module(core.linked()), Logger::BirLinker, text));
+    };
     say(&mut lines, format!("Num intermediates {}", bindings.intermediates));
     for definition in &bindings.definitions {
         let d = definition.def;
-        for formal in definition.formals.iter().filter(|f| f.input) {
+        for formal in definition.formals.iter().filter(|f| f.role.is_input()) {
             let name = tensor(formal);
             say(
                 &mut lines,
-                if formal.intermediate {
+                if formal.role.is_intermediate() {
                     format!("def[{d}] InternalOnlyInps \"{name}\"")
                 } else {
                     format!("def[{d}] \"{name}\" not-internalOnly instInp \"{name}\"")
                 },
             );
         }
-        for formal in definition.formals.iter().filter(|f| !f.input) {
+        for formal in definition.formals.iter().filter(|f| !f.role.is_input()) {
             let name = tensor(formal);
             say(
                 &mut lines,
-                if formal.intermediate {
+                if formal.role.is_intermediate() {
                     format!("def[{d}] InternalOnlyOuts \"{name}\"")
                 } else {
                     format!("def[{d}] \"{name}\" not-internalOnly instout \"{name}\"")
@@ -127,10 +131,10 @@ pub fn core_block(
         let function = function_name(definition.subgraph);
         say(&mut lines, format!("moving {function}"));
         say(&mut lines, format!("moving {function} done"));
-        for (k, formal) in definition.formals.iter().filter(|f| f.input).enumerate() {
+        for (k, formal) in definition.formals.iter().filter(|f| f.role.is_input()).enumerate() {
             say(&mut lines, format!(" Inp[{k}] {}", tensor(formal)));
         }
-        for (k, formal) in definition.formals.iter().filter(|f| !f.input).enumerate() {
+        for (k, formal) in definition.formals.iter().filter(|f| !f.role.is_input()).enumerate() {
             say(&mut lines, format!(" Out[{k}] {}", tensor(formal)));
         }
         say(&mut lines, format!("mark funcArgs {function} done"));
@@ -138,7 +142,7 @@ pub fn core_block(
         say(&mut lines, format!("copyTensorMapForFunc2 {function} done"));
     }
     if failed {
-        lines.push(format!("{fork}bir_linker failed"));
+        lines.push(fork("bir_linker failed".to_owned()));
         return lines;
     }
     let collisions = link_dir.map_or(0, |d| d.collisions);
@@ -154,10 +158,10 @@ pub fn core_block(
     say(&mut lines, "releasing pre-link modules".to_owned());
     say(&mut lines, "linking Done.".to_owned());
     let after = Counts::of([linked]);
-    lines.push(format!(
-        "{fork}Output has 1 module(s), {} function(s), {} memory location(s), {} block(s), and {} instruction(s).",
+    lines.push(fork(format!(
+        "Output has 1 module(s), {} function(s), {} memory location(s), {} block(s), and {} instruction(s).",
         after.functions, after.allocs, after.blocks, after.instructions
-    ));
+    )));
     lines
 }
 
@@ -170,16 +174,16 @@ fn tensor(formal: &Formal) -> &str {
 /// The VNC passes' lines (`[BackendPassManager]`, `[VncLink]`): `before` counts the
 /// modules `vnc_remote_addr_map` is given; `remote_updates` is what `vnc_link` found,
 /// when it ran.
-pub fn vnc_lines(before: &Counts, address_map_ran: bool, remote_updates: Option<usize>) -> Vec<String> {
-    let manager = "[BackendPassManager]: ";
+pub fn vnc_lines(before: &Counts, address_map_ran: bool, remote_updates: Option<usize>) -> Vec<LogLine> {
+    let manager = |message: String| LogLine::across(Logger::BackendPassManager, message);
     let mut lines = Vec::new();
     if address_map_ran {
-        lines.push(format!("{manager}Running vnc_remote_addr_map"));
-        lines.push(format!("{manager}Inputs to vnc_remote_addr_map: {}", before.inputs_line()));
+        lines.push(manager("Running vnc_remote_addr_map".to_owned()));
+        lines.push(manager(format!("Inputs to vnc_remote_addr_map: {}", before.inputs_line())));
     }
     if let Some(found) = remote_updates {
-        lines.push(format!("{manager}Running vnc_link"));
-        lines.push(format!("[VncLink]: Found {found} remote updates"));
+        lines.push(manager("Running vnc_link".to_owned()));
+        lines.push(LogLine::across(Logger::VncLink, format!("Found {found} remote updates")));
     }
     lines
 }

@@ -92,7 +92,7 @@ pub fn merge(
     let maps: BTreeMap<u64, usize> = workdir::artifacts(&paths, plan)
         .into_iter()
         .filter(|a| a.kind == ArtifactKind::TensorMap)
-        .map(|a| (u64::from(a.core), a.index))
+        .map(|a| (a.core, a.index))
         .collect();
     if maps.is_empty() {
         return None;

@@ -1,5 +1,6 @@
-//! Module identity (1203, BL0101, BL0102, BL0104, BL0105, BL0308): who each module is,
-//! and whether the set can be linked at all.
+//! Module identity in the seeds' reading (1203, BL0101, BL0102, BL0104, BL0105, BL0308):
+//! who each module is, and whether the set can be linked at all; and the check every
+//! flow makes of every module, BL0105 (a module with no function to clone).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -120,18 +121,26 @@ pub(super) fn check(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Option<Vec<u6
                 .entity(EntityKind::Module, &module.name, None),
             );
         }
-        if module.module.functions.is_empty() {
+        if let Some(diagnostic) = no_functions(module) {
             ok = false;
-            diags.push(
-                Diagnostic::new(
-                    Code::NoFunctions,
-                    Pass::Verify,
-                    format!("module `{}` has no functions to link", module.name),
-                )
-                .at(src)
-                .entity(EntityKind::Module, &module.name, None),
-            );
+            diags.push(diagnostic);
         }
     }
     ok.then_some(cores)
+}
+
+/// BL0105 for every module with no functions; whether every module has some.
+pub(super) fn every_module_has_functions(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> bool {
+    let before = diags.len();
+    diags.extend(set.modules.iter().filter_map(no_functions));
+    diags.len() == before
+}
+
+/// BL0105: a module with no functions has nothing to link.
+fn no_functions(module: &CoreModule) -> Option<Diagnostic> {
+    module.module.functions.is_empty().then(|| {
+        Diagnostic::new(Code::NoFunctions, Pass::Verify, format!("module `{}` has no functions to link", module.name))
+            .at(module.module.src.as_ref())
+            .entity(EntityKind::Module, &module.name, None)
+    })
 }

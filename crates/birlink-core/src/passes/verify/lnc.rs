@@ -10,7 +10,7 @@ use crate::diag::Diagnostic;
 use crate::model::entity::EntityKind;
 use crate::model::ir::{Allocation, Module, Op, RemoteTarget, Src};
 use crate::model::pass::Pass;
-use crate::read::input::{CoreModule, LinkSet};
+use crate::read::input::CoreModule;
 
 /// What the LncVerifier compares across cores, for one core.
 struct CoreSummary<'m> {
@@ -93,11 +93,6 @@ fn summarize<'m>(core: u64, core_module: &'m CoreModule) -> CoreSummary<'m> {
         }
     }
     summary
-}
-
-pub(super) fn check(set: &LinkSet, cores: &[u64], diags: &mut Vec<Diagnostic>) {
-    let modules: Vec<(u64, &CoreModule)> = cores.iter().copied().zip(&set.modules).collect();
-    check_modules(&modules, diags);
 }
 
 /// The invariants across the modules of one subgraph (each with its core).

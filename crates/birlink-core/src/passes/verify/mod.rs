@@ -1,11 +1,11 @@
-//! `verify`: the pre-link checks (spec §2; LncVerifier, `docs/spec/sources.md`).
+//! `verify`: the pre-link checks (spec §2; LncVerifier, `docs/spec/sources.md`), in
+//! every flow. [`run`] is five groups of checks, in order, one file each:
 //!
-//! Four groups, in order, one file each:
-//!
-//! 1. [`identity`] — every module has a core id when there is more than one (1203),
-//!    ids are distinct (BL0101) and in `0..N-1` (BL0102), module names are distinct and
-//!    not `main` (BL0104), no module is already linked (BL0308), every module has a
-//!    function to clone (BL0105). Errors: linking is impossible without them.
+//! 1. Identity — who each module is, and whether the set can be linked at all (errors):
+//!    in the compiler's flows [`grid`], the places of the grid of cores × subgraphs
+//!    (1203, BL0101, BL0102, BL0107, BL0108, BL0109); in the seeds' reading
+//!    [`identity`], one module per core (1203, BL0101, BL0102, BL0104, BL0308). In
+//!    every flow every module has a function to clone (BL0105).
 //! 2. [`names`] — no two functions of a module, blocks/sets/memory locations of a
 //!    function, queues of a module or instances of a queue share a name (BL0103, error:
 //!    references by name would be ambiguous).
@@ -15,10 +15,14 @@
 //! 4. [`lnc`] — the LncVerifier invariants 1187–1189 and 1191–1198 across cores, as
 //!    warnings: the compiler asserts them, but the link itself is still possible.
 //! 5. [`collectives`] — lower_local_collectives' look-up of a local collective's names
-//!    on the other cores of its subgraph (BL0207, the compiler's `NCC_ILLC059`), a
-//!    warning for the same reason.
+//!    on the other cores (BL0207, the compiler's `NCC_ILLC059`), a warning for the same
+//!    reason.
 //!
-//! Nothing is changed; the pass only reports.
+//! The cross-core groups (4, 5) compare the modules the compiler compares: each
+//! subgraph's across the cores, as `lnc_verifier` runs (a `SubgraphForkPass`, its
+//! messages naming the subgraph); every core's linked module together; the seeds'
+//! per-core modules together. Which identity check runs in which flow, and why, is
+//! `docs/spec/link.md` §1.2. Nothing is changed; the pass only reports.
 
 mod collectives;
 mod grid;
@@ -27,34 +31,26 @@ mod lnc;
 mod names;
 mod references;
 
+pub use grid::Grid;
 pub use references::MAX_PER_CODE;
 
 use crate::diag::{has_errors, Diagnostic};
 use crate::model::flow::Flow;
 use crate::model::pass::Pass;
 use crate::output::report::StepRow;
-use crate::read::input::LinkSet;
+use crate::read::input::{CoreModule, LinkSet};
 
 /// The pass.
 pub const PASS: Pass = Pass::Verify;
 
+/// The steps `report.passes` lists for `verify`, in order.
+const STEPS: [&str; 5] = ["identity", "names", "references", "lnc_verifier", "lower_local_collectives"];
+
 /// What `verify` concluded.
 #[derive(Debug)]
 pub struct Verified {
-    /// The core id of each module of the link set (same order), when identity holds.
-    pub cores: Option<Vec<u64>>,
-    /// The pass's steps (all with zero changes).
-    pub steps: Vec<StepRow>,
-    /// Whether it reported an error.
-    pub failed: bool,
-}
-
-pub use grid::Grid;
-
-/// What `verify` concluded of a grid (the compiler's flows).
-#[derive(Debug)]
-pub struct GridVerified {
-    /// Where every module sits, when the grid's identity holds.
+    /// Where every module sits, when identity holds (the seeds' reading: each module its
+    /// core's one subgraph).
     pub grid: Option<Grid>,
     /// The pass's steps (all with zero changes).
     pub steps: Vec<StepRow>,
@@ -62,12 +58,17 @@ pub struct GridVerified {
     pub failed: bool,
 }
 
-/// Runs every check over a grid of cores × subgraphs: the grid's identity, each
-/// module's names and references, and LncVerifier per subgraph across the cores, as
-/// the compiler runs `lnc_verifier` (a `SubgraphForkPass`).
-pub fn run_grid(set: &LinkSet, flow: Flow, diags: &mut Vec<Diagnostic>) -> GridVerified {
+/// Runs every check over the link set's modules, as `flow` links them.
+pub fn run(set: &LinkSet, flow: Flow, diags: &mut Vec<Diagnostic>) -> Verified {
     let start = diags.len();
-    let grid = grid::check(set, flow, diags);
+    let grid = match flow {
+        Flow::Seeds => identity::check(set, diags).map(|cores| Grid::of_cores(&cores)),
+        Flow::Modular | Flow::Flat => {
+            let grid = grid::check(set, flow, diags);
+            let functions = identity::every_module_has_functions(set, diags);
+            grid.filter(|_| functions)
+        }
+    };
     for module in &set.modules {
         names::check(module, diags);
     }
@@ -75,49 +76,40 @@ pub fn run_grid(set: &LinkSet, flow: Flow, diags: &mut Vec<Diagnostic>) -> GridV
         references::check(module, diags);
     }
     if let Some(grid) = &grid {
-        for &subgraph in &grid.subgraph_ids {
-            let modules = grid.subgraph(set, subgraph);
+        for (subgraph, modules) in compared(set, grid, flow) {
             if modules.len() > 1 {
-                // LncVerifier runs per subgraph (`(sg00) [SubgraphForkPass]`) and its
-                // errors name it (`… in subgraph 0 on core 1 …`): so do its warnings.
                 let before = diags.len();
                 lnc::check_modules(&modules, diags);
-                for diagnostic in &mut diags[before..] {
-                    diagnostic.message.push_str(&format!(" (subgraph {subgraph})"));
+                // LncVerifier's errors name the subgraph (`… in subgraph 0 on core 1 …`):
+                // so do its warnings.
+                if let Some(subgraph) = subgraph {
+                    for diagnostic in &mut diags[before..] {
+                        diagnostic.message.push_str(&format!(" (subgraph {subgraph})"));
+                    }
                 }
-                collectives::check_modules(&modules, Some(subgraph), diags);
+                collectives::check_modules(&modules, subgraph, diags);
             }
         }
     }
-    let steps = ["identity", "names", "references", "lnc_verifier", "lower_local_collectives"]
-        .iter()
-        .map(|name| StepRow { name: (*name).to_owned(), changes: 0, edits: Vec::new() })
-        .collect();
+    let steps = STEPS.iter().map(|name| StepRow { name: (*name).to_owned(), changes: 0, edits: Vec::new() }).collect();
     let failed = has_errors(&diags[start..]);
-    GridVerified { grid: if failed { None } else { grid }, steps, failed }
+    Verified { grid: if failed { None } else { grid }, steps, failed }
 }
 
-/// Runs every check over the link set's modules.
-pub fn run(set: &LinkSet, diags: &mut Vec<Diagnostic>) -> Verified {
-    let start = diags.len();
-    let cores = identity::check(set, diags);
-    for module in &set.modules {
-        names::check(module, diags);
+/// Modules compared across the cores, each with its core, and the subgraph they are.
+type Group<'s> = (Option<u32>, Vec<(u64, &'s CoreModule)>);
+
+/// The groups of modules compared across the cores, each with the subgraph it is:
+/// every subgraph's modules in core order (the compiler's flows); every core's linked
+/// module; the seeds' per-core modules in input order.
+fn compared<'s>(set: &'s LinkSet, grid: &Grid, flow: Flow) -> Vec<Group<'s>> {
+    if flow == Flow::Seeds {
+        return vec![(None, grid.cores().zip(&set.modules).collect())];
     }
-    for module in &set.modules {
-        references::check(module, diags);
+    if grid.linked {
+        let mut all: Vec<(u64, &CoreModule)> = grid.cores().zip(&set.modules).collect();
+        all.sort_by_key(|(core, _)| *core);
+        return vec![(None, all)];
     }
-    if let Some(cores) = &cores {
-        if set.modules.len() > 1 {
-            lnc::check(set, cores, diags);
-            let modules: Vec<_> = cores.iter().copied().zip(&set.modules).collect();
-            collectives::check_modules(&modules, None, diags);
-        }
-    }
-    let steps = ["identity", "names", "references", "lnc_verifier", "lower_local_collectives"]
-        .iter()
-        .map(|name| StepRow { name: (*name).to_owned(), changes: 0, edits: Vec::new() })
-        .collect();
-    let failed = has_errors(&diags[start..]);
-    Verified { cores: if failed { None } else { cores }, steps, failed }
+    grid.subgraph_ids.iter().map(|&subgraph| (Some(subgraph), grid.subgraph(set, subgraph))).collect()
 }

@@ -75,10 +75,10 @@ impl Comparison {
         if a.lnc != b.lnc {
             return Some(format!(
                 "A links {} (LNC {}, from {}); B {} (LNC {}, from {})",
-                crate::diag::counted(a.cores.len(), "core"),
+                crate::english::counted(a.cores.len(), "core"),
                 a.lnc,
                 a.lnc_source.as_str(),
-                crate::diag::counted(b.cores.len(), "core"),
+                crate::english::counted(b.cores.len(), "core"),
                 b.lnc,
                 b.lnc_source.as_str()
             ));

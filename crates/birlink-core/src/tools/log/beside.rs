@@ -18,6 +18,8 @@ use super::compile::{LogReading, PassRun};
 use super::findings;
 use super::locate::{locate, Index};
 use crate::diag::ncc;
+use crate::model::place::{CoreId, Scope, Slot};
+use crate::output::log::LogLine;
 use crate::passes::Outcome;
 use crate::read::workdir;
 
@@ -100,40 +102,34 @@ fn from_core_folder(word: &str) -> String {
         return word.to_owned();
     }
     let segments: Vec<&str> = word.split('/').collect();
-    let core = segments
-        .iter()
-        .rposition(|s| s.strip_prefix("nc").is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())));
+    let core = segments.iter().rposition(|s| CoreId::parse(s).is_some());
     match core {
         Some(at) => segments[at..].join("/"),
         None => word.to_owned(),
     }
 }
 
-/// birlink's `bir_linker.log` lines of one core's `BirLinker`:
-/// `(nc00/sgLnk) [BirLinker]: MESSAGE`.
-fn birlink_messages(log: &[String], core: u64) -> Vec<String> {
-    let prefix = format!("(nc{core:02}/sgLnk) [BirLinker]:");
-    log.iter().filter_map(|line| line.strip_prefix(&prefix)).filter_map(comparable).collect()
+/// birlink's `bir_linker.log` lines of one core's `BirLinker` (`(nc00/sgLnk)
+/// [BirLinker]: MESSAGE`), as compared.
+fn birlink_messages(log: &[LogLine], core: u64) -> Vec<String> {
+    log.iter()
+        .filter(|line| line.linker_core() == Some(CoreId(core)))
+        .filter_map(|line| comparable(&line.message))
+        .collect()
 }
 
 /// The cores whose linked module birlink's log speaks of, in order.
-fn birlink_cores(log: &[String]) -> Vec<u64> {
+fn birlink_cores(log: &[LogLine]) -> Vec<u64> {
     let mut cores = Vec::new();
-    for line in log {
-        let core = line
-            .strip_prefix("(nc")
-            .and_then(|rest| rest.split_once("/sgLnk) [BirLinker]:"))
-            .and_then(|(digits, _)| digits.parse().ok());
-        if let Some(core) = core {
-            if !cores.contains(&core) {
-                cores.push(core);
-            }
+    for core in log.iter().filter_map(LogLine::linker_core) {
+        if !cores.contains(&core.0) {
+            cores.push(core.0);
         }
     }
     cores
 }
 
-fn linker_against(reading: &LogReading, log: &[String]) -> Vec<LinkerAgainst> {
+fn linker_against(reading: &LogReading, log: &[LogLine]) -> Vec<LinkerAgainst> {
     let mut cores: Vec<u64> = reading.run.bir_linker.iter().filter_map(|b| b.core).collect();
     for core in birlink_cores(log) {
         if !cores.contains(&core) {
@@ -287,18 +283,14 @@ impl Dumps {
     /// subgraph or core its scope names (every module when it has none), by index.
     pub fn after(&self, pass: &PassRun) -> Vec<usize> {
         let Some(dumps) = self.by_pass.get(&pass.name) else { return Vec::new() };
-        let scope = pass.scope.as_deref().unwrap_or("");
-        let parts: Vec<&str> = scope.split('/').filter(|s| !s.is_empty()).collect();
-        let number = |s: &str, prefix: &str| s.strip_prefix(prefix).and_then(|d| d.parse::<u32>().ok());
-        let core = parts.iter().find_map(|s| number(s, "nc"));
-        let linked = parts.contains(&"sgLnk");
-        let subgraph = parts.iter().find_map(|s| number(s, "sg"));
+        let scope = pass.scope.as_deref().and_then(Scope::parse);
         dumps
             .iter()
-            .filter(|(_, dump)| {
-                core.is_none_or(|c| c == dump.core)
-                    && (!linked || dump.linked)
-                    && subgraph.is_none_or(|s| !dump.linked && s == dump.subgraph)
+            .filter(|(_, dump)| match scope {
+                None => true,
+                Some(Scope::Core(core)) => dump.place.core == core,
+                Some(Scope::Subgraph(subgraph)) => dump.place.slot == Slot::Subgraph(subgraph),
+                Some(Scope::Module(place)) => dump.place == place,
             })
             .map(|(i, _)| *i)
             .collect()
@@ -330,8 +322,8 @@ mod tests {
         PassRun {
             name: name.to_owned(),
             scope: scope.map(str::to_owned),
-            lane: String::new(),
-            status: "passed".to_owned(),
+            lane: super::super::compile::Lane::of(scope),
+            status: super::super::compile::RunStatus::Passed,
             seconds: None,
             line: 1,
         }

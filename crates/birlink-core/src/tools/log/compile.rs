@@ -25,6 +25,8 @@ use serde::{Deserialize, Serialize};
 
 use super::findings::{self, recognise};
 use super::line::{self, Line};
+use crate::model::flow::Flow;
+use crate::model::place::{Place, Scope};
 
 /// How many lines birlink does not know are kept (all are counted).
 pub const KEPT_UNKNOWN: usize = 20;
@@ -67,7 +69,7 @@ pub struct Run {
     /// Logical cores per NeuronCore (`BackendDriver has 6 states with 2 core LNC`).
     pub lnc: Option<u64>,
     /// `modular` (`using VNC + MT modular flow`) or `flat` (`Switching to VNC + flat flow`).
-    pub flow: Option<String>,
+    pub flow: Option<Flow>,
     /// `Loading module from nc00/sg00/bir.json`, in order.
     pub modules: Vec<LoadedModule>,
     /// Every backend pass run, in the order they started.
@@ -106,6 +108,62 @@ pub struct LoadedModule {
     pub file: String,
 }
 
+/// A timeline's lane: what a pass ran on, by the shape of its scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lane {
+    /// Every module (no scope: `[BackendPassManager]`).
+    All,
+    /// A core (`nc00`).
+    Core,
+    /// A subgraph across the cores (`sg00`).
+    Subgraph,
+    /// One module (`nc00/sg01`, `nc00/sgLnk`).
+    Module,
+}
+
+impl Lane {
+    /// The lane of a scope as the log writes it (none, or one birlink cannot read: every
+    /// module).
+    pub fn of(scope: Option<&str>) -> Lane {
+        match scope.and_then(Scope::parse) {
+            None => Lane::All,
+            Some(Scope::Core(_)) => Lane::Core,
+            Some(Scope::Subgraph(_)) => Lane::Subgraph,
+            Some(Scope::Module(_)) => Lane::Module,
+        }
+    }
+}
+
+/// How a pass run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// `… finished after S seconds`.
+    Passed,
+    /// `… failed after S seconds`.
+    Failed,
+    /// No end in the log.
+    Started,
+}
+
+impl RunStatus {
+    /// `passed`, `failed` or `started`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Passed => "passed",
+            RunStatus::Failed => "failed",
+            RunStatus::Started => "started",
+        }
+    }
+}
+
+impl std::fmt::Display for RunStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One pass run on one scope.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PassRun {
@@ -114,11 +172,10 @@ pub struct PassRun {
     /// Its scope as the log writes it (`nc00`, `sg00`, `nc00/sg01`, `nc00/sgLnk`), or
     /// null for all modules (`[BackendPassManager]`).
     pub scope: Option<String>,
-    /// `all`, `core`, `subgraph` or `module` (of the scope's shape).
-    pub lane: String,
-    /// `passed` (`… finished after`), `failed` (`… failed after`) or `started` (no
-    /// end in the log).
-    pub status: String,
+    /// The lane it is drawn in, by the scope's shape.
+    pub lane: Lane,
+    /// How it ended.
+    pub status: RunStatus,
     /// Seconds it took, when it ended.
     pub seconds: Option<f64>,
     /// Where it started (1-based).
@@ -388,16 +445,17 @@ impl Reader {
             return true;
         }
         if message.contains("using VNC + MT modular flow") {
-            self.runs[run].flow = Some("modular".to_owned());
+            self.runs[run].flow = Some(Flow::Modular);
             return true;
         }
         if message.contains("Switching to VNC + flat flow") {
-            self.runs[run].flow = Some("flat".to_owned());
+            self.runs[run].flow = Some(Flow::Flat);
             return true;
         }
         if let Some(file) = message.strip_prefix("Loading module from ") {
             let file = file.trim().to_owned();
-            let (core, subgraph) = place_of(&file);
+            let said = Place::of_path(&file);
+            let (core, subgraph) = (said.core_number(), said.subgraph().map(u64::from));
             self.runs[run].modules.push(LoadedModule { core, subgraph, file });
             return true;
         }
@@ -429,21 +487,21 @@ impl Reader {
             let name = name.trim().to_owned();
             let passes = &mut self.runs[run].passes;
             self.open[run].entry((name.clone(), scope.clone())).or_default().push(passes.len());
-            let lane = lane_of(scope.as_deref()).to_owned();
-            passes.push(PassRun { name, scope, lane, status: "started".to_owned(), seconds: None, line: number });
+            let lane = Lane::of(scope.as_deref());
+            passes.push(PassRun { name, scope, lane, status: RunStatus::Started, seconds: None, line: number });
             return true;
         }
-        for (marker, status) in [(" finished after ", "passed"), (" failed after ", "failed")] {
+        for (marker, status) in [(" finished after ", RunStatus::Passed), (" failed after ", RunStatus::Failed)] {
             if let Some(at) = message.find(marker) {
                 let name = message[..at].trim().to_owned();
                 let seconds = message[at + marker.len()..].split_whitespace().next().and_then(|s| s.parse().ok());
                 let open = self.open[run].get_mut(&(name.clone(), scope.clone())).and_then(|list| list.pop());
                 if let Some(index) = open {
                     let pass = &mut self.runs[run].passes[index];
-                    pass.status = status.to_owned();
+                    pass.status = status;
                     pass.seconds = seconds;
                 }
-                if status == "failed" {
+                if status == RunStatus::Failed {
                     let failure = self.runs[run].failure.get_or_insert_with(Failure::default);
                     if failure.pass.is_none() {
                         failure.pass = Some(name);
@@ -528,7 +586,7 @@ impl Reader {
         for run in &mut self.runs {
             if let Some(failure) = &mut run.failure {
                 if failure.pass.is_none() {
-                    let mut started = run.passes.iter().filter(|p| p.status == "started");
+                    let mut started = run.passes.iter().filter(|p| p.status == RunStatus::Started);
                     if let (Some(pass), None) = (started.next(), started.next()) {
                         failure.pass = Some(pass.name.clone());
                         failure.scope = pass.scope.clone();
@@ -554,7 +612,8 @@ impl Reader {
 /// the last pass that passed anywhere.
 fn dump_after(passes: &[PassRun], failure: &Failure) -> Option<String> {
     let name = failure.pass.as_deref()?;
-    let failing = passes.iter().rposition(|p| p.name == name && p.scope == failure.scope && p.status != "passed")?;
+    let failing =
+        passes.iter().rposition(|p| p.name == name && p.scope == failure.scope && p.status != RunStatus::Passed)?;
     let (core, subgraph) = failure.scope.as_deref().map_or((None, None), place_of);
     let overlaps = |scope: Option<&str>| -> bool {
         let Some(failing) = failure.scope.as_deref() else { return true };
@@ -566,7 +625,7 @@ fn dump_after(passes: &[PassRun], failure: &Failure) -> Option<String> {
     passes[..failing]
         .iter()
         .rev()
-        .find(|p| p.status == "passed" && overlaps(p.scope.as_deref()))
+        .find(|p| p.status == RunStatus::Passed && overlaps(p.scope.as_deref()))
         .map(|p| p.name.clone())
 }
 
@@ -589,29 +648,11 @@ fn backend_cwd(message: &str) -> Option<&str> {
     Some(&message[at..at + end])
 }
 
-/// `nc00/sg01` → (0, 1); `sg02` → (None, 2); `nc01/sgLnk` → (1, None).
-fn place_of(text: &str) -> (Option<u64>, Option<u64>) {
-    let mut core = None;
-    let mut subgraph = None;
-    for part in text.split('/') {
-        if let Some(n) = part.strip_prefix("nc").and_then(|n| n.parse().ok()) {
-            core = core.or(Some(n));
-        } else if let Some(n) = part.strip_prefix("sg").and_then(|n| n.parse().ok()) {
-            subgraph = subgraph.or(Some(n));
-        }
-    }
-    (core, subgraph)
-}
-
-fn lane_of(scope: Option<&str>) -> &'static str {
-    match scope.map(place_of) {
-        None => "all",
-        Some((Some(_), Some(_))) => "module",
-        Some((None, Some(_))) => "subgraph",
-        Some((Some(_), None)) if scope.is_some_and(|s| s.contains("/sgLnk")) => "module",
-        Some((Some(_), None)) => "core",
-        Some((None, None)) => "all",
-    }
+/// A scope's core and subgraph: `nc00/sg01` → (0, 1); `sg02` → (None, 2); `nc01/sgLnk`
+/// → (1, None).
+fn place_of(scope: &str) -> (Option<u64>, Option<u64>) {
+    let scope = Scope::parse(scope);
+    (scope.and_then(Scope::core).map(|c| c.0), scope.and_then(Scope::subgraph).map(|s| u64::from(s.0)))
 }
 
 /// A line's first [`KEPT_CHARS`] characters.
@@ -678,11 +719,13 @@ mod tests {
 
     #[test]
     fn scopes_fall_in_lanes() {
-        assert_eq!(lane_of(None), "all");
-        assert_eq!(lane_of(Some("nc00")), "core");
-        assert_eq!(lane_of(Some("sg02")), "subgraph");
-        assert_eq!(lane_of(Some("nc01/sg00")), "module");
-        assert_eq!(lane_of(Some("nc00/sgLnk")), "module");
+        assert_eq!(Lane::of(None), Lane::All);
+        assert_eq!(Lane::of(Some("nc00")), Lane::Core);
+        assert_eq!(Lane::of(Some("sg02")), Lane::Subgraph);
+        assert_eq!(Lane::of(Some("nc01/sg00")), Lane::Module);
+        assert_eq!(Lane::of(Some("nc00/sgLnk")), Lane::Module);
+        assert_eq!(serde_json::to_string(&Lane::Subgraph).unwrap_or_default(), "\"subgraph\"");
+        assert_eq!(serde_json::to_string(&RunStatus::Started).unwrap_or_default(), "\"started\"");
     }
 
     #[test]

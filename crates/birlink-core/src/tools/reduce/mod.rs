@@ -83,8 +83,8 @@ impl std::fmt::Display for ReduceError {
                 f,
                 "{}: the link set is {}; the page reduces at most {} (each test runs the whole link): run `birlink reduce --out repro.json FILES…`, which has no such limit",
                 Code::InputTooLarge,
-                crate::read::input::human_bytes(*bytes),
-                crate::read::input::human_bytes(*max)
+                crate::english::human_bytes(*bytes),
+                crate::english::human_bytes(*max)
             ),
         }
     }

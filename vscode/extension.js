@@ -17,11 +17,14 @@
 //   same view (B's as the set compared against).
 // * A dump on disk that changes (a new compile) makes the view offer to link again.
 //
-// Plain JavaScript, no dependency but the VS Code API.
+// Plain JavaScript, no dependency but the VS Code API (and Node's `crypto`).
 
+// @ts-check
 'use strict';
 
+const crypto = require('crypto');
 const vscode = require('vscode');
+const { isCoreFolder, byName } = require('./place');
 
 const VIEW_TYPE = 'birlink.inspector';
 
@@ -44,9 +47,6 @@ function isLog(name) {
 /** At most this many files, this many bytes, are read for one link set. */
 const MAX_FILES = 20000;
 const MAX_BYTES = 4 * 1024 * 1024 * 1024;
-
-/** `nc00`, `nc01`, …: a core folder of a work directory. */
-const CORE = /^nc\d+$/;
 
 function activate(context) {
   const provider = {
@@ -116,7 +116,7 @@ async function linkSetOf(file) {
     return { root: parent(file), files: [{ uri: file, name }], origin: file };
   }
   const parts = file.path.split('/');
-  const at = parts.map((p) => CORE.test(p)).lastIndexOf(true);
+  const at = parts.map(isCoreFolder).lastIndexOf(true);
   if (at > 0) {
     const root = file.with({ path: parts.slice(0, at).join('/') || '/' });
     const set = await folderSet(root, root);
@@ -130,7 +130,7 @@ async function linkSetOf(file) {
       files.push({ uri: vscode.Uri.joinPath(folder, entry), name: entry });
     }
   }
-  files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  files.sort((a, b) => byName(a.name, b.name));
   return { root: folder, files, origin: file };
 }
 
@@ -148,7 +148,7 @@ function filesSet(uris) {
   const root = uris[0].with({ path: common.join('/') || '/' });
   const top = basename(root);
   const files = uris.map((uri) => ({ uri, name: `${top}/${uri.path.slice(root.path.replace(/\/$/, '').length + 1)}` }));
-  files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  files.sort((a, b) => byName(a.name, b.name));
   return { root, files, origin: uris.length === 1 ? uris[0] : undefined };
 }
 
@@ -161,7 +161,7 @@ async function folderSet(folder, root) {
   const files = [];
   const walk = async (dir, prefix) => {
     const entries = await vscode.workspace.fs.readDirectory(dir);
-    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    entries.sort((a, b) => byName(a[0], b[0]));
     for (const [entry, type] of entries) {
       if (files.length >= MAX_FILES) return;
       const uri = vscode.Uri.joinPath(dir, entry);
@@ -171,15 +171,13 @@ async function folderSet(folder, root) {
     }
   };
   await walk(folder, `${top}/`);
-  files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  files.sort((a, b) => byName(a.name, b.name));
   return { root: folder, files };
 }
 
+/** The CSP nonce of one webview's scripts: 128 random bits from the OS. */
 function nonce() {
-  let text = '';
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  for (let i = 0; i < 32; i++) text += chars.charAt(Math.floor(Math.random() * chars.length));
-  return text;
+  return crypto.randomBytes(16).toString('hex');
 }
 
 /** One inspector: a webview showing one link set. */

@@ -3,33 +3,13 @@
 //! one choice away: as the compiler decides, or asked for (the seeds' reading
 //! labelled as such).
 
+use birlink_core::model::place::{CoreId, Place, SubgraphId};
 use birlink_core::output::report::{Report, SubgraphRow};
-use birlink_core::{Flow, FlowSource};
+use birlink_core::Flow;
 use yew::prelude::*;
 
 use crate::context::use_app;
 use crate::state::{LinkAction, LinkOp, RunRef};
-
-/// What decided the flow, in the compiler's words where it has them.
-pub fn why(flow: Flow, source: FlowSource) -> &'static str {
-    match (flow, source) {
-        (_, FlowSource::Netlist) => {
-            "a netlist with partitions (the compiler: “found partitions within VNC, using VNC + MT modular flow”)"
-        }
-        (_, FlowSource::Subgraphs) => "a core has several subgraphs",
-        (_, FlowSource::Sglnk) => {
-            "every module is a core's linked module (ncCC/sgLnk): bir_linker has run, the VNC passes link them across the cores"
-        }
-        (_, FlowSource::Single) => {
-            "one subgraph per core and no netlist partitions (the compiler: “Switching to VNC + flat flow”): the compiler runs no bir_linker"
-        }
-        (Flow::Seeds, FlowSource::Linked) => "an input is the seeds' linked module (its functions carry several cores)",
-        (Flow::Seeds, _) => {
-            "asked for (this menu, a link's flow=, or the bundle's options.flow): the cores merged into one module — not what the compiler does"
-        }
-        (_, _) => "asked for (this menu, a link's flow=, or the bundle's options.flow)",
-    }
-}
 
 /// One cell of the grid: the modules at a core and subgraph (two is an error).
 fn cell(rows: &[&SubgraphRow]) -> Html {
@@ -89,7 +69,7 @@ pub fn flow_grid(props: &FlowGridProps) -> Html {
         <div class="flow-grid" id="flow-grid" data-flow={options.flow.as_str()} data-flow-source={options.flow_source.as_str()}>
             <p class="flow-line">
                 <strong>{ name }</strong>
-                { format!(" — {}", why(options.flow, options.flow_source)) }
+                { format!(" — {}", options.flow_source.why(options.flow)) }
             </p>
             <label class="flow-choice">
                 { "Link " }
@@ -106,13 +86,13 @@ pub fn flow_grid(props: &FlowGridProps) -> Html {
                     <thead>
                         <tr>
                             <th scope="col">{ "core" }</th>
-                            { for subgraphs.iter().map(|s| html! { <th scope="col">{ format!("sg{s:02}") }</th> }) }
+                            { for subgraphs.iter().map(|&s| html! { <th scope="col">{ SubgraphId(s).to_string() }</th> }) }
                         </tr>
                     </thead>
                     <tbody>
                         { for cores.iter().map(|&core| html! {
                             <tr data-core={core.to_string()}>
-                                <th scope="row">{ format!("nc{core:02}") }</th>
+                                <th scope="row">{ CoreId(core).to_string() }</th>
                                 { for subgraphs.iter().map(|&s| {
                                     let rows: Vec<&SubgraphRow> = report.subgraphs.iter().filter(|r| r.core == core && r.subgraph == s).collect();
                                     cell(&rows)
@@ -128,7 +108,7 @@ pub fn flow_grid(props: &FlowGridProps) -> Html {
                     { if report.vnc_input.iter().all(|r| r.used) {
                         format!(
                             ": the compiler's linked modules ({}) as it dumped them after `{}`, not birlink's bir_linker output — they carry what the post-link passes made of the link.",
-                            report.vnc_input.iter().map(|r| format!("nc{:02}/sgLnk", r.core)).collect::<Vec<_>>().join(", "),
+                            report.vnc_input.iter().map(|r| Place::linked(r.core).to_string()).collect::<Vec<_>>().join(", "),
                             report.vnc_input[0].after,
                         )
                     } else {
@@ -141,21 +121,10 @@ pub fn flow_grid(props: &FlowGridProps) -> Html {
                     <p class="flow-line"><strong>{ "The compiler's own result" }</strong>{ ", held against birlink's for the same input:" }</p>
                     <ul>
                         { for report.fidelity.iter().map(|row| {
-                            let what = format!("{} (nc{:02})", row.pass, row.core);
-                            let (class, text) = match (&row.unread, &row.first) {
-                                (Some(why), _) => ("unread", format!("not compared: {why}")),
-                                (None, None) => ("agree", format!("agrees ({} lines)", row.lines)),
-                                (None, Some(first)) => ("differ", format!(
-                                    "parts at line {} ({}): birlink `{}` · compiler `{}` ({} of {} lines differ)",
-                                    first.line, first.unit,
-                                    first.birlink.as_deref().unwrap_or("(ends)").trim(),
-                                    first.compiler.as_deref().unwrap_or("(ends)").trim(),
-                                    row.differing, row.lines,
-                                )),
-                            };
+                            let (agreement, text) = row.verdict();
                             html! {
-                                <li class={classes!("fidelity-row", class)} data-pass={row.pass.as_str()} data-core={row.core.to_string()} title={row.file.clone()}>
-                                    <strong>{ what }</strong>{ " " }{ text }
+                                <li class={classes!("fidelity-row", agreement.as_str())} data-pass={row.pass.as_str()} data-core={row.core.to_string()} title={row.file.clone()}>
+                                    <strong>{ row.label() }</strong>{ " " }{ text }
                                 </li>
                             }
                         }) }

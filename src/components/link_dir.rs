@@ -3,6 +3,8 @@
 //! files left in the core folders, and the cores' tensor maps merged, each entry with
 //! what the merge found; the merged `tensor-map.json` to download.
 
+use birlink_core::english::counted_as;
+use birlink_core::model::place::Place;
 use std::collections::BTreeMap;
 
 use yew::prelude::*;
@@ -109,10 +111,6 @@ fn entry_html(entry: &LinkDirEntry) -> Html {
     }
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 fn cores(list: &[u64]) -> String {
     list.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
 }
@@ -143,11 +141,11 @@ fn tree(props: &TreeProps) -> Html {
             <p class="summary" id="link-dir-summary">
                 { format!(
                     "{}: {}, {}, {} written by the link; {} stay in their core's folder.",
-                    plural(dir.entries.len(), "entry", "entries"),
-                    plural(count(Placement::Symlink), "symbolic link", "symbolic links"),
-                    plural(count(Placement::Copy), "copy", "copies"),
+                    counted_as(dir.entries.len(), "entry", "entries"),
+                    counted_as(count(Placement::Symlink), "symbolic link", "symbolic links"),
+                    counted_as(count(Placement::Copy), "copy", "copies"),
                     count(Placement::Write),
-                    plural(dir.in_place.len(), "file", "files")
+                    counted_as(dir.in_place.len(), "file", "files")
                 ) }
                 <span class="muted">{ if per_core { " `birlink link WORKDIR --link-dir DIR` makes DIR/ncCC/sgLnk/ (DIR can be WORKDIR itself)." } else { " `birlink link WORKDIR --link-dir DIR` makes this folder." } }</span>
             </p>
@@ -201,7 +199,7 @@ fn tensor_map_table(props: &TensorMapProps) -> Html {
         Callback::from(move |_| match core {
             Some(core) => {
                 let text = birlink_core::output::tensor_map::core_to_string(&map, core);
-                download::text(&text, &format!("tensor_map.nc{core:02}.json"), "application/json");
+                download::text(&text, &birlink_core::output::tensor_map::core_file_name(core), "application/json");
             }
             None => {
                 let text = birlink_core::output::tensor_map::to_string(&map);
@@ -249,15 +247,15 @@ fn tensor_map_table(props: &TensorMapProps) -> Html {
             <p class="summary" id="tensor-map-summary">
                 { format!(
                     "{} from {}: {} bound, {} naming no tensor, {} left out as internal, {} in conflict.",
-                    plural(map.entries.len(), "entry", "entries"),
-                    if per_core { plural(map.files.len(), "subgraph", "subgraphs") } else { plural(map.files.len(), "core", "cores") },
+                    counted_as(map.entries.len(), "entry", "entries"),
+                    if per_core { counted_as(map.files.len(), "subgraph", "subgraphs") } else { counted_as(map.files.len(), "core", "cores") },
                     count(EntryStatus::Bound), count(EntryStatus::Stale),
                     count(EntryStatus::Demoted), count(EntryStatus::Conflict)
                 ) }
                 if per_core {
                     { for cores.iter().map(|&core| html! {
                         <button type="button" class="export-tensor-map" id={format!("export-tensor-map-{core}")} onclick={download_for(Some(core))}>
-                            { format!("nc{core:02}/sgLnk/sg00/tensor_map.json") }
+                            { format!("{}/sg00/tensor_map.json", Place::linked(core)) }
                         </button>
                     }) }
                 } else {

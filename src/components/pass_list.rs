@@ -35,10 +35,7 @@ pub fn pass_list() -> Html {
                         .filter(|d| d.pass == pass.name && (pass.core.is_none() || d.core == pass.core))
                         .count();
                     let status = pass.status.as_str();
-                    let name = match pass.core {
-                        Some(core) => format!("{} (nc{core:02})", pass.name),
-                        None => pass.name.as_str().to_owned(),
-                    };
+                    let name = pass.label();
                     let flat_after_verify = flat && pass.name == birlink_core::Pass::Verify;
                     html! {
                         <>

@@ -2,6 +2,7 @@
 //! log's lines are and where their names are in the open link set, and "Reduce to a
 //! minimal repro" with its progress, Cancel, and the result one step from the original.
 
+use birlink_core::model::place::Place;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -301,7 +302,7 @@ fn beside_run(props: &BesideProps) -> Html {
         return html! {};
     }
     let cores = beside.bir_linker.iter().map(|core| {
-        let name = format!("nc{:02}/sgLnk", core.core);
+        let name = Place::linked(core.core).to_string();
         match &core.first_difference {
             None => html! {
                 <li class="check ok">{ format!("bir_linker {name}: the log's BirLinker lines and birlink's bir_linker.log agree ({} lines)", core.log_lines) }</li>

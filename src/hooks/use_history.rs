@@ -1,7 +1,9 @@
 //! The page's own URL, in full mode (embed spec §2): the reducer decides each write
 //! (`State::history`: a user's step pushes an entry, anything else replaces it); Back
 //! and Forward come back as `Navigate`. A different link set in the fragment (Back past
-//! a share link) reloads the page. Embedded, the page never touches its URL or history.
+//! a share link) reloads the page; in an editor's webview each write is told to the
+//! editor too (`services::editor::state_changed`). Embedded, the page never touches its
+//! URL or history.
 
 use gloo::events::EventListener;
 use wasm_bindgen::JsValue;
@@ -29,6 +31,7 @@ pub fn use_history(state: &UseReducerHandle<State>) {
         if write.fragment == current_fragment() {
             return;
         }
+        crate::services::editor::state_changed(&write.fragment);
         let Some(history) = web_sys::window().and_then(|w| w.history().ok()) else { return };
         let url = format!("#{}", write.fragment);
         let _ = if write.push {

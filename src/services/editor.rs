@@ -10,6 +10,8 @@
 
 use wasm_bindgen::{JsCast, JsValue};
 
+use birlink_core::tools::share::ViewState;
+
 use crate::embed::protocol::PageMessage;
 
 /// The host document's `birlinkPage` member `key`.
@@ -44,6 +46,18 @@ fn send(message: &PageMessage) {
     if let Ok(object) = serde::Serialize::serialize(&message.to_value(), &value) {
         post(&object);
     }
+}
+
+/// Tells the editor where the page is, unprompted: the view and selection its address
+/// now shows (`fragment`), as the protocol's `state` with no `id` — what a hidden tab
+/// comes back to (embed spec §4.1). Nothing outside an editor.
+pub fn state_changed(fragment: &str) {
+    if !available() {
+        return;
+    }
+    let (state, _) = ViewState::parse(fragment);
+    let Some(view) = state.view else { return };
+    send(&PageMessage::State { id: serde_json::Value::Null, url: format!("#{fragment}"), view, select: state.select });
 }
 
 /// Asks the editor to open `file` (as the link set names it) at a line and column.

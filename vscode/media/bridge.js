@@ -7,8 +7,8 @@
 // own origin, which the page trusts (embed spec §4).
 //
 // What survives a hidden tab is kept with `setState` (not `retainContextWhenHidden`):
-// the view and selection the page's address shows, handed back to the extension when
-// the page starts again, which loads the link set with them. The theme follows VS
+// the view and selection, as the page's unprompted `state` message says them, handed
+// back to the extension when the page starts again, which loads the link set with them. The theme follows VS
 // Code's (light, dark, high contrast).
 
 const vscode = acquireVsCodeApi();
@@ -32,68 +32,59 @@ function theme() {
 theme();
 new MutationObserver(theme).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
-// The view and selection, as the page's address shows them.
-function viewState() {
-  const params = new URLSearchParams(location.hash.replace(/^#/, ''));
-  const state = {};
-  if (params.get('view')) state.view = params.get('view');
-  if (params.get('select')) state.select = params.get('select');
-  return state;
-}
-let lastHash = location.hash;
-setInterval(() => {
-  if (location.hash !== lastHash) {
-    lastHash = location.hash;
-    save({ state: viewState() });
-  }
-}, 400);
-
-// The extension's first message names the window its messages come from (VS Code hides
-// the webview's parent): the page obeys that window and no other.
-window.addEventListener('message', (event) => {
-  if (event.data?.type === 'host' && event.origin === location.origin && window.birlinkPage && !window.birlinkPage.host) {
-    window.birlinkPage.host = event.source;
-  }
-});
-
-// The link set, one file per message from the extension (a large set never crosses in
-// one message): each kept as a Blob (outside the page's wasm memory), then handed to the
-// page as its protocol's `load`, from the window the page obeys.
+// Every message the extension sends, heard by one listener with one trust rule: from
+// this document's own origin, and, once the extension's first message (`host`) has named
+// the window its messages come from (VS Code hides the webview's parent), from that
+// window alone. The messages (docs/vscode.md lists them): `host`; the link set, one file
+// per message (`load-start`, `load-file`…, `load-end`: a large set never crosses in
+// one message), each kept as a Blob (outside the page's wasm memory), then handed to
+// the page as its protocol's `load`, from the window the page obeys; `set` (another
+// link set opened in this view: what a restored panel reopens); `changed` (a dump
+// changed on disk: offer to link again).
 let pending = null;
 window.addEventListener('message', (event) => {
   const message = event.data;
-  const host = window.birlinkPage?.host;
-  if (!message || !host || event.source !== host || event.origin !== location.origin) return;
-  if (message.type === 'load-start') {
-    pending = { id: message.id, files: [], against: [], view: message.view, select: message.select };
-  } else if (message.type === 'load-file' && pending?.id === message.id) {
-    const file = { name: message.name, data: new Blob([message.data]) };
-    (message.side === 'against' ? pending.against : pending.files).push(file);
-  } else if (message.type === 'load-end' && pending?.id === message.id) {
-    const request = { birlink: 'load', id: pending.id, files: pending.files };
-    if (pending.against.length) request.against = pending.against;
-    if (pending.view) request.view = pending.view;
-    if (pending.select) request.select = pending.select;
-    pending = null;
-    window.dispatchEvent(new MessageEvent('message', { data: request, origin: location.origin, source: host }));
+  const page = window.birlinkPage;
+  if (!message || typeof message !== 'object' || event.origin !== location.origin || !page) return;
+  if (message.type === 'host') {
+    if (!page.host) page.host = event.source;
+    return;
+  }
+  if (!page.host || event.source !== page.host) return;
+  switch (message.type) {
+    case 'load-start':
+      pending = { id: message.id, files: [], against: [], view: message.view, select: message.select };
+      break;
+    case 'load-file':
+      if (pending?.id === message.id) {
+        const file = { name: message.name, data: new Blob([message.data]) };
+        (message.side === 'against' ? pending.against : pending.files).push(file);
+      }
+      break;
+    case 'load-end':
+      if (pending?.id === message.id) {
+        const request = { birlink: 'load', id: pending.id, files: pending.files };
+        if (pending.against.length) request.against = pending.against;
+        if (pending.view) request.view = pending.view;
+        if (pending.select) request.select = pending.select;
+        pending = null;
+        window.dispatchEvent(new MessageEvent('message', { data: request, origin: location.origin, source: page.host }));
+      }
+      break;
+    case 'set':
+      config.root = message.root;
+      config.origin = message.origin;
+      save({});
+      break;
+    case 'changed':
+      offerRelink();
+      break;
   }
 });
 
-// The extension opened another link set in this view (its dialog): what a restored
-// panel reopens.
-window.addEventListener('message', (event) => {
-  const message = event.data;
-  const host = window.birlinkPage?.host;
-  if (!message || message.type !== 'set' || !host || event.source !== host) return;
-  config.root = message.root;
-  config.origin = message.origin;
-  save({});
-});
-
-// A dump changed on disk: offer to link again.
-window.addEventListener('message', (event) => {
-  const message = event.data;
-  if (!message || message.type !== 'changed' || document.getElementById('birlink-changed')) return;
+// A dump changed on disk: offer to link again (once).
+function offerRelink() {
+  if (document.getElementById('birlink-changed')) return;
   const bar = document.createElement('div');
   bar.id = 'birlink-changed';
   bar.className = 'vscode-changed';
@@ -109,7 +100,7 @@ window.addEventListener('message', (event) => {
   });
   bar.append(text, button);
   document.body.prepend(bar);
-});
+}
 
 // The worker: its glue and the loader in one blob (the webview's CSP takes workers from
 // blob: only), its wasm in another (a worker made from a blob does not reach the
@@ -134,6 +125,14 @@ window.birlinkPage = {
       // The page (again, after a hidden tab): the extension loads the link set, in the
       // view it was left in.
       vscode.postMessage({ type: 'started', state: saved.state || {} });
+    } else if (message && message.birlink === 'state' && message.id === null) {
+      // The page's view or selection changed (it says so unprompted in an editor): what
+      // a hidden tab comes back to.
+      const state = {};
+      if (message.view) state.view = message.view;
+      if (message.select) state.select = message.select;
+      save({ state });
+      return;
     }
     vscode.postMessage(message);
   },

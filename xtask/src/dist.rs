@@ -144,7 +144,15 @@ fn vsix(root: &Path, web: &Path, out: &Path) -> Result<(), String> {
         std::fs::remove_dir_all(&stage).map_err(|e| format!("cannot empty `{}`: {e}", stage.display()))?;
     }
     let source = root.join("vscode");
-    for file in ["package.json", "extension.js", "README.md", ".vscodeignore", "media/bridge.js", "media/vscode.css"] {
+    for file in [
+        "package.json",
+        "extension.js",
+        "place.js",
+        "README.md",
+        ".vscodeignore",
+        "media/bridge.js",
+        "media/vscode.css",
+    ] {
         copy(&source.join(file), &stage.join(file))?;
     }
     for file in VSIX_WEB {

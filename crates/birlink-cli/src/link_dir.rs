@@ -12,6 +12,7 @@
 //! of writing through it. A second run finds every entry as it would make it and
 //! changes nothing.
 
+use birlink_core::english::counted_as;
 use std::path::{Component, Path, PathBuf};
 
 use birlink_core::output::report::{LinkDir, LinkDirEntry, Placement};
@@ -23,7 +24,7 @@ pub struct Made {
     pub made: usize,
     /// Entries found as they would be made.
     pub unchanged: usize,
-    /// Symbolic links, copies and written files among the entries.
+    /// Symbolic links made among the entries.
     pub symlinks: usize,
     /// Copies.
     pub copies: usize,
@@ -34,12 +35,11 @@ pub struct Made {
 impl Made {
     /// One line for stderr.
     pub fn describe(&self, dir: &Path) -> String {
-        let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         format!(
             "link directory `{}`: {}, {}, {} written; {} made, {} already there",
             dir.display(),
-            plural(self.symlinks, "symbolic link", "symbolic links"),
-            plural(self.copies, "copy", "copies"),
+            counted_as(self.symlinks, "symbolic link", "symbolic links"),
+            counted_as(self.copies, "copy", "copies"),
             self.written,
             self.made,
             self.unchanged

@@ -73,7 +73,7 @@ pub fn tensor_map_files(outcome: &Outcome) -> Vec<(String, String)> {
     let cores: std::collections::BTreeSet<u64> = map.entries.iter().map(|e| e.core).collect();
     cores
         .into_iter()
-        .map(|core| (format!("tensor_map.nc{core:02}.json"), output::tensor_map::core_to_string(map, core)))
+        .map(|core| (output::tensor_map::core_file_name(core), output::tensor_map::core_to_string(map, core)))
         .collect()
 }
 

@@ -11,6 +11,7 @@
 //! and below them the memory locations the VNC passes resolve across the cores; the
 //! flat flow has no dispatcher, only the cores' modules and the cross-core edges.
 
+use birlink_core::model::place::Place;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use birlink_core::output::report::Report;
@@ -292,7 +293,7 @@ pub fn grid(report: &Report) -> Layout {
     cores.dedup();
     let module_of = |core: u64| -> Option<String> {
         if report.dispatcher.iter().any(|d| d.core == core) {
-            return Some(format!("nc{core:02}/sgLnk"));
+            return Some(Place::linked(core).to_string());
         }
         report.subgraphs.iter().find(|s| s.core == core).map(|s| s.module.clone())
     };

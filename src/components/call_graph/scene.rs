@@ -5,6 +5,7 @@
 //! picture on the screen.
 
 use birlink_core::english::counted;
+use birlink_core::model::place::CoreId;
 use birlink_core::output::report::Report;
 use birlink_core::EntityKind;
 
@@ -328,7 +329,7 @@ fn grid_scene(report: &Report, graph: &Layout) -> Scene {
         .lanes
         .iter()
         .map(|lane| {
-            let module = lane.module.clone().unwrap_or_else(|| format!("nc{:02}", lane.core));
+            let module = lane.module.clone().unwrap_or_else(|| CoreId(lane.core).to_string());
             let text = if lane.calls.is_empty() {
                 format!("core {} · {module}", lane.core)
             } else {

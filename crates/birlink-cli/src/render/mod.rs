@@ -4,14 +4,14 @@
 
 pub mod diff;
 
-use birlink_core::english::counted;
+use birlink_core::english::{counted, counted_as};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use birlink_core::diag::Diagnostic;
-use birlink_core::output::report::{EntryStatus, InputStatus, PassStatus, Placement, Report};
+use birlink_core::output::report::{Agreement, EntryStatus, InputStatus, PassStatus, Placement, Report};
 use birlink_core::read::input::FileEntry;
 use birlink_core::{Pass, Severity};
 
@@ -79,6 +79,8 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
         report.options.lnc_source.as_str(),
         report.options.flow_source.as_str()
     );
+    let why = report.options.flow_source.why(report.options.flow);
+    let _ = writeln!(out, "  {}", paint(&format!("why this flow: {why}"), Style::Dim, color));
     for input in &report.inputs {
         let module = input.module.as_deref().unwrap_or("-");
         let core = input.core.map(|c| format!("core {c}")).unwrap_or_else(|| "core ?".to_owned());
@@ -130,7 +132,7 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
             ),
             Pass::VncRemoteAddrMap if ran => {
                 let n = report.address_map.len();
-                format!("{n} {} copied", if n == 1 { "address" } else { "addresses" })
+                format!("{} copied", counted_as(n, "address", "addresses"))
             }
             Pass::VncLink if ran => format!(
                 "remote DMA blocks per core: {} · {} relocated",
@@ -139,10 +141,7 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
             ),
             _ => String::new(),
         };
-        let name = match pass.core {
-            Some(core) => format!("{} (nc{core:02})", pass.name),
-            None => pass.name.as_str().to_owned(),
-        };
+        let name = pass.label();
         let _ = writeln!(out, "  {name:<20} {status} {detail}");
         if pass.name == Pass::Verify && report.options.flow == birlink_core::Flow::Flat {
             let _ = writeln!(
@@ -155,26 +154,13 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
     }
     for (i, row) in report.fidelity.iter().enumerate() {
         let head = if i == 0 { "compiler's result" } else { "" };
-        let what = format!("{} (nc{:02})", row.pass, row.core);
-        let verdict = match (&row.unread, &row.first) {
-            (Some(why), _) => paint(&format!("not compared: {why}"), Style::Warning, color),
-            (None, None) => paint(&format!("agrees with `{}` ({} lines)", row.file, row.lines), Style::Accent, color),
-            (None, Some(first)) => paint(
-                &format!(
-                    "parts from `{}` at line {} ({}; {} of {} lines differ): birlink `{}` · compiler `{}`",
-                    row.file,
-                    first.line,
-                    first.unit,
-                    row.differing,
-                    row.lines,
-                    first.birlink.as_deref().unwrap_or("(ends)").trim(),
-                    first.compiler.as_deref().unwrap_or("(ends)").trim()
-                ),
-                Style::Error,
-                color,
-            ),
+        let (agreement, said) = row.verdict();
+        let style = match agreement {
+            Agreement::Agree => Style::Accent,
+            Agreement::Differ => Style::Error,
+            Agreement::Unread => Style::Warning,
         };
-        let _ = writeln!(out, "  {head:<20} {what:<24} {verdict}");
+        let _ = writeln!(out, "  {head:<20} {:<24} {}", row.label(), paint(&said, style, color));
     }
     if let Some(dir) = &report.link_dir {
         let count = |p: Placement| dir.entries.iter().filter(|e| e.placement == p).count();

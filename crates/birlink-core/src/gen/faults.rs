@@ -2,6 +2,7 @@
 //! tests and the samples are made from these. The `match` in [`inject`] is exhaustive
 //! over [`Code`], so a new code does not compile until it has a fault here.
 
+use crate::model::place::{CoreId, Place};
 use serde_json::{json, Map, Value};
 
 use super::config::GenConfig;
@@ -22,8 +23,12 @@ fn function_mut(set: &mut GenSet, i: usize) -> Option<&mut Map<String, Value>> {
 /// Links the set's modules in the seeds' reading (all passes, or `passes`) and makes
 /// the linked module the set's only module: inputs that are already linked.
 fn replace_with_linked(set: &mut GenSet, passes: Option<Vec<String>>) {
-    let sources: Vec<SourceFile> =
-        set.modules.iter().enumerate().map(|(i, m)| SourceFile::text(format!("nc{i:02}.json"), pretty(m))).collect();
+    let sources: Vec<SourceFile> = set
+        .modules
+        .iter()
+        .enumerate()
+        .map(|(i, m)| SourceFile::text(format!("{}.json", CoreId(i as u64)), pretty(m)))
+        .collect();
     let options = crate::passes::LinkOptions { passes, flow: Some(Flow::Seeds), ..Default::default() };
     let outcome = crate::passes::run(sources, &options);
     if let Some(linked) = outcome.linked.as_ref().and_then(LinkedSet::single) {
@@ -73,7 +78,7 @@ fn inject_grid(set: &mut GenSet, config: &GenConfig, code: Code) {
     match code {
         Code::SubgraphMissing => {
             // Core 1 without its second subgraph.
-            if let Some(at) = module_named(set, &format!("nc01/sg{:02}", 1.min(last_subgraph))) {
+            if let Some(at) = module_named(set, &Place::subgraph(1, 1.min(last_subgraph)).to_string()) {
                 set.modules.remove(at);
             }
         }
@@ -138,7 +143,7 @@ fn inject_grid(set: &mut GenSet, config: &GenConfig, code: Code) {
                 }
             }
             for core in 0..config.cores.max(1) {
-                let Some(at) = module_named(set, &format!("nc{core:02}/sg{last_subgraph:02}")) else { continue };
+                let Some(at) = module_named(set, &Place::subgraph(core, last_subgraph).to_string()) else { continue };
                 if let Some(allocations) = allocations_mut(set, at) {
                     let memloc = memloc_dram(tensor, 0x7f_0000, true);
                     allocations.insert(
@@ -157,8 +162,9 @@ fn inject_grid(set: &mut GenSet, config: &GenConfig, code: Code) {
         }
         _ if per_core_fault(code) => {
             // Each core's first subgraph stands for the core, as in the seeds' set.
-            let firsts: Vec<usize> =
-                (0..config.cores.max(1)).filter_map(|core| module_named(set, &format!("nc{core:02}/sg00"))).collect();
+            let firsts: Vec<usize> = (0..config.cores.max(1))
+                .filter_map(|core| module_named(set, &Place::subgraph(core, 0).to_string()))
+                .collect();
             let mut view = GenSet {
                 modules: firsts.iter().map(|&i| set.modules[i].clone()).collect(),
                 netlist: None,

@@ -17,6 +17,7 @@
 //! them to (`input3_set` holding `input3`), read and written by DMA copies beside the
 //! generator's body.
 
+use crate::model::place::Place;
 use serde_json::{json, Map, Value};
 
 use super::config::GenConfig;
@@ -142,7 +143,7 @@ pub(super) fn documents(config: &GenConfig) -> GenSet {
                 formals(&mut module, first);
             }
             if let Value::Object(map) = &mut module {
-                map.insert("name".to_owned(), json!(format!("nc{core:02}/sg{subgraph:02}")));
+                map.insert("name".to_owned(), json!(Place::subgraph(core, subgraph).to_string()));
             }
             modules.push(module);
         }

@@ -31,6 +31,7 @@ mod set;
 mod short;
 pub mod workdir;
 
+use crate::model::place::CoreId;
 use std::io::Write as _;
 
 use serde_json::{json, Map, Value};
@@ -196,7 +197,7 @@ pub fn write_files<W: std::io::Write>(
     let cores = config.cores.max(1);
     for core in 0..cores {
         let module = core_module(config, core, &mut rng);
-        let path = format!("nc{core:02}.json");
+        let path = format!("{}.json", CoreId(core));
         let mut out = Counted { inner: open(&path)?, bytes: 0 };
         write_document(&module, config, &mut out)?;
         out.flush()?;
@@ -235,7 +236,7 @@ impl<W: std::io::Write> std::io::Write for Counted<W> {
 fn file_of(config: &GenConfig, module: &Value, index: usize) -> String {
     match module.get("name").and_then(Value::as_str) {
         Some(name) if config.flow != crate::model::flow::Flow::Seeds => format!("{name}/bir.json"),
-        _ => format!("nc{index:02}.json"),
+        _ => format!("{}.json", CoreId(index as u64)),
     }
 }
 

@@ -8,6 +8,7 @@ use super::config::{GenConfig, Layout};
 use super::set::{pretty, GenFile};
 use super::workdir::{npy, tensor_map, STALE_NAME};
 use crate::diag::codes::Code;
+use crate::model::place::{Place, SubgraphId};
 
 /// The modular flow's work directory (docs/spec/link.md §1.5, §3.6) for `config` (its
 /// `flow` modular): every subgraph of every core dumped after `dep_reduction` (the pass
@@ -32,14 +33,13 @@ pub fn generate(config: &GenConfig, name: &str, fault: Option<Code>) -> Vec<GenF
             files.push(GenFile { path: format!("{name}/{}", file.path), bytes: file.bytes });
             continue;
         };
-        let Some((core_dir, subgraph_dir)) = place.split_once('/') else { continue };
-        let core: usize = core_dir.trim_start_matches("nc").parse().unwrap_or(0);
-        let subgraph: usize = subgraph_dir.trim_start_matches("sg").parse().unwrap_or(0);
+        let Ok(at) = place.parse::<Place>() else { continue };
+        let (core, subgraph) = (at.core.0 as usize, at.slot.subgraph().map_or(0, |s| s.0 as usize));
         let module: Value = serde_json::from_slice(&file.bytes).unwrap_or(Value::Null);
         let dir = format!("{name}/{place}");
         let mut add = |path: &str, bytes: Vec<u8>| files.push(GenFile { path: format!("{dir}/{path}"), bytes });
         add("bir_debug.31.after-dep_reduction.before-bir_linker.json", file.bytes);
-        add(&format!("weights_sg{subgraph:02}.npy"), npy(&[core as f32, subgraph as f32, 0.5]));
+        add(&format!("weights_{}.npy", SubgraphId(subgraph as u32)), npy(&[core as f32, subgraph as f32, 0.5]));
         let table = if fault == Some(Code::ArtifactCollision) && core == 1 && subgraph == last {
             vec![9.0, 9.0]
         } else {
@@ -55,9 +55,9 @@ pub fn generate(config: &GenConfig, name: &str, fault: Option<Code>) -> Vec<GenF
         }
         add("tensor_map.json", pretty(&Value::Object(map)).into_bytes());
         if subgraph == 0 {
-            let core_dir = format!("{name}/{core_dir}");
+            let core_dir = format!("{name}/{}", at.core);
             files.push(GenFile {
-                path: format!("{core_dir}/debug_info_nc{core:02}.json"),
+                path: format!("{core_dir}/debug_info_{}.json", at.core),
                 bytes: pretty(&json!({"core": core, "lines": []})).into_bytes(),
             });
             files.push(GenFile {

@@ -5,6 +5,7 @@
 //! them, and a test checks that the committed files are exactly what this module
 //! produces, so a sample can never drift from the code that explains it.
 
+use crate::model::place::Place;
 use serde::{Deserialize, Serialize};
 
 use crate::diag::codes::Code;
@@ -382,7 +383,10 @@ fn with_compilers_result(name: &str) -> Vec<gen::GenFile> {
             if core == 1 && dump.contains("vnc_link") {
                 text = text.replacen("\"addr\": 2097152", "\"addr\": 2097153", 1);
             }
-            files.push(gen::GenFile { path: format!("{name}/nc{core:02}/sgLnk/{dump}"), bytes: text.into_bytes() });
+            files.push(gen::GenFile {
+                path: format!("{name}/{}/{dump}", Place::linked(core)),
+                bytes: text.into_bytes(),
+            });
         }
     }
     files

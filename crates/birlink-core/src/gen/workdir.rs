@@ -4,6 +4,7 @@
 //! custom op, a CPU-node file (core 0), a tensor map per core, and a `command.txt`.
 //! One fault of the link's last step can be injected ([`FAULTS`]).
 
+use crate::model::place::{CoreId, Place};
 use serde_json::{json, Map, Value};
 
 use super::config::GenConfig;
@@ -97,7 +98,7 @@ pub fn generate(config: &GenConfig, name: &str, fault: Option<Code>) -> Vec<GenF
     }];
     let maps: Vec<Map<String, Value>> = set.modules.iter().enumerate().map(|(c, m)| tensor_map(m, c)).collect();
     for (core, module) in set.modules.iter().enumerate() {
-        let dir = format!("{name}/nc{core:02}/sg00");
+        let dir = format!("{name}/{}", Place::subgraph(core as u64, 0));
         let mut add = |path: &str, bytes: Vec<u8>| files.push(GenFile { path: format!("{dir}/{path}"), bytes });
         let text = pretty(module).into_bytes();
         for (n, after, before) in PASSES {
@@ -111,10 +112,13 @@ pub fn generate(config: &GenConfig, name: &str, fault: Option<Code>) -> Vec<GenF
         for engine in ["PE", "Pool", "Activation", "SP", "DVE"] {
             add(&format!("{engine}.bin"), format!("{engine} program of core {core}\n").into_bytes());
         }
-        add(&format!("weights_nc{core:02}.npy"), npy(&[core as f32, 0.5, 1.5, 2.5]));
+        add(&format!("weights_{}.npy", CoreId(core as u64)), npy(&[core as f32, 0.5, 1.5, 2.5]));
         let shared = if fault == Some(Code::ArtifactCollision) && core == 1 { vec![9.0, 9.0] } else { vec![1.0, 2.0] };
         add("shared_constants.npy", npy(&shared));
-        add(&format!("debug_info_nc{core:02}.json"), pretty(&json!({"core": core, "lines": []})).into_bytes());
+        add(
+            &format!("debug_info_{}.json", CoreId(core as u64)),
+            pretty(&json!({"core": core, "lines": []})).into_bytes(),
+        );
         add("custom_op/libtopk.so", b"\x7fELF custom op: top-k\n".to_vec());
         if core == 0 {
             add("cpu_node_0/host_graph.json", pretty(&json!({"nodes": ["argmax"]})).into_bytes());
@@ -171,7 +175,7 @@ pub fn early_failure(config: &GenConfig, name: &str) -> Vec<GenFile> {
         .into_bytes(),
     }];
     for (core, module) in set.modules.iter().enumerate() {
-        let dir = format!("{name}/nc{core:02}/sg00");
+        let dir = format!("{name}/{}", Place::subgraph(core as u64, 0));
         files.push(GenFile {
             path: format!(
                 "{dir}/bir_debug.9.after-{BEFORE_LOCAL_COLLECTIVES}.before-lower_local_collectives.penguin.json"

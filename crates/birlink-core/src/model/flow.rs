@@ -76,6 +76,28 @@ pub enum FlowSource {
 }
 
 impl FlowSource {
+    /// Why the flow is `flow`, in the compiler's words where it has them — the same
+    /// words in the CLI and on the page.
+    pub fn why(self, flow: Flow) -> &'static str {
+        match (flow, self) {
+            (_, FlowSource::Netlist) => {
+                "a netlist with partitions (the compiler: “found partitions within VNC, using VNC + MT modular flow”)"
+            }
+            (_, FlowSource::Subgraphs) => "a core has several subgraphs",
+            (_, FlowSource::Sglnk) => {
+                "every module is a core's linked module (ncCC/sgLnk): bir_linker has run, the VNC passes link them across the cores"
+            }
+            (_, FlowSource::Single) => {
+                "one subgraph per core and no netlist partitions (the compiler: “Switching to VNC + flat flow”): the compiler runs no bir_linker"
+            }
+            (Flow::Seeds, FlowSource::Linked) => "an input is the seeds' linked module (its functions carry several cores)",
+            (Flow::Seeds, _) => {
+                "asked for (--flow, the page's flow menu, a link's flow=, or a bundle's options.flow): the cores merged into one module — not what the compiler does"
+            }
+            (_, _) => "asked for (--flow, the page's flow menu, a link's flow=, or a bundle's options.flow)",
+        }
+    }
+
     /// `netlist`, `subgraphs`, `single` or `option`.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -6,6 +6,7 @@
 //! the spec are never renamed; fields may be added. All lists are `Vec`s in pipeline
 //! order: no hash-map order ever reaches the output.
 
+use crate::model::place::CoreId;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -132,6 +133,58 @@ pub struct FidelityRow {
     /// of that core after that pass).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unread: Option<String>,
+}
+
+/// What a fidelity row comes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Agreement {
+    /// The texts are the same.
+    Agree,
+    /// They part.
+    Differ,
+    /// Nothing could be compared.
+    Unread,
+}
+
+impl Agreement {
+    /// `agree`, `differ` or `unread`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Agreement::Agree => "agree",
+            Agreement::Differ => "differ",
+            Agreement::Unread => "unread",
+        }
+    }
+}
+
+impl FidelityRow {
+    /// `bir_linker (nc00)`: the pass and the core's module it is about.
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.pass, CoreId(self.core))
+    }
+
+    /// What it comes to, and in words — the same words in the CLI and on the page:
+    /// `agrees with `F` (N lines)`, `parts from `F` at line L (unit; K of N lines
+    /// differ): birlink `…` · compiler `…``, `not compared: why`.
+    pub fn verdict(&self) -> (Agreement, String) {
+        match (&self.unread, &self.first) {
+            (Some(why), _) => (Agreement::Unread, format!("not compared: {why}")),
+            (None, None) => (Agreement::Agree, format!("agrees with `{}` ({} lines)", self.file, self.lines)),
+            (None, Some(first)) => (
+                Agreement::Differ,
+                format!(
+                    "parts from `{}` at line {} ({}; {} of {} lines differ): birlink `{}` · compiler `{}`",
+                    self.file,
+                    first.line,
+                    first.unit,
+                    self.differing,
+                    self.lines,
+                    first.birlink.as_deref().unwrap_or("(no line)").trim(),
+                    first.compiler.as_deref().unwrap_or("(no line)").trim()
+                ),
+            ),
+        }
+    }
 }
 
 /// Where birlink's and the compiler's results first part.
@@ -301,6 +354,16 @@ pub struct PassRow {
     pub status: PassStatus,
     /// Its steps in order.
     pub steps: Vec<StepRow>,
+}
+
+impl PassRow {
+    /// `bir_linker (nc00)` for a pass run per core, else the pass.
+    pub fn label(&self) -> String {
+        match self.core {
+            Some(core) => format!("{} ({})", self.name, CoreId(core)),
+            None => self.name.as_str().to_owned(),
+        }
+    }
 }
 
 /// How a pass went.

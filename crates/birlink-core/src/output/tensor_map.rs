@@ -53,3 +53,9 @@ fn of(map: &TensorMap, core: Option<u64>) -> String {
     }
     super::json::to_pretty_string(&Value::Object(root))
 }
+
+/// The file a core's merged tensor map is written to in an output folder
+/// (`tensor_map.nc01.json`; `--link-dir` writes it as `nc01/sgLnk/sg00/tensor_map.json`).
+pub fn core_file_name(core: u64) -> String {
+    format!("tensor_map.{}.json", crate::model::place::CoreId(core))
+}

@@ -225,7 +225,7 @@ impl Reason {
 
 /// `subgraph sg00`, or `subgraphs sg00, sg01, sg02`.
 pub fn subgraphs_text(subgraphs: &[u32]) -> String {
-    let names: Vec<String> = subgraphs.iter().map(|s| format!("sg{s:02}")).collect();
+    let names: Vec<String> = subgraphs.iter().map(|&s| SubgraphId(s).to_string()).collect();
     match names.as_slice() {
         [one] => format!("subgraph {one}"),
         _ => format!("subgraphs {}", names.join(", ")),
@@ -664,9 +664,9 @@ pub fn artifacts(paths: &[&str], plan: &Plan) -> Vec<Artifact> {
 pub fn modular_place(artifact: &Artifact) -> Option<String> {
     let core = artifact.core;
     match (artifact.subgraph, artifact.kind) {
-        (Some(_), ArtifactKind::Weight) => Some(format!("nc{core:02}/sgLnk/sg00/{}", artifact.name)),
+        (Some(_), ArtifactKind::Weight) => Some(format!("{}/sg00/{}", Place::linked(core), artifact.name)),
         (None, ArtifactKind::DebugInfo | ArtifactKind::CustomOp) => {
-            Some(format!("nc{core:02}/sgLnk/{}", artifact.name))
+            Some(format!("{}/{}", Place::linked(core), artifact.name))
         }
         _ => None,
     }

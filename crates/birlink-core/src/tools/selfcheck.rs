@@ -295,7 +295,7 @@ pub fn split_files(data: &[u8]) -> Vec<SourceFile> {
         .take(6)
         .enumerate()
         .map(|(i, part)| SourceFile {
-            path: format!("nc{i:02}.json"),
+            path: format!("{}.json", crate::model::place::CoreId(i as u64)),
             content: crate::read::input::Content::Bytes(part.to_vec()),
             role: crate::read::input::Role::Auto,
         })

@@ -21,6 +21,7 @@ mod fuzz;
 mod layouts;
 mod logs;
 mod pipeline;
+mod places;
 mod properties;
 mod reduce;
 mod samples;

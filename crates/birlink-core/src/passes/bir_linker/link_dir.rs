@@ -18,6 +18,7 @@
 //! their subgraph folders (birlink's reading). One name offered by two subgraphs of a
 //! core is one entry when their bytes agree, BL0315 when not.
 
+use crate::model::place::{CoreId, Place};
 use std::collections::BTreeMap;
 
 use crate::diag::codes::Code;
@@ -117,7 +118,7 @@ pub fn plan_core(input: &WorkdirInput, plan: &Plan, core: u64, diags: &mut Vec<D
             let depth = path.split('/').count() - a.name.split('/').count() - usize::from(a.subgraph.is_some());
             path.split('/').take(depth).collect::<Vec<_>>().join("/")
         })
-        .unwrap_or_else(|| format!("nc{core:02}"));
+        .unwrap_or_else(|| CoreId(core).to_string());
     let mut by_name: BTreeMap<String, Vec<&Artifact>> = BTreeMap::new();
     let mut in_place = Vec::new();
     let mut has_maps = false;
@@ -136,8 +137,8 @@ pub fn plan_core(input: &WorkdirInput, plan: &Plan, core: u64, diags: &mut Vec<D
         let first = offers[0];
         let file = &input.files[first.index];
         let folder = |a: &Artifact| match a.subgraph {
-            Some(s) => format!("nc{core:02}/sg{s:02}"),
-            None => format!("nc{core:02}"),
+            Some(s) => Place::subgraph(core, s).to_string(),
+            None => CoreId(core).to_string(),
         };
         let mut entry = LinkDirEntry {
             name: name.clone(),
@@ -158,7 +159,7 @@ pub fn plan_core(input: &WorkdirInput, plan: &Plan, core: u64, diags: &mut Vec<D
         entries.push(entry);
     }
     if has_maps {
-        entries.push(written(format!("nc{core:02}/sgLnk/{CORE_TENSOR_MAP}"), Some(core)));
+        entries.push(written(format!("{}/{CORE_TENSOR_MAP}", Place::linked(core)), Some(core)));
         entries.sort_by(|a, b| a.name.cmp(&b.name));
     }
     in_place.sort_by(|a, b| a.path.cmp(&b.path));

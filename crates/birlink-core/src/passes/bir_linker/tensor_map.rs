@@ -13,6 +13,7 @@
 //! for an entry binding a tensor the link made internal, left out of the written map
 //! (BL0311).
 
+use crate::model::place::Place;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -63,7 +64,7 @@ impl MapUnit {
     fn owner(&self) -> String {
         match self.subgraph {
             None => format!("core {}", self.core),
-            Some(s) => format!("nc{:02}/sg{s:02}", self.core),
+            Some(s) => Place::subgraph(self.core, s).to_string(),
         }
     }
 
@@ -72,7 +73,9 @@ impl MapUnit {
     fn holder(&self, linked: &Module) -> String {
         match self.subgraph {
             None => format!("core {} of the linked module", self.core),
-            Some(_) => format!("function {} of nc{:02}/sgLnk", linked.store.functions[self.function].name(), self.core),
+            Some(_) => {
+                format!("function {} of {}", linked.store.functions[self.function].name(), Place::linked(self.core))
+            }
         }
     }
 }

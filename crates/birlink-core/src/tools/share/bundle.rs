@@ -8,6 +8,7 @@
 //! its core id would not give it gets that name as its `name` key: the bundle links as
 //! the files did.
 
+use crate::model::place::CoreId;
 use serde_json::{Map, Value};
 
 use super::data::LinkSetData;
@@ -36,7 +37,7 @@ pub fn to_bundle(set: &LinkSetData) -> Result<String, BundleError> {
             Value::Object(mut map) if !is_netlist_name && map.contains_key("functions") => {
                 if !map.contains_key("name") {
                     let core = map.get("attributes").and_then(|a| a.get("neuron_core_id")).and_then(Value::as_u64);
-                    let by_core = format!("nc{:02}", core.unwrap_or(0));
+                    let by_core = CoreId(core.unwrap_or(0)).to_string();
                     if let Some(name) = name_from_path(&file.name).filter(|n| *n != by_core) {
                         map.insert("name".to_owned(), Value::from(name));
                     }

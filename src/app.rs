@@ -35,7 +35,7 @@ pub fn app() -> Html {
     use_exports(&state);
     let drop = use_drop(&state);
     let selection = SelectionContext::of(&state);
-    let (help, share, mode, pasting) = (state.help, state.share.dialog.is_some(), state.mode, state.repro.log.editing);
+    let (help, share, mode, pasting) = (state.help, state.share.dialog.is_some(), state.mode, state.log.editing);
     let context = AppContext { state };
     if mode == Mode::Embed {
         // Not a drop target: a file dropped here must not make the frame open it.

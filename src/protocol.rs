@@ -12,6 +12,8 @@ use birlink_core::model::entity::EntityKey;
 use birlink_core::output::report::ModuleUnit;
 use birlink_core::tools::log::{Beside, Finding, Located, LogReading};
 use birlink_core::tools::query::{EntityQuery, EntityView, Original, SearchHit};
+use birlink_core::tools::reduce::Level;
+use birlink_core::{Code, Pass};
 
 /// UTF-8 bytes crossing between the threads as one `Uint8Array` (serde-wasm-bindgen
 /// passes it through untouched): a large text crosses in one copy, where a string would
@@ -195,8 +197,8 @@ pub struct LogRead {
 pub struct ReduceStep {
     /// The round (every level once per round).
     pub round: u32,
-    /// The level being reduced (`instructions`).
-    pub level: String,
+    /// The level being reduced (`None`: done).
+    pub level: Option<Level>,
     /// Tests run.
     pub tests: u32,
     /// Instructions left.
@@ -211,9 +213,9 @@ pub struct ReducedSummary {
     /// The file's name (`reduced.json`).
     pub file_name: String,
     /// The code kept (`1514`).
-    pub code: String,
+    pub code: Code,
     /// Its pass.
-    pub pass: String,
+    pub pass: Pass,
     /// Tests run.
     pub tests: u32,
     /// Bytes before and after.
@@ -363,11 +365,16 @@ pub enum Response {
         /// What was read.
         json: Result<Bytes, String>,
     },
-    /// A log file's JSON, to download (or why not).
+    /// A log file's JSON, to download.
     LogJson {
         /// Its bytes.
         #[serde(with = "serde_wasm_bindgen::preserve")]
-        blob: JsValue,
+        blob: web_sys::Blob,
+    },
+    /// A log file's JSON could not be made: why (the page says it).
+    LogJsonFailed {
+        /// Why.
+        message: String,
     },
     /// A reduction is under way.
     Reducing {

@@ -45,6 +45,14 @@ impl Side {
         }
     }
 
+    /// Its name on the wire of a host's messages: `shown`, `against` (embed spec §4.1).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Shown => "shown",
+            Side::Against => "against",
+        }
+    }
+
     /// The prefix of the element ids of its controls (`""`, `"against-"`): the header's
     /// picker is `#samples`, the Compare panel's `#against-samples`.
     pub fn id_prefix(self) -> &'static str {

@@ -9,7 +9,7 @@ use super::link_set_picker::LinkSetPicker;
 use crate::context::{use_app, AppContext};
 use crate::protocol::Export;
 use crate::side::Side;
-use crate::state::{Action, DetailsAction, ExportAction, ReproAction, SearchAction, Selection, ShareAction, Status};
+use crate::state::{Action, DetailsAction, ExportAction, LogAction, SearchAction, Selection, ShareAction, Status};
 
 /// The top bar.
 #[function_component(Header)]
@@ -47,7 +47,7 @@ pub fn header() -> Html {
                 <button type="button" onclick={context.on(|| Action::Share(ShareAction::Open))} disabled={run.is_none()} id="share-button"
                         title="A link that carries this link set (s)">{ "Share" }</button>
             </div>
-            <button type="button" id="paste-error" onclick={context.on(|| Action::Repro(ReproAction::OpenLog))}
+            <button type="button" id="paste-error" onclick={context.on(|| Action::Log(LogAction::Open))}
                     title="Paste a line of the compiler's log (NCC_ILLC059, NCC_IXLV002, …) to find what it names; or paste it anywhere on the page">
                 { "Paste error" }
             </button>

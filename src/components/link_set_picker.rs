@@ -79,11 +79,10 @@ pub fn link_set_picker(props: &PickerProps) -> Html {
     // In an editor's webview its own dialog chooses (it browses the machine the files are
     // on: under Remote-SSH, not the laptop the webview runs on).
     let editor = crate::services::editor::available();
-    let against = side == Side::Against;
     let click = |input: NodeRef, folder: bool| {
         Callback::from(move |_: MouseEvent| {
             if editor {
-                crate::services::editor::pick(folder, against);
+                crate::services::editor::pick(folder, side);
             } else if let Some(input) = input.cast::<web_sys::HtmlInputElement>() {
                 input.click();
             }

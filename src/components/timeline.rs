@@ -18,7 +18,7 @@ use birlink_core::tools::log::compile::{Failure, Lane as LaneKind, PassRun, RunS
 use birlink_core::tools::log::{Dumps, Located, LogReading};
 
 use crate::context::use_app;
-use crate::state::{Action, ReproAction};
+use crate::state::{Action, LogAction};
 
 /// A column's width, a lane's height, the lane labels' width, the header's height.
 const COLUMN: f64 = 14.0;
@@ -173,7 +173,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
             (props.selected == Some(offset + i)).then_some("tl-selected")
         );
         let index = offset + i;
-        let choose = context.on(move || Action::Repro(ReproAction::Pass(Some(index))));
+        let choose = context.on(move || Action::Log(LogAction::Pass(Some(index))));
         let onclick = {
             let choose = choose.clone();
             Callback::from(move |_: MouseEvent| choose.emit(()))
@@ -261,11 +261,11 @@ fn pass_details(props: &PassDetailsProps) -> Html {
         (RunStatus::Started, _) => "started, with no end in the log".to_owned(),
         (status, None) => status.as_str().to_owned(),
     };
-    let close = context.on(|| Action::Repro(ReproAction::Pass(None)));
+    let close = context.on(|| Action::Log(LogAction::Pass(None)));
     let failure = props.failure.as_ref().map(|failure| {
         let jump = props.failure_place.as_ref().filter(|p| p.diagnostic.is_some() || !p.keys.is_empty()).map(|place| {
             let (key, diagnostic) = (place.keys.first().cloned(), place.diagnostic);
-            let onclick = context.on(move || Action::Repro(ReproAction::Jump { key: key.clone(), diagnostic }));
+            let onclick = context.on(move || Action::Log(LogAction::Jump { key: key.clone(), diagnostic }));
             html! { <button type="button" id="timeline-jump" {onclick}>{ "Show it in the loaded dumps" }</button> }
         });
         let to_print = failure.dump_after.as_ref().map(|after| {

@@ -15,6 +15,8 @@ use birlink_core::model::entity::EntityKey;
 use birlink_core::tools::share::View;
 use birlink_core::tools::share::ViewState;
 
+use crate::side::Side;
+
 /// The protocol's version.
 pub const VERSION: u64 = 1;
 
@@ -434,8 +436,8 @@ pub enum PageMessage {
     Pick {
         /// A folder (else files).
         folder: bool,
-        /// For the set compared against.
-        against: bool,
+        /// For which link set.
+        side: Side,
     },
 }
 
@@ -462,9 +464,7 @@ impl PageMessage {
                 json!({"birlink": "open", "file": file, "line": line, "column": column})
             }
             PageMessage::Open { source, .. } => json!({"birlink": "open", "source": source}),
-            PageMessage::Pick { folder, against } => {
-                json!({"birlink": "pick", "folder": folder, "side": if *against { "against" } else { "shown" }})
-            }
+            PageMessage::Pick { folder, side } => json!({"birlink": "pick", "folder": folder, "side": side.as_str()}),
         }
     }
 }
@@ -493,9 +493,9 @@ mod tests {
         );
         let kernel = PageMessage::Open { file: None, line: 0, column: 0, source: Some("tiling.py:12".into()) };
         assert_eq!(kernel.to_value(), json!({"birlink": "open", "source": "tiling.py:12"}));
-        let pick = PageMessage::Pick { folder: true, against: false };
+        let pick = PageMessage::Pick { folder: true, side: Side::Shown };
         assert_eq!(pick.to_value(), json!({"birlink": "pick", "folder": true, "side": "shown"}));
-        let pick = PageMessage::Pick { folder: false, against: true };
+        let pick = PageMessage::Pick { folder: false, side: Side::Against };
         assert_eq!(pick.to_value(), json!({"birlink": "pick", "folder": false, "side": "against"}));
     }
 

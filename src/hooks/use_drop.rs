@@ -3,7 +3,8 @@
 use yew::prelude::*;
 
 use crate::services::files;
-use crate::state::{Action, LinkAction, LinkOp, State};
+use crate::side::Side;
+use crate::state::State;
 
 /// Whether something is being dragged over the page, and the handlers to put on it.
 pub struct DropHandle {
@@ -47,15 +48,7 @@ pub fn use_drop(state: &UseReducerHandle<State>) -> DropHandle {
             dragging.set(false);
             let Some(transfer) = event.data_transfer() else { return };
             let dispatcher = dispatcher.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let picked = files::from_drop(transfer).await;
-                if picked.is_empty() {
-                    dispatcher
-                        .dispatch(Action::Notice(Some("nothing to open: drop `.json` files or folders".to_owned())));
-                } else {
-                    dispatcher.dispatch(LinkAction::shown(LinkOp::AddFiles(picked)));
-                }
-            });
+            files::take_drop(transfer, Side::Shown, move |action| dispatcher.dispatch(action));
         })
     };
     DropHandle { dragging: *dragging, ondragover, ondragleave, ondrop }

@@ -6,7 +6,7 @@ use gloo::events::EventListener;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::state::{Action, ReproAction, State, MAX_LOG_BYTES};
+use crate::state::{Action, LogAction, State, MAX_LOG_BYTES};
 
 /// Listens to pastes on the document for as long as the app lives.
 #[hook]
@@ -25,7 +25,7 @@ pub fn use_paste(state: &UseReducerHandle<State>) {
                 return;
             };
             if !text.is_empty() && text.len() <= MAX_LOG_BYTES {
-                dispatcher.dispatch(Action::Repro(ReproAction::Pasted(text)));
+                dispatcher.dispatch(Action::Log(LogAction::Pasted(text)));
             }
         });
         move || drop(listener)

@@ -15,15 +15,14 @@ use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
 use gloo_worker::{Spawnable, WorkerBridge};
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::protocol::{Bytes, Codec, InputFile, LinkRequest, Request, Response, RunStats, Wire, WorkdirFiles};
 use crate::services::download;
 use crate::side::Side;
 use crate::state::{
-    Action, Ask, CompareAction, CompareOrder, DetailsAction, FileBlob, LinkOrder, Mailbox, Outbox, PickedFile, Query,
-    ReproAction, RunAction, RunResult, SearchAction, ShareAction, State,
+    Action, Ask, CompareAction, CompareOrder, DetailsAction, FileBlob, LinkOrder, LogAction, Mailbox, Outbox,
+    PickedFile, Query, ReduceAction, RunAction, RunResult, SearchAction, ShareAction, State,
 };
 use crate::worker::LinkWorker;
 
@@ -72,7 +71,7 @@ fn read_log_read(seq: u64, json: Result<Bytes, String>) -> Action {
             .map(Box::new)
             .map_err(|error| format!("the worker's reading of the log did not read back: {error}"))
     });
-    Action::Repro(ReproAction::LogRead { seq, read })
+    Action::Log(LogAction::FileRead { seq, read })
 }
 
 fn response_action(response: Response) -> Option<Incoming> {
@@ -106,24 +105,23 @@ fn response_action(response: Response) -> Option<Incoming> {
             return Some(Incoming::Read(Box::new(move || read_comparison(a, b, numbers, core_map, json))));
         }
         Response::Located { run, text, located, beside } => {
-            Action::Repro(ReproAction::Located { run, text, located, beside })
+            Action::Log(LogAction::Located { run, text, located, beside })
         }
         Response::LogJson { blob } => {
-            if let Some(blob) = blob.dyn_ref::<web_sys::Blob>() {
-                download::blob(blob, "log.json");
-            }
+            download::blob(&blob, "log.json");
             return None;
         }
+        Response::LogJsonFailed { message } => Action::Notice(Some(format!("could not make log.json: {message}"))),
         Response::LogRead { log, json } => {
             return Some(Incoming::Read(Box::new(move || read_log_read(log, json))));
         }
-        Response::Reducing { run, step } => Action::Repro(ReproAction::Progress { run, step }),
+        Response::Reducing { run, step } => Action::Reduce(ReduceAction::Progress { run, step }),
         Response::Reduced { run, summary, blob } => {
             let file =
                 PickedFile { path: summary.file_name.clone(), size: blob.size() as u64, blob: FileBlob(Some(blob)) };
-            Action::Repro(ReproAction::Reduced { run, file, summary })
+            Action::Reduce(ReduceAction::Reduced { run, file, summary })
         }
-        Response::ReduceFailed { run, message } => Action::Repro(ReproAction::Failed { run, message }),
+        Response::ReduceFailed { run, message } => Action::Reduce(ReduceAction::Failed { run, message }),
     };
     Some(Incoming::Action(Box::new(action)))
 }
@@ -259,8 +257,8 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
     use_send(bridge.clone(), &state.details.out);
     use_send(bridge.clone(), &state.search.out);
     use_send_all(bridge.clone(), &state.share.out);
-    use_send(bridge.clone(), &state.repro.log_out);
-    use_send(bridge.clone(), &state.repro.reduce_out);
+    use_send(bridge.clone(), &state.log.out);
+    use_send(bridge.clone(), &state.reduction.out);
     use_send(bridge, &state.export.out);
 }
 

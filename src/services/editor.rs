@@ -13,6 +13,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use birlink_core::tools::share::ViewState;
 
 use crate::embed::protocol::PageMessage;
+use crate::side::Side;
 
 /// The host document's `birlinkPage` member `key`.
 fn member(key: &str) -> Option<JsValue> {
@@ -67,8 +68,8 @@ pub fn open_file(file: &str, line: u64, column: u64) {
 
 /// Asks the editor to choose files (or a folder) with its own dialog, for a side: it
 /// answers with a `load` of what was chosen.
-pub fn pick(folder: bool, against: bool) {
-    send(&PageMessage::Pick { folder, against });
+pub fn pick(folder: bool, side: Side) {
+    send(&PageMessage::Pick { folder, side });
 }
 
 /// Asks the editor to open the kernel line behind an entity (`debug.filename:lineno`).

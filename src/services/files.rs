@@ -11,7 +11,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use crate::state::{FileBlob, PickedFile};
+use crate::side::Side;
+use crate::state::{Action, FileBlob, LinkAction, LinkOp, PickedFile};
 
 fn picked(file: &web_sys::File, path: String) -> PickedFile {
     PickedFile { path, size: file.size() as u64, blob: FileBlob(Some(file.clone().into())) }
@@ -60,6 +61,19 @@ pub fn from_input(input: &web_sys::HtmlInputElement) -> Vec<PickedFile> {
         folder_files(&mut files);
     }
     files
+}
+
+/// What a drop on the page (or on B's panel) opens: its files join `side`'s link set;
+/// a drop with nothing to open says so. Read in a task of its own.
+pub fn take_drop(transfer: web_sys::DataTransfer, side: Side, dispatch: impl Fn(Action) + 'static) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let picked = from_drop(transfer).await;
+        if picked.is_empty() {
+            dispatch(Action::Notice(Some("nothing to open: drop `.json` files or folders".to_owned())));
+        } else {
+            dispatch(Action::Link(LinkAction { side, op: LinkOp::AddFiles(picked) }));
+        }
+    });
 }
 
 /// Everything dropped: files as they are, folders walked for `*.json`.

@@ -130,7 +130,7 @@ impl State {
                 self.host.out.post(answer);
             }
             Ok(HostCall::Load { files, lnc, state, against, against_lnc }) => {
-                self.forget_repro();
+                self.forget_reduction();
                 self.host.out.post(PageMessage::Ack { id: id.clone() });
                 self.host.waits.loads_acked.push(id.clone());
                 let excess = self.host.waits.loads_acked.len().saturating_sub(16);
@@ -144,9 +144,9 @@ impl State {
                 self.host.waits.load = Some(id);
                 self.relink(Side::Shown);
                 if !logs.is_empty() {
-                    self.apply_repro(super::ReproAction::LogFiles(logs));
-                } else if self.repro.log.file.is_some() {
-                    self.repro.log = super::LogState::default();
+                    self.apply_log(super::LogAction::Files(logs));
+                } else if self.log.file.is_some() {
+                    self.log = self.log.cleared();
                 }
                 // A set to compare against comes with the load (or an empty one closes it).
                 if let Some(against) = against {

@@ -425,7 +425,7 @@ impl State {
             LinkOp::AddFiles(files) => {
                 let (logs, files) = split_logs(files);
                 if files.is_empty() && !logs.is_empty() {
-                    return self.apply_repro(super::ReproAction::LogFiles(logs));
+                    return self.apply_log(super::LogAction::Files(logs));
                 }
                 (LinkOp::AddFiles(files), logs)
             }
@@ -433,6 +433,8 @@ impl State {
                 let (logs, files) = split_logs(files);
                 (LinkOp::ReplaceFiles { files, sample }, logs)
             }
+            // A start comes before the side's first run, or not at all: then it replaces
+            // the files like a link (nothing of a reduction exists yet to forget).
             LinkOp::StartFiles { files, sample } => {
                 if self.sides[side].link.run > 0 {
                     return false;
@@ -445,18 +447,19 @@ impl State {
         let replaces = matches!(op, LinkOp::ReplaceFiles { .. }) && side == Side::Shown;
         let changed = self.apply_link_op(side, op);
         if !logs.is_empty() {
-            self.apply_repro(super::ReproAction::LogFiles(logs));
-        } else if replaces && self.repro.log.file.is_some() {
-            self.repro.log = super::LogState::default();
+            self.apply_log(super::LogAction::Files(logs));
+        } else if replaces && self.log.file.is_some() {
+            self.log = self.log.cleared();
         }
         changed
     }
 
     fn apply_link_op(&mut self, side: Side, op: LinkOp) -> bool {
-        // The user's own change of the shown link set ends what a reduction left.
-        let changes_files = !matches!(op, LinkOp::StartFiles { .. } | LinkOp::OpenLink { .. });
+        // The user's own change of the shown link set ends what a reduction left (a start
+        // is a `ReplaceFiles` by now: `apply_link`).
+        let changes_files = !matches!(op, LinkOp::OpenLink { .. });
         if side == Side::Shown && changes_files {
-            self.forget_repro();
+            self.forget_reduction();
         }
         let link = &mut self.sides[side].link;
         match op {
@@ -488,12 +491,7 @@ impl State {
                 link.replace(files, Source::Link, sample);
                 self.opened(side);
             }
-            LinkOp::StartFiles { files, sample } => {
-                if link.run > 0 {
-                    return false;
-                }
-                return self.apply_link_op(side, LinkOp::ReplaceFiles { files, sample });
-            }
+            LinkOp::StartFiles { .. } => return false,
             LinkOp::OpenLink { data, lnc } => {
                 // Reading the data is the side's run until it opens what it read.
                 let run = self.next_run();
@@ -547,7 +545,7 @@ impl State {
     /// page's own link's, and stays in its URL).
     pub(crate) fn open_data(&mut self, side: Side, files: Vec<PickedFile>, lnc: Option<u64>, data: String) {
         if side == Side::Shown {
-            self.forget_repro();
+            self.forget_reduction();
         }
         let link = &mut self.sides[side].link;
         link.replace(files, Source::Link, None);

@@ -24,7 +24,8 @@
 //! * [`share`] — the Share dialog and the link set's `data=`;
 //! * [`history`] — the page's own URL, links applied, Back and Forward;
 //! * [`host`] — the embed protocol's requests and answers;
-//! * [`repro`] — the pasted log and the reduction.
+//! * [`log`] — the compiler's log: pasted or dropped, located, beside the run;
+//! * [`reduce`] — a minimal repro of a failing link.
 //!
 //! This file holds what they share: the [`State`] itself, the page's mode and place,
 //! the keys, and the reducer that dispatches each action to its concern.
@@ -48,8 +49,9 @@ pub mod export;
 pub mod history;
 pub mod host;
 pub mod link_set;
+pub mod log;
 pub mod outbox;
-pub mod repro;
+pub mod reduce;
 pub mod run;
 pub mod search;
 pub mod share;
@@ -65,8 +67,9 @@ pub use link_set::{
     FileBlob, LinkAction, LinkData, LinkOp, LinkOrder, LinkSet, LinkSide, LoadedFile, PickedFile, Source, Status,
     Workdir,
 };
+pub use log::{LogAction, LogFile, LogState, MAX_LOG_BYTES};
 pub use outbox::{Ask, DecodeOrder, Mailbox, Outbox, Query};
-pub use repro::{LogFile, LogState, Reducing, Repro, ReproAction, MAX_LOG_BYTES};
+pub use reduce::{ReduceAction, Reducing, Reduction};
 pub use run::{RunAction, RunRef, RunResult};
 pub use search::{Search, SearchAction};
 pub use share::{ShareAction, ShareDialog, ShareState};
@@ -132,8 +135,22 @@ pub struct State {
     pub history: History,
     /// The host's requests and the page's answers.
     pub host: HostState,
-    /// The pasted log and the reduction.
-    pub repro: Repro,
+    /// The compiler's log.
+    pub log: LogState,
+    /// The reduction.
+    pub reduction: Reduction,
+}
+
+impl From<LogAction> for Action {
+    fn from(action: LogAction) -> Action {
+        Action::Log(action)
+    }
+}
+
+impl From<ReduceAction> for Action {
+    fn from(action: ReduceAction) -> Action {
+        Action::Reduce(action)
+    }
 }
 
 impl Default for State {
@@ -158,7 +175,8 @@ impl Default for State {
             share: ShareState::default(),
             history: History::default(),
             host: HostState::default(),
-            repro: Repro::default(),
+            log: LogState::default(),
+            reduction: Reduction::default(),
         }
     }
 }
@@ -208,8 +226,10 @@ pub enum Action {
         /// The request.
         call: Result<HostCall, HostError>,
     },
-    /// The paste-a-log and reduce actions.
-    Repro(ReproAction),
+    /// The compiler's log.
+    Log(LogAction),
+    /// The reduction.
+    Reduce(ReduceAction),
     /// The samples index arrived.
     SamplesLoaded(Vec<SampleInfo>),
     /// Open or close the keyboard help.
@@ -258,7 +278,8 @@ impl State {
             Action::Share(action) => return self.apply_share(action),
             Action::History(action) => return self.apply_history(action),
             Action::Host { id, call } => self.host_call(id, call),
-            Action::Repro(action) => return self.apply_repro(action),
+            Action::Log(action) => return self.apply_log(action),
+            Action::Reduce(action) => return self.apply_reduce(action),
             Action::SamplesLoaded(samples) => self.samples = Rc::new(samples),
             Action::ToggleHelp => self.help = !self.help,
             Action::Key(key) => return self.apply_key(key),
@@ -273,8 +294,8 @@ impl State {
             Key::Escape => {
                 if self.share.dialog.is_some() {
                     self.share.dialog = None;
-                } else if self.repro.log.editing {
-                    self.repro.log.editing = false;
+                } else if self.log.editing {
+                    self.log.editing = false;
                 } else if self.help {
                     self.help = false;
                 } else if self.search.open {

@@ -430,8 +430,13 @@ fn share_shows_a_link_or_says_why_not() {
     assert!(hosted.share.out.messages.is_empty());
 }
 
-fn repro(state: State, action: ReproAction) -> State {
-    reduce(state, Action::Repro(action))
+/// No log: only its questions' outbox and numbering kept.
+fn no_log(log: &LogState) -> bool {
+    *log == LogState { out: log.out.clone(), seq: log.seq, ..LogState::default() }
+}
+
+fn repro(state: State, action: impl Into<Action>) -> State {
+    reduce(state, action.into())
 }
 
 #[test]
@@ -439,124 +444,119 @@ fn a_pasted_log_is_read_and_its_names_located_in_the_run() {
     let state = linked("error-1514.json");
     // A paste that is no log changes nothing.
     let before = Rc::new(state.clone());
-    let after = before.clone().reduce(Action::Repro(ReproAction::Pasted("hello".to_owned())));
+    let after = before.clone().reduce(Action::Log(LogAction::Pasted("hello".to_owned())));
     assert!(Rc::ptr_eq(&before, &after));
     let line = "[INTERNAL_ERROR] [NCC_ILLC059] Could not find MemoryLocation named c_partial_0_remote_1 on core 0";
-    let state = repro(state, ReproAction::Pasted(format!("INFO start\n{line}\n")));
-    assert!(state.repro.log.read && !state.repro.log.editing);
-    assert_eq!(state.repro.log.findings.len(), 1);
-    assert_eq!(state.repro.log.findings[0].line, 2);
-    let ask = state.repro.log_out.message.clone().expect("asks the worker");
+    let state = repro(state, LogAction::Pasted(format!("INFO start\n{line}\n")));
+    assert!(state.log.read && !state.log.editing);
+    assert_eq!(state.log.findings.len(), 1);
+    assert_eq!(state.log.findings[0].line, 2);
+    let ask = state.log.out.message.clone().expect("asks the worker");
     assert_eq!(ask.run, 1);
     assert!(matches!(&ask.query, Query::Locate(text) if text.contains(line)));
     // The worker's answer for the run jumps to the run's diagnostic about the name.
     let (_, outcome) = sample_run(1, "error-1514.json");
     let located: Vec<Vec<birlink_core::tools::log::Located>> =
-        birlink_core::tools::log::locate_all(&state.repro.log.findings, &outcome);
+        birlink_core::tools::log::locate_all(&state.log.findings, &outcome);
     let diagnostic = located[0][0].diagnostic.expect("the 1514 about it");
     let stale = repro(
         state.clone(),
-        ReproAction::Located {
-            run: 7,
-            text: state.repro.log.text.clone(),
-            located: located.clone(),
-            beside: Box::default(),
-        },
+        LogAction::Located { run: 7, text: state.log.text.clone(), located: located.clone(), beside: Box::default() },
     );
-    assert!(stale.repro.log.located.is_none(), "another run's answer is dropped");
+    assert!(stale.log.located.is_none(), "another run's answer is dropped");
     let state = repro(
         state.clone(),
-        ReproAction::Located { run: 1, text: state.repro.log.text.clone(), located, beside: Box::default() },
+        LogAction::Located { run: 1, text: state.log.text.clone(), located, beside: Box::default() },
     );
     assert_eq!(state.view, View::Diagnostics);
     assert_eq!(state.details.selection, Some(Selection::Diagnostic(diagnostic)));
     assert_eq!(state.result().unwrap().report.diagnostics[diagnostic].code, Code::RemoteMemlocMissing);
     // Closing forgets it.
-    let closed = repro(state, ReproAction::CloseLog);
-    assert_eq!(closed.repro.log, LogState::default());
+    let closed = repro(state, LogAction::Close);
+    assert!(no_log(&closed.log), "{:?}", closed.log);
 }
 
 #[test]
 fn a_log_read_without_a_link_set_asks_nothing() {
-    let state = repro(State::default(), ReproAction::OpenLog);
-    assert!(state.repro.log.editing);
-    let state = repro(state, ReproAction::LogText("[NCC_IXLV002] Expected core barriers to have name A, but core barrier 5 in subgraph 0 on core 1 has name B".to_owned()));
-    let state = repro(state, ReproAction::ReadLog);
-    assert!(!state.repro.log.editing && state.repro.log.read);
-    assert_eq!(state.repro.log.findings[0].mentions.len(), 2);
-    assert_eq!(state.repro.log_out.seq, 0, "no run to look in");
+    let state = repro(State::default(), LogAction::Open);
+    assert!(state.log.editing);
+    let state = repro(state, LogAction::Text("[NCC_IXLV002] Expected core barriers to have name A, but core barrier 5 in subgraph 0 on core 1 has name B".to_owned()));
+    let state = repro(state, LogAction::Read);
+    assert!(!state.log.editing && state.log.read);
+    assert_eq!(state.log.findings[0].mentions.len(), 2);
+    assert_eq!(state.log.out.seq, 0, "no run to look in");
     // A whole log's failure is read at its pass.
     let log = include_str!("../../crates/birlink-core/tests/logs/flat-illc059.txt");
-    let state = repro(state, ReproAction::LogText(log.to_owned()));
-    let state = repro(state, ReproAction::ReadLog);
-    let reading = state.repro.log.reading.clone().expect("read whole");
+    let state = repro(state, LogAction::Text(log.to_owned()));
+    let state = repro(state, LogAction::Read);
+    let reading = state.log.reading.clone().expect("read whole");
     let failure = reading.run.failure.as_ref().expect("its failure");
     assert_eq!((failure.pass.as_deref(), failure.scope.as_deref()), (Some("lower_local_collectives"), Some("sg00")));
     assert_eq!(reading.run.flow.map(|f| f.as_str()), Some("flat"));
     // Escape closes the box before anything else.
-    let state = repro(state, ReproAction::OpenLog);
+    let state = repro(state, LogAction::Open);
     let state = reduce(state, Action::Key(Key::Escape));
-    assert!(!state.repro.log.editing && state.repro.log.read);
+    assert!(!state.log.editing && state.log.read);
 }
 
 #[test]
 fn reduce_runs_in_the_worker_and_opens_its_result_with_the_original_one_step_away() {
     let state = linked("error-1514.json");
-    let state = repro(state, ReproAction::StartReduce);
-    assert!(matches!(state.repro.reducing, Some(Reducing::Running { run: 1, step: None })));
-    assert!(matches!(state.repro.reduce_out.message, Some(Ask { run: 1, query: Query::Reduce })));
+    let state = repro(state, ReduceAction::Start);
+    assert!(matches!(state.reduction.reducing, Some(Reducing::Running { run: 1, step: None })));
+    assert!(matches!(state.reduction.out.message, Some(Ask { run: 1, query: Query::Reduce })));
     // A second start while running asks nothing more.
-    let seq = state.repro.reduce_out.seq;
-    assert_eq!(repro(state.clone(), ReproAction::StartReduce).repro.reduce_out.seq, seq);
+    let seq = state.reduction.out.seq;
+    assert_eq!(repro(state.clone(), ReduceAction::Start).reduction.out.seq, seq);
     let step = crate::protocol::ReduceStep {
         round: 1,
-        level: "instructions".to_owned(),
+        level: Some(birlink_core::tools::reduce::Level::Instructions),
         tests: 9,
         instructions: 4,
         bytes: 900,
     };
-    let state = repro(state, ReproAction::Progress { run: 1, step: step.clone() });
-    assert!(matches!(&state.repro.reducing, Some(Reducing::Running { step: Some(s), .. }) if *s == step));
+    let state = repro(state, ReduceAction::Progress { run: 1, step: step.clone() });
+    assert!(matches!(&state.reduction.reducing, Some(Reducing::Running { step: Some(s), .. }) if *s == step));
     // Cancel stops it in the worker too.
-    let cancelled = repro(state.clone(), ReproAction::CancelReduce);
-    assert_eq!(cancelled.repro.reducing, None);
-    assert!(matches!(cancelled.repro.reduce_out.message, Some(Ask { run: 1, query: Query::CancelReduce })));
+    let cancelled = repro(state.clone(), ReduceAction::Cancel);
+    assert_eq!(cancelled.reduction.reducing, None);
+    assert!(matches!(cancelled.reduction.out.message, Some(Ask { run: 1, query: Query::CancelReduce })));
     // A late result after Cancel is dropped.
     let summary = crate::protocol::ReducedSummary {
         file_name: "reduced.json".to_owned(),
-        code: "1514".to_owned(),
-        pass: "vnc_remote_addr_map".to_owned(),
+        code: birlink_core::Code::parse("1514").expect("a code"),
+        pass: birlink_core::Pass::VncRemoteAddrMap,
         tests: 40,
         bytes: (30_000, 700),
         instructions: (60, 0),
         ms: 120.0,
     };
     let late =
-        repro(cancelled, ReproAction::Reduced { run: 1, file: picked("reduced.json", 700), summary: summary.clone() });
+        repro(cancelled, ReduceAction::Reduced { run: 1, file: picked("reduced.json", 700), summary: summary.clone() });
     assert_eq!(late.sides[A].link.files[0].path, "error-1514.json");
     // The result becomes the link set, linked at once; the original is one step away.
-    let state = repro(state, ReproAction::Reduced { run: 1, file: picked("reduced.json", 700), summary });
+    let state = repro(state, ReduceAction::Reduced { run: 1, file: picked("reduced.json", 700), summary });
     assert_eq!(state.sides[A].link.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), vec!["reduced.json"]);
     assert_eq!(state.sides[A].link.run, 2);
     assert_eq!(state.sides[A].link.out.message.as_ref().map(|o| o.run), Some(2));
-    assert!(state.repro.original.is_some() && state.repro.reduced.is_some());
-    let back = repro(state.clone(), ReproAction::BackToOriginal);
+    assert!(state.reduction.original.is_some() && state.reduction.reduced.is_some());
+    let back = repro(state.clone(), ReduceAction::BackToOriginal);
     assert_eq!(back.sides[A].link.files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), vec!["error-1514.json"]);
     assert_eq!(back.sides[A].link.run, 3);
-    assert!(back.repro.original.is_none() && back.repro.reduced.is_none());
+    assert!(back.reduction.original.is_none() && back.reduction.reduced.is_none());
     // The user's own files end it: no way back to a set they replaced themselves.
     let replaced = reduce(state, LinkAction::shown(LinkOp::AddFiles(vec![picked("nc00.json", 5)])));
-    assert!(replaced.repro.original.is_none() && replaced.repro.reduced.is_none());
+    assert!(replaced.reduction.original.is_none() && replaced.reduction.reduced.is_none());
 }
 
 #[test]
 fn a_reduction_that_cannot_run_says_why() {
-    let state = repro(linked("error-1514.json"), ReproAction::StartReduce);
-    let state = repro(state, ReproAction::Failed { run: 1, message: "the link set does not fail".to_owned() });
-    assert_eq!(state.repro.reducing, Some(Reducing::Failed("the link set does not fail".to_owned())));
+    let state = repro(linked("error-1514.json"), ReduceAction::Start);
+    let state = repro(state, ReduceAction::Failed { run: 1, message: "the link set does not fail".to_owned() });
+    assert_eq!(state.reduction.reducing, Some(Reducing::Failed("the link set does not fail".to_owned())));
     // It can be tried again.
-    let again = repro(state, ReproAction::StartReduce);
-    assert!(matches!(again.repro.reducing, Some(Reducing::Running { .. })));
+    let again = repro(state, ReduceAction::Start);
+    assert!(matches!(again.reduction.reducing, Some(Reducing::Running { .. })));
 }
 
 #[test]
@@ -1193,9 +1193,9 @@ fn a_log_among_the_files_is_the_pages_log_read_by_the_worker_not_linked() {
     // The dumps are linked; the log is not among them.
     let paths: Vec<&str> = state.sides[A].link.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, dumps);
-    let file = state.repro.log.file.clone().expect("the log file");
+    let file = state.log.file.clone().expect("the log file");
     assert_eq!((file.seq, file.path.as_str(), file.reading), (1, "w/log-neuron-cc.txt", true));
-    let ask = state.repro.log_out.message.clone().expect("asks the worker to read it");
+    let ask = state.log.out.message.clone().expect("asks the worker to read it");
     assert!(matches!(&ask.query, Query::ReadLog { seq: 1, path, .. } if path == "w/log-neuron-cc.txt"));
     // An answer about another log is dropped; this one's is kept.
     let text = "2026-11-21T16:02:05Z USER 5131 (sg00) [SubgraphForkPass]: Running lower_local_collectives\n\
@@ -1211,27 +1211,26 @@ fn a_log_among_the_files_is_the_pages_log_read_by_the_worker_not_linked() {
     // The findings cross as their codes: what birlink knows is looked up again.
     let crossed: crate::protocol::LogRead = serde_json::from_slice(&serde_json::to_vec(&read).unwrap()).unwrap();
     let stale = Rc::new(state.clone());
-    let after =
-        stale.clone().reduce(Action::Repro(ReproAction::LogRead { seq: 7, read: Ok(Box::new(crossed.clone())) }));
+    let after = stale.clone().reduce(Action::Log(LogAction::FileRead { seq: 7, read: Ok(Box::new(crossed.clone())) }));
     assert!(Rc::ptr_eq(&stale, &after));
-    let state = repro(state, ReproAction::LogRead { seq: 1, read: Ok(Box::new(crossed)) });
-    assert!(state.repro.log.read && !state.repro.log.file.as_ref().unwrap().reading);
-    assert_eq!(state.repro.log.runs, 1);
+    let state = repro(state, LogAction::FileRead { seq: 1, read: Ok(Box::new(crossed)) });
+    assert!(state.log.read && !state.log.file.as_ref().unwrap().reading);
+    assert_eq!(state.log.runs, 1);
     // Its JSON is the worker's to write (it holds the bytes).
-    let state = repro(state, ReproAction::DownloadLog);
-    let ask = state.repro.log_out.message.clone().unwrap();
+    let state = repro(state, LogAction::Download);
+    let ask = state.log.out.message.clone().unwrap();
     assert!(matches!(&ask.query, Query::LogJson { path, .. } if path == "w/log-neuron-cc.txt"));
-    assert_eq!(state.repro.log.findings[0].birlink(), Some(Code::LocalCollectiveNameMissing));
-    let reading = state.repro.log.reading.clone().unwrap();
+    assert_eq!(state.log.findings[0].birlink(), Some(Code::LocalCollectiveNameMissing));
+    let reading = state.log.reading.clone().unwrap();
     assert_eq!(reading.run.failure.as_ref().and_then(|f| f.pass.as_deref()), Some("lower_local_collectives"));
     // A pass chosen on the timeline; the same again changes nothing.
-    let state = repro(state, ReproAction::Pass(Some(0)));
-    assert_eq!(state.repro.log.pass, Some(0));
+    let state = repro(state, LogAction::Pass(Some(0)));
+    assert_eq!(state.log.pass, Some(0));
     let again = Rc::new(state.clone());
-    assert!(Rc::ptr_eq(&again, &again.clone().reduce(Action::Repro(ReproAction::Pass(Some(0))))));
+    assert!(Rc::ptr_eq(&again, &again.clone().reduce(Action::Log(LogAction::Pass(Some(0))))));
     // The run that follows reads it again, beside that run.
     let state = reduce(state, Action::Run(RunAction::Linked(Box::new(sample_result(1, "error-1514.json")))));
-    let ask = state.repro.log_out.message.clone().expect("asks again");
+    let ask = state.log.out.message.clone().expect("asks again");
     assert_eq!(ask.run, 1);
     assert!(matches!(&ask.query, Query::ReadLog { seq: 1, .. }));
     // Another link set replacing this one closes the log it came with.
@@ -1239,20 +1238,20 @@ fn a_log_among_the_files_is_the_pages_log_read_by_the_worker_not_linked() {
         state,
         LinkAction::shown(LinkOp::ReplaceFiles { files: vec![picked("matmul-2core.json", 1)], sample: None }),
     );
-    assert_eq!(state.repro.log, LogState::default());
+    assert!(no_log(&state.log), "{:?}", state.log);
     // A log dropped alone is read; the link set is left as it is.
     let before = state.sides[A].link.clone();
     let state = reduce(state, LinkAction::shown(LinkOp::AddFiles(vec![picked("build.log", 10)])));
     assert_eq!(state.sides[A].link, before);
-    assert_eq!(state.repro.log.file.as_ref().map(|f| (f.seq, f.path.as_str())), Some((2, "build.log")));
+    assert_eq!(state.log.file.as_ref().map(|f| (f.seq, f.path.as_str())), Some((2, "build.log")));
 }
 
 #[test]
 fn a_log_file_the_worker_cannot_read_says_why() {
     let state = reduce(State::default(), LinkAction::shown(LinkOp::AddFiles(vec![picked("log-neuron-cc.txt", 10)])));
     let state =
-        repro(state, ReproAction::LogRead { seq: 1, read: Err("cannot read `log-neuron-cc.txt`: gone".to_owned()) });
-    let file = state.repro.log.file.clone().unwrap();
+        repro(state, LogAction::FileRead { seq: 1, read: Err("cannot read `log-neuron-cc.txt`: gone".to_owned()) });
+    let file = state.log.file.clone().unwrap();
     assert_eq!((file.reading, file.error.as_deref()), (false, Some("cannot read `log-neuron-cc.txt`: gone")));
-    assert!(!state.repro.log.read);
+    assert!(!state.log.read);
 }

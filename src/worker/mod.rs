@@ -180,8 +180,11 @@ impl LinkWorker {
                         None => log::read_log_json(&bytes),
                     }
                 });
-                let blob = json.ok().and_then(|json| blobs::blob(json.as_bytes()));
-                Response::LogJson { blob: blob.map_or(wasm_bindgen::JsValue::NULL, Into::into) }
+                match json.map(|json| blobs::blob(json.as_bytes())) {
+                    Ok(Some(blob)) => Response::LogJson { blob },
+                    Ok(None) => Response::LogJsonFailed { message: "the browser could not hold its bytes".to_owned() },
+                    Err(why) => Response::LogJsonFailed { message: why },
+                }
             }
             Request::Export { run, what } => match self.session(run)?.export(what) {
                 Some(blob) => Response::Export { run, what, blob },
@@ -270,7 +273,7 @@ impl LinkWorker {
             let p = job.reduction.progress();
             let step = ReduceStep {
                 round: p.round as u32,
-                level: p.level.map_or("done", |level| level.name()).to_owned(),
+                level: p.level,
                 tests: p.tests as u32,
                 instructions: p.instructions as u64,
                 bytes: p.bytes as u64,
@@ -286,8 +289,8 @@ impl LinkWorker {
         self.reducing = None;
         let summary = ReducedSummary {
             file_name: reduced.form.file_name().to_owned(),
-            code: reduced.target.code.as_str().to_owned(),
-            pass: reduced.target.pass.to_string(),
+            code: reduced.target.code,
+            pass: reduced.target.pass,
             tests: reduced.tests as u32,
             bytes: (reduced.bytes.0 as u64, reduced.bytes.1 as u64),
             instructions: (reduced.instructions.0 as u64, reduced.instructions.1 as u64),

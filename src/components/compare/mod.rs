@@ -89,12 +89,7 @@ fn against_panel() -> Html {
             event.stop_propagation();
             let Some(transfer) = event.data_transfer() else { return };
             let context = context.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let picked = files::from_drop(transfer).await;
-                if !picked.is_empty() {
-                    context.dispatch(LinkAction::against(LinkOp::AddFiles(picked)));
-                }
-            });
+            files::take_drop(transfer, Side::Against, move |action| context.dispatch(action));
         })
     };
     let on_dragover = Callback::from(|event: DragEvent| {

@@ -8,7 +8,8 @@ use serde_json::Value;
 use super::edit::{get, Edit, Seg};
 
 /// What a level takes away.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Level {
     /// Whole modules.
     Cores,

@@ -1,20 +1,19 @@
-//! From the compiler's error line to a minimal repro: the "Paste error" box, what the
-//! log's lines are and where their names are in the open link set, and "Reduce to a
-//! minimal repro" with its progress, Cancel, and the result one step from the original.
+//! The compiler's log on the page: the "Paste error" box, what the log's lines are and
+//! where their names are in the open link set, the compile it tells and its BirLinker
+//! blocks held beside birlink's own log.
 
-use birlink_core::model::place::Place;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use birlink_core::model::place::Place;
 use birlink_core::tools::log::{Beside, Finding, Located, LogReading, HOW_TO_DUMP};
 
 use super::bytes;
 use super::modal::Modal;
 use crate::context::use_app;
-use crate::protocol::Export;
-use crate::state::{Action, ExportAction, Reducing, ReproAction, ShareAction};
+use crate::state::{Action, LogAction};
 
 /// The box a compiler log is pasted into.
 #[function_component(PasteLogDialog)]
@@ -24,21 +23,21 @@ pub fn paste_log_dialog() -> Html {
         let context = context.clone();
         Callback::from(move |event: InputEvent| {
             if let Some(area) = event.target().and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok()) {
-                context.dispatch(Action::Repro(ReproAction::LogText(area.value())));
+                context.dispatch(Action::Log(LogAction::Text(area.value())));
             }
         })
     };
     let close = {
         let context = context.clone();
-        Callback::from(move |()| context.dispatch(Action::Repro(ReproAction::CloseLog)))
+        Callback::from(move |()| context.dispatch(Action::Log(LogAction::Close)))
     };
-    let read = context.on(|| Action::Repro(ReproAction::ReadLog));
+    let read = context.on(|| Action::Log(LogAction::Read));
     let on_key = {
         let context = context.clone();
         Callback::from(move |event: KeyboardEvent| {
             if event.key() == "Enter" && (event.ctrl_key() || event.meta_key()) {
                 event.prevent_default();
-                context.dispatch(Action::Repro(ReproAction::ReadLog));
+                context.dispatch(Action::Log(LogAction::Read));
             }
         })
     };
@@ -51,7 +50,7 @@ pub fn paste_log_dialog() -> Html {
                 { ", or the whole log. It stays in this page." }
             </p>
             <label for="log-text" class="visually-hidden">{ "Compiler log" }</label>
-            <textarea id="log-text" rows="8" spellcheck="false" value={context.state.repro.log.text.clone()}
+            <textarea id="log-text" rows="8" spellcheck="false" value={context.state.log.text.clone()}
                       oninput={on_input} onkeydown={on_key}
                       placeholder="[INTERNAL_ERROR] [NCC_ILLC059] Could not find MemoryLocation named inst__I-5-0:send_k_buf on core 1" />
             <div class="dialog-actions">
@@ -82,7 +81,7 @@ fn place(
         .map(|key| {
             let onclick = {
                 let key = key.clone();
-                context.on(move || Action::Repro(ReproAction::Jump { key: Some(key.clone()), diagnostic: None }))
+                context.on(move || Action::Log(LogAction::Jump { key: Some(key.clone()), diagnostic: None }))
             };
             let nth = seen.entry(key.core).or_default();
             *nth += 1;
@@ -92,7 +91,7 @@ fn place(
         })
         .collect();
     let diagnostic = located.diagnostic.map(|index| {
-        let onclick = context.on(move || Action::Repro(ReproAction::Jump { key: None, diagnostic: Some(index) }));
+        let onclick = context.on(move || Action::Log(LogAction::Jump { key: None, diagnostic: Some(index) }));
         html! { <button type="button" class="link" {onclick}>{ "the link's diagnostic" }</button> }
     });
     html! {
@@ -206,8 +205,8 @@ fn compile_summary(props: &CompileProps) -> Html {
 pub fn log_findings() -> Html {
     let context = use_app();
     let state = &context.state;
-    let log = &state.repro.log;
-    let close = context.on(|| Action::Repro(ReproAction::CloseLog));
+    let log = &state.log;
+    let close = context.on(|| Action::Log(LogAction::Close));
     if let Some(file) = log.file.as_ref().filter(|f| f.reading || f.error.is_some()) {
         let said = match &file.error {
             Some(error) => format!("{}: {error}", file.path),
@@ -225,7 +224,7 @@ pub fn log_findings() -> Html {
     if !log.read {
         return html! {};
     }
-    let edit = context.on(|| Action::Repro(ReproAction::OpenLog));
+    let edit = context.on(|| Action::Log(LogAction::Open));
     let located = log.located.clone();
     let needs_files = state.result().is_none() && log.findings.iter().any(|f| f.birlink().is_some());
     let title = match &log.file {
@@ -234,7 +233,7 @@ pub fn log_findings() -> Html {
     };
     // A pasted log's JSON is written here; a file's by the worker, which holds its bytes.
     let download = if log.file.is_some() {
-        context.on(|| Action::Repro(ReproAction::DownloadLog))
+        context.on(|| Action::Log(LogAction::Download))
     } else {
         let reading = log.reading.clone();
         let beside = log.beside.clone();
@@ -320,7 +319,7 @@ fn beside_run(props: &BesideProps) -> Html {
     let failure = beside.failure.as_ref().map(|f| {
         let class = if f.verdict == "same" { "check ok" } else { "check failed" };
         let jump = f.diagnostic.map(|index| {
-            let onclick = context.on(move || Action::Repro(ReproAction::Jump { key: None, diagnostic: Some(index) }));
+            let onclick = context.on(move || Action::Log(LogAction::Jump { key: None, diagnostic: Some(index) }));
             html! { <>{ " · " }<button type="button" class="link" {onclick}>{ "the diagnostic" }</button></> }
         });
         html! { <li {class} id="beside-failure">{ format!("The failure: {}", f.said) }{ for jump }</li> }
@@ -332,79 +331,6 @@ fn beside_run(props: &BesideProps) -> Html {
                 { for cores }
                 { for failure }
             </ul>
-        </div>
-    }
-}
-
-fn duration(ms: f64) -> String {
-    if ms < 1000.0 {
-        format!("{ms:.0} ms")
-    } else {
-        format!("{:.1} s", ms / 1000.0)
-    }
-}
-
-/// "Reduce to a minimal repro" on a failing link, its progress and Cancel, and the
-/// reduced link set with the original one step away.
-#[function_component(ReproBar)]
-pub fn repro_bar() -> Html {
-    let context = use_app();
-    let state = &context.state;
-    let failed = state.result().is_some_and(|r| r.failed());
-    if let Some(Reducing::Running { step, .. }) = &state.repro.reducing {
-        let text = match step {
-            None => "reducing: linking the whole set once…".to_owned(),
-            Some(s) => format!(
-                "reducing: round {} · {} · {} tests · {} instructions · {} left",
-                s.round,
-                s.level,
-                s.tests,
-                s.instructions,
-                bytes(s.bytes)
-            ),
-        };
-        return html! {
-            <div class="repro-bar running" id="repro-bar" role="status" aria-live="polite">
-                <progress></progress>
-                <span id="reduce-progress">{ text }</span>
-                <button type="button" id="reduce-cancel" onclick={context.on(|| Action::Repro(ReproAction::CancelReduce))}>{ "Cancel" }</button>
-            </div>
-        };
-    }
-    let failure = match &state.repro.reducing {
-        Some(Reducing::Failed(why)) => {
-            Some(html! { <span class="failed" role="alert">{ format!("could not reduce: {why}") }</span> })
-        }
-        _ => None,
-    };
-    if let (Some(summary), true) = (&state.repro.reduced, state.repro.original.is_some()) {
-        return html! {
-            <div class="repro-bar done" id="repro-bar">
-                <span id="reduce-result">
-                    <strong>{ format!("Reduced: still {} in {}", summary.code, summary.pass) }</strong>
-                    { format!(
-                        " · {} → {} instructions · {} → {} · {} tests in {}",
-                        summary.instructions.0, summary.instructions.1, bytes(summary.bytes.0), bytes(summary.bytes.1),
-                        summary.tests, duration(summary.ms)
-                    ) }
-                </span>
-                <button type="button" id="reduce-download" onclick={context.on(|| Action::Export(ExportAction::File(Export::Bundle)))}>{ "Download bundle" }</button>
-                <button type="button" id="reduce-share" onclick={context.on(|| Action::Share(ShareAction::Open))}>{ "Share" }</button>
-                <button type="button" id="reduce-back" onclick={context.on(|| Action::Repro(ReproAction::BackToOriginal))}>{ "Back to the original" }</button>
-            </div>
-        };
-    }
-    if !failed {
-        return html! {};
-    }
-    html! {
-        <div class="repro-bar" id="repro-bar">
-            <button type="button" id="reduce-button" class="primary" onclick={context.on(|| Action::Repro(ReproAction::StartReduce))}
-                    title="Shrink the link set to the smallest one that still fails with the same first error (like birlink reduce)">
-                { "Reduce to a minimal repro" }
-            </button>
-            <span class="muted">{ "the smallest link set that still fails the same way, to attach to a bug report" }</span>
-            { for failure }
         </div>
     }
 }

@@ -1,14 +1,16 @@
 //! CoreBarriers: the i-th of every core side by side (names that differ are what the
-//! compiler's `NCC_IXLV002` stops on), then the renumbering as a remap: per core, every barrier's old id and its new
-//! global id, changed ones marked; the barriers left alone (no integer id); the check
-//! that no two renumbered barriers share an id; and the old ids that clashed across
-//! cores — the reason the renumbering exists.
+//! compiler's `NCC_IXLV002` stops on), in every flow; then, where bir_linker ran, the
+//! renumbering as a remap: per core, every barrier's old id and its new global id,
+//! changed ones marked; the barriers left alone (no integer id); the check that no two
+//! renumbered barriers share an id; and the old ids that clashed across cores — the
+//! reason the renumbering exists. Where it did not run (the flat flow never runs it),
+//! the view says so in place of the renumbering, and hides only that.
 
 use birlink_core::english::counted;
 use yew::prelude::*;
 
 use birlink_core::output::report::PassStatus;
-use birlink_core::{EntityKind, Pass};
+use birlink_core::{EntityKind, Flow, Pass};
 
 use super::aligned::AlignedBarriers;
 use super::later::Later;
@@ -25,7 +27,17 @@ pub fn barriers() -> Html {
     let Some(result) = state.result() else { return html! {} };
     let report = &result.report;
     if result.pass_status(Pass::BirLinker) == PassStatus::Skipped {
-        return html! { <div class="empty-state"><p>{ "bir_linker did not run: nothing was renumbered." }</p></div> };
+        let why = if report.options.flow == Flow::Flat {
+            "The flat flow: the compiler runs no bir_linker, so no CoreBarrier was renumbered; each keeps its id."
+        } else {
+            "bir_linker did not run (a pass before it failed, or it was not selected): nothing was renumbered."
+        };
+        return html! {
+            <div class="barriers" id="barriers-view">
+                <AlignedBarriers alignment={result.alignment.clone()} />
+                <p class="check info" id="barrier-renumbering">{ why }</p>
+            </div>
+        };
     }
     let collisions = result.barrier_collisions();
     let reused = result.reused_old_ids();

@@ -27,6 +27,13 @@ pub fn link_dir() -> Html {
     let Some(result) = context.state.result() else { return html! {} };
     let report = &result.report;
     let Some(dir) = &report.link_dir else {
+        if report.options.flow == birlink_core::Flow::Flat {
+            return html! {
+                <div class="empty-state" id="link-dir-view">
+                    <p>{ "The flat flow: the compiler runs no bir_linker, so it makes no sgLnk/ link directory; each core's module stays in its own folder." }</p>
+                </div>
+            };
+        }
         return html! {
             <div class="empty-state" id="link-dir-view">
                 <p>{ "This link set is not a compiler work directory, so there is no link directory to plan." }</p>

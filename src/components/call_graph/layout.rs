@@ -1,8 +1,8 @@
 //! Where everything of the call graph goes: a pure function of the report, so it is the
 //! same from run to run, exports as SVG at its natural size, and is tested natively.
 //!
-//! One lane per core (in core order). In the seeds' reading ([`layout`] of a `seeds`
-//! report): the core function, up to three of its other functions stacked behind it,
+//! One lane per core (in core order), by the report's flow ([`Shape`]). In the seeds'
+//! reading ([`seeds`]): the core function, up to three of its other functions stacked behind it,
 //! and the memory locations on either end of an alias edge (or named by a diagnostic),
 //! one column per name across all lanes so both ends of a handoff line up; `main`'s
 //! dispatcher sits left of the lanes. In the compiler's flows ([`grid`]): each core's
@@ -109,14 +109,26 @@ pub struct Lane {
     pub memlocs: Vec<MemlocNode>,
 }
 
+/// What the graph draws, by the flow of its report (`report.options.flow`, decided once
+/// by the core).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    /// The seeds' reading: one `main`, left of the lanes, dispatching to the cores.
+    Seeds {
+        /// Where `main` is.
+        main: Rect,
+    },
+    /// The compiler's flows: each lane has its own `main` (modular), or none (flat).
+    Grid,
+}
+
 /// Everything drawn.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
+    /// What it draws.
+    pub shape: Shape,
     /// The lanes, in core order.
     pub lanes: Vec<Lane>,
-    /// The seeds' one `main`, left of the lanes (the compiler's flows: each lane has
-    /// its own).
-    pub main: Option<Rect>,
     /// Where the lanes start.
     pub lane_x: f64,
     /// Natural width.
@@ -145,12 +157,95 @@ impl Layout {
 /// view lists them all).
 pub const MAX_DIAGNOSED_MEMLOCS: usize = 64;
 
-/// The layout of a report's call graph: the compiler's flows' ([`grid`]), or the seeds'
-/// reading's one dispatcher of the cores.
+/// The layout of a report's call graph, by its flow: the compiler's flows' ([`grid`]),
+/// or the seeds' reading's one dispatcher of the cores ([`seeds`]).
 pub fn layout(report: &Report) -> Layout {
-    if report.options.flow != birlink_core::Flow::Seeds {
-        return grid(report);
+    match report.options.flow {
+        birlink_core::Flow::Seeds => seeds(report),
+        birlink_core::Flow::Modular | birlink_core::Flow::Flat => grid(report),
     }
+}
+
+/// The memory locations a graph draws: one column per name across every lane, in the
+/// order first seen (both ends of a handoff line up), each lane's own in that order,
+/// only on the lanes drawn; and the first error about each.
+struct Memlocs<'r> {
+    lanes: HashSet<u64>,
+    columns: HashMap<String, usize>,
+    seen: HashSet<(u64, String, String)>,
+    by_core: BTreeMap<u64, Vec<(String, String)>>,
+    failures: HashMap<(u64, &'r str, &'r str), String>,
+}
+
+impl<'r> Memlocs<'r> {
+    fn new(report: &'r Report, lanes: impl IntoIterator<Item = u64>) -> Memlocs<'r> {
+        let mut failures = HashMap::new();
+        for d in report.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+            if let (Some(entity), Some(core)) = (&d.entity, d.core) {
+                if entity.kind == EntityKind::Memloc {
+                    let key = (core, entity.parent.as_deref().unwrap_or(""), entity.name.as_str());
+                    failures.entry(key).or_insert_with(|| format!("{} {}", d.code, d.message));
+                }
+            }
+        }
+        Memlocs {
+            lanes: lanes.into_iter().collect(),
+            columns: HashMap::new(),
+            seen: HashSet::new(),
+            by_core: BTreeMap::new(),
+            failures,
+        }
+    }
+
+    /// A memory location of a core's function, when the core is drawn.
+    fn add(&mut self, core: u64, function: &str, memloc: &str) {
+        if !self.lanes.contains(&core) {
+            return;
+        }
+        let next = self.columns.len();
+        self.columns.entry(memloc.to_owned()).or_insert(next);
+        if self.seen.insert((core, function.to_owned(), memloc.to_owned())) {
+            self.by_core.entry(core).or_default().push((function.to_owned(), memloc.to_owned()));
+        }
+    }
+
+    /// The views a diagnostic is about, at most [`MAX_DIAGNOSED_MEMLOCS`].
+    fn add_diagnosed(&mut self, report: &Report) {
+        let mut diagnosed = 0;
+        for d in &report.diagnostics {
+            if let (Some(entity), Some(core)) = (&d.entity, d.core) {
+                if entity.kind == EntityKind::Memloc && self.lanes.contains(&core) && diagnosed < MAX_DIAGNOSED_MEMLOCS
+                {
+                    self.add(core, entity.parent.as_deref().unwrap_or(""), &entity.name);
+                    diagnosed += 1;
+                }
+            }
+        }
+    }
+
+    /// The column of a name.
+    fn column(&self, memloc: &str) -> usize {
+        self.columns.get(memloc).copied().unwrap_or(0)
+    }
+
+    /// A lane's memory locations, each placed by `rect` (from its column).
+    fn nodes(&mut self, core: u64, rect: impl Fn(usize) -> Rect) -> Vec<MemlocNode> {
+        let listed = self.by_core.remove(&core).unwrap_or_default();
+        listed
+            .into_iter()
+            .map(|(function, memloc)| {
+                let rect = rect(self.column(&memloc));
+                let failure = self.failures.get(&(core, function.as_str(), memloc.as_str())).cloned();
+                MemlocNode { function, memloc, rect, failure }
+            })
+            .collect()
+    }
+}
+
+/// The seeds' reading: one lane per core with its core function (and up to three of its
+/// other functions stacked behind it), the memory locations on either end of an alias
+/// edge or named by a diagnostic, and `main` left of the lanes.
+pub fn seeds(report: &Report) -> Layout {
     // Functions per core: the dispatcher's targets, then the other copied functions.
     let mut cores: Vec<(u64, String)> = report.dispatcher.iter().map(|d| (d.core, d.target.clone())).collect();
     cores.sort();
@@ -170,47 +265,13 @@ pub fn layout(report: &Report) -> Layout {
             }
         }
     }
-    // Memory locations on either end of an alias edge, and views a diagnostic is about:
-    // one column per name, in the order first seen.
-    let mut columns: HashMap<String, usize> = HashMap::new();
-    let mut seen: HashSet<(u64, String, String)> = HashSet::new();
-    let mut memlocs: BTreeMap<u64, Vec<(String, String)>> = BTreeMap::new();
-    let mut add = |core: u64, function: &str, memloc: &str| {
-        let next = columns.len();
-        columns.entry(memloc.to_owned()).or_insert(next);
-        if seen.insert((core, function.to_owned(), memloc.to_owned())) {
-            memlocs.entry(core).or_default().push((function.to_owned(), memloc.to_owned()));
-        }
-    };
+    let mut memlocs = Memlocs::new(report, cores.iter().map(|(c, _)| *c));
     for alias in &report.aliases {
-        add(alias.consumer.core, &alias.consumer.function, &alias.consumer.memloc);
-        add(alias.producer.core, &alias.producer.function, &alias.producer.memloc);
+        memlocs.add(alias.consumer.core, &alias.consumer.function, &alias.consumer.memloc);
+        memlocs.add(alias.producer.core, &alias.producer.function, &alias.producer.memloc);
     }
-    let lane_cores: HashSet<u64> = cores.iter().map(|(c, _)| *c).collect();
-    let mut diagnosed = 0;
-    for d in &report.diagnostics {
-        if let (Some(entity), Some(core)) = (&d.entity, d.core) {
-            if entity.kind == EntityKind::Memloc && lane_cores.contains(&core) && diagnosed < MAX_DIAGNOSED_MEMLOCS {
-                add(core, entity.parent.as_deref().unwrap_or(""), &entity.name);
-                diagnosed += 1;
-            }
-        }
-    }
-    // The first error about each memory location, looked up once per node.
-    let mut failures: HashMap<(u64, &str, &str), String> = HashMap::new();
-    for d in report.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
-        if let (Some(entity), Some(core)) = (&d.entity, d.core) {
-            if entity.kind == EntityKind::Memloc {
-                let key = (core, entity.parent.as_deref().unwrap_or(""), entity.name.as_str());
-                failures.entry(key).or_insert_with(|| format!("{} {}", d.code, d.message));
-            }
-        }
-    }
-    let failure = |core: u64, function: &str, memloc: &str| failures.get(&(core, function, memloc)).cloned();
-    let column_x = |name: &str| -> f64 {
-        let index = columns.get(name).copied().unwrap_or(0);
-        MEMLOC_X + index as f64 * (MEMLOC_W + MEMLOC_GAP)
-    };
+    memlocs.add_diagnosed(report);
+    let column_x = |column: usize| MEMLOC_X + column as f64 * (MEMLOC_W + MEMLOC_GAP);
     let mut lanes = Vec::new();
     let mut y = LANE_TOP;
     for (core, function) in &cores {
@@ -231,17 +292,9 @@ pub fn layout(report: &Report) -> Layout {
                 (name.clone(), rect)
             })
             .collect();
-        let memloc_nodes: Vec<MemlocNode> = memlocs
-            .remove(core)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(function, memloc)| {
-                let rect =
-                    Rect { x: column_x(&memloc), y: y + height / 2.0 - MEMLOC_H / 2.0, w: MEMLOC_W, h: MEMLOC_H };
-                let failure = failure(*core, &function, &memloc);
-                MemlocNode { function, memloc, rect, failure }
-            })
-            .collect();
+        let memloc_y = y + height / 2.0 - MEMLOC_H / 2.0;
+        let memloc_nodes =
+            memlocs.nodes(*core, |column| Rect { x: column_x(column), y: memloc_y, w: MEMLOC_W, h: MEMLOC_H });
         lanes.push(Lane {
             core: *core,
             y,
@@ -257,10 +310,10 @@ pub fn layout(report: &Report) -> Layout {
         y += height + LANE_GAP;
     }
     let height = y + 6.0;
-    let width = MEMLOC_X + columns.len().max(1) as f64 * (MEMLOC_W + MEMLOC_GAP) + 20.0;
+    let width = MEMLOC_X + memlocs.columns.len().max(1) as f64 * (MEMLOC_W + MEMLOC_GAP) + 20.0;
     let main = Rect { x: 16.0, y: (height / 2.0 - 36.0).max(LANE_TOP), w: MAIN_W, h: 72.0 };
     let index = memloc_index(&lanes);
-    Layout { lanes, main: Some(main), lane_x: LANE_X, width, height, index }
+    Layout { shape: Shape::Seeds { main }, lanes, lane_x: LANE_X, width, height, index }
 }
 
 fn memloc_index(lanes: &[Lane]) -> HashMap<(u64, String, String), Rect> {
@@ -299,44 +352,14 @@ pub fn grid(report: &Report) -> Layout {
     };
     // The memory locations: both ends of every address the VNC passes copied, and the
     // views a diagnostic is about.
-    let lane_cores: HashSet<u64> = cores.iter().copied().collect();
-    let mut columns: HashMap<String, usize> = HashMap::new();
-    let mut seen: HashSet<(u64, String, String)> = HashSet::new();
-    let mut memlocs: BTreeMap<u64, Vec<(String, String)>> = BTreeMap::new();
-    let mut add = |core: u64, function: &str, memloc: &str| {
-        if !lane_cores.contains(&core) {
-            return;
-        }
-        let next = columns.len();
-        columns.entry(memloc.to_owned()).or_insert(next);
-        if seen.insert((core, function.to_owned(), memloc.to_owned())) {
-            memlocs.entry(core).or_default().push((function.to_owned(), memloc.to_owned()));
-        }
-    };
+    let mut memlocs = Memlocs::new(report, cores.iter().copied());
     for row in &report.address_map {
-        add(row.core, &row.function, &row.memloc);
-        add(row.owner_core, &row.owner_function, &row.remote);
+        memlocs.add(row.core, &row.function, &row.memloc);
+        memlocs.add(row.owner_core, &row.owner_function, &row.remote);
     }
-    let mut diagnosed = 0;
-    for d in &report.diagnostics {
-        if let (Some(entity), Some(core)) = (&d.entity, d.core) {
-            if entity.kind == EntityKind::Memloc && diagnosed < MAX_DIAGNOSED_MEMLOCS {
-                add(core, entity.parent.as_deref().unwrap_or(""), &entity.name);
-                diagnosed += 1;
-            }
-        }
-    }
-    let mut failures: HashMap<(u64, &str, &str), String> = HashMap::new();
-    for d in report.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
-        if let (Some(entity), Some(core)) = (&d.entity, d.core) {
-            if entity.kind == EntityKind::Memloc {
-                let key = (core, entity.parent.as_deref().unwrap_or(""), entity.name.as_str());
-                failures.entry(key).or_insert_with(|| format!("{} {}", d.code, d.message));
-            }
-        }
-    }
+    memlocs.add_diagnosed(report);
     let calls_x = GRID_LANE_X + 12.0 + GRID_MAIN_W + 28.0;
-    let column_x = |name: &str| calls_x + columns.get(name).copied().unwrap_or(0) as f64 * (MEMLOC_W + MEMLOC_GAP);
+    let column_x = |column: usize| calls_x + column as f64 * (MEMLOC_W + MEMLOC_GAP);
     let mut lanes = Vec::new();
     let mut y = LANE_TOP;
     let mut widest = 0usize;
@@ -344,7 +367,7 @@ pub fn grid(report: &Report) -> Layout {
         let calls: Vec<&birlink_core::output::report::DispatchRow> =
             report.dispatcher.iter().filter(|d| d.core == core).collect();
         widest = widest.max(calls.len());
-        let has_memlocs = memlocs.contains_key(&core);
+        let has_memlocs = memlocs.by_core.contains_key(&core);
         let row_y = y + 22.0 + if calls.is_empty() { 0.0 } else { ARC_ROOM };
         let height = if calls.is_empty() { 22.0 } else { ARC_ROOM + 22.0 + CALL_H + 14.0 }
             + if has_memlocs { MEMLOC_H + 20.0 } else { 0.0 }
@@ -377,16 +400,8 @@ pub fn grid(report: &Report) -> Layout {
             h: CALL_H + 44.0,
         });
         let memloc_y = if call_nodes.is_empty() { y + 26.0 } else { row_y + CALL_H + 14.0 };
-        let memloc_nodes: Vec<MemlocNode> = memlocs
-            .remove(&core)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(function, memloc)| {
-                let rect = Rect { x: column_x(&memloc), y: memloc_y, w: MEMLOC_W, h: MEMLOC_H };
-                let failure = failures.get(&(core, function.as_str(), memloc.as_str())).cloned();
-                MemlocNode { function, memloc, rect, failure }
-            })
-            .collect();
+        let memloc_nodes =
+            memlocs.nodes(core, |column| Rect { x: column_x(column), y: memloc_y, w: MEMLOC_W, h: MEMLOC_H });
         lanes.push(Lane {
             core,
             y,
@@ -402,10 +417,10 @@ pub fn grid(report: &Report) -> Layout {
         y += height + LANE_GAP;
     }
     let calls_w = widest as f64 * (CALL_W + CALL_GAP);
-    let memlocs_w = columns.len() as f64 * (MEMLOC_W + MEMLOC_GAP);
+    let memlocs_w = memlocs.columns.len() as f64 * (MEMLOC_W + MEMLOC_GAP);
     let width = (calls_x + calls_w.max(memlocs_w).max(MEMLOC_W) + 20.0).max(560.0);
     let index = memloc_index(&lanes);
-    Layout { lanes, main: None, lane_x: GRID_LANE_X, width, height: y + 6.0, index }
+    Layout { shape: Shape::Grid, lanes, lane_x: GRID_LANE_X, width, height: y + 6.0, index }
 }
 
 /// The scale that fits a graph `width` wide into `available` pixels: never above 1,

@@ -32,13 +32,19 @@ pub fn call_graph() -> Html {
     let report = &result.report;
     let nothing = match report.options.flow {
         // The flat flow has no dispatcher: its cores and what crosses between them.
-        birlink_core::Flow::Flat => report.subgraphs.is_empty(),
-        _ => report.dispatcher.is_empty(),
+        birlink_core::Flow::Flat if report.subgraphs.is_empty() => {
+            Some("No module was read: there is no core to draw. See the diagnostics.")
+        }
+        birlink_core::Flow::Flat => None,
+        _ if report.dispatcher.is_empty() => {
+            Some("bir_linker did not run: there is no dispatcher to draw. See the diagnostics.")
+        }
+        _ => None,
     };
-    if nothing {
+    if let Some(said) = nothing {
         return html! {
             <div class="empty-state" id="call-graph">
-                <p>{ "bir_linker did not run: there is no dispatcher to draw. See the diagnostics." }</p>
+                <p>{ said }</p>
             </div>
         };
     }

@@ -9,7 +9,7 @@ use birlink_core::model::place::CoreId;
 use birlink_core::output::report::Report;
 use birlink_core::EntityKind;
 
-use super::layout::{text_fit, Layout, Rect, LANE_X};
+use super::layout::{text_fit, Layout, Rect, Shape, LANE_X};
 
 /// A text drawn at a point.
 #[derive(Clone, Debug, PartialEq)]
@@ -168,12 +168,16 @@ fn label(x: f64, y: f64, text: String, class: Option<&'static str>) -> Label {
     Label { x, y, text, class, end: false }
 }
 
-/// The display list of a report's call graph, from its layout.
+/// The display list of a report's call graph, from its layout: the flow's shape decides.
 pub fn scene(report: &Report, graph: &Layout) -> Scene {
-    if graph.main.is_none() {
-        return grid_scene(report, graph);
+    match graph.shape {
+        Shape::Seeds { main } => seeds_scene(report, graph, main),
+        Shape::Grid => grid_scene(report, graph),
     }
-    let main = graph.main.unwrap_or(Rect { x: 0.0, y: 0.0, w: 0.0, h: 0.0 });
+}
+
+/// The seeds' reading: `main`'s dispatcher of the cores, and the alias edges.
+fn seeds_scene(report: &Report, graph: &Layout, main: Rect) -> Scene {
     let lanes = graph
         .lanes
         .iter()

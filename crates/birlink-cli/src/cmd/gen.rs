@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use clap::{Args, ValueEnum};
 
-use birlink_core::gen::{GenConfig, Layout};
+use birlink_core::gen::{GenConfig, IoShape, Layout};
 use birlink_core::Code;
 
 use super::{Error, Outcome, Status};
@@ -74,6 +74,11 @@ pub struct GenArgs {
     /// Partitions in the netlist (the modular flow's calls; the public MoE compile has 48).
     #[arg(long, default_value_t = DEFAULTS.partitions)]
     partitions: usize,
+    /// Which intermediates the modular flow's netlist lists in a partition's
+    /// `PartIOs.Inputs` and `PartIOs.Outputs` beside the model tensors (the real layout
+    /// is not public; birlink reads every one).
+    #[arg(long, value_enum, default_value_t = IoArg::Apart)]
+    netlist_io: IoArg,
     /// One bundle file, or one file per core.
     #[arg(long, value_enum, default_value_t = LayoutArg::Files)]
     layout: LayoutArg,
@@ -100,6 +105,14 @@ enum FlowArg {
     Modular,
     Flat,
     Seeds,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum IoArg {
+    Apart,
+    InInputs,
+    InOutputs,
+    InBoth,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -147,6 +160,12 @@ impl GenArgs {
             },
             subgraphs: self.subgraphs,
             partitions: self.partitions.max(1),
+            io_shape: match self.netlist_io {
+                IoArg::Apart => IoShape::Apart,
+                IoArg::InInputs => IoShape::InInputs,
+                IoArg::InOutputs => IoShape::InOutputs,
+                IoArg::InBoth => IoShape::InBoth,
+            },
         };
         let layout = match self.layout {
             LayoutArg::Bundle => Layout::Bundle,

@@ -46,6 +46,39 @@ pub struct GenConfig {
     pub subgraphs: u32,
     /// Partitions in the netlist (the modular flow's calls).
     pub partitions: usize,
+    /// Which intermediates the netlist's `PartIOs` lists beside the model tensors.
+    pub io_shape: IoShape,
+}
+
+/// Which intermediates a netlist partition's `PartIOs.Inputs` and `PartIOs.Outputs` list
+/// beside its model tensors (its `IntermediateIOs` lists them all). The compiler's key
+/// layout is not public: birlink reads every shape (docs/spec/link.md §0.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum IoShape {
+    /// `Inputs` and `Outputs` hold the model tensors only (every sample).
+    #[default]
+    Apart,
+    /// `Inputs` holds the intermediates the partition reads too, in formal order.
+    InInputs,
+    /// `Outputs` holds the intermediates it writes too, in formal order.
+    InOutputs,
+    /// Both.
+    InBoth,
+}
+
+impl IoShape {
+    /// Every shape.
+    pub const ALL: [IoShape; 4] = [IoShape::Apart, IoShape::InInputs, IoShape::InOutputs, IoShape::InBoth];
+
+    /// Whether `Inputs` lists the intermediates read.
+    pub fn inputs_hold_intermediates(self) -> bool {
+        matches!(self, IoShape::InInputs | IoShape::InBoth)
+    }
+
+    /// Whether `Outputs` lists the intermediates written.
+    pub fn outputs_hold_intermediates(self) -> bool {
+        matches!(self, IoShape::InOutputs | IoShape::InBoth)
+    }
 }
 
 impl Default for GenConfig {
@@ -69,6 +102,7 @@ impl Default for GenConfig {
             flow: Flow::Seeds,
             subgraphs: 3,
             partitions: 48,
+            io_shape: IoShape::Apart,
         }
     }
 }

@@ -20,7 +20,7 @@
 use crate::model::place::Place;
 use serde_json::{json, Map, Value};
 
-use super::config::GenConfig;
+use super::config::{GenConfig, IoShape};
 use super::module::{ap, memloc_dram, mk_set, Rng};
 use super::set::{core_module, GenSet};
 use crate::model::flow::Flow;
@@ -106,14 +106,17 @@ pub fn partitions(config: &GenConfig) -> Vec<GenPartition> {
 }
 
 /// The netlist of a modular config, with the compiler's keys (`PartMap`,
-/// `IntermediateIOs`, `DefMap`) and `PartIOs.Outputs` (birlink's reading).
-pub fn netlist(partitions: &[GenPartition]) -> Value {
+/// `IntermediateIOs`, `DefMap`) and `PartIOs.Outputs` (birlink's reading), its lists in
+/// `shape`.
+pub fn netlist(partitions: &[GenPartition], shape: IoShape) -> Value {
     let mut all: Vec<String> = Vec::new();
     let part_map: Vec<Value> = partitions
         .iter()
         .map(|p| {
-            let model_inputs: Vec<&String> = p.inputs.iter().filter(|t| !is_intermediate(t)).collect();
-            let model_outputs: Vec<&String> = p.outputs.iter().filter(|t| !is_intermediate(t)).collect();
+            let keep_in = |t: &&String| shape.inputs_hold_intermediates() || !is_intermediate(t);
+            let keep_out = |t: &&String| shape.outputs_hold_intermediates() || !is_intermediate(t);
+            let model_inputs: Vec<&String> = p.inputs.iter().filter(keep_in).collect();
+            let model_outputs: Vec<&String> = p.outputs.iter().filter(keep_out).collect();
             let intermediates: Vec<&String> =
                 p.inputs.iter().chain(&p.outputs).filter(|t| is_intermediate(t)).collect();
             for t in &intermediates {
@@ -148,7 +151,7 @@ pub(super) fn documents(config: &GenConfig) -> GenSet {
             modules.push(module);
         }
     }
-    let netlist = (config.flow == Flow::Modular).then(|| netlist(&parts));
+    let netlist = (config.flow == Flow::Modular).then(|| netlist(&parts, config.io_shape));
     GenSet { modules, netlist, options: Map::new() }
 }
 
@@ -233,7 +236,7 @@ mod tests {
         assert_eq!(defs[47], 47, "DefMap: 0 1 1 … 1 47");
         // Each layer reads the hidden state the one before it wrote.
         assert_eq!(parts[2].inputs[0], parts[1].outputs[0]);
-        let netlist = netlist(&parts);
+        let netlist = netlist(&parts, IoShape::Apart);
         assert_eq!(netlist["DefMap"].as_array().map(Vec::len), Some(48));
         assert_eq!(netlist["PartMap"][1]["PartIOs"]["Inputs"], json!(["input3", "input4"]));
     }

@@ -38,7 +38,7 @@ use serde_json::{json, Map, Value};
 
 use crate::diag::codes::Code;
 
-pub use config::{GenConfig, Layout, Scenario, Shape};
+pub use config::{GenConfig, IoShape, Layout, Scenario, Shape};
 pub use module::{shared_name, SHARED_BASE, SHARED_STRIDE};
 use set::{core_module, netlist};
 pub use set::{pretty, GenFile, GenSet};

@@ -20,6 +20,7 @@ mod entities;
 mod fuzz;
 mod layouts;
 mod logs;
+mod netlist;
 mod pipeline;
 mod places;
 mod properties;

@@ -29,7 +29,7 @@ fn problems(outcome: &Outcome) -> Vec<String> {
 fn edit_netlist(mut sources: Vec<SourceFile>, edit: impl Fn(&mut Value)) -> Vec<SourceFile> {
     for source in &mut sources {
         if source.path.ends_with("hlo_netlist.json") {
-            let mut netlist: Value = serde_json::from_slice(&source.content.bytes().unwrap()).unwrap();
+            let mut netlist: Value = serde_json::from_slice(source.content.bytes().unwrap()).unwrap();
             edit(&mut netlist);
             *source = SourceFile::text(source.path.clone(), serde_json::to_string_pretty(&netlist).unwrap());
         }

@@ -62,7 +62,7 @@ pub fn dist(root: &Path, args: &[String]) -> Result<(), String> {
             "npm" => npm(root, &web, &out)?,
             "site" => site(&web, &out.join(format!("birlink-site-{VERSION}.tar.gz")))?,
             "vsix" => vsix(root, &web, &out)?,
-            _ => unreachable!("filtered above"),
+            other => return Err(format!("`{other}` is not an artifact of the release")),
         }
     }
     let sums = sha256sums(&out)?;

@@ -6,8 +6,11 @@
 //! left out only where it is a module: `#[cfg(test)] mod … { … }` and `#[cfg(test)] mod
 //! …;` (a test may reach up; code may not).
 //!
-//! The tidy checks (`tidy.rs`) ask two things of it: no edge runs up the core's layers,
-//! and no set of files imports itself round (a cycle).
+//! The tidy checks (`tidy.rs`) ask four things of it: no edge runs up the core's
+//! layers; no set of files imports itself round (a cycle, petgraph's Tarjan); no file
+//! imports a folder above it (its `mod.rs` is the face the folder shows the rest of the
+//! crate); and what each file names of the standard library and the macros it calls
+//! (the core's purity).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -55,13 +58,24 @@ struct Scanned {
     defines: BTreeSet<String>,
     /// Modules it declares under `#[cfg(test)]` (`mod tests;`): test files.
     test_modules: Vec<String>,
+    /// Paths into the standard library it names (`std::fs`, `std::time::Instant`).
+    externals: BTreeSet<ModPath>,
+    /// Macros it calls, by their last segment (`println`).
+    macros: BTreeSet<String>,
 }
 
 /// The import graph: each file's module, and the modules each file's code reaches.
 pub struct Graph {
     /// Edges, module → modules it imports (each a file of the crate).
     pub edges: BTreeMap<ModPath, BTreeSet<ModPath>>,
+    /// What each file names of the standard library (`std`, `core`, `alloc` paths).
+    pub externals: BTreeMap<ModPath, BTreeSet<ModPath>>,
+    /// The macros each file calls.
+    pub macros: BTreeMap<ModPath, BTreeSet<String>>,
 }
+
+/// The standard library's crates: a path starting with one is external.
+const STD: [&str; 3] = ["std", "core", "alloc"];
 
 /// Why a file could not be read.
 #[derive(Debug)]
@@ -115,6 +129,13 @@ struct Scanner {
 }
 
 impl Scanner {
+    /// A path into the standard library, kept as it is written.
+    fn external(&mut self, segments: &[String]) {
+        if segments.first().is_some_and(|first| STD.contains(&first.as_str())) {
+            self.scanned.externals.insert(segments.to_vec());
+        }
+    }
+
     fn use_tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
         match tree {
             syn::UseTree::Path(path) => {
@@ -127,6 +148,7 @@ impl Scanner {
                 self.use_leaf(prefix, &rename.ident.to_string(), Some(rename.rename.to_string()))
             }
             syn::UseTree::Glob(_) => {
+                self.external(prefix);
                 if let Some(path) = absolute(&self.module, prefix) {
                     self.scanned.refs.push(path.clone());
                     self.scanned.globs.push(path);
@@ -150,6 +172,7 @@ impl Scanner {
                 Some(rename.unwrap_or_else(|| name.to_owned()))
             }
         };
+        self.external(&segments);
         if let Some(path) = absolute(&self.module, &segments) {
             self.scanned.refs.push(path.clone());
             if let Some(bound) = bound.filter(|b| b != "_") {
@@ -161,6 +184,7 @@ impl Scanner {
     }
 
     fn path(&mut self, segments: Vec<String>) {
+        self.external(&segments);
         if let Some(path) = absolute(&self.module, &segments) {
             self.scanned.refs.push(path);
         }
@@ -250,6 +274,9 @@ impl<'ast> Visit<'ast> for Scanner {
     fn visit_visibility(&mut self, _: &'ast syn::Visibility) {}
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if let Some(last) = mac.path.segments.last() {
+            self.scanned.macros.insert(last.ident.to_string());
+        }
         self.tokens(mac.tokens.clone());
         syn::visit::visit_macro(self, mac);
     }
@@ -293,7 +320,11 @@ impl Graph {
             found.globs = found.globs.iter().filter_map(|p| settle(p, &modules)).collect();
         }
         let mut edges: BTreeMap<ModPath, BTreeSet<ModPath>> = BTreeMap::new();
+        let mut externals = BTreeMap::new();
+        let mut macros = BTreeMap::new();
         for (module, found) in scanned.iter().filter(|(m, _)| !tests.iter().any(|t| m.starts_with(t))) {
+            externals.insert(module.clone(), found.externals.clone());
+            macros.insert(module.clone(), found.macros.clone());
             let targets = edges.entry(module.clone()).or_default();
             for reference in &found.refs {
                 if let Some(target) = resolve(&scanned, reference, 0) {
@@ -303,7 +334,19 @@ impl Graph {
                 }
             }
         }
-        Ok(Graph { edges })
+        Ok(Graph { edges, externals, macros })
+    }
+
+    /// Every edge from a file to a folder above it (its own folder's `mod.rs`, or an
+    /// ancestor's): what that folder shows the rest of the crate is taken from inside.
+    pub fn imports_of_enclosing_folders(&self) -> Vec<(ModPath, ModPath)> {
+        let mut found = Vec::new();
+        for (from, targets) in &self.edges {
+            for to in targets.iter().filter(|to| to.len() < from.len() && from.starts_with(to)) {
+                found.push((from.clone(), to.clone()));
+            }
+        }
+        found
     }
 
     /// Every set of files that import each other round (strongly connected components
@@ -352,61 +395,26 @@ fn resolve(scanned: &BTreeMap<ModPath, Scanned>, path: &[String], depth: usize) 
     Some(module.to_vec())
 }
 
-/// Tarjan's strongly connected components, each sorted.
+/// The strongly connected components (petgraph's Tarjan), each sorted.
 fn strongly_connected(edges: &BTreeMap<ModPath, BTreeSet<ModPath>>) -> Vec<Vec<ModPath>> {
-    struct State<'a> {
-        edges: &'a BTreeMap<ModPath, BTreeSet<ModPath>>,
-        index: BTreeMap<&'a ModPath, usize>,
-        low: BTreeMap<&'a ModPath, usize>,
-        stack: Vec<&'a ModPath>,
-        on_stack: BTreeSet<&'a ModPath>,
-        next: usize,
-        found: Vec<Vec<ModPath>>,
+    let mut graph: petgraph::graph::DiGraph<&ModPath, ()> = petgraph::graph::DiGraph::new();
+    let mut node: BTreeMap<&ModPath, petgraph::graph::NodeIndex> = BTreeMap::new();
+    for module in edges.keys().chain(edges.values().flatten()) {
+        node.entry(module).or_insert_with(|| graph.add_node(module));
     }
-    fn visit<'a>(s: &mut State<'a>, node: &'a ModPath) {
-        s.index.insert(node, s.next);
-        s.low.insert(node, s.next);
-        s.next += 1;
-        s.stack.push(node);
-        s.on_stack.insert(node);
-        for target in s.edges.get(node).into_iter().flatten() {
-            if !s.index.contains_key(target) {
-                visit(s, target);
-                let low = s.low[target].min(s.low[node]);
-                s.low.insert(node, low);
-            } else if s.on_stack.contains(target) {
-                let low = s.index[target].min(s.low[node]);
-                s.low.insert(node, low);
-            }
-        }
-        if s.low[node] == s.index[node] {
-            let mut component = Vec::new();
-            while let Some(top) = s.stack.pop() {
-                s.on_stack.remove(top);
-                component.push(top.clone());
-                if top == node {
-                    break;
-                }
-            }
-            component.sort();
-            s.found.push(component);
+    for (from, targets) in edges {
+        for to in targets {
+            graph.add_edge(node[from], node[to], ());
         }
     }
-    let mut state = State {
-        edges,
-        index: BTreeMap::new(),
-        low: BTreeMap::new(),
-        stack: Vec::new(),
-        on_stack: BTreeSet::new(),
-        next: 0,
-        found: Vec::new(),
-    };
-    for node in edges.keys() {
-        if !state.index.contains_key(node) {
-            visit(&mut state, node);
-        }
-    }
-    state.found
+    petgraph::algo::tarjan_scc(&graph)
+        .into_iter()
+        .map(|component| {
+            let mut modules: Vec<ModPath> = component.into_iter().map(|n| graph[n].clone()).collect();
+            modules.sort();
+            modules
+        })
+        .collect()
 }
 
 /// One cycle from `start` back to it, inside a component (breadth first: the shortest).

@@ -2,8 +2,9 @@
 //!
 //! * generated files are current (`docs/diagnostics.md`);
 //! * every Rust file opens with a `//!` comment saying what it is;
-//! * the core crate stays pure (no IO, no printing, no clock, no web or CLI crate), its
-//!   imports run down its layers, and no files of it import each other round;
+//! * the core crate stays pure (no IO, no printing, no clock, no web or CLI crate: read
+//!   from its import graph), its imports run down its layers, no files of it import each
+//!   other round, and no file imports its own folder's `mod.rs`;
 //! * the page builds no markup from text;
 //! * docs and code cite the spec in `docs/spec/`, never a path outside the
 //!   repository, and every section they cite exists;
@@ -60,6 +61,39 @@ fn every_rust_file_starts_with_a_module_comment() {
     }
 }
 
+/// What the core may not name of the standard library: the file system, the network,
+/// the clock, the environment, other processes, the terminal (paths, as written).
+const IMPURE: [&[&str]; 7] = [
+    &["std", "fs"],
+    &["std", "net"],
+    &["std", "time"],
+    &["std", "env"],
+    &["std", "process"],
+    &["std", "io", "stdout"],
+    &["std", "io", "stderr"],
+];
+
+/// The macros that print.
+const PRINTING: [&str; 5] = ["println", "print", "eprintln", "eprint", "dbg"];
+
+/// Every impure name a file of a graph uses: `module: std::fs`, `module: println!`.
+fn impurities(graph: &crate::imports::Graph) -> Vec<String> {
+    let mut found = Vec::new();
+    for (module, paths) in &graph.externals {
+        for path in paths {
+            if IMPURE.iter().any(|bad| path.len() >= bad.len() && path[..bad.len()].iter().eq(bad.iter())) {
+                found.push(format!("{}: {}", module.join("/"), path.join("::")));
+            }
+        }
+    }
+    for (module, macros) in &graph.macros {
+        for name in macros.iter().filter(|m| PRINTING.contains(&m.as_str())) {
+            found.push(format!("{}: {name}!", module.join("/")));
+        }
+    }
+    found
+}
+
 #[test]
 fn the_core_crate_is_pure() {
     let core = root().join("crates/birlink-core");
@@ -68,14 +102,22 @@ fn the_core_crate_is_pure() {
     for forbidden in ["wasm-bindgen", "web-sys", "js-sys", "yew", "gloo", "clap", "anyhow"] {
         assert!(!dependencies.contains(forbidden), "birlink-core depends on `{forbidden}`");
     }
-    let sources: Vec<PathBuf> = files(&["rs"]).into_iter().filter(|f| f.starts_with(core.join("src"))).collect();
-    assert!(sources.len() > 30, "found only {} core sources", sources.len());
-    for source in sources {
-        let text = read(&source);
-        for forbidden in ["std::fs", "std::net", "std::time", "std::env", "println!", "eprintln!", "print!("] {
-            assert!(!text.contains(forbidden), "{} uses `{forbidden}`", relative(&source));
-        }
-    }
+    let graph = core_graph();
+    let named: usize = graph.externals.values().map(|paths| paths.len()).sum();
+    assert!(named > 50, "only {named} standard-library paths found in the core");
+    let found = impurities(&graph);
+    assert!(found.is_empty(), "the core does IO, reads a clock or prints:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_purity_check_sees_a_path_a_group_and_a_macro() {
+    let graph = crate::imports::Graph::of(&[crate::imports::Source {
+        module: vec!["read".to_owned()],
+        text: "//! x\nuse std::{collections::BTreeMap, fs::{self, File}};\nfn f() { let _ = std::time::Instant::now(); println!(\"x\"); }\n#[cfg(test)]\nmod tests { fn g() { std::env::var(\"A\"); } }".to_owned(),
+    }])
+    .expect("readable");
+    let found = impurities(&graph);
+    assert_eq!(found, ["read: std::fs", "read: std::fs::File", "read: std::time::Instant::now", "read: println!"]);
 }
 
 /// The core's layers, bottom first: each imports only from layers before it in this list
@@ -120,6 +162,23 @@ fn the_core_is_layered() {
     }
     assert!(checked > 200, "only {checked} imports found in the core");
     assert!(upward.is_empty(), "the core's layers are {CORE_LAYERS:?}, bottom first:\n{}", upward.join("\n"));
+}
+
+#[test]
+fn a_folders_files_never_import_its_mod_rs() {
+    let found: Vec<String> = core_graph()
+        .imports_of_enclosing_folders()
+        .into_iter()
+        .map(|(from, to)| {
+            let folder = if to.is_empty() { "lib.rs".to_owned() } else { format!("{}/mod.rs", to.join("/")) };
+            format!("{} imports {folder}", from.join("/"))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "a folder's mod.rs is the face it shows the rest of the crate; its files take what they share from a sibling:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]

@@ -28,7 +28,7 @@ pub fn generate(config: &GenConfig, name: &str, fault: Option<Code>) -> Vec<GenF
         .into_bytes(),
     }];
     let last = config.subgraphs.saturating_sub(1) as usize;
-    for file in super::generate(&config, Layout::Files) {
+    for file in super::files::generate(&config, Layout::Files) {
         let Some(place) = file.path.strip_suffix("/bir.json") else {
             files.push(GenFile { path: format!("{name}/{}", file.path), bytes: file.bytes });
             continue;

@@ -8,8 +8,11 @@
 use crate::model::place::Place;
 use serde::{Deserialize, Serialize};
 
+use super::config::{GenConfig, Layout, Scenario};
+use super::files::{fault_codes, generate};
+use super::set::GenFile;
+use super::{faults, log, modular_workdir, workdir};
 use crate::diag::codes::Code;
-use crate::gen::{self, GenConfig, Layout, Scenario};
 use crate::model::flow::Flow;
 
 /// One entry of `www/samples/index.json`.
@@ -74,7 +77,7 @@ pub fn fault_config() -> GenConfig {
 /// partitions).
 pub fn fault_config_for(code: Code) -> GenConfig {
     let base = GenConfig { fault: Some(code), ..fault_config() };
-    if gen::faults::modular_only(code) {
+    if faults::modular_only(code) {
         GenConfig { flow: crate::model::flow::Flow::Modular, subgraphs: 3, partitions: 6, insts: 24, ..base }
     } else {
         base
@@ -91,7 +94,7 @@ pub fn moe_config() -> GenConfig {
 pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
     let mut out = Vec::new();
     let mut push = |file: &str, title: &str, description: &str, code: Option<Code>, config: GenConfig| {
-        let files = gen::generate(&config, Layout::Bundle);
+        let files = generate(&config, Layout::Bundle);
         let Some(bundle) = files.into_iter().next() else {
             return;
         };
@@ -233,7 +236,7 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
         GenConfig { barriers: 6, scenario: Some(Scenario::SendrecvCalledOnce), ..fault_config() },
     );
     // BL0011 needs two netlist files, which one bundle cannot hold; its test uses files.
-    for code in gen::fault_codes().into_iter().filter(|c| *c != Code::ExtraNetlist) {
+    for code in fault_codes().into_iter().filter(|c| *c != Code::ExtraNetlist) {
         let info = code.info();
         let file = format!("{}-{}.json", info.severity.as_str(), info.code);
         let title = format!("{} {}", info.code, info.title);
@@ -263,7 +266,7 @@ pub const PAIRS: &[(&str, &str)] = &[
 
 /// The work-directory samples (`samples/<folder>/nc00/sg00/…`): each index entry and
 /// its files, paths relative to `samples/`.
-pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
+pub fn workdirs() -> Vec<(SampleInfo, Vec<GenFile>)> {
     let base = GenConfig { insts: 12, ..matmul_config() };
     let cases: [(&str, &str, &str, Option<Code>); 3] = [
         (
@@ -288,11 +291,11 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
     let mut out = Vec::new();
     // The seeds' work directories show the seeds' link directory and merged tensor map:
     // they open in the seeds' reading (the index says so, and the page asks for it).
-    type Made<'a> = (&'a str, &'a str, &'a str, Option<Code>, Flow, Vec<gen::GenFile>);
+    type Made<'a> = (&'a str, &'a str, &'a str, Option<Code>, Flow, Vec<GenFile>);
     let mut made: Vec<Made<'_>> = cases
         .into_iter()
         .map(|(folder, title, description, code)| {
-            (folder, title, description, code, Flow::Seeds, gen::workdir::generate(&base, folder, code))
+            (folder, title, description, code, Flow::Seeds, workdir::generate(&base, folder, code))
         })
         .collect();
     made.push((
@@ -301,7 +304,7 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
         "What neuronx-cc leaves behind for a MoE model at LNC=2: 3 subgraphs per core dumped after dep_reduction, the frontend's netlist of 48 partitions, weights and a tensor map per subgraph. bir_linker links each core's subgraphs into ncCC/sgLnk and plans its link directory; then the VNC passes run across the two cores.",
         None,
         Flow::Modular,
-        gen::modular_workdir::generate(&GenConfig { insts: 24, ..moe_config() }, "workdir-moe", None),
+        modular_workdir::generate(&GenConfig { insts: 24, ..moe_config() }, "workdir-moe", None),
     ));
     made.push((
         "workdir-moe-fidelity",
@@ -317,7 +320,7 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
         "A flat-flow compile at LNC=2 failed in lower_local_collectives: core 0's local all-reduce names `…sbuf_in.31`, core 1's module has `…sbuf_in.72`. The work directory holds each core's dump after coloring_allocator_dram (the pass before) and the compile's log-neuron-cc.txt: the page reads the log as a timeline and finds the name where the compiler did (BL0207).",
         Some(Code::LocalCollectiveNameMissing),
         Flow::Flat,
-        gen::workdir::early_failure(&GenConfig { insts: 12, ..matmul_config() }, "workdir-illc059"),
+        workdir::early_failure(&GenConfig { insts: 12, ..matmul_config() }, "workdir-illc059"),
     ));
     for (folder, title, description, code, flow, mut files) in made {
         // As a folder lists them: by path.
@@ -333,8 +336,8 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
         // its BirLinker blocks are birlink's own for the same dumps.
         if folder == "workdir-moe" {
             if let Some(outcome) = &outcome {
-                let text = gen::log::modular(folder, 2, &[0, 1, 2], &outcome.log);
-                files.push(gen::GenFile { path: format!("{folder}/log-neuron-cc.txt"), bytes: text.into_bytes() });
+                let text = log::modular(folder, 2, &[0, 1, 2], &outcome.log);
+                files.push(GenFile { path: format!("{folder}/log-neuron-cc.txt"), bytes: text.into_bytes() });
                 files.sort_by(|a, b| a.path.cmp(&b.path));
             }
         }
@@ -360,10 +363,10 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<gen::GenFile>)> {
 /// after `coloring_allocator_reg` (the VNC passes' input) and after `vnc_link`, one
 /// address of core 1's after `vnc_link` changed (the fidelity check's first difference,
 /// docs/spec/link.md §0.8).
-fn with_compilers_result(name: &str) -> Vec<gen::GenFile> {
+fn with_compilers_result(name: &str) -> Vec<GenFile> {
     let config = GenConfig { subgraphs: 3, partitions: 6, insts: 24, ..matmul_config() };
-    let mut files = gen::modular_workdir::generate(&config, name, None);
-    let link = |files: &[gen::GenFile], passes: Option<Vec<String>>| {
+    let mut files = modular_workdir::generate(&config, name, None);
+    let link = |files: &[GenFile], passes: Option<Vec<String>>| {
         let held: Vec<(String, Vec<u8>)> = files.iter().map(|f| (f.path.clone(), f.bytes.clone())).collect();
         let (sources, input) = crate::read::workdir::split(held, None)?;
         let options = crate::passes::LinkOptions { workdir: Some(input), passes, ..Default::default() };
@@ -383,10 +386,7 @@ fn with_compilers_result(name: &str) -> Vec<gen::GenFile> {
             if core == 1 && dump.contains("vnc_link") {
                 text = text.replacen("\"addr\": 2097152", "\"addr\": 2097153", 1);
             }
-            files.push(gen::GenFile {
-                path: format!("{name}/{}/{dump}", Place::linked(core)),
-                bytes: text.into_bytes(),
-            });
+            files.push(GenFile { path: format!("{name}/{}/{dump}", Place::linked(core)), bytes: text.into_bytes() });
         }
     }
     files

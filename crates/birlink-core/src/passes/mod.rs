@@ -23,6 +23,7 @@ mod grid;
 mod ledger;
 mod locations;
 mod options;
+pub mod outputs;
 pub mod partition;
 mod rows;
 mod seeds;

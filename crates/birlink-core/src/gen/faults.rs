@@ -53,7 +53,19 @@ pub fn modular_only(code: Code) -> bool {
 /// The faults a grid set takes as the seeds' set does, on each core's first subgraph
 /// (its module `ncCC/sg00` standing for the core).
 fn per_core_fault(code: Code) -> bool {
-    matches!(code, Code::RemoteMemlocMissing | Code::MissingRemoteTarget | Code::RemoteBlockCountMismatch)
+    matches!(
+        code,
+        Code::RemoteMemlocMissing
+            | Code::MissingRemoteTarget
+            | Code::RemoteBlockCountMismatch
+            | Code::DuplicateCore
+            | Code::SharedWithoutRemoteTarget
+    )
+}
+
+/// The faults a grid set takes its own way (the seeds' would not make them there).
+fn grid_fault(code: Code) -> bool {
+    modular_only(code) || per_core_fault(code) || matches!(code, Code::MissingCoreId | Code::DuplicateName)
 }
 
 /// Index of the module named `name`.
@@ -98,14 +110,37 @@ fn inject_grid(set: &mut GenSet, config: &GenConfig, code: Code) {
                 })
                 .chain(set.netlist.iter().map(|n| SourceFile::text("hlo_netlist.json", pretty(n))))
                 .collect();
+            // The modular flow's bir_linker makes a core's linked module, in a flat set too.
             let options = crate::passes::LinkOptions {
                 passes: Some(vec!["verify".into(), "bir_linker".into()]),
+                flow: Some(Flow::Modular),
                 ..Default::default()
             };
             let outcome = crate::passes::run(sources, &options);
             if let Some(linked) = outcome.linked.as_ref().and_then(|l| l.module_of(Some(0))) {
                 set.modules.retain(|m| !m.get("name").and_then(Value::as_str).is_some_and(|n| n.starts_with("nc00/")));
                 set.modules.insert(0, crate::output::json::module_to_value(linked));
+            }
+        }
+        Code::DuplicateName => {
+            // Core 0's first subgraph allocates its first set twice (a grid module's sets
+            // are named after its tensors, not the seeds' `output_set`).
+            if let Some(at) = module_named(set, &Place::subgraph(0, 0).to_string()) {
+                if let Some(allocations) = allocations_mut(set, at) {
+                    if let Some(first) = allocations.first().cloned() {
+                        allocations.push(first);
+                    }
+                }
+            }
+        }
+        Code::MissingCoreId => {
+            // Core 1's first subgraph copied out of its folder: no core id, and neither its
+            // path nor its name says `ncCC`.
+            if let Some(at) = module_named(set, &Place::subgraph(1, 0).to_string()) {
+                if let Some(m) = set.modules[at].as_object_mut() {
+                    m.insert("attributes".to_owned(), json!({}));
+                    m.insert("name".to_owned(), json!("copied"));
+                }
             }
         }
         Code::ArgumentCountMismatch => {
@@ -236,7 +271,7 @@ fn push_inst(set: &mut GenSet, i: usize, inst: Value) {
 /// Injects the fault for `code` into the documents; layout-level faults (invalid JSON,
 /// unreadable bytes, extra files) are applied by [`generate`].
 pub(super) fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
-    if config.flow != Flow::Seeds && (modular_only(code) || per_core_fault(code)) {
+    if config.flow != Flow::Seeds && grid_fault(code) {
         return inject_grid(set, config, code);
     }
     let last = set.modules.len().saturating_sub(1);

@@ -27,4 +27,5 @@ mod properties;
 mod reduce;
 mod samples;
 mod support;
+mod verify_flows;
 mod workdir;

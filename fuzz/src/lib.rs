@@ -4,10 +4,15 @@
 //!   JSON text holds), for `read_bytes`.
 //! * [`FuzzSet`] (`set.rs`) — a structured link set (`arbitrary`-derived): modules,
 //!   functions, memory locations with remote targets, blocks, every instruction kind the
-//!   passes act on, queues with DMA blocks, netlists, options. Names come from a small
-//!   table so references collide, resolve and miss the way real ones do. For `link_set`.
-//! * [`Mutated`] (`mutate.rs`) — a generated, valid link set and a list of edits to its
-//!   JSON (delete, replace, retype, rename, duplicate, move), for `mutate_generated`.
+//!   passes act on, queues with DMA blocks, netlists (the compiler's `PartMap`,
+//!   `IntermediateIOs`, `DefMap` too), options; as per-core files, a bundle, or a work
+//!   directory's grid (`ncCC/sgKK/…`), in any flow. Names come from a small table so
+//!   references collide, resolve and miss the way real ones do. For `link_set`.
+//! * [`Mutated`] (`mutate.rs`) — a generated, valid link set in any flow and a list of
+//!   edits to its JSON (delete, replace, retype, rename, duplicate, move), for
+//!   `mutate_generated`.
+//! * [`LogText`] (`log.rs`) — a compiler log: any text, or a real log's shape with lines
+//!   dropped, repeated, cut or spliced, for `read_log`.
 //! * [`InstText`] (`inst.rs`) — one instruction's JSON of any shape, in any layout and
 //!   key order, for `fast_vs_general`.
 //!
@@ -15,14 +20,16 @@
 //! `fast_vs_general` in [`birlink_core::tools::selfcheck::fast_agrees`].
 
 mod inst;
+mod log;
 mod mutate;
 mod set;
 
 pub use inst::InstText;
+pub use log::{check_log, LogText};
 pub use mutate::{Edit, EditOp, Mutated};
 pub use set::{
-    FuzzBlock, FuzzDmaBlock, FuzzFunction, FuzzInst, FuzzMemSet, FuzzMemloc, FuzzModule, FuzzNetlist, FuzzQueue,
-    FuzzSet, SetKind,
+    FuzzBlock, FuzzDmaBlock, FuzzFunction, FuzzInst, FuzzMemSet, FuzzMemloc, FuzzModule, FuzzNetlist, FuzzPartition,
+    FuzzQueue, FuzzSet, SetKind,
 };
 
 use arbitrary::{Arbitrary, Result, Unstructured};

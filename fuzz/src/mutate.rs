@@ -1,11 +1,14 @@
-//! The `mutate_generated` target's model: a generated, valid link set and a list of
-//! edits to its JSON (delete, replace, retype, rename, duplicate, move).
+//! The `mutate_generated` target's model: a generated, valid link set in any flow — the
+//! seeds' reading, or the compiler's flat or modular flow (a grid of cores × subgraphs
+//! laid out as a work directory, `ncCC/sgKK/bir.json`, with a netlist of partitions) —
+//! and a list of edits to its JSON (delete, replace, retype, rename, duplicate, move),
+//! the netlist's included.
 
 use arbitrary::Arbitrary;
 use serde_json::{json, Value};
 
-use birlink_core::gen::{self, GenConfig};
-use birlink_core::{LinkOptions, SourceFile};
+use birlink_core::gen::{self, GenConfig, IoShape};
+use birlink_core::{Flow, LinkOptions, SourceFile};
 
 use crate::{Name, Scalar};
 
@@ -26,6 +29,10 @@ pub struct Mutated {
     pub seed: u64,
     /// Per-core files instead of a bundle.
     pub files: bool,
+    /// The flow it is generated in (modulo 3: the seeds' reading, flat, modular), its
+    /// subgraphs per core (1–3) and netlist partitions (1–8), and its netlist's
+    /// `PartIOs` shape (modulo 4).
+    pub grid: (u8, u8, u8, u8),
     /// The edits, applied in order.
     pub edits: Vec<Edit>,
 }
@@ -33,7 +40,7 @@ pub struct Mutated {
 /// One edit to a generated document: `at` picks a node in depth-first order.
 #[derive(Debug, Arbitrary)]
 pub struct Edit {
-    /// Which module (modulo their number).
+    /// Which module (modulo their number, the netlist after them).
     pub module: u8,
     /// Which node of it (modulo the number of nodes).
     pub at: u16,
@@ -143,7 +150,13 @@ fn apply(value: &mut Value, target: usize, index: &mut usize, op: &EditOp) -> bo
 impl Mutated {
     /// The generated set with the edits applied, and its options.
     pub fn sources(&self) -> (Vec<SourceFile>, LinkOptions) {
+        let (flow, subgraphs, partitions, io) = self.grid;
+        let flow = [Flow::Seeds, Flow::Flat, Flow::Modular][usize::from(flow % 3)];
         let config = GenConfig {
+            flow,
+            subgraphs: u32::from(subgraphs % 3 + 1),
+            partitions: usize::from(partitions % 8 + 1),
+            io_shape: IoShape::ALL[usize::from(io % 4)],
             cores: u64::from(self.cores % 4 + 1),
             insts: usize::from(self.insts % 24),
             handoffs: usize::from(self.shape.0 % 4),
@@ -157,18 +170,26 @@ impl Mutated {
         };
         let mut set = gen::generate_set(&config);
         for edit in self.edits.iter().take(16) {
-            let n = set.modules.len();
+            let n = set.modules.len() + usize::from(set.netlist.is_some());
             if n == 0 {
                 break;
             }
-            let module = &mut set.modules[edit.module as usize % n];
-            let target = edit.at as usize % count(module);
-            apply(module, target, &mut 0, &edit.op);
+            let at = edit.module as usize % n;
+            let Some(document) = set.modules.get_mut(at).or(set.netlist.as_mut()) else { break };
+            let target = edit.at as usize % count(document);
+            apply(document, target, &mut 0, &edit.op);
         }
         let mut files = Vec::new();
         if self.files {
             for (i, module) in set.modules.iter().enumerate() {
-                files.push(SourceFile::text(format!("nc{i:02}.json"), gen::pretty(module)));
+                // A grid's modules where the compiler writes them (`ncCC/sgKK/bir.json`,
+                // by their names, which an edit may have changed).
+                let name = module.get("name").and_then(Value::as_str).filter(|_| flow != Flow::Seeds);
+                let path = match name {
+                    Some(name) => format!("{name}/bir.json"),
+                    None => format!("nc{i:02}.json"),
+                };
+                files.push(SourceFile::text(path, gen::pretty(module)));
             }
             if let Some(netlist) = &set.netlist {
                 files.push(SourceFile::text("hlo_netlist.json", gen::pretty(netlist)));

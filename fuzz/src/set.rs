@@ -1,11 +1,15 @@
 //! The `link_set` target's model: a structured link set (`arbitrary`-derived) with
 //! modules, functions, memory locations with remote targets, blocks, every instruction
-//! kind the passes act on, queues with DMA blocks, netlists and options.
+//! kind the passes act on, queues with DMA blocks, netlists and options — laid out as
+//! the seeds' per-core files, a bundle, or a compiler work directory whose modules sit
+//! at places of a grid (`ncCC/sgKK/bir.json`, `ncCC/sgLnk/…`), with a netlist in the
+//! compiler's keys (`PartMap` with `PartIOs`, `IntermediateIOs`, `DefMap`) or birlink's
+//! older ones, linked in the flow the compiler would take or in one asked for.
 
 use arbitrary::Arbitrary;
 use serde_json::{json, Map, Value};
 
-use birlink_core::{LinkOptions, SourceFile};
+use birlink_core::{Flow, LinkOptions, SourceFile};
 
 use crate::{Name, Scalar};
 
@@ -22,6 +26,11 @@ pub struct FuzzSet {
     pub netlist: Option<FuzzNetlist>,
     /// `--passes`: a contiguous run given by its first and last index.
     pub passes: Option<(u8, u8)>,
+    /// The modules as a work directory's dumps, each at its place (else per-core files
+    /// `ncCC.json`, or the bundle).
+    pub grid: bool,
+    /// `--flow` (modulo 4: none, the compiler's choice; modular; flat; seeds).
+    pub flow: u8,
 }
 
 /// A netlist.
@@ -33,11 +42,33 @@ pub struct FuzzNetlist {
     pub aliases: Vec<(u8, Name, u8, Name, Option<Scalar>)>,
     /// `outputs`: memloc names (the number is unused).
     pub outputs: Vec<(u8, Name)>,
+    /// `PartMap`: the compiler's partitions.
+    pub partitions: Vec<FuzzPartition>,
+    /// The root `IntermediateIOs`.
+    pub intermediates: Vec<Name>,
+    /// The root `DefMap`.
+    pub def_map: Option<Vec<Scalar>>,
+}
+
+/// One partition of a compiler netlist's `PartMap`.
+#[derive(Debug, Arbitrary)]
+pub struct FuzzPartition {
+    /// `DefID`, when it has one.
+    pub def: Option<Scalar>,
+    /// `PartIOs.Inputs`.
+    pub inputs: Vec<Name>,
+    /// `PartIOs.IntermediateIOs`.
+    pub intermediates: Vec<Name>,
+    /// `PartIOs.Outputs`, when it has them.
+    pub outputs: Option<Vec<Name>>,
 }
 
 /// One module.
 #[derive(Debug, Arbitrary)]
 pub struct FuzzModule {
+    /// Its place in a work directory: its core folder and its subgraph folder (`None`:
+    /// the core's `sgLnk`).
+    pub place: (u8, Option<u8>),
     /// `attributes.neuron_core_id`.
     pub core: Option<Scalar>,
     /// `name`.
@@ -372,12 +403,61 @@ impl FuzzModule {
     }
 }
 
+impl FuzzNetlist {
+    /// The netlist's JSON: the older keys, and the compiler's when it has partitions.
+    fn value(&self) -> Value {
+        let names = |list: &[Name]| list.iter().map(|n| json!(n.0)).collect::<Vec<_>>();
+        let mut v = json!({
+            "aliases": self.aliases.iter().map(|(c, m, o, n, kind)| {
+                let mut a = json!({"consumer": {"core": c, "memloc": m.0}, "producer": {"core": o, "memloc": n.0}});
+                if let Some(kind) = kind { a["kind"] = kind.value(); }
+                a
+            }).collect::<Vec<_>>(),
+            "outputs": self.outputs.iter().map(|(_, m)| json!(m.0)).collect::<Vec<_>>(),
+        });
+        if let Some(lnc) = &self.lnc {
+            v["lnc"] = lnc.value();
+        }
+        if !self.partitions.is_empty() {
+            let parts: Vec<Value> = self
+                .partitions
+                .iter()
+                .take(12)
+                .map(|p| {
+                    let mut ios = json!({"Inputs": names(&p.inputs), "IntermediateIOs": names(&p.intermediates)});
+                    if let Some(outputs) = &p.outputs {
+                        ios["Outputs"] = json!(names(outputs));
+                    }
+                    let mut part = json!({"PartIOs": ios});
+                    if let Some(def) = &p.def {
+                        part["DefID"] = def.value();
+                    }
+                    part
+                })
+                .collect();
+            v["PartMap"] = json!(parts);
+            v["IntermediateIOs"] = json!(names(&self.intermediates));
+            if let Some(def_map) = &self.def_map {
+                v["DefMap"] = json!(def_map.iter().map(Scalar::value).collect::<Vec<_>>());
+            }
+        }
+        v
+    }
+}
+
 impl FuzzSet {
     /// The files and options of this link set.
     pub fn sources(&self) -> (Vec<SourceFile>, LinkOptions) {
         let mut files = Vec::new();
         let modules: Vec<Value> = self.modules.iter().take(6).map(FuzzModule::value).collect();
-        if self.bundle {
+        if self.grid {
+            for (module, value) in self.modules.iter().take(6).zip(&modules) {
+                let (core, subgraph) = module.place;
+                let slot = subgraph.map_or_else(|| "sgLnk".to_owned(), |s| format!("sg{:02}", s % 4));
+                let path = format!("work/nc{:02}/{slot}/bir_debug.3.after-dep_reduction.json", core % 4);
+                files.push(SourceFile::text(path, value.to_string()));
+            }
+        } else if self.bundle {
             files.push(SourceFile::text("bundle.json", json!({ "modules": modules }).to_string()));
         } else {
             for (i, module) in modules.iter().enumerate() {
@@ -385,25 +465,16 @@ impl FuzzSet {
             }
         }
         if let Some(netlist) = &self.netlist {
-            let mut v = json!({
-                "aliases": netlist.aliases.iter().map(|(c, m, o, n, kind)| {
-                    let mut a = json!({"consumer": {"core": c, "memloc": m.0}, "producer": {"core": o, "memloc": n.0}});
-                    if let Some(kind) = kind { a["kind"] = kind.value(); }
-                    a
-                }).collect::<Vec<_>>(),
-                "outputs": netlist.outputs.iter().map(|(_, m)| json!(m.0)).collect::<Vec<_>>(),
-            });
-            if let Some(lnc) = &netlist.lnc {
-                v["lnc"] = lnc.value();
-            }
-            files.push(SourceFile::text("netlist.json", v.to_string()));
+            let name = if self.grid { "work/hlo_netlist.json" } else { "netlist.json" };
+            files.push(SourceFile::text(name, netlist.value().to_string()));
         }
         let passes = self.passes.map(|(a, b)| {
             let (a, b) = (a as usize % 4, b as usize % 4);
             let (first, last) = (a.min(b), a.max(b));
             birlink_core::Pass::PIPELINE[first..=last].iter().map(|p| p.as_str().to_owned()).collect()
         });
-        let options = LinkOptions { lnc: self.lnc.map(|n| n as u64 % 10), passes, ..LinkOptions::default() };
+        let flow = [None, Some(Flow::Modular), Some(Flow::Flat), Some(Flow::Seeds)][usize::from(self.flow % 4)];
+        let options = LinkOptions { lnc: self.lnc.map(|n| n as u64 % 10), passes, flow, ..LinkOptions::default() };
         (files, options)
     }
 }

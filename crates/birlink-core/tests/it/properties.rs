@@ -22,7 +22,7 @@ use crate::support::seeds;
 use birlink_core::gen::{self, GenConfig, Layout};
 use birlink_core::model::ir::{opcode, Allocation, Module, UpdateView};
 use birlink_core::passes::partition::{memlocs, MemlocIndex, Partitions};
-use birlink_core::{LinkOptions, Severity, SourceFile};
+use birlink_core::{Flow, LinkOptions, Severity, SourceFile};
 
 fn config_strategy() -> impl Strategy<Value = (GenConfig, bool)> {
     (
@@ -376,5 +376,114 @@ proptest! {
             prop_assert!(*left > 0, "`{key}`: {value} did not come out unchanged");
             *left -= 1;
         }
+    }
+}
+
+/// The compiler's flows: any cores, subgraphs, partitions, instructions, shapes and
+/// netlist layout, in files or a bundle.
+fn grid_strategy() -> impl Strategy<Value = (GenConfig, bool)> {
+    (
+        any::<bool>(),
+        1u64..=4,
+        1u32..=4,
+        1usize..=12,
+        0usize..120,
+        (0usize..3, 0usize..3, 0usize..4),
+        0usize..4,
+        any::<u64>(),
+        any::<bool>(),
+    )
+        .prop_map(|(modular, cores, subgraphs, partitions, insts, (handoffs, remote_dma, barriers), io, seed, files)| {
+            let config = GenConfig {
+                flow: if modular { Flow::Modular } else { Flow::Flat },
+                cores,
+                subgraphs,
+                // Every subgraph is a definition some partition calls, as in a compile.
+                partitions: partitions.max(subgraphs as usize),
+                insts,
+                handoffs,
+                remote_dma,
+                barriers,
+                io_shape: gen::IoShape::ALL[io],
+                compact: seed % 2 == 0,
+                sorted: seed % 3 != 1,
+                shape: if seed % 5 == 1 { gen::Shape::Real } else { gen::Shape::Gen },
+                seed,
+                ..GenConfig::default()
+            };
+            (config, files)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// Every generated set of the compiler's flows links cleanly, as the compiler links
+    /// it: the flow it is, a `bir_linker` per core in the modular flow (none in the flat
+    /// one), one dispatcher call per partition on every core, each core's module at its
+    /// place, every core's log block ending in one module, barrier ids dense within each
+    /// core's module; the same bytes twice, and the VNC passes a fixed point of their
+    /// own output.
+    #[test]
+    fn grid_sets_link_as_the_compiler_links_them((config, files) in grid_strategy()) {
+        let outcome = birlink_core::run(sources(&config, files), &Default::default());
+        let problems: Vec<String> = outcome
+            .report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity > Severity::Note)
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect();
+        prop_assert!(problems.is_empty(), "{problems:?}");
+        let report = &outcome.report;
+        prop_assert_eq!(report.options.flow, config.flow);
+        prop_assert_eq!(report.options.lnc, config.cores);
+        let linked = outcome.linked.as_ref().expect("linked");
+        prop_assert_eq!(linked.modules.len() as u64, config.cores);
+        let linker_rows = report.passes.iter().filter(|p| p.name == birlink_core::Pass::BirLinker).count() as u64;
+        let log = birlink_core::bir_linker_log(&outcome).unwrap_or_default();
+        match config.flow {
+            Flow::Modular => {
+                prop_assert_eq!(linker_rows, config.cores);
+                prop_assert_eq!(report.dispatcher.len() as u64, config.partitions as u64 * config.cores);
+                prop_assert_eq!(report.partitions.len(), config.partitions);
+                for (core, module) in linked.modules.iter().enumerate() {
+                    prop_assert_eq!(&module.name, &birlink_core::model::place::Place::linked(core as u64).to_string());
+                }
+                prop_assert_eq!(log.matches("[CoreForkPass]: Output has 1 module(s)").count() as u64, config.cores);
+            }
+            _ => {
+                prop_assert_eq!(linker_rows, 0);
+                prop_assert!(report.dispatcher.is_empty());
+                prop_assert!(!log.contains("[BirLinker]"));
+            }
+        }
+        for module in &linked.modules {
+            let mut ids = Vec::new();
+            for &function in &module.module.functions {
+                module.module.walk_function(function, &mut |inst| {
+                    let inst = &module.module.store.insts[inst];
+                    if inst.opcode() == opcode::CORE_BARRIER {
+                        ids.extend(inst.fields().get("id").and_then(Value::as_u64));
+                    }
+                });
+            }
+            if config.flow == Flow::Modular {
+                let expected: Vec<u64> = (0..ids.len() as u64).collect();
+                prop_assert_eq!(ids, expected, "barrier ids of {} dense in walk order", module.name);
+            }
+        }
+        // Same input, same bytes.
+        let again = birlink_core::run(sources(&config, files), &Default::default());
+        prop_assert_eq!(birlink_core::report_json(&outcome), birlink_core::report_json(&again));
+        prop_assert_eq!(&log, &birlink_core::bir_linker_log(&again).unwrap_or_default());
+        // The VNC passes are a fixed point of their own output.
+        let linked_json = birlink_core::linked_json(&outcome).expect("linked");
+        let rerun = birlink_core::run(
+            vec![SourceFile::text("linked.json", linked_json.clone())],
+            &LinkOptions { passes: Some(vec!["vnc_remote_addr_map".into(), "vnc_link".into()]), ..Default::default() },
+        );
+        prop_assert!(!birlink_core::diag::has_errors(&rerun.report.diagnostics), "{:?}", rerun.report.diagnostics);
+        prop_assert_eq!(&linked_json, &birlink_core::linked_json(&rerun).expect("relinked"));
     }
 }

@@ -165,6 +165,18 @@ fn the_core_is_layered() {
 }
 
 #[test]
+fn architecture_stays_a_map() {
+    let text = read(&root().join("docs/ARCHITECTURE.md"));
+    let words = text.split_whitespace().count();
+    assert!(
+        words <= 2000,
+        "docs/ARCHITECTURE.md is {words} words: a map, not an atlas (2,000 at most); mechanics go in the files' `//!`"
+    );
+    let first = text.lines().find(|l| l.starts_with("## ")).unwrap_or("");
+    assert_eq!(first, "## The flows come first", "the map's first fact is how the compiler links");
+}
+
+#[test]
 fn a_folders_files_never_import_its_mod_rs() {
     let found: Vec<String> = core_graph()
         .imports_of_enclosing_folders()

@@ -393,26 +393,28 @@ fn grid_strategy() -> impl Strategy<Value = (GenConfig, bool)> {
         any::<u64>(),
         any::<bool>(),
     )
-        .prop_map(|(modular, cores, subgraphs, partitions, insts, (handoffs, remote_dma, barriers), io, seed, files)| {
-            let config = GenConfig {
-                flow: if modular { Flow::Modular } else { Flow::Flat },
-                cores,
-                subgraphs,
-                // Every subgraph is a definition some partition calls, as in a compile.
-                partitions: partitions.max(subgraphs as usize),
-                insts,
-                handoffs,
-                remote_dma,
-                barriers,
-                io_shape: gen::IoShape::ALL[io],
-                compact: seed % 2 == 0,
-                sorted: seed % 3 != 1,
-                shape: if seed % 5 == 1 { gen::Shape::Real } else { gen::Shape::Gen },
-                seed,
-                ..GenConfig::default()
-            };
-            (config, files)
-        })
+        .prop_map(
+            |(modular, cores, subgraphs, partitions, insts, (handoffs, remote_dma, barriers), io, seed, files)| {
+                let config = GenConfig {
+                    flow: if modular { Flow::Modular } else { Flow::Flat },
+                    cores,
+                    subgraphs,
+                    // Every subgraph is a definition some partition calls, as in a compile.
+                    partitions: partitions.max(subgraphs as usize),
+                    insts,
+                    handoffs,
+                    remote_dma,
+                    barriers,
+                    io_shape: gen::IoShape::ALL[io],
+                    compact: seed % 2 == 0,
+                    sorted: seed % 3 != 1,
+                    shape: if seed % 5 == 1 { gen::Shape::Real } else { gen::Shape::Gen },
+                    seed,
+                    ..GenConfig::default()
+                };
+                (config, files)
+            },
+        )
 }
 
 proptest! {

@@ -37,17 +37,26 @@ use crate::model::uses::Uses;
 pub(super) enum Left {
     /// For `json::stream`: not JSON, a container given twice, a root that is not an object.
     Serde,
-    /// Asked to ([`read`]'s `probe`): one of its first instructions is not in the
+    /// Asked to ([`read_or_leave_in_place`]): one of its first instructions is not in the
     /// writer's form, so [`read_in_place`] is the reading that holds the least.
     InPlace,
 }
 
 /// Reads a document from its text, with the diagnostics about its shape; [`Left::Serde`]
-/// when `json::stream` must read it. `probe`: give up ([`Left::InPlace`]) when one of the
-/// first [`PROBED`] instructions outside a bundle's module is one the writer would print
-/// otherwise (a producer's key order, or whitespace). What was read is dropped then, so
-/// the caller holds the text alone again.
-pub(super) fn read(text: &FileText, file: FileId, probe: bool) -> Result<(Document, Vec<Diagnostic>), Left> {
+/// when `json::stream` must read it.
+pub(super) fn read(text: &FileText, file: FileId) -> Result<(Document, Vec<Diagnostic>), Left> {
+    read_probing(text, file, false)
+}
+
+/// [`read`], but giving up ([`Left::InPlace`]) when one of the first [`PROBED`]
+/// instructions outside a bundle's module is one the writer would print otherwise (a
+/// producer's key order, or whitespace): [`read_in_place`] holds less then. What was
+/// read is dropped, so the caller holds the text alone again.
+pub(super) fn read_or_leave_in_place(text: &FileText, file: FileId) -> Result<(Document, Vec<Diagnostic>), Left> {
+    read_probing(text, file, true)
+}
+
+fn read_probing(text: &FileText, file: FileId, probe: bool) -> Result<(Document, Vec<Diagnostic>), Left> {
     let doc = Doc::new(FileText::clone(text), true);
     let mut cursor = Cursor::new(Text::Shared(text), probe);
     match document(&mut cursor, file, &doc) {

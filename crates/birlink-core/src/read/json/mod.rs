@@ -33,7 +33,7 @@ use crate::model::uses::Uses;
 /// reader leaves — text that is not JSON, a container given twice, a root that is not an
 /// object — is read with serde_json driving (`stream`), with its words for what is wrong.
 pub fn read_document(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {
-    if let Ok((document, mut local)) = direct::read(text, file, false) {
+    if let Ok((document, mut local)) = direct::read(text, file) {
         diags.append(&mut local);
         return Ok(document);
     }
@@ -56,7 +56,7 @@ pub(crate) enum Owned {
 /// prints (a producer's key order) is read in place: each instruction's canonical text written over the bytes it was read from,
 /// which its instructions then share, so no second text is held beside the file's.
 pub(crate) fn read_direct_owning(text: FileText, file: FileId) -> Owned {
-    match direct::read(&text, file, true) {
+    match direct::read_or_leave_in_place(&text, file) {
         Ok((document, diags)) => Owned::Read(document, diags, Some(text)),
         Err(direct::Left::Serde) => Owned::Left(text),
         Err(direct::Left::InPlace) => match FileText::try_unwrap(text) {
@@ -65,7 +65,7 @@ pub(crate) fn read_direct_owning(text: FileText, file: FileId) -> Owned {
                 None => Owned::Lost,
             },
             // Held elsewhere too: read as the text it is.
-            Err(text) => match direct::read(&text, file, false) {
+            Err(text) => match direct::read(&text, file) {
                 Ok((document, diags)) => Owned::Read(document, diags, Some(text)),
                 Err(_) => Owned::Left(text),
             },
@@ -92,7 +92,7 @@ pub(crate) fn both_readings(text: &str) -> (Option<String>, String) {
             .collect();
         format!("{}{}", describe_document(document), diags.join("\n"))
     };
-    let direct = direct::read(&text, FileId(0), false).ok().map(|(document, diags)| describe(&document, &diags));
+    let direct = direct::read(&text, FileId(0)).ok().map(|(document, diags)| describe(&document, &diags));
     // Read in place, it must read alike (or be left alike).
     let in_place =
         direct::read_in_place(text.to_string(), FileId(0)).map(|(document, diags)| describe(&document, &diags));

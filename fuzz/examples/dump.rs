@@ -3,7 +3,8 @@
 //!     cargo run --example dump -- <target> <input> <out-dir>
 //!
 //! `<target>` is `read_bytes`, `link_set` or `mutate_generated`. The files land in
-//! `<out-dir>` with `options.json` (`lnc`, `passes`) next to them.
+//! `<out-dir>` (in their folders) with `options.json` (`lnc`, `passes`, `flow`) next to
+//! them.
 
 use std::{env, fs, path::Path, process::ExitCode};
 
@@ -50,12 +51,17 @@ fn main() -> ExitCode {
     }
     for file in &files {
         let bytes = file.content.clone().read().unwrap_or_default();
-        if let Err(e) = fs::write(out.join(&file.path), bytes) {
+        let at = out.join(&file.path);
+        if let Some(dir) = at.parent() {
+            let _ = fs::create_dir_all(dir);
+        }
+        if let Err(e) = fs::write(&at, bytes) {
             eprintln!("{}: {e}", file.path);
             return ExitCode::from(2);
         }
     }
-    let options = serde_json::json!({"lnc": options.lnc, "passes": options.passes});
+    let options =
+        serde_json::json!({"lnc": options.lnc, "passes": options.passes, "flow": options.flow.map(|f| f.as_str())});
     let _ = fs::write(out.join("options.json"), format!("{options:#}\n"));
     println!("wrote {} file(s) to {}", files.len(), out.display());
     match birlink_core::tools::selfcheck::check_run(files, &options_of(&options)) {
@@ -67,6 +73,7 @@ fn main() -> ExitCode {
 
 fn options_of(value: &serde_json::Value) -> birlink_core::LinkOptions {
     birlink_core::LinkOptions {
+        flow: value["flow"].as_str().and_then(birlink_core::Flow::parse),
         lnc: value["lnc"].as_u64(),
         passes: value["passes"].as_array().map(|a| a.iter().filter_map(|p| p.as_str().map(str::to_owned)).collect()),
         ..birlink_core::LinkOptions::default()

@@ -5,7 +5,8 @@
 //!   `linked.json`): no hash order or address reaches the output.
 //! * Every diagnostic has a registered code, a lowercase message and a `help`; its
 //!   severity is its code's; a file named in a location is one of the inputs.
-//! * Pass statuses are consistent: after a failed pass every later one is `skipped`,
+//! * Pass statuses are consistent: after a failed pass every later one is `skipped` (a
+//!   pass run per core has every core's row),
 //!   and a pass is `error` exactly when it reported an error.
 //! * `linked.json` is valid JSON and reads back; when the run was clean (and no remote
 //!   view targets another, BL0404), re-running the VNC passes on it reports no error and
@@ -224,18 +225,32 @@ fn check_diagnostics(outcome: &Outcome, paths: &[String]) -> Result<(), String> 
 }
 
 fn check_statuses(outcome: &Outcome) -> Result<(), String> {
-    let mut failed = false;
-    for pass in &outcome.report.passes {
-        if failed && pass.status != PassStatus::Skipped {
-            return Err(format!("`{}` is `{}` after a failed pass", pass.name, pass.status.as_str()));
+    // A pass run per core (`bir_linker` in the modular flow) has a row per core: every
+    // core's runs, and the passes after it are skipped when one of them failed.
+    let mut failed: Option<crate::model::pass::Pass> = None;
+    for row in &outcome.report.passes {
+        if failed.is_some_and(|pass| pass != row.name) && row.status != PassStatus::Skipped {
+            return Err(format!("`{}` is `{}` after a failed pass", row.label(), row.status.as_str()));
         }
-        let errors = outcome.report.diagnostics.iter().any(|d| d.pass == pass.name && d.severity == Severity::Error);
-        match pass.status {
-            PassStatus::Error if !errors => return Err(format!("`{}` failed without an error", pass.name)),
-            PassStatus::Ok if errors => return Err(format!("`{}` is ok but reported an error", pass.name)),
+        // A row's errors: its pass's, on its core (or on none, for a per-core row).
+        let of_row = |d: &&crate::diag::Diagnostic, exact: bool| {
+            d.pass == row.name
+                && d.severity == Severity::Error
+                && row.core.is_none_or(|core| d.core == Some(core) || (!exact && d.core.is_none()))
+        };
+        let diagnostics = &outcome.report.diagnostics;
+        match row.status {
+            PassStatus::Error if !diagnostics.iter().any(|d| of_row(&d, false)) => {
+                return Err(format!("`{}` failed without an error", row.label()))
+            }
+            PassStatus::Ok if diagnostics.iter().any(|d| of_row(&d, true)) => {
+                return Err(format!("`{}` is ok but reported an error", row.label()))
+            }
             PassStatus::Ok | PassStatus::Error | PassStatus::Skipped => {}
         }
-        failed |= pass.status == PassStatus::Error;
+        if row.status == PassStatus::Error {
+            failed = Some(row.name);
+        }
     }
     Ok(())
 }

@@ -5,7 +5,8 @@
 //! * `fuzz/corpus/read_bytes/*` — raw inputs, split into files at `0xFF` as the
 //!   `read_bytes` target does.
 //! * `fuzz/regressions/<finding>/` — what a finding of any target stood for, written by
-//!   `fuzz/examples/dump.rs`: the files, and `options.json` (`lnc`, `passes`).
+//!   `fuzz/examples/dump.rs`: the files in their folders, and `options.json` (`lnc`,
+//!   `passes`, `flow`).
 //! * `fuzz/regressions/fast_vs_general.jsonl` — the instructions of the
 //!   `fast_vs_general` corpus, written by `fuzz/examples/insts.rs`, through
 //!   `selfcheck::fast_agrees`.
@@ -50,17 +51,31 @@ fn fuzz_findings_stay_fixed() {
             .and_then(|t| serde_json::from_str(&t).ok())
             .unwrap_or_default();
         let options = LinkOptions {
+            flow: options["flow"].as_str().and_then(birlink_core::Flow::parse),
             lnc: options["lnc"].as_u64(),
             passes: options["passes"]
                 .as_array()
                 .map(|a| a.iter().filter_map(|p| p.as_str().map(str::to_owned)).collect()),
             ..LinkOptions::default()
         };
-        let sources: Vec<SourceFile> = sorted_entries(&dir)
+        // Its files, in their folders (a work directory's `work/nc00/sg01/…`), by their
+        // path below the finding's folder.
+        let mut files = Vec::new();
+        let mut stack = vec![dir.clone()];
+        while let Some(at) = stack.pop() {
+            for path in sorted_entries(&at) {
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.file_name().is_some_and(|n| n != "options.json" && n != "README.md") {
+                    files.push(path);
+                }
+            }
+        }
+        files.sort();
+        let sources: Vec<SourceFile> = files
             .into_iter()
-            .filter(|p| p.file_name().is_some_and(|n| n != "options.json" && n != "README.md"))
             .map(|p| SourceFile {
-                path: p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+                path: p.strip_prefix(&dir).unwrap_or(&p).to_string_lossy().replace('\\', "/"),
                 content: birlink_core::Content::Bytes(fs::read(&p).expect("regression file")),
                 role: Role::Auto,
             })

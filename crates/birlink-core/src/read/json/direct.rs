@@ -141,11 +141,13 @@ fn module_key(
     if cursor.peek() != Some(b'[') {
         return cursor.leaf_into(&mut keys.fields, key);
     }
+    let said = keys.reading(key, reader);
     let lowered = items(cursor, reader, pointer, kind)?;
     match kind {
         Kind::Functions => keys.functions = Some(lowered.functions),
         _ => keys.queues = Some(lowered.queues),
     }
+    keys.read(key, said, reader);
     Some(())
 }
 
@@ -170,7 +172,7 @@ fn bundle_modules(
             "functions" | "queues" => module_key(cursor, &mut reader, &mut keys, key, &pointer),
             _ => cursor.leaf_into(&mut keys.fields, key),
         })?;
-        let ModuleKeys { fields, functions, queues } = keys;
+        let ModuleKeys { fields, functions, queues, .. } = keys;
         if functions.is_none() && !fields.contains_key("functions") {
             drop(reader);
             not_a_module(diags, file, index, &Value::Object(fields));

@@ -42,7 +42,7 @@ pub(super) fn finish_root(
     modules: Option<Vec<(Module, Uses)>>,
     bundle_diags: Vec<Diagnostic>,
 ) -> Document {
-    let ModuleKeys { mut fields, functions, queues } = keys;
+    let ModuleKeys { mut fields, functions, queues, .. } = keys;
     if functions.is_some() || fields.contains_key("functions") {
         if let Some(list) = modules {
             let values = list.iter().map(|(m, _)| crate::output::json::module_to_value(m)).collect();
@@ -75,6 +75,33 @@ pub(super) struct ModuleKeys {
     pub(super) fields: Fields,
     pub(super) functions: Option<Vec<Handle<Function>>>,
     pub(super) queues: Option<Vec<Handle<Queue>>>,
+    /// Where what was said of the queues began, when they came before the functions (a
+    /// producer's key order): the functions' diagnostics are moved before them, as a
+    /// file with sorted keys says them (`Reader::say_earlier`).
+    pub(super) queues_said: Option<usize>,
+}
+
+impl ModuleKeys {
+    /// Marks the start of a streamed key's reading: the queues' when no functions were
+    /// read yet.
+    pub(super) fn reading(&mut self, key: &str, reader: &Reader<'_>) -> usize {
+        let said = reader.said();
+        if key == "queues" && self.functions.is_none() {
+            self.queues_said = Some(said);
+        }
+        said
+    }
+
+    /// After a streamed key's reading begun at `said`: the functions' diagnostics said
+    /// before the queues' read earlier.
+    pub(super) fn read(&mut self, key: &str, said: usize, reader: &mut Reader<'_>) {
+        if key != "functions" {
+            return;
+        }
+        if let Some(queues) = self.queues_said.take() {
+            reader.say_earlier(queues, said);
+        }
+    }
 }
 
 impl Reader<'_> {

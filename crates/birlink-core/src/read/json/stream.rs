@@ -165,11 +165,13 @@ fn read_module_key<'de, A: MapAccess<'de>>(
     if seen || keys.fields.contains_key(key) {
         reader.doc.repeated.set(true);
     }
+    let said = keys.reading(key, reader);
     match map.next_value_seed(Items { reader, pointer, kind })? {
         Streamed::Functions(handles) => keys.functions = Some(handles),
         Streamed::Queues(handles) => keys.queues = Some(handles),
         other => keep(&mut keys.fields, key.to_owned(), other),
     }
+    keys.read(key, said, reader);
     Ok(true)
 }
 
@@ -265,7 +267,7 @@ impl<'de> Visitor<'de> for BundleModule<'_> {
                 keys.fields.insert(key, value);
             }
         }
-        let ModuleKeys { fields, functions, queues } = keys;
+        let ModuleKeys { fields, functions, queues, .. } = keys;
         if functions.is_none() && !fields.contains_key("functions") {
             drop(reader);
             return Ok(self.not_a_module(&Value::Object(fields)));

@@ -144,7 +144,7 @@ test('a modular work directory in one run: each core\'s sgLnk/, its subgraphs\' 
   const parted = page.locator('#fidelity .fidelity-row.differ');
   assert.equal(await parted.count(), 1);
   assert.deepEqual([await parted.getAttribute('data-pass'), await parted.getAttribute('data-core')], ['vnc_link', '1']);
-  assert.match(await parted.innerText(), /parts at line \d+ \(function sg0000\): birlink `.*addr=2097152.*` · compiler `.*addr=2097153/);
+  assert.match(await parted.innerText(), /parts from `[^`]+` at line \d+ \(function sg0000; 1 of \d+ lines differ\): birlink `.*addr=2097152.*` · compiler `.*addr=2097153/);
   assert.match(await page.locator('#workdir').innerText(), /the latest pass dumped before bir_linker: its input/);
   // The same run's linked modules after coloring_allocator_reg are the VNC passes' input.
   assert.match(await page.locator('#vnc-input').innerText(), /The VNC passes' input: the compiler's linked modules \(nc00\/sgLnk, nc01\/sgLnk\) as it dumped them after `coloring_allocator_reg`/);

@@ -66,6 +66,7 @@ impl Session {
             threads: 1,
             workdir,
             flow,
+            sync: birlink_core::SyncCheck::Run,
         };
         let started = blobs::now();
         let outcome = birlink_core::passes::run_with_progress(sources, &options, &mut |step| {

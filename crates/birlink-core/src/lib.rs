@@ -45,6 +45,6 @@ pub use model::flow::{Flow, FlowSource};
 pub use model::linked::{LinkedModule, LinkedSet};
 pub use model::pass::Pass;
 pub use passes::outputs::{bir_linker_log, link_dir_text, linked_json, report_json, tensor_map_files, tensor_map_json};
-pub use passes::{run, LinkOptions, Outcome};
+pub use passes::{run, LinkOptions, Outcome, SyncCheck};
 pub use read::compact::Sink;
 pub use read::input::{Content, Reader, Role, SourceFile};

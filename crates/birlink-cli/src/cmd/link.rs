@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use birlink_core::{LinkOptions, Severity};
+use birlink_core::{LinkOptions, Severity, SyncCheck};
 
 use super::{create_dir, exit_for, write, Error, FlowArg, Outcome};
 use crate::out::out;
@@ -56,12 +56,37 @@ pub struct LinkArgs {
     /// `lower_sync`, else the latest dumped).
     #[arg(long, value_name = "PASS")]
     after: Option<String>,
+    /// Skip the sync check after the link (will the cores hang or race?).
+    #[arg(long)]
+    no_sync: bool,
+    /// Make a check's warnings errors: `sync` (the exit code is then 1 when the cores
+    /// may hang or race).
+    #[arg(long, value_enum, value_name = "CHECK")]
+    deny: Vec<DenyArg>,
     /// For a compiler work directory, make its link directory here (what the compiler
     /// makes as `sgLnk/`): symbolic links to each core's weights, debug info and custom
     /// ops, copies of CPU-node files, the merged tensor-map.json. Nothing is written
     /// outside DIR; a second run changes nothing.
     #[arg(long, value_name = "DIR")]
     link_dir: Option<PathBuf>,
+}
+
+/// A check whose warnings `--deny` makes errors.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DenyArg {
+    /// The sync check's findings.
+    Sync,
+}
+
+/// The sync check as the arguments ask for it.
+pub fn sync_check(no_sync: bool, deny: &[DenyArg]) -> SyncCheck {
+    if no_sync {
+        SyncCheck::Off
+    } else if deny.contains(&DenyArg::Sync) {
+        SyncCheck::Deny
+    } else {
+        SyncCheck::Run
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -104,6 +129,7 @@ impl LinkArgs {
                 .unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1)),
             workdir: files::Workdir::single_input(&workdirs),
             flow: self.flow.map(FlowArg::flow),
+            sync: sync_check(self.no_sync, &self.deny),
         };
         if self.link_dir.is_some() && options.workdir.is_none() {
             return Err(Error(

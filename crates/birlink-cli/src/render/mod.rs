@@ -61,6 +61,25 @@ fn severity_style(severity: Severity) -> Style {
 }
 
 /// The readable summary: inputs, passes with what they did, files written.
+/// The sync check's line after the pass table, and what it is: birlink's own check.
+pub fn sync_line(sync: &birlink_core::output::sync::Sync, color: bool) -> String {
+    use birlink_core::output::sync::{SyncStatus, Verdict};
+    let style = match (sync.status, sync.execution.as_ref().map(|e| (e.verdict, e.exact))) {
+        (SyncStatus::Skipped, _) => Style::Dim,
+        (_, Some((Verdict::Deadlock, true))) => Style::Error,
+        (_, Some((Verdict::Completes, true))) if sync.counts.is_empty() => Style::Accent,
+        _ => Style::Warning,
+    };
+    let mut line = format!("{}", paint(&sync.headline(), style, color));
+    if sync.status == SyncStatus::Ran {
+        line.push_str(&format!(
+            "\n  {}",
+            paint("birlink's own check after the link (not a compiler pass); its model of BIR's execution is birlink's reading", Style::Dim, color)
+        ));
+    }
+    line
+}
+
 pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> String {
     let color = stdout_color();
     let mut out = String::new();
@@ -152,6 +171,7 @@ pub fn summary(report: &Report, written: &[PathBuf], elapsed: Duration) -> Strin
             );
         }
     }
+    let _ = writeln!(out, "{}", sync_line(&report.sync, color));
     for (i, row) in report.fidelity.iter().enumerate() {
         let head = if i == 0 { "compiler's result" } else { "" };
         let (agreement, said) = row.verdict();

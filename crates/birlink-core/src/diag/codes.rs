@@ -4,7 +4,8 @@
 //! Codes are stable and never reused. Numeric codes are the compiler's own (the
 //! LncVerifier checks 1187–1203 and the VNC `ErrorCode`s 1509–1514 from the seeds);
 //! `BLxxxx` codes are birlink's: `BL00xx` reading input, `BL01xx` module identity,
-//! `BL02xx` references inside a module, `BL03xx` bir_linker, `BL04xx` the VNC passes.
+//! `BL02xx` references inside a module, `BL03xx` bir_linker, `BL04xx` the VNC passes,
+//! `BL07xx` the sync check (not a pass: `pass: "sync"`).
 //!
 //! One table, [`codes!`], declares each code with everything documented about it; the
 //! macro makes the [`Code`] enum, [`Code::ALL`] and [`Code::info`] from it, so a new
@@ -375,6 +376,84 @@ codes! {
         explanation: "A memory location's `remote_local_target` names a memory location on the owner core that is itself a remote view of a third one. vnc_remote_addr_map copies in partition order, each copy reading the tuple as it stands at that moment: when the middle view is copied later, the first one keeps the middle one's tuple from before the pass, and running the pass again gives another result.",
         example: "`buf` on core 0 targets `buf_c1` on core 1, whose `remote_local_target` is [`buf_c2`, 2]",
         fix: "point `remote_local_target` at the memory location that owns the buffer",
+    }
+    SyncBarrierCount = "BL0701", Warning, Sync {
+        title: "a core issues another number of `CoreBarrier`s on an engine (sync: lockstep)",
+        explanation: "The sync check (birlink's own, after vnc_link) counts each function's CoreBarriers per engine, lowered or not, on core 0 and on every other core. A barrier present on one core's path only is the public `NRT status 5` hang: the other core never reaches it, and the first waits until the execution timeout. It is reported where the two lists first part; `detail.counts` gives both counts. LncVerifier's 1187 counts the whole core before the link; this counts per function and engine after it.",
+        example: "core 0's `sg0000` has 4 CoreBarriers on Pool, core 1's has 3",
+        fix: "give every core the same CoreBarriers on that engine, in the same order: add the missing one on the core that lacks it, or remove it from the one that has it",
+    }
+    SyncBarrierName = "BL0702", Warning, Sync {
+        title: "the k-th `CoreBarrier` is named (or numbered) otherwise than core 0's (sync: lockstep)",
+        explanation: "Same count, but the k-th CoreBarrier of a function on an engine has another name than core 0's, else another id. The compiler names a barrier after the HLO instruction before it, so a drifted name (the public `NCC_IXLV002 Expected core barriers to have name …`) means the cores' programs differ before it: `detail.instructions_before_difference` says by how many instructions. Ids are compared only on a core with no BL0701, as a missing barrier shifts every later id.",
+        example: "core 0 `CoreBarrier-0_480`, core 1 `CoreBarrier-0_180` (the sendrecv-called-twice sample)",
+        fix: "make the cores' programs equal before this barrier: the instructions counted in `instructions_before_difference` came in on one core only",
+    }
+    SyncBlocks = "BL0703", Warning, Sync {
+        title: "a function's basic blocks differ from core 0's (sync: control flow)",
+        explanation: "The cores must run the same control flow (AWS: \"Programs with dynamic control flow that differs across cores may deadlock … not enforced at compile time\"). The function's blocks in walk order (a block, then its loops' bodies) differ in number or name from core 0's; `detail` gives both counts and the first difference. The compiler's NCC_IXGM002 and LncVerifier's 1192/1194 check the same before the link.",
+        example: "`sg0000` has blocks `Block1, Block2` on core 0 and `Block1` on core 1",
+        fix: "compile every core from the same program; a branch on a value that differs per core is the usual cause",
+    }
+    SyncTripCount = "BL0704", Warning, Sync {
+        title: "a loop's trip count differs from core 0's (sync: control flow)",
+        explanation: "The k-th `Loop` of a function runs another number of times on this core than on core 0 (an unknown count differs from a known one). Every barrier or semaphore inside it then pairs with the wrong iteration of the other core, or with nothing.",
+        example: "`LoopAxis` `{ub: 8}` on core 0, `{ub: 4}` on core 1",
+        fix: "give the loop the same bounds on every core; split per-core work with data, not with the loop's count",
+    }
+    SyncPipe = "BL0705", Warning, Sync {
+        title: "a sendrecv has no partner on the rank it names (sync: sendrecv)",
+        explanation: "A sendrecv (`pipe_id`, `send_to_rank`, `recv_from_rank`) pairs with the op of the same index on the same pipe of each rank it names (\"all operations in the group must complete before any can proceed\"). That op is missing, does not name this core back, or moves data another way (`detail.why`).",
+        example: "core 0's 2nd op on pipe 3 names rank 1; core 1 has one op on pipe 3",
+        fix: "issue the same sendrecv ops on every rank of the pipe, in the same order, with matching ranks and transport",
+    }
+    SyncDeadlock = "BL0706", Warning, Sync {
+        title: "a lane never gets past its instruction: the cores hang (sync: deadlock)",
+        explanation: "birlink's execution of the linked cores (round-robin over every engine and DMA queue of every core, birlink's reading) reached a state where no lane can issue and some are not done. At run time that is `NRT status 5` after the execution timeout. `detail` says what the lane waits for: a semaphore (its value, and every update of it in the set), or a rendezvous (the barrier or pipe, and the partners not arrived). When the verdict is not exact (`execution.not_exact`: a branch not followed, a loop bound assumed, an order the schedule chose, a barrier's write not in the dump), this is a note: the walk may have assumed its way into it.",
+        example: "a CoreBarrier on core 0's Pool path only: core 0's Pool waits at it for core 1's Pool, which finished",
+        fix: "start at the root lane (`execution.blocked[].root`): give its waited semaphore the update it lacks, or the missing barrier to its partner core",
+    }
+    SyncUnknownSemaphore = "BL0707", Warning, Sync {
+        title: "a wait on a semaphore nothing updates (sync: input)",
+        explanation: "A wait that does not hold at 0 on a semaphore no update in the whole set touches on that core: nothing can ever make it hold. Usually a remote update relinked to another id, or a semaphore id mistyped.",
+        example: "\"on_wait\": [{\"id\": 9, \"wait_value\": 1}] and no `on_update` of semaphore 9 on that core",
+        fix: "check which semaphore the producer updates (vnc_link's relocation for a remote one) and wait on that one",
+    }
+    SyncRace = "BL0708", Warning, Sync {
+        title: "two cores touch shared memory with nothing ordering them (sync: race)",
+        explanation: "Two accesses to one shared memory location (a `Shared` set, `is_shared_post_dram_alloc`, or a remote view's owner), on two cores, at least one a write, and no semaphore, rendezvous, DMA trigger or dependency orders the first before the second in birlink's execution (vector clocks, birlink's reading of the band model the compiler's `lnc_barriercheck` uses; off by default, `--enable-data-race-checker`). The result holds for this schedule.",
+        example: "core 0 stores `buf`; core 1 loads its remote view of `buf` with no barrier between",
+        fix: "put a CoreBarrier between the two on both cores, or have the writer's core signal a semaphore the reader waits for",
+    }
+    SyncLeftover = "BL0709", Note, Sync {
+        title: "a semaphore ends at different values on the cores (sync: leftover)",
+        explanation: "After an execution that completes, a semaphore's final value differs between cores. Left-over counts are how the next run's waits go wrong: a wait on a cumulative count starts higher on one core.",
+        example: "semaphore 12 ends at 2 on core 0 and 0 on core 1",
+        fix: "reset the semaphore at the end (GroupResetSemaphores), or update it equally often on every core",
+    }
+    SyncUnboundedLoop = "BL0710", Warning, Sync {
+        title: "a loop without a static trip count (sync: input)",
+        explanation: "A `Loop` whose `LoopAxis` has no integer bounds and no `iterations` or `trip_count`: the sync check takes it once, so its verdict holds only for this schedule.",
+        example: "{\"opcode\": \"Loop\", \"LoopAxis\": {\"ub\": \"n\"}}",
+        fix: "nothing to change in the program; give the dump integer bounds to have an exact verdict",
+    }
+    SyncBudget = "BL0711", Note, Sync {
+        title: "the execution stopped at its budget of steps (sync: deadlock)",
+        explanation: "birlink's execution issues at most max(10^6, 4 × the set's instructions) steps, so its work is bounded whatever the trip counts. It stopped there with some lane not done; `detail` names the unfinished loop with the largest trip count. Not a hang: the verdict is `stopped`, for this schedule.",
+        example: "a Loop of 10^7 trips",
+        fix: "nothing to fix in the program; check the loop's trip count if it is not what the kernel meant",
+    }
+    SyncNotModelled = "BL0712", Note, Sync {
+        title: "something the sync check does not model (sync: input)",
+        explanation: "A branch that is not a fall-through (issued, not followed), a call of an unknown or recursive function (not entered), a `sync_info` entry that cannot be read, or a DMA trigger naming no block. The check goes on without it, and its verdict holds only for this schedule. Real dumps after `lower_branch` loop through branches whose counts live in registers: there each body is walked once.",
+        example: "{\"opcode\": \"CompareAndBranch\", \"on_true\": \"Block1\"}",
+        fix: "nothing to change; a dump from before `lower_branch` has structured loops the check follows",
+    }
+    SyncLogBarriers = "BL0713", Warning, Sync {
+        title: "the log's per-core barrier counts differ (sync: log)",
+        explanation: "From a compiler log alone: each core's codegen `Instruction Stats` table counts its `PSEUDO_CORE_BARRIER`s (`UNKNOWN(0xd8)` in 2.24/2.25). The cores' totals differ, so one core will wait at a barrier the other never issues.",
+        example: "nc00: PSEUDO_CORE_BARRIER 679, nc01: 678",
+        fix: "dump the modules (`--internal-print-after=vnc_link`) and run `birlink check` on them to find the function and engine where the cores part",
     }
     BarrierCountMismatch = "1187", Warning, Verify {
         title: "cores have different numbers of `CoreBarrier`s",

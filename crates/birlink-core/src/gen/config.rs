@@ -15,7 +15,9 @@ pub struct GenConfig {
     pub handoffs: usize,
     /// Remote-notifying DMA blocks per core.
     pub remote_dma: usize,
-    /// CoreBarriers per core.
+    /// CoreBarriers per core (at least two when several cores share memory: the first
+    /// orders the handoffs' writes before their reads, the last the reads before the next
+    /// call's writes).
     pub barriers: usize,
     /// Depth of nested `Loop`s in the first block.
     pub loop_depth: usize,

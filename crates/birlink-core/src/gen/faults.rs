@@ -214,7 +214,7 @@ fn inject_grid(set: &mut GenSet, config: &GenConfig, code: Code) {
     }
 }
 
-fn blocks_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
+pub(super) fn blocks_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
     function_mut(set, i)?.get_mut("blocks")?.as_array_mut()
 }
 
@@ -233,7 +233,7 @@ fn memloc_mut<'a>(set: &'a mut GenSet, i: usize, name: &str) -> Option<&'a mut M
 }
 
 /// Every instruction (top level of each block) of module `i` with this opcode.
-fn insts_mut<'a>(set: &'a mut GenSet, i: usize, opcode: &'a str) -> Vec<&'a mut Value> {
+pub(super) fn insts_mut<'a>(set: &'a mut GenSet, i: usize, opcode: &'a str) -> Vec<&'a mut Value> {
     let Some(blocks) = blocks_mut(set, i) else {
         return Vec::new();
     };
@@ -258,7 +258,7 @@ fn remote_blocks_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
         .as_array_mut()
 }
 
-fn push_inst(set: &mut GenSet, i: usize, inst: Value) {
+pub(super) fn push_inst(set: &mut GenSet, i: usize, inst: Value) {
     if let Some(insts) = blocks_mut(set, i)
         .and_then(|b| b.get_mut(0))
         .and_then(|b| b.get_mut("instructions"))
@@ -285,6 +285,20 @@ pub(super) fn inject(set: &mut GenSet, config: &GenConfig, code: Code) {
         | Code::UnboundTensor
         | Code::IntermediateNeverProduced => {}
         Code::UnreadableFile | Code::InvalidJson | Code::ExtraNetlist | Code::InputTooLarge => {}
+        // The sync check's, on the flat flow's set: `gen::sync` (BL0713's is a log's).
+        Code::SyncBarrierCount
+        | Code::SyncBarrierName
+        | Code::SyncBlocks
+        | Code::SyncTripCount
+        | Code::SyncPipe
+        | Code::SyncDeadlock
+        | Code::SyncUnknownSemaphore
+        | Code::SyncRace
+        | Code::SyncLeftover
+        | Code::SyncUnboundedLoop
+        | Code::SyncBudget
+        | Code::SyncNotModelled => super::sync::inject(set, code),
+        Code::SyncLogBarriers => {}
         // The link's last step reads a work directory's other files: `gen::workdir`.
         Code::TensorMapUnreadable
         | Code::TensorMapStale

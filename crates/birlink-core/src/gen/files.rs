@@ -17,7 +17,11 @@ use super::{faults, scenarios, workdir};
 /// Codes a fault can be injected for (every code but BL0010, which is a limit of the
 /// build, tested through `LinkOptions::max_input_bytes`).
 pub fn fault_codes() -> Vec<Code> {
-    Code::ALL.iter().copied().filter(|c| *c != Code::InputTooLarge && !workdir::FAULTS.contains(c)).collect()
+    Code::ALL
+        .iter()
+        .copied()
+        .filter(|c| *c != Code::InputTooLarge && *c != Code::SyncLogBarriers && !workdir::FAULTS.contains(c))
+        .collect()
 }
 
 /// Generates the files of a link set.

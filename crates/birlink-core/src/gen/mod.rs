@@ -29,6 +29,7 @@ pub mod samples;
 mod scenarios;
 mod set;
 mod short;
+mod sync;
 pub mod workdir;
 
 pub use config::{GenConfig, IoShape, Layout, Scenario, Shape};

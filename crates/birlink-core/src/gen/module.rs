@@ -34,6 +34,11 @@ impl Rng {
 pub const SHARED_BASE: u64 = 0x20_0000;
 /// The distance between two shared tensors.
 pub const SHARED_STRIDE: u64 = 0x1_0000;
+/// The first semaphore of the DMA queue's blocks (each core its own ids: core `c`'s
+/// start `8 × c` further on).
+const IO_SEMAPHORES: u64 = 104;
+/// The first semaphore of the remote DMA blocks (`k × cores + core`).
+const REMOTE_SEMAPHORES: u64 = 176;
 /// The queue the generated DMA copies run on.
 const DMA_QUEUE: &str = "qSyncIO";
 
@@ -96,12 +101,19 @@ pub(super) fn core_module(config: &GenConfig, core: u64, rng: &mut Rng) -> Value
     let mut blocks = Vec::with_capacity(n_blocks);
     let mut counter = 0usize;
     let mut sem = 0u64;
-    let barrier_at: Vec<usize> = (0..config.barriers).map(|i| (i * n_blocks) / config.barriers.max(1)).collect();
+    // A core that shares memory has two barriers at least: the first ends block 0 and
+    // orders the handoffs' writes before their reads (block 1), the last ends block 1 or
+    // later and orders the reads before the next call's writes.
+    let barriers = if n > 1 && (config.handoffs > 0 || config.ring) { config.barriers.max(2) } else { config.barriers };
+    let barrier_at: Vec<usize> = (0..barriers).map(|i| (i * n_blocks) / barriers.max(1)).collect();
     let mut next_barrier = 0usize;
     let target = config.insts.max(n_blocks * 4);
     for b in 0..n_blocks {
         let mut insts = Vec::new();
         let budget = target / n_blocks;
+        // The handoffs' copies are core 0's in block 0 and the others' in block 1: not
+        // counted against the budget, so every core has as many groups as its peers.
+        let mut handoff_copies = 0;
         if b == 0 {
             for i in 0..2 {
                 insts.push(json!({
@@ -110,31 +122,44 @@ pub(super) fn core_module(config: &GenConfig, core: u64, rng: &mut Rng) -> Value
                 }));
             }
             if n > 1 && config.ring {
+                // Each core sends into the next one's buffer before the first barrier.
                 let next = (core + 1) % n;
-                insts.push(json!({"name": "ring_send", "opcode": "DMACopy", "engine": "DMA", "queue": "qSyncIO",
+                insts.push(json!({"name": "ring_send", "opcode": "DMACopy", "engine": "SP", "queue": "qSyncIO",
                                   "ins": [ap("sb_tile_1", "bfloat16")], "outs": [ap(&format!("ring_buf_c{next}"), "bfloat16")]}));
-                insts.push(json!({"name": "ring_recv", "opcode": "DMACopy", "engine": "DMA", "queue": "qSyncIO",
-                                  "ins": [ap(&format!("ring_buf_c{core}"), "bfloat16")], "outs": [ap("sb_tile_2", "bfloat16")]}));
             }
             if config.loop_depth > 0 {
                 insts.push(loop_nest(config.loop_depth, 1, &mut counter));
             }
-            if n > 1 {
+            if n > 1 && core == 0 {
+                // Core 0 writes its tiles of C into shared HBM before the first barrier.
                 for h in 0..config.handoffs {
                     let name = shared_name(h);
-                    // Core 0 writes its tile of C into shared HBM; the others read it.
-                    insts.push(if core == 0 {
-                        json!({"name": format!("store_{name}"), "opcode": "DMACopy", "engine": "DMA", "queue": "qSyncIO",
-                               "ins": [ap("sb_tile_2", "bfloat16")], "outs": [ap(&name, "bfloat16")]})
-                    } else {
-                        json!({"name": format!("load_{name}"), "opcode": "DMACopy", "engine": "DMA", "queue": "qSyncIO",
-                               "ins": [ap(&name, "bfloat16")], "outs": [ap("sb_tile_3", "bfloat16")]})
-                    });
+                    insts.push(json!({"name": format!("store_{name}"), "opcode": "DMACopy", "engine": "SP", "queue": "qSyncIO",
+                                      "ins": [ap("sb_tile_2", "bfloat16")], "outs": [ap(&name, "bfloat16")]}));
+                    handoff_copies += 1;
                 }
             }
         }
+        if b == 1 && n > 1 {
+            // After the first barrier (the end of block 0, on the engine that wrote them),
+            // the other cores read core 0's tiles and each core its ring buffer: the
+            // barrier orders every write before every read, as real programs order a
+            // handoff (docs/spec/sync.md §6).
+            if core != 0 {
+                for h in 0..config.handoffs {
+                    let name = shared_name(h);
+                    insts.push(json!({"name": format!("load_{name}"), "opcode": "DMACopy", "engine": "SP", "queue": "qSyncIO",
+                                      "ins": [ap(&name, "bfloat16")], "outs": [ap("sb_tile_3", "bfloat16")]}));
+                    handoff_copies += 1;
+                }
+            }
+            if config.ring {
+                insts.push(json!({"name": "ring_recv", "opcode": "DMACopy", "engine": "SP", "queue": "qSyncIO",
+                                  "ins": [ap(&format!("ring_buf_c{core}"), "bfloat16")], "outs": [ap("sb_tile_2", "bfloat16")]}));
+            }
+        }
         let mut previous: Option<String> = None;
-        while insts.len() < budget {
+        while insts.len() - handoff_copies < budget {
             let t = counter;
             counter += 1;
             let tile = t % 4;
@@ -144,7 +169,10 @@ pub(super) fn core_module(config: &GenConfig, core: u64, rng: &mut Rng) -> Value
                 format!("inst__I-{t}-0:act"),
                 format!("inst__I-{t}-0:store"),
             ];
-            let s = sem % 200 + 4;
+            // Semaphores 4..104 pace the groups; the queues' blocks have their own ids
+            // ([`IO_SEMAPHORES`], [`REMOTE_SEMAPHORES`]), so no semaphore is shared by two
+            // roles on one core only.
+            let s = sem % 100 + 4;
             sem += 1;
             let start = (t as u64) * 10 + rng.below(5);
             let mut load = json!({
@@ -194,14 +222,14 @@ pub(super) fn core_module(config: &GenConfig, core: u64, rng: &mut Rng) -> Value
         "name": "qSyncIO",
         "num_dma_engines": 2,
         "blocks": [
-            {"name": "qSyncIO_main", "instructions": dma_blocks("io", 3, core, 4)},
-            {"instructions": dma_blocks("io_tail", 2, core, 8)},
+            {"name": "qSyncIO_main", "instructions": dma_blocks("io", 3, core, IO_SEMAPHORES)},
+            {"instructions": dma_blocks("io_tail", 2, core, IO_SEMAPHORES + 4)},
         ],
     })];
     if n > 1 && config.remote_dma > 0 {
         let blocks: Vec<Value> = (0..config.remote_dma)
             .map(|k| {
-                let local = 64 + (k as u64) * n + core;
+                let local = REMOTE_SEMAPHORES + (k as u64) * n + core;
                 let peer = (core + 1) % n;
                 json!({
                     "name": format!("remote_dma_{k}"), "opcode": "DMABlock", "engine": "DMA",
@@ -261,7 +289,7 @@ pub(super) fn dma_blocks(prefix: &str, count: usize, core: u64, base: u64) -> Ve
         .map(|i| {
             json!({
                 "name": format!("{prefix}_dma_{i}"), "opcode": "DMABlock", "engine": "DMA", "block_id": i,
-                "sync_info": {"on_update": [{"id": base + i as u64 + core * 16, "update_value": 1, "mode": "sem-inc"}]},
+                "sync_info": {"on_update": [{"id": base + i as u64 + core * 8, "update_value": 1, "mode": "sem-inc"}]},
             })
         })
         .collect()

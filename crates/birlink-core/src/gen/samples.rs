@@ -79,6 +79,9 @@ pub fn fault_config_for(code: Code) -> GenConfig {
     let base = GenConfig { fault: Some(code), ..fault_config() };
     if faults::modular_only(code) {
         GenConfig { flow: crate::model::flow::Flow::Modular, subgraphs: 3, partitions: 6, insts: 24, ..base }
+    } else if code.info().pass == crate::model::pass::Pass::Sync {
+        // The sync check reads the compiler's per-core modules: the flat flow's.
+        GenConfig { flow: Flow::Flat, ..base }
     } else {
         base
     }

@@ -1,4 +1,5 @@
-//! The stages of a run, by name: reading, then the four passes of the pipeline.
+//! The stages of a run, by name: reading, the four passes of the pipeline, then the
+//! sync check.
 //!
 //! A leaf of the crate (diagnostics, codes, the report and the passes all name a
 //! stage), so it depends on nothing. On the wire (`report.json`, diagnostics) a stage
@@ -23,6 +24,9 @@ pub enum Pass {
     VncRemoteAddrMap,
     /// Remote semaphore ids from the peer core.
     VncLink,
+    /// birlink's cross-core synchronization check (not a pass of the pipeline: it has no
+    /// row in `report.passes`, but diagnostics come from it; docs/spec/sync.md).
+    Sync,
 }
 
 impl Pass {
@@ -37,6 +41,7 @@ impl Pass {
             Pass::BirLinker => "bir_linker",
             Pass::VncRemoteAddrMap => "vnc_remote_addr_map",
             Pass::VncLink => "vnc_link",
+            Pass::Sync => "sync",
         }
     }
 
@@ -71,6 +76,8 @@ mod tests {
         }
         assert_eq!(serde_json::to_string(&Pass::Read).unwrap_or_default(), "\"read\"");
         assert_eq!(Pass::parse("read"), None, "reading is not a pass of the pipeline");
+        assert_eq!(serde_json::to_string(&Pass::Sync).unwrap_or_default(), "\"sync\"");
+        assert_eq!(Pass::parse("sync"), None, "the sync check is not a pass of the pipeline");
         assert_eq!(Pass::BirLinker.index(), Some(1));
     }
 }

@@ -30,6 +30,8 @@ pub(crate) trait JsonView<'a>: Copy {
     fn as_str(self) -> Option<&'a str>;
     /// Its value, when it is a non-negative integer that fits 64 bits.
     fn as_u64(self) -> Option<u64>;
+    /// Its value, when it is an integer that fits a signed 64 bits.
+    fn as_i64(self) -> Option<i64>;
     /// The member `key`, when this is an object that has it (the last one, when the
     /// text repeats it, as a map keeps it).
     fn get(self, key: &str) -> Option<Self>;
@@ -57,6 +59,10 @@ impl<'a> JsonView<'a> for &'a Value {
 
     fn as_u64(self) -> Option<u64> {
         Value::as_u64(self)
+    }
+
+    fn as_i64(self) -> Option<i64> {
+        Value::as_i64(self)
     }
 
     fn get(self, key: &str) -> Option<Self> {
@@ -204,6 +210,10 @@ impl<'a> JsonView<'a> for Text<'a> {
         self.0.parse().ok()
     }
 
+    fn as_i64(self) -> Option<i64> {
+        integer_i64(self.0)
+    }
+
     fn get(self, key: &str) -> Option<Self> {
         // Canonical text says no key twice: the first is the one.
         self.members().find(|(k, _)| *k == key).map(|(_, value)| value)
@@ -215,6 +225,86 @@ impl<'a> JsonView<'a> for Text<'a> {
 
     fn compact_text(self) -> std::borrow::Cow<'a, str> {
         std::borrow::Cow::Borrowed(self.0)
+    }
+}
+
+/// An integer's text as a signed 64-bit value: an optional `-`, then digits only
+/// (`.` and exponents are not integers, as `serde_json` reads them).
+pub(crate) fn integer_i64(text: &str) -> Option<i64> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// A value of an instruction read either way: parsed, or its canonical text.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Json<'a> {
+    /// Parsed.
+    Value(&'a Value),
+    /// Canonical compact text.
+    Text(Text<'a>),
+}
+
+impl Json<'_> {
+    /// The value itself (the text parsed: for what a report shows as it was read).
+    pub(crate) fn to_value(self) -> Value {
+        match self {
+            Json::Value(value) => value.clone(),
+            Json::Text(text) => serde_json::from_str(text.0).unwrap_or(Value::Null),
+        }
+    }
+}
+
+impl<'a> JsonView<'a> for Json<'a> {
+    fn json_type(self) -> JsonType {
+        match self {
+            Json::Value(v) => v.json_type(),
+            Json::Text(t) => t.json_type(),
+        }
+    }
+
+    fn as_str(self) -> Option<&'a str> {
+        match self {
+            Json::Value(v) => JsonView::as_str(v),
+            Json::Text(t) => t.as_str(),
+        }
+    }
+
+    fn as_u64(self) -> Option<u64> {
+        match self {
+            Json::Value(v) => JsonView::as_u64(v),
+            Json::Text(t) => t.as_u64(),
+        }
+    }
+
+    fn as_i64(self) -> Option<i64> {
+        match self {
+            Json::Value(v) => JsonView::as_i64(v),
+            Json::Text(t) => t.as_i64(),
+        }
+    }
+
+    fn get(self, key: &str) -> Option<Self> {
+        match self {
+            Json::Value(v) => JsonView::get(v, key).map(Json::Value),
+            Json::Text(t) => t.get(key).map(Json::Text),
+        }
+    }
+
+    fn for_each_element(self, each: &mut dyn FnMut(Self)) {
+        match self {
+            Json::Value(v) => v.for_each_element(&mut |e| each(Json::Value(e))),
+            Json::Text(t) => t.for_each_element(&mut |e| each(Json::Text(e))),
+        }
+    }
+
+    fn compact_text(self) -> std::borrow::Cow<'a, str> {
+        match self {
+            Json::Value(v) => v.compact_text(),
+            Json::Text(t) => t.compact_text(),
+        }
     }
 }
 
@@ -239,6 +329,7 @@ mod tests {
         assert_eq!(view.json_type(), (&value).json_type(), "{text}");
         assert_eq!(view.as_str(), value.as_str(), "{text}");
         assert_eq!(view.as_u64(), value.as_u64(), "{text}");
+        assert_eq!(view.as_i64(), value.as_i64(), "{text}");
         for key in ["a", "b", "memref", ""] {
             assert_eq!(view.get(key).map(|v| serde_json::from_str::<Value>(v.0).unwrap()), value.get(key).cloned());
         }
@@ -262,6 +353,12 @@ mod tests {
             "18446744073709551616",
             "-0.0",
             "0",
+            "-5",
+            "-0",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "9223372036854775807",
+            "9223372036854775808",
             r#"{"":[{"a":{"b":"}"}}]}"#,
             r#"{"a":"x\"}","b":["\\",{"c":"\"]"}],"memref":"\u00e9"}"#,
         ] {

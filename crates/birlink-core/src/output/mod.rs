@@ -8,4 +8,5 @@ pub mod layout;
 pub mod log;
 pub mod print;
 pub mod report;
+pub mod sync;
 pub mod tensor_map;

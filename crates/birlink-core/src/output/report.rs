@@ -59,6 +59,9 @@ pub struct Report {
     pub address_map: Vec<AddressRow>,
     /// vnc_link's collection and relocations.
     pub semaphores: Semaphores,
+    /// The sync check after the link (docs/spec/sync.md §8): will the cores hang or race?
+    #[serde(default)]
+    pub sync: crate::output::sync::Sync,
     /// Every diagnostic, in the order found.
     pub diagnostics: Vec<Diagnostic>,
     /// The link directory `sgLnk/` (`setupLinkDir`), when the inputs were a compiler

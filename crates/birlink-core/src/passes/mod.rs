@@ -27,6 +27,7 @@ pub mod outputs;
 pub mod partition;
 mod rows;
 mod seeds;
+pub mod sync;
 pub mod verify;
 mod vnc;
 pub mod vnc_link;
@@ -35,13 +36,32 @@ pub mod vnc_remote_addr_map;
 pub use crate::model::pass::Pass;
 pub use flow::decide_flow;
 pub use locations::resolve_locations;
-pub use options::{LinkOptions, Outcome, Progress};
+pub use options::{LinkOptions, Outcome, Progress, SyncCheck};
 
 use crate::diag::has_errors;
 use crate::model::flow::Flow;
-use crate::output::report::Report;
+use crate::model::linked::LinkedSet;
+use crate::output::report::{PassRow, PassStatus, Report};
+use crate::output::sync::Sync;
 use crate::read::input::SourceFile;
 use crate::read::load::{self, LoadOptions};
+
+/// Why the sync check does not run after this link, if it does not (§1): asked not to,
+/// the seeds' reading, or `vnc_link` did not run or failed (its ids would be wrong).
+fn skip_sync(flow: Flow, passes: &[PassRow], linked: Option<&LinkedSet>, check: SyncCheck) -> Option<&'static str> {
+    let vnc_link = passes.iter().find(|row| row.name == Pass::VncLink).map(|row| row.status);
+    if check == SyncCheck::Off {
+        Some("--no-sync")
+    } else if flow == Flow::Seeds {
+        Some("the seeds' reading: one merged module, not the compiler's per-core modules")
+    } else if vnc_link == Some(PassStatus::Error) {
+        Some("vnc_link failed")
+    } else if vnc_link != Some(PassStatus::Ok) || linked.is_none() {
+        Some("vnc_link did not run")
+    } else {
+        None
+    }
+}
 
 /// Runs the pipeline over the inputs.
 pub fn run(sources: Vec<SourceFile>, options: &LinkOptions) -> Outcome {
@@ -95,8 +115,20 @@ pub fn run_with_progress(
         }
     };
 
-    progress(Progress::Reporting);
     report.passes = ledger.rows;
+    report.sync = match skip_sync(flow, &report.passes, linked.as_ref(), options.sync) {
+        Some(why) => Sync::skipped(why, linked.as_ref().map_or(0, |l| l.modules.len() as u64)),
+        None => {
+            progress(Progress::Pass(Pass::Sync));
+            let deny = if options.sync == SyncCheck::Deny { sync::Deny::Warnings } else { sync::Deny::No };
+            let checked = linked.as_ref().map(|set| sync::check(set, deny));
+            checked.map_or_else(Sync::default, |checked| {
+                diags.extend(checked.diagnostics);
+                checked.sync
+            })
+        }
+    };
+    progress(Progress::Reporting);
     resolve_locations(&set.files, &mut diags);
     rows::set_input_statuses(&mut report.inputs, &diags);
     report.diagnostics = diags;

@@ -38,6 +38,20 @@ pub struct LinkOptions {
     pub workdir: Option<WorkdirInput>,
     /// How to link (`--flow`): `None` decides as the compiler does (docs/spec/link.md §2).
     pub flow: Option<Flow>,
+    /// Whether the sync check runs after the link, and whether its warnings fail it.
+    pub sync: SyncCheck,
+}
+
+/// The sync check after the link (docs/spec/sync.md §1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SyncCheck {
+    /// It runs; its findings keep their severities.
+    #[default]
+    Run,
+    /// It runs, and its warnings are errors (`--deny sync`).
+    Deny,
+    /// It does not run (`--no-sync`).
+    Off,
 }
 
 /// What the pipeline reports as it goes (for progress bars).
@@ -52,7 +66,7 @@ pub enum Progress {
         /// How many inputs there are.
         count: usize,
     },
-    /// A pass is starting.
+    /// A pass is starting (`Pass::Sync`: the sync check after the passes).
     Pass(Pass),
     /// Building the report.
     Reporting,

@@ -204,9 +204,12 @@ pub fn first_difference(a: &Value, b: &Value) -> String {
 }
 
 fn check_diagnostics(outcome: &Outcome, paths: &[String]) -> Result<(), String> {
+    check_sync(outcome)?;
     for d in &outcome.report.diagnostics {
         let code = d.code;
-        if code.severity() != d.severity {
+        // A hang the sync check assumed its way into is a note (sync.md §4).
+        let assumed = d.pass == crate::model::pass::Pass::Sync && d.code == crate::diag::codes::Code::SyncDeadlock;
+        if code.severity() != d.severity && !(assumed && d.severity == Severity::Note) {
             return Err(format!("{} is reported as {:?}, registered as {:?}", d.code, d.severity, code.severity()));
         }
         if d.message.is_empty() || starts_capitalized(&d.message) {
@@ -220,6 +223,47 @@ fn check_diagnostics(outcome: &Outcome, paths: &[String]) -> Result<(), String> 
                 return Err(format!("{}: location names `{}`, which is not an input", d.code, location.file));
             }
         }
+    }
+    Ok(())
+}
+
+/// `report.sync` says what its diagnostics say: one per finding kept, in order, with its
+/// code and severity; BL0706 a warning exactly when the verdict is exact; nothing when
+/// it was skipped.
+fn check_sync(outcome: &Outcome) -> Result<(), String> {
+    use crate::output::sync::SyncStatus;
+    let sync = &outcome.report.sync;
+    let diagnostics: Vec<_> =
+        outcome.report.diagnostics.iter().filter(|d| d.pass == crate::model::pass::Pass::Sync).collect();
+    if diagnostics.len() != sync.findings.len() {
+        return Err(format!("{} sync diagnostics for {} findings", diagnostics.len(), sync.findings.len()));
+    }
+    for (d, f) in diagnostics.iter().zip(&sync.findings) {
+        if (d.code, d.severity, d.core) != (f.code, f.severity, f.core) {
+            return Err(format!("sync finding {} ({:?}) is diagnostic {} ({:?})", f.code, f.severity, d.code, d.severity));
+        }
+    }
+    let kept = sync.findings.len() as u64;
+    let counted: u64 = sync.counts.values().sum();
+    if counted != kept + sync.left_out {
+        return Err(format!("sync counts {counted} findings, keeps {kept} and leaves out {}", sync.left_out));
+    }
+    match (&sync.execution, sync.status) {
+        (None, SyncStatus::Ran) if sync.log.is_none() => return Err("the sync check ran with no execution".to_owned()),
+        (Some(_), SyncStatus::Skipped) => return Err("a skipped sync check has an execution".to_owned()),
+        (Some(execution), _) => {
+            let exact_severity = if execution.exact { Severity::Warning } else { Severity::Note };
+            if let Some(f) = sync.findings.iter().find(|f| f.code == crate::diag::codes::Code::SyncDeadlock && f.severity != exact_severity) {
+                return Err(format!("BL0706 is a {:?} where the verdict's exactness is {}", f.severity, execution.exact));
+            }
+            if execution.exact != execution.not_exact.is_empty() {
+                return Err("`exact` and `not_exact` disagree".to_owned());
+            }
+            if execution.steps > execution.budget {
+                return Err(format!("{} steps over a budget of {}", execution.steps, execution.budget));
+            }
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -255,15 +299,21 @@ fn check_statuses(outcome: &Outcome) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether a module gives two functions, two queues or two instances of one queue the
-/// same name.
+/// Whether a module gives two functions, two blocks of one function (its loops' bodies
+/// included), two queues or two instances of one queue the same name.
 fn names_repeat(module: &crate::model::ir::Module) -> bool {
     let store = &module.store;
     let repeats = |names: Vec<String>| {
         let mut seen = std::collections::HashSet::new();
         names.into_iter().any(|name| !seen.insert(name))
     };
-    repeats(module.functions.iter().map(|&f| store.functions[f].name().to_owned()).collect())
+    let blocks_repeat = module.functions.iter().any(|&f| {
+        let mut names = Vec::new();
+        module.walk_function_blocks(f, &mut |block| names.push(store.blocks[block].name().to_owned()));
+        repeats(names)
+    });
+    blocks_repeat
+        || repeats(module.functions.iter().map(|&f| store.functions[f].name().to_owned()).collect())
         || repeats(module.queues.iter().map(|&q| store.queues[q].name().to_owned()).collect())
         || module.queues.iter().any(|&q| {
             let instances = &store.queues[q].instances;
@@ -293,8 +343,8 @@ fn check_linked(outcome: &Outcome, text: String, options: &LinkOptions) -> Resul
                 }
             }
         }
-        // A module that names two functions, two queues or two instances of a queue
-        // alike cannot be addressed by names (verify says BL0103 when it runs; a run of
+        // A module that names two functions, two blocks of a function, two queues or two
+        // instances of a queue alike cannot be addressed by names (verify says BL0103 when it runs; a run of
         // the VNC passes alone takes its input as it is).
         let ambiguous = |core: Option<u64>| set.module_of(core).is_some_and(names_repeat);
         for (_, key) in query::all_keys(set) {

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::fields::{str_field, Fields};
 use super::src::{FileText, Src};
 use crate::model::arena::Handle;
-use crate::model::view::{JsonView, Text};
+use crate::model::view::{Json, JsonView, Text};
 
 /// An instruction. Only a `Loop` has a typed body; any other nested structure (a
 /// `DMABlock`'s descriptor blocks, say) stays in its JSON.
@@ -194,6 +194,8 @@ pub mod opcode {
     pub const COMPARE_AND_BRANCH: &str = "CompareAndBranch";
     /// A jump (`target` names a block).
     pub const UNCONDITIONAL_BRANCH: &str = "UnconditionalBranch";
+    /// Writes 0 to the semaphores its `sema_group` lists.
+    pub const GROUP_RESET_SEMAPHORES: &str = "GroupResetSemaphores";
 }
 
 impl Inst {
@@ -269,6 +271,16 @@ impl Inst {
         }
     }
 
+    /// The instruction's keys to read without building a map: a kept instruction's
+    /// members found once in its text (parsed instead when a string in it has an
+    /// escape, which the text view does not read), else its fields.
+    pub(crate) fn view(&self) -> InstView<'_> {
+        match self.kept_text() {
+            Some(text) if !text.contains('\\') => InstView::Members(Text(text).members().collect()),
+            _ => InstView::Fields(self.fields()),
+        }
+    }
+
     /// The fields, to change them (kept text is parsed first).
     pub fn fields_mut(&mut self) -> &mut Fields {
         self.held.parsed()
@@ -322,6 +334,24 @@ impl Inst {
         match self.fields_mut().get_mut("sync_info").and_then(|s| s.get_mut("on_update")) {
             Some(Value::Array(items)) => Some(items),
             _ => None,
+        }
+    }
+}
+
+/// An instruction's keys, read either way ([`Inst::view`]).
+pub(crate) enum InstView<'a> {
+    /// A kept instruction's members, in text order.
+    Members(Vec<(&'a str, Text<'a>)>),
+    /// Parsed fields.
+    Fields(Cow<'a, Fields>),
+}
+
+impl InstView<'_> {
+    /// The value of `key`.
+    pub(crate) fn get(&self, key: &str) -> Option<Json<'_>> {
+        match self {
+            InstView::Members(members) => members.iter().find(|(k, _)| *k == key).map(|&(_, value)| Json::Text(value)),
+            InstView::Fields(fields) => fields.get(key).map(Json::Value),
         }
     }
 }

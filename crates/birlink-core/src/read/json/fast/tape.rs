@@ -217,6 +217,13 @@ impl<'s> JsonView<'s> for Node<'s> {
         raw.parse().ok()
     }
 
+    fn as_i64(self) -> Option<i64> {
+        if self.json_type() != JsonType::Number {
+            return None;
+        }
+        crate::model::view::integer_i64(self.raw())
+    }
+
     fn get(self, key: &str) -> Option<Self> {
         if self.json_type() != JsonType::Object {
             return None;

@@ -1,0 +1,299 @@
+//! An instruction's `sync_info` entries, read as the sync contract reads them
+//! (docs/spec/sync.md §3): waits (`on_wait`: a comparison of a semaphore with a value)
+//! and updates (`on_update`: an add or a write, on the own core or, with `target_core`,
+//! another's). An entry that cannot be read is returned as `None` (BL0712 for the
+//! caller); the modes are the Explorer's (`sem-inc`, `sem-add-imm`, `evt-set`, …).
+
+use serde_json::Value;
+
+use crate::model::view::{JsonType, JsonView};
+
+/// A semaphore's type: a `semaphore` or an `event`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(super) enum SemKind {
+    /// `semaphore`.
+    Semaphore,
+    /// `event`.
+    Event,
+}
+
+impl SemKind {
+    /// `semaphore` or `event`.
+    pub(super) fn as_str(self) -> &'static str {
+        match self {
+            SemKind::Semaphore => "semaphore",
+            SemKind::Event => "event",
+        }
+    }
+}
+
+/// A comparison a wait makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Cmp {
+    /// `>=`.
+    Ge,
+    /// `>`.
+    Gt,
+    /// `==`.
+    Eq,
+    /// `!=`.
+    Ne,
+    /// `<=`.
+    Le,
+    /// `<`.
+    Lt,
+}
+
+impl Cmp {
+    fn parse(text: &str) -> Option<Cmp> {
+        Some(match text {
+            ">=" => Cmp::Ge,
+            ">" => Cmp::Gt,
+            "==" => Cmp::Eq,
+            "!=" => Cmp::Ne,
+            "<=" => Cmp::Le,
+            "<" => Cmp::Lt,
+            _ => return None,
+        })
+    }
+
+    /// Its spelling.
+    pub(super) fn as_str(self) -> &'static str {
+        match self {
+            Cmp::Ge => ">=",
+            Cmp::Gt => ">",
+            Cmp::Eq => "==",
+            Cmp::Ne => "!=",
+            Cmp::Le => "<=",
+            Cmp::Lt => "<",
+        }
+    }
+
+    /// Whether `value cmp against` holds.
+    pub(super) fn holds(self, value: i64, against: i64) -> bool {
+        match self {
+            Cmp::Ge => value >= against,
+            Cmp::Gt => value > against,
+            Cmp::Eq => value == against,
+            Cmp::Ne => value != against,
+            Cmp::Le => value <= against,
+            Cmp::Lt => value < against,
+        }
+    }
+}
+
+/// One `on_wait` entry.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Wait {
+    /// The semaphore's type.
+    pub kind: SemKind,
+    /// Its id.
+    pub id: u64,
+    /// The comparison.
+    pub cmp: Cmp,
+    /// The value compared with.
+    pub value: i64,
+    /// `sem-ge-reg`: the register holding the value is unknown (not exact).
+    pub register: bool,
+    /// `evt-set-then-clear`: the event is cleared to 0 when it issues.
+    pub clears: bool,
+    /// The entry's `from`, shown only (boxed: most waits are read for their counts).
+    pub from: Option<Box<Value>>,
+}
+
+impl Wait {
+    /// Whether it only waits for a count to grow (`>=`, `>`, no clearing, no register).
+    pub(super) fn is_monotone(&self) -> bool {
+        matches!(self.cmp, Cmp::Ge | Cmp::Gt) && !self.clears && !self.register
+    }
+}
+
+/// What an update does to its semaphore.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Change {
+    /// Adds (a negative value subtracts).
+    Add(i64),
+    /// Writes.
+    Write(i64),
+}
+
+/// An update's mode, the Explorer's names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Mode {
+    /// `sem-inc`.
+    SemInc,
+    /// `sem-dec`.
+    SemDec,
+    /// `sem-add-imm`.
+    SemAddImm,
+    /// `sem-sub-imm`.
+    SemSubImm,
+    /// `sem-wr-imm` (also `GroupResetSemaphores`' writes).
+    SemWrImm,
+    /// `evt-set`.
+    EvtSet,
+    /// `evt-clr`.
+    EvtClr,
+}
+
+impl Mode {
+    const ALL: [(Mode, &'static str); 7] = [
+        (Mode::SemInc, "sem-inc"),
+        (Mode::SemDec, "sem-dec"),
+        (Mode::SemAddImm, "sem-add-imm"),
+        (Mode::SemSubImm, "sem-sub-imm"),
+        (Mode::SemWrImm, "sem-wr-imm"),
+        (Mode::EvtSet, "evt-set"),
+        (Mode::EvtClr, "evt-clr"),
+    ];
+
+    /// A mode [`update`] read (one of [`Mode::ALL`]'s names).
+    fn of(name: &str) -> Mode {
+        Mode::ALL.iter().find(|(_, n)| *n == name).map_or(Mode::SemAddImm, |(m, _)| *m)
+    }
+
+    /// Its name.
+    pub(super) fn as_str(self) -> &'static str {
+        Mode::ALL.iter().find(|(m, _)| *m == self).map_or("sem-add-imm", |(_, n)| n)
+    }
+}
+
+/// One `on_update` entry.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Update {
+    /// The semaphore's type.
+    pub kind: SemKind,
+    /// Its id (the peer's, after `vnc_link`, for a remote one).
+    pub id: u64,
+    /// `target_core`: the core whose semaphore it is (`None`: its own).
+    pub target: Option<u64>,
+    /// What it does.
+    pub change: Change,
+    /// The mode as read (`sem-add-imm` when absent; `evt-set` for an event).
+    pub mode: Mode,
+    /// The value as §3 reads it (also for modes that ignore it).
+    pub value: i64,
+}
+
+impl Update {
+    /// Whether it only makes its semaphore grow (`evt-set` is judged with the other
+    /// updates of the semaphore by the caller).
+    pub(super) fn grows(&self) -> bool {
+        match self.change {
+            Change::Add(v) => v >= 0,
+            Change::Write(_) => self.mode == Mode::EvtSet,
+        }
+    }
+}
+
+/// The type an entry names, else the one its mode implies.
+fn kind_of<'a, V: JsonView<'a>>(entry: V, mode: Option<&str>) -> SemKind {
+    match entry.get("type").and_then(V::as_str) {
+        Some("semaphore") => SemKind::Semaphore,
+        Some("event") => SemKind::Event,
+        _ if mode.is_some_and(|m| m.starts_with("evt-")) => SemKind::Event,
+        _ => SemKind::Semaphore,
+    }
+}
+
+/// An entry's `mode`: `Some(None)` without one, `None` when it is not a string.
+fn mode_of<'a, V: JsonView<'a>>(entry: V) -> Option<Option<&'a str>> {
+    match entry.get("mode") {
+        None => Some(None),
+        Some(mode) => Some(Some(mode.as_str()?)),
+    }
+}
+
+/// An `on_wait` entry, or `None` when it cannot be read.
+pub(super) fn wait<'a, V: JsonView<'a>>(entry: V) -> Option<Wait> {
+    let id = entry.get("id")?.as_u64()?;
+    let mode = mode_of(entry)?;
+    let (clears, register, default_value) = match mode {
+        None | Some("sem-ge-imm") => (false, false, 0),
+        Some("sem-ge-reg") => (false, true, 0),
+        Some("evt-set-then-clear") => (true, false, 1),
+        Some(_) => return None,
+    };
+    let cmp = match entry.get("cmp") {
+        None => Cmp::Ge,
+        Some(cmp) => Cmp::parse(cmp.as_str()?)?,
+    };
+    let value = match entry.get("wait_value").or_else(|| entry.get("value")) {
+        None => default_value,
+        Some(v) => v.as_i64()?,
+    };
+    // An `evt-set-then-clear` waits for the event `id`, whatever its `type`.
+    let kind = if clears { SemKind::Event } else { kind_of(entry, mode) };
+    let from = entry.get("from").map(|f| Box::new(serde_json::from_str(&f.compact_text()).unwrap_or(Value::Null)));
+    Some(Wait { kind, id, cmp, value, register, clears, from })
+}
+
+/// An `on_update` entry, or `None` when it cannot be read (`cores` is the number of
+/// cores: a `target_core` must name one).
+pub(super) fn update<'a, V: JsonView<'a>>(entry: V, cores: u64) -> Option<Update> {
+    let id = entry.get("id")?.as_u64()?;
+    let mode = mode_of(entry)?;
+    let kind = kind_of(entry, mode);
+    let value = match entry.get("update_value").or_else(|| entry.get("value")) {
+        None => 1,
+        Some(v) => v.as_i64()?,
+    };
+    let mode = mode.unwrap_or(if kind == SemKind::Event { "evt-set" } else { "sem-add-imm" });
+    let change = match mode {
+        "sem-inc" => Change::Add(1),
+        "sem-dec" => Change::Add(-1),
+        "sem-add-imm" => Change::Add(value),
+        "sem-sub-imm" => Change::Add(value.checked_neg()?),
+        "sem-wr-imm" => Change::Write(value),
+        "evt-set" => Change::Write(1),
+        "evt-clr" => Change::Write(0),
+        _ => return None,
+    };
+    let target = match entry.get("target_core") {
+        None => None,
+        Some(core) if core.json_type() == JsonType::Null => None,
+        Some(core) => Some(core.as_u64().filter(|&c| c < cores)?),
+    };
+    Some(Update { kind, id, target, change, mode: Mode::of(mode), value })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn waits_read_their_modes_values_and_comparisons() -> Result<(), &'static str> {
+        let w = wait(&json!({"id": 4, "mode": "sem-ge-imm", "wait_value": 16})).ok_or("reads")?;
+        assert_eq!((w.kind, w.id, w.cmp, w.value, w.is_monotone()), (SemKind::Semaphore, 4, Cmp::Ge, 16, true));
+        let w = wait(&json!({"id": 2, "value": 3, "cmp": "=="})).ok_or("reads")?;
+        assert_eq!((w.cmp, w.value, w.is_monotone()), (Cmp::Eq, 3, false));
+        let w = wait(&json!({"id": 7, "mode": "evt-set-then-clear", "type": "semaphore"})).ok_or("reads")?;
+        assert_eq!((w.kind, w.value, w.clears, w.is_monotone()), (SemKind::Event, 1, true, false));
+        let w = wait(&json!({"id": 1, "mode": "sem-ge-reg", "wait_value": 2})).ok_or("reads")?;
+        assert!(w.register && !w.is_monotone());
+        assert!(wait(&json!({"id": -1})).is_none());
+        assert!(wait(&json!({"id": 1, "mode": "sem-spin"})).is_none());
+        assert!(wait(&json!({"id": 1, "cmp": "~"})).is_none());
+        Ok(())
+    }
+
+    #[test]
+    fn updates_read_their_modes_and_targets() -> Result<(), &'static str> {
+        let u = update(&json!({"id": 3, "mode": "sem-inc", "update_value": 9}), 2).ok_or("reads")?;
+        assert_eq!((u.change, u.target, u.grows()), (Change::Add(1), None, true));
+        let u = update(&json!({"id": 3, "mode": "sem-sub-imm", "update_value": 2, "target_core": 1}), 2).ok_or("reads")?;
+        assert_eq!((u.change, u.target, u.grows()), (Change::Add(-2), Some(1), false));
+        let u = update(&json!({"id": 3}), 2).ok_or("reads")?;
+        assert_eq!((u.change, u.mode.as_str()), (Change::Add(1), "sem-add-imm"));
+        let text = r#"{"id":3,"mode":"sem-wr-imm","update_value":-4,"target_core":null}"#;
+        let u = update(crate::model::view::Text(text), 2).ok_or("reads as text")?;
+        assert_eq!((u.change, u.target, u.mode), (Change::Write(-4), None, Mode::SemWrImm));
+        let u = update(&json!({"id": 5, "type": "event"}), 2).ok_or("reads")?;
+        assert_eq!((u.kind, u.change, u.mode.as_str(), u.grows()), (SemKind::Event, Change::Write(1), "evt-set", true));
+        assert!(update(&json!({"id": 3, "target_core": 2}), 2).is_none(), "no core 2");
+        assert!(update(&json!({"id": 3, "mode": "sem-xor"}), 2).is_none());
+        Ok(())
+    }
+}

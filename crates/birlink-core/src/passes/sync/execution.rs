@@ -1,0 +1,349 @@
+//! The deterministic execution (docs/spec/sync.md §4): rounds in which every lane, in lane
+//! order, issues at most its next instruction when its waits hold and its rendezvous is
+//! met; it ends when a round issues nothing (`completes`, or `deadlock` with the stuck
+//! state) or at its budget of steps (`stopped`). A lane is a cursor over its functions'
+//! items (loops are counters, never unrolled) or a queue's FIFO; what issues is told to the
+//! race check (`race.rs`) as it issues.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::entries::{Change, SemKind};
+use super::program::{engine_bit, CoreIx, Item, Meet, Program, Span};
+use super::race::Race;
+
+/// A semaphore of a core.
+pub(super) type SemKey = (CoreIx, SemKind, u64);
+
+/// The walk's moves (items stepped over, loop iterations begun, calls entered) allowed
+/// per step of the budget: a walk through loops and calls that issue nothing on a lane
+/// (a loop of many trips holding another engine's steps only, say) is work too, bounded
+/// with the rest.
+const MOVES_PER_STEP: u64 = 16;
+
+/// A frame of an engine lane's walk: a function's items, or a loop's body.
+#[derive(Clone, Debug)]
+pub(super) struct Frame {
+    /// The items.
+    pub items: Span,
+    /// The next item.
+    pub pos: u32,
+    /// For a loop's body: the `Loop`'s item, the iteration (from 1) and its trip count.
+    pub looping: Option<(u32, u64, u64)>,
+    /// The function whose items these are.
+    pub function: u32,
+}
+
+/// A lane's position.
+#[derive(Clone, Debug)]
+pub(super) enum Cursor {
+    /// An engine: its walk, and the next step it issues.
+    Engine {
+        /// The frames, the entry's first.
+        frames: Vec<Frame>,
+        /// The next step (`None`: done).
+        next: Option<u32>,
+    },
+    /// A queue: its FIFO of blocks.
+    Queue {
+        /// The blocks still to issue.
+        fifo: VecDeque<u32>,
+    },
+}
+
+/// Why a lane does not issue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stuck {
+    /// Its `k`-th wait (entry order) does not hold.
+    Wait(usize),
+    /// Its rendezvous is not met.
+    Rendezvous,
+}
+
+/// The execution as it ended.
+#[derive(Debug)]
+pub(super) struct Ran {
+    /// Each lane's position.
+    pub cursors: Vec<Cursor>,
+    /// Why each lane did not issue in the last round it tried (`None`: done, or it did).
+    pub stuck: Vec<Option<Stuck>>,
+    /// The semaphores' values.
+    pub sems: HashMap<SemKey, i64>,
+    /// How often each step issued.
+    pub issued: Vec<u32>,
+    /// Each lane's issued instructions and `CoreBarrier`s.
+    pub lane_issued: Vec<(u64, u64)>,
+    /// Each lane's rendezvous passed, by what it meets.
+    pub meets: Vec<HashMap<Meet, u64>>,
+    /// Instructions issued.
+    pub steps: u64,
+    /// Rounds that issued.
+    pub rounds: u64,
+    /// The budget of steps.
+    pub budget: u64,
+    /// Whether it stopped at its budget.
+    pub stopped: bool,
+    /// Calls not entered because they call a function on their own chain: (core, the
+    /// call's item), in the order met.
+    pub recursive: Vec<(CoreIx, u32)>,
+}
+
+impl Ran {
+    /// Whether a lane is done (an engine's walk is over only when it has no frame left:
+    /// one stopped mid-walk has no next step yet).
+    pub(super) fn done(&self, lane: usize) -> bool {
+        match &self.cursors[lane] {
+            Cursor::Engine { next, frames } => next.is_none() && frames.is_empty(),
+            Cursor::Queue { fifo } => fifo.is_empty(),
+        }
+    }
+
+    /// The step a lane is at.
+    pub(super) fn at(&self, lane: usize) -> Option<u32> {
+        match &self.cursors[lane] {
+            Cursor::Engine { next, .. } => *next,
+            Cursor::Queue { fifo } => fifo.front().copied(),
+        }
+    }
+
+    /// A lane's frames (a queue has none).
+    pub(super) fn frames(&self, lane: usize) -> &[Frame] {
+        match &self.cursors[lane] {
+            Cursor::Engine { frames, .. } => frames,
+            Cursor::Queue { .. } => &[],
+        }
+    }
+}
+
+/// The execution's state while it runs.
+struct Exec<'p, 'm> {
+    program: &'p Program<'m>,
+    ran: Ran,
+    /// The engine lane of each core and engine name, for rendezvous partners.
+    lane_of: HashMap<(CoreIx, &'p str), usize>,
+    recursive_seen: HashSet<(CoreIx, u32)>,
+    /// Moves left before the walk itself is out of budget.
+    moves: u64,
+}
+
+/// Runs the program to its end, telling `race` what issues.
+pub(super) fn run(program: &Program<'_>, race: &mut Race) -> Ran {
+    let lanes = program.lanes.len();
+    let budget = program.static_instructions.saturating_mul(4).max(1_000_000);
+    let mut lane_of = HashMap::new();
+    for (k, lane) in program.lanes.iter().enumerate() {
+        if lane.queue.is_none() {
+            lane_of.insert((lane.core, lane.engine.as_str()), k);
+        }
+    }
+    let cursors = program
+        .lanes
+        .iter()
+        .map(|lane| match &lane.queue {
+            Some(_) => Cursor::Queue { fifo: lane.initial.iter().copied().collect() },
+            None => {
+                let core = &program.cores[lane.core];
+                let frames = core
+                    .entry
+                    .map(|f| Frame { items: core.functions[f as usize].items, pos: 0, looping: None, function: f })
+                    .into_iter()
+                    .collect();
+                Cursor::Engine { frames, next: None }
+            }
+        })
+        .collect();
+    let mut exec = Exec {
+        program,
+        ran: Ran {
+            cursors,
+            stuck: vec![None; lanes],
+            sems: HashMap::new(),
+            issued: vec![0; program.steps.len()],
+            lane_issued: vec![(0, 0); lanes],
+            meets: vec![HashMap::new(); lanes],
+            steps: 0,
+            rounds: 0,
+            budget,
+            stopped: false,
+            recursive: Vec::new(),
+        },
+        lane_of,
+        recursive_seen: HashSet::new(),
+        moves: budget.saturating_mul(MOVES_PER_STEP),
+    };
+    for lane in 0..lanes {
+        exec.advance(lane);
+    }
+    'rounds: loop {
+        let mut issued_any = false;
+        for lane in 0..lanes {
+            if exec.ran.steps >= budget || exec.ran.stopped {
+                exec.ran.stopped = true;
+                exec.ran.rounds += u64::from(issued_any);
+                break 'rounds;
+            }
+            if exec.try_issue(lane, race) {
+                issued_any = true;
+                exec.ran.steps += 1;
+            }
+        }
+        if !issued_any {
+            break;
+        }
+        exec.ran.rounds += 1;
+    }
+    // A stop when every lane is done is no stop.
+    if exec.ran.stopped && (0..lanes).all(|l| exec.ran.done(l)) {
+        exec.ran.stopped = false;
+    }
+    exec.ran
+}
+
+impl Exec<'_, '_> {
+    /// Moves an engine lane to its next step (a queue's is its FIFO's head).
+    fn advance(&mut self, lane: usize) {
+        let program = self.program;
+        let Cursor::Engine { frames, next } = &mut self.ran.cursors[lane] else { return };
+        let core = program.lanes[lane].core;
+        let bit = program.lanes[lane].engine_ix.map_or(0, engine_bit);
+        *next = None;
+        while let Some(frame) = frames.last_mut() {
+            if self.moves == 0 {
+                // Out of budget: the lane stays in its walk, not done, and the run stops.
+                self.ran.stopped = true;
+                return;
+            }
+            self.moves -= 1;
+            if frame.pos as usize >= frame.items.range().len() {
+                if let Some((item, iteration, of)) = frame.looping {
+                    if iteration < of {
+                        frame.looping = Some((item, iteration + 1, of));
+                        frame.pos = 0;
+                        continue;
+                    }
+                }
+                frames.pop();
+                continue;
+            }
+            let at = frame.items.range().start + frame.pos as usize;
+            frame.pos += 1;
+            let function = frame.function;
+            match &program.items[at] {
+                Item::Step(s) => {
+                    if program.steps[*s as usize].lane() == Some(lane) {
+                        *next = Some(*s);
+                        return;
+                    }
+                }
+                Item::Loop { trips, body, engines, .. } => {
+                    let of = trips.unwrap_or(1);
+                    if engines & bit != 0 && of > 0 {
+                        frames.push(Frame { items: *body, pos: 0, looping: Some((at as u32, 1, of)), function });
+                    }
+                }
+                Item::Call { target: Some(target), .. } => {
+                    let on_chain = frames.iter().any(|f| f.looping.is_none() && f.function == *target);
+                    if on_chain {
+                        if self.recursive_seen.insert((core, at as u32)) {
+                            self.ran.recursive.push((core, at as u32));
+                        }
+                        continue;
+                    }
+                    let callee = &program.cores[core].functions[*target as usize];
+                    if callee.engines & bit != 0 {
+                        frames.push(Frame { items: callee.items, pos: 0, looping: None, function: *target });
+                    }
+                }
+                Item::Call { target: None, .. } => {}
+            }
+        }
+    }
+
+    /// Issues a lane's next instruction when it can; whether it did.
+    fn try_issue(&mut self, lane: usize, race: &mut Race) -> bool {
+        let Some(step) = self.ran.at(lane) else {
+            self.ran.stuck[lane] = None;
+            return false;
+        };
+        let program = self.program;
+        let s = &program.steps[step as usize];
+        let core = s.core();
+        for (k, w) in program.waits[s.waits.range()].iter().enumerate() {
+            let value = self.ran.sems.get(&(core, w.kind, w.id)).copied().unwrap_or(0);
+            if !w.cmp.holds(value, w.value) {
+                self.ran.stuck[lane] = Some(Stuck::Wait(k));
+                return false;
+            }
+        }
+        let mut partners = Vec::new();
+        let meet = s.rendezvous().map(|r| &program.rendezvous[r as usize]);
+        if let Some(r) = meet {
+            let k = self.ran.meets[lane].get(&r.meet).copied().unwrap_or(0);
+            for &p in r.cores.iter().filter(|&&p| p != core) {
+                match self.arrived(p, &program.lanes[lane].engine, &r.meet, k) {
+                    Some(other) => {
+                        let passed = self.ran.meets[other].get(&r.meet).copied().unwrap_or(0) > k;
+                        partners.push((other, passed));
+                    }
+                    None => {
+                        self.ran.stuck[lane] = Some(Stuck::Rendezvous);
+                        return false;
+                    }
+                }
+            }
+        }
+        self.ran.stuck[lane] = None;
+        // Issue: the race check first (it orders by the clocks before the updates), then
+        // waits that clear, updates in entry order, triggers.
+        if let Cursor::Queue { fifo } = &mut self.ran.cursors[lane] {
+            fifo.pop_front();
+        }
+        race.issue(program, lane, step, &partners, meet.map(|r| &r.meet));
+        for w in &program.waits[s.waits.range()] {
+            if w.clears {
+                self.ran.sems.insert((core, w.kind, w.id), 0);
+            }
+        }
+        for (target, u) in &program.updates[s.updates.range()] {
+            let value = self.ran.sems.entry((*target, u.kind, u.id)).or_insert(0);
+            *value = match u.change {
+                Change::Add(v) => value.saturating_add(v),
+                Change::Write(v) => v,
+            };
+            race.update(lane, (*target, u.kind, u.id));
+        }
+        for &block in &program.triggers[s.triggers.range()] {
+            if let Some(queue) = program.steps[block as usize].lane() {
+                if let Cursor::Queue { fifo } = &mut self.ran.cursors[queue] {
+                    fifo.push_back(block);
+                }
+            }
+        }
+        self.ran.issued[step as usize] = self.ran.issued[step as usize].saturating_add(1);
+        let counts = &mut self.ran.lane_issued[lane];
+        counts.0 += 1;
+        counts.1 += u64::from(s.barrier);
+        if let Some(r) = meet {
+            *self.ran.meets[lane].entry(r.meet.clone()).or_insert(0) += 1;
+        }
+        self.advance(lane);
+        true
+    }
+
+    /// Core `core`'s lane of `engine`, when it has arrived at (or passed) its `k`-th
+    /// rendezvous of `meet`.
+    fn arrived(&self, core: CoreIx, engine: &str, meet: &Meet, k: u64) -> Option<usize> {
+        let lane = *self.lane_of.get(&(core, engine))?;
+        let passed = self.ran.meets[lane].get(meet).copied().unwrap_or(0);
+        if passed > k {
+            return Some(lane);
+        }
+        let at = self.ran.at(lane)?;
+        let here = self.program.steps[at as usize].rendezvous().map(|r| &self.program.rendezvous[r as usize].meet);
+        (passed == k && here == Some(meet)).then_some(lane)
+    }
+}
+
+/// Which engine lane of a core runs `engine`.
+pub(super) fn lane_of(program: &Program<'_>, core: CoreIx, engine: &str) -> Option<usize> {
+    program.lanes.iter().position(|l| l.core == core && l.queue.is_none() && l.engine == engine)
+}

@@ -1,0 +1,1081 @@
+//! What each core issues (docs/spec/sync.md §2, birlink's reading), read once from the
+//! linked set into compact records: one [`Step`] per instruction that issues (waits,
+//! updates, triggers, the rendezvous it is, the shared memory it touches, as ranges into
+//! the program's flat lists), and per function the [`Item`]s its walk goes through —
+//! steps, `Loop`s with their trip counts, `Call`s — so a lane is a cursor over them and
+//! nothing is unrolled: memory does not depend on trip counts.
+//!
+//! Lanes: each core's engines (in the wire order, then others bytewise) that a function
+//! reached from the entry issues on, then each of its queues that holds `DMABlock`s. What
+//! is not modelled is noted ([`Noted`]: BL0710, BL0712) for the findings.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::entries::{self, Change, Mode, SemKind, Update, Wait};
+use crate::model::arena::Handle;
+use crate::model::ir::{opcode, Allocation, Block, Function, Inst, Module, Op};
+use crate::model::linked::LinkedSet;
+use crate::model::view::{Json, JsonView};
+
+/// The engines in the wire order; other names come after, bytewise.
+const ENGINES: [&str; 8] = ["Unassigned", "Pool", "Activation", "PE", "DMA", "DVE", "SP", "ALL"];
+
+/// A core's place in the set (its index, cores in order).
+pub(super) type CoreIx = usize;
+
+/// A step with no lane (an instruction of a function the entry does not reach).
+pub(super) const NO_LANE: u32 = u32::MAX;
+/// A step of no function (a queue's block).
+pub(super) const NO_FUNCTION: u32 = u32::MAX;
+/// A step that is no rendezvous.
+pub(super) const NO_RENDEZVOUS: u32 = u32::MAX;
+
+/// A range of a flat list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Span {
+    start: u32,
+    len: u32,
+}
+
+impl Span {
+    fn of(start: usize, end: usize) -> Span {
+        Span { start: start as u32, len: (end - start) as u32 }
+    }
+
+    /// The indices it covers.
+    pub(super) fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+/// What a rendezvous is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Meet {
+    /// An un-lowered `CoreBarrier`.
+    Barrier,
+    /// An un-lowered sendrecv on a pipe.
+    Pipe(u64),
+}
+
+/// A rendezvous: who meets there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Rendezvous {
+    /// What it is.
+    pub meet: Meet,
+    /// The cores that meet (the issuing core included), in core order.
+    pub cores: Vec<CoreIx>,
+}
+
+/// How a sendrecv moves its data (§3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Transport {
+    /// It names a `dma_engine`.
+    DmaEngine,
+    /// A `GPSIMDSB2SB`.
+    GpsimdDma,
+    /// Any other.
+    Dma,
+}
+
+impl Transport {
+    /// `dma_engine`, `gpsimd_dma`, `dma`.
+    pub(super) fn as_str(self) -> &'static str {
+        match self {
+            Transport::DmaEngine => "dma_engine",
+            Transport::GpsimdDma => "gpsimd_dma",
+            Transport::Dma => "dma",
+        }
+    }
+}
+
+/// A sendrecv op, lowered or not (for BL0705).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct PipeOp {
+    /// The pipe.
+    pub pipe: u64,
+    /// The ranks it names (send to, receive from); none: every core.
+    pub ranks: Vec<u64>,
+    /// Its transport.
+    pub transport: Transport,
+}
+
+/// A shared memory access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Access {
+    /// The cell.
+    pub cell: u32,
+    /// A write.
+    pub write: bool,
+}
+
+/// One instruction that issues: a compact record, its lists as ranges of the
+/// program's.
+#[derive(Clone, Debug)]
+pub(super) struct Step {
+    /// The instruction.
+    pub inst: Handle<Inst>,
+    /// Its lane ([`NO_LANE`]: its function is not reached).
+    pub lane: u32,
+    /// Its function ([`NO_FUNCTION`]: a queue's block).
+    pub function: u32,
+    /// Its waits, in entry order.
+    pub waits: Span,
+    /// Its updates, in entry order.
+    pub updates: Span,
+    /// The blocks it triggers (steps of queue lanes).
+    pub triggers: Span,
+    /// The shared memory it touches.
+    pub accesses: Span,
+    /// The instructions it depends on (same core), interned names.
+    pub dependencies: Span,
+    /// The rendezvous it is, when un-lowered ([`NO_RENDEZVOUS`]: none).
+    pub rendezvous: u32,
+    /// Its name, interned per core (for dependencies).
+    pub name: u32,
+    /// Its core.
+    pub core: u16,
+    /// Its engine, interned per core.
+    pub engine: u16,
+    /// A `CoreBarrier` (lowered or not).
+    pub barrier: bool,
+}
+
+impl Step {
+    /// Its core's index.
+    pub(super) fn core(&self) -> CoreIx {
+        usize::from(self.core)
+    }
+
+    /// Its lane, when it has one.
+    pub(super) fn lane(&self) -> Option<usize> {
+        (self.lane != NO_LANE).then_some(self.lane as usize)
+    }
+
+    /// Its function, when it is in one.
+    pub(super) fn function(&self) -> Option<u32> {
+        (self.function != NO_FUNCTION).then_some(self.function)
+    }
+
+    /// The rendezvous it is, when it is one.
+    pub(super) fn rendezvous(&self) -> Option<u32> {
+        (self.rendezvous != NO_RENDEZVOUS).then_some(self.rendezvous)
+    }
+}
+
+/// What a function's walk goes through.
+#[derive(Clone, Debug)]
+pub(super) enum Item {
+    /// An instruction that issues.
+    Step(u32),
+    /// A `Loop`: its body repeated `trips` times (`None`: no bound, taken once).
+    Loop {
+        /// The `Loop` instruction.
+        inst: Handle<Inst>,
+        /// Its trip count.
+        trips: Option<u64>,
+        /// Its body.
+        body: Span,
+        /// The engines its body issues on (bits of the core's engines).
+        engines: u64,
+    },
+    /// A `Call`.
+    Call {
+        /// The `Call` instruction.
+        inst: Handle<Inst>,
+        /// The function it calls, when the core has it.
+        target: Option<u32>,
+        /// Its place in the set's order.
+        order: u32,
+    },
+}
+
+/// One function of a core.
+#[derive(Clone, Debug)]
+pub(super) struct FunctionProg {
+    /// The function.
+    pub handle: Handle<Function>,
+    /// Its items.
+    pub items: Span,
+    /// The engines it issues on, its calls' included.
+    pub engines: u64,
+    /// Whether the entry reaches it.
+    pub reached: bool,
+}
+
+/// One lane.
+#[derive(Clone, Debug)]
+pub(super) struct Lane {
+    /// Its core.
+    pub core: CoreIx,
+    /// Its engine (`DMA` for a queue).
+    pub engine: String,
+    /// Its engine, interned per core (for an engine lane).
+    pub engine_ix: Option<u16>,
+    /// Its queue, for a queue's lane.
+    pub queue: Option<String>,
+    /// A queue's blocks no trigger names: its FIFO at the start.
+    pub initial: Vec<u32>,
+}
+
+/// One core.
+#[derive(Clone, Debug)]
+pub(super) struct CoreProg<'m> {
+    /// Its id.
+    pub id: u64,
+    /// Its module.
+    pub module: &'m Module,
+    /// Its functions, in module order.
+    pub functions: Vec<FunctionProg>,
+    /// The entry function.
+    pub entry: Option<u32>,
+    /// Its engines, interned.
+    pub engines: Vec<String>,
+}
+
+/// What `BL0712` says was not modelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum What {
+    /// A branch, issued and not followed.
+    Branch,
+    /// A call of a function already on the chain.
+    RecursiveCall,
+    /// A call of a function the core does not have.
+    UnknownCall,
+    /// An `on_wait` entry that cannot be read.
+    UnreadableWait,
+    /// An `on_update` entry that cannot be read.
+    UnreadableUpdate,
+    /// A trigger naming no block.
+    NoBlock,
+}
+
+impl What {
+    /// Its name in `detail.what`.
+    pub(super) fn as_str(self) -> &'static str {
+        match self {
+            What::Branch => "branch",
+            What::RecursiveCall => "recursive_call",
+            What::UnknownCall => "unknown_call",
+            What::UnreadableWait => "unreadable_wait",
+            What::UnreadableUpdate => "unreadable_update",
+            What::NoBlock => "no_block",
+        }
+    }
+}
+
+/// Something not modelled or assumed, where the walk meets it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Noted {
+    /// BL0710: a loop without a static trip count.
+    Unbounded {
+        /// The core.
+        core: CoreIx,
+        /// The function.
+        function: u32,
+        /// The loop.
+        inst: Handle<Inst>,
+        /// Its place in the set's order.
+        order: u32,
+        /// Its `LoopAxis`, as read.
+        axis: Option<Value>,
+    },
+    /// BL0712: a branch not followed, a call not entered, an entry not read, a trigger
+    /// naming no block.
+    NotModelled {
+        /// The core.
+        core: CoreIx,
+        /// The function (`None`: a queue's block).
+        function: Option<u32>,
+        /// The instruction.
+        inst: Handle<Inst>,
+        /// Its step, when it issues (a `Loop` or `Call` does not).
+        step: Option<u32>,
+        /// Its place in the set's order.
+        order: u32,
+        /// What.
+        what: What,
+        /// A call's or branch's target, the block a trigger names.
+        target: Option<String>,
+        /// The entry as read.
+        entry: Option<Value>,
+    },
+}
+
+impl Noted {
+    /// Where it is: core, then the set's order.
+    pub(super) fn key(&self) -> (CoreIx, u32) {
+        match self {
+            Noted::Unbounded { core, order, .. } | Noted::NotModelled { core, order, .. } => (*core, *order),
+        }
+    }
+
+    /// Whether its function is one the entry reaches (a queue's block always counts).
+    pub(super) fn reached(&self, program: &Program<'_>) -> bool {
+        let (core, function) = match self {
+            Noted::Unbounded { core, function, .. } => (*core, Some(*function)),
+            Noted::NotModelled { core, function, .. } => (*core, *function),
+        };
+        function.is_none_or(|f| program.cores[core].functions[f as usize].reached)
+    }
+}
+
+/// The whole set's program.
+#[derive(Debug)]
+pub(super) struct Program<'m> {
+    /// The cores, in core order.
+    pub cores: Vec<CoreProg<'m>>,
+    /// Every instruction that issues, in the set's order: by core, its functions' then
+    /// its queues' blocks.
+    pub steps: Vec<Step>,
+    /// Every function's items.
+    pub items: Vec<Item>,
+    /// The lanes, in lane order.
+    pub lanes: Vec<Lane>,
+    /// Waits.
+    pub waits: Vec<Wait>,
+    /// Updates, each with the core whose semaphore it changes.
+    pub updates: Vec<(CoreIx, Update)>,
+    /// Triggered blocks.
+    pub triggers: Vec<u32>,
+    /// Accesses.
+    pub accesses: Vec<Access>,
+    /// Dependencies (interned names).
+    pub dependencies: Vec<u32>,
+    /// Rendezvous.
+    pub rendezvous: Vec<Rendezvous>,
+    /// Sendrecv ops, each with its step, in the set's order.
+    pub pipes: Vec<(u32, PipeOp)>,
+    /// The shared memory cells: (owner core id, memory location).
+    pub cells: Vec<(u64, String)>,
+    /// What was noted, in the set's order.
+    pub noted: Vec<Noted>,
+    /// Every instruction object of the functions and queues, reached or not, `Loop`s and
+    /// `Call`s included (the budget's measure).
+    pub static_instructions: u64,
+}
+
+impl Program<'_> {
+    /// A step's instruction.
+    pub(super) fn inst(&self, step: u32) -> &Inst {
+        let step = &self.steps[step as usize];
+        &self.cores[step.core()].module.store.insts[step.inst]
+    }
+
+    /// An instruction of a core.
+    pub(super) fn inst_of(&self, core: CoreIx, inst: Handle<Inst>) -> &Inst {
+        &self.cores[core].module.store.insts[inst]
+    }
+
+    /// A function's name.
+    pub(super) fn function_name(&self, core: CoreIx, function: u32) -> &str {
+        let core = &self.cores[core];
+        core.module.store.functions[core.functions[function as usize].handle].name()
+    }
+
+    /// A step's function's name (`None` for a queue's block).
+    pub(super) fn step_function(&self, step: u32) -> Option<&str> {
+        let s = &self.steps[step as usize];
+        s.function().map(|f| self.function_name(s.core(), f))
+    }
+
+    /// A core's id.
+    pub(super) fn core_id(&self, core: CoreIx) -> u64 {
+        self.cores[core].id
+    }
+}
+
+/// Calls `each` with every element of `list`, when it is an array.
+fn for_each<'a>(list: Option<Json<'a>>, mut each: impl FnMut(Json<'a>)) {
+    if let Some(list) = list {
+        list.for_each_element(&mut each);
+    }
+}
+
+/// How one core's program is gathered.
+struct Builder<'p, 'm> {
+    program: &'p mut Program<'m>,
+    core: CoreIx,
+    cores: u64,
+    module: &'m Module,
+    /// Instruction names, interned (dependencies name them).
+    names: HashMap<&'m str, u32>,
+    /// Dependency names no instruction of the core bears.
+    strangers: HashMap<String, u32>,
+    engines: Vec<String>,
+    functions: HashMap<&'m str, u32>,
+    /// Memory locations by name: each function holding one, and its shared cell.
+    memlocs: HashMap<&'m str, Vec<(u32, Option<u32>)>>,
+    /// Every core's shared cells so far.
+    cells: &'p mut HashMap<(u64, String), u32>,
+    /// Queues' blocks by queue and name, with their steps once made.
+    blocks: Vec<(&'m str, Vec<(&'m str, u32)>)>,
+    /// Blocks some trigger names.
+    triggered: HashSet<u32>,
+    /// The next instruction's place in the set's order.
+    order: u32,
+}
+
+/// Reads the program of every core of a per-core linked set.
+pub(super) fn build(set: &LinkedSet) -> Program<'_> {
+    let mut program = Program {
+        cores: Vec::new(),
+        steps: Vec::new(),
+        items: Vec::new(),
+        lanes: Vec::new(),
+        waits: Vec::new(),
+        updates: Vec::new(),
+        triggers: Vec::new(),
+        accesses: Vec::new(),
+        dependencies: Vec::new(),
+        rendezvous: Vec::new(),
+        pipes: Vec::new(),
+        cells: Vec::new(),
+        noted: Vec::new(),
+        static_instructions: 0,
+    };
+    let cores = set.modules.len() as u64;
+    let mut cells: HashMap<(u64, String), u32> = HashMap::new();
+    for (index, linked) in set.modules.iter().enumerate() {
+        let mut builder = Builder {
+            program: &mut program,
+            core: index,
+            cores,
+            module: &linked.module,
+            names: HashMap::new(),
+            strangers: HashMap::new(),
+            engines: Vec::new(),
+            functions: HashMap::new(),
+            memlocs: HashMap::new(),
+            cells: &mut cells,
+            blocks: Vec::new(),
+            triggered: HashSet::new(),
+            order: 0,
+        };
+        builder.core(linked.core.unwrap_or(index as u64));
+    }
+    let mut by_index: Vec<(u64, String)> = vec![(0, String::new()); cells.len()];
+    for (cell, index) in cells {
+        by_index[index as usize] = cell;
+    }
+    program.cells = by_index;
+    program
+}
+
+/// A `Loop`'s trip count ([`trips`]).
+pub(super) fn trips_of(inst: &Inst) -> Option<u64> {
+    trips(&inst.fields())
+}
+
+/// The `LoopAxis` trip count: `max(0, ceil((ub-lb)/stride))`, else `iterations` or
+/// `trip_count`; `None` without a static one.
+fn trips(fields: &serde_json::Map<String, Value>) -> Option<u64> {
+    if let Some(axis) = fields.get("LoopAxis").and_then(Value::as_object) {
+        let int = |key: &str, default: i64| match axis.get(key) {
+            None => Some(default),
+            Some(v) => v.as_i64(),
+        };
+        if let (Some(lb), Some(ub), Some(stride)) = (int("lb", 0), axis.get("ub").and_then(Value::as_i64), int("stride", 1))
+        {
+            if stride != 0 {
+                let span = i128::from(ub) - i128::from(lb);
+                let stride = i128::from(stride);
+                let count = if (span > 0) == (stride > 0) && span != 0 {
+                    (span + stride - stride.signum()) / stride
+                } else {
+                    0
+                };
+                return u64::try_from(count.max(0)).ok();
+            }
+        }
+    }
+    ["iterations", "trip_count"].iter().find_map(|key| fields.get(*key).and_then(Value::as_u64))
+}
+
+impl<'m> Builder<'_, 'm> {
+    /// A name's number: an instruction's, or a dependency's that names none.
+    fn intern_name(&mut self, name: &str) -> u32 {
+        if let Some(&n) = self.names.get(name) {
+            return n;
+        }
+        let next = (self.names.len() + self.strangers.len()) as u32;
+        *self.strangers.entry(name.to_owned()).or_insert(next)
+    }
+
+    fn intern_engine(&mut self, engine: &str) -> u16 {
+        match self.engines.iter().position(|e| e == engine) {
+            Some(at) => at as u16,
+            None => {
+                self.engines.push(engine.to_owned());
+                (self.engines.len() - 1) as u16
+            }
+        }
+    }
+
+    /// The next instruction object's place in the set's order (and the budget's count).
+    fn next_order(&mut self) -> u32 {
+        self.program.static_instructions += 1;
+        self.order += 1;
+        self.order - 1
+    }
+
+    fn core(&mut self, id: u64) {
+        let module = self.module;
+        let store = &module.store;
+        // Names first: a dependency may name an instruction further on.
+        for (_, inst) in store.insts.iter() {
+            let next = self.names.len() as u32;
+            self.names.entry(inst.name()).or_insert(next);
+        }
+        for (k, &f) in module.functions.iter().enumerate() {
+            self.functions.entry(store.functions[f].name()).or_insert(k as u32);
+            for allocation in &store.functions[f].allocations {
+                let Allocation::Set(set) = allocation else { continue };
+                let shared_set = store.sets[*set].addr_space() == "Shared";
+                for &m in &store.sets[*set].memlocs {
+                    let memloc = &store.memlocs[m];
+                    let shared = shared_set
+                        || memloc.fields.get("is_shared_post_dram_alloc").and_then(Value::as_bool) == Some(true);
+                    let cell = match memloc.remote_target() {
+                        Some(target) => Some((target.core, target.name)),
+                        None if shared => Some((id, memloc.name().to_owned())),
+                        None => None,
+                    };
+                    let cell = cell.map(|cell| {
+                        let next = self.cells.len() as u32;
+                        *self.cells.entry(cell).or_insert(next)
+                    });
+                    self.memlocs.entry(memloc.name()).or_default().push((k as u32, cell));
+                }
+            }
+        }
+        // The queues' blocks by name, for triggers (their steps are made after the
+        // functions', in the set's order).
+        for &q in &module.queues {
+            let queue = &store.queues[q];
+            let named = queue
+                .instances
+                .iter()
+                .flat_map(|&instance| &store.instances[instance].insts)
+                .filter(|&&inst| store.insts[inst].op == Op::DmaBlock)
+                .map(|&inst| (store.insts[inst].name(), u32::MAX))
+                .collect();
+            self.blocks.push((queue.name(), named));
+        }
+        let mut functions = Vec::with_capacity(module.functions.len());
+        let mut pending: Vec<(u32, Handle<Inst>, u32, u32)> = Vec::new();
+        for (k, &f) in module.functions.iter().enumerate() {
+            let items = self.blocks_items(&store.functions[f].blocks, k as u32, &mut pending);
+            functions.push(FunctionProg { handle: f, items, engines: 0, reached: false });
+        }
+        let mut queue_blocks = Vec::new();
+        for (qi, &q) in module.queues.iter().enumerate() {
+            let mut at = 0;
+            for &instance in &store.queues[q].instances {
+                for &inst in &store.instances[instance].insts {
+                    let order = self.next_order();
+                    if store.insts[inst].op != Op::DmaBlock {
+                        continue;
+                    }
+                    let step = self.step(inst, None, order);
+                    if let Some(entry) = self.blocks[qi].1.get_mut(at) {
+                        entry.1 = step;
+                    }
+                    at += 1;
+                    queue_blocks.push(step);
+                }
+            }
+        }
+        // Triggers, now that every block has its step.
+        self.triggers(pending);
+        let entry = self.functions.get("main").copied().or((!functions.is_empty()).then_some(0));
+        let mut prog = CoreProg { id, module, functions, entry, engines: Vec::new() };
+        self.engines_and_reach(&mut prog);
+        prog.engines = std::mem::take(&mut self.engines);
+        self.lanes(&prog, &queue_blocks);
+        self.program.cores.push(prog);
+    }
+
+    /// The items of a list of blocks, in walk order.
+    fn blocks_items(&mut self, blocks: &[Handle<Block>], function: u32, pending: &mut Vec<(u32, Handle<Inst>, u32, u32)>) -> Span {
+        let store = &self.module.store;
+        let mut items: Vec<Item> = Vec::new();
+        for (b, &block) in blocks.iter().enumerate() {
+            let next_block = blocks.get(b + 1).map(|&n| store.blocks[n].name());
+            for &inst in &store.blocks[block].insts {
+                let order = self.next_order();
+                let i = &store.insts[inst];
+                match i.op {
+                    Op::Loop => {
+                        let fields = i.fields();
+                        let trips = trips(&fields);
+                        if trips.is_none() {
+                            let axis = fields.get("LoopAxis").cloned();
+                            self.program.noted.push(Noted::Unbounded { core: self.core, function, inst, order, axis });
+                        }
+                        let inner = i.body.as_deref().map_or(&[][..], |b| &b[..]);
+                        let body = self.blocks_items(inner, function, pending);
+                        items.push(Item::Loop { inst, trips, body, engines: 0 });
+                    }
+                    Op::Call => {
+                        let view = i.view();
+                        let name = view.get("target").and_then(Json::as_str).unwrap_or("");
+                        let target = self.functions.get(name).copied();
+                        if target.is_none() {
+                            self.program.noted.push(Noted::NotModelled {
+                                core: self.core,
+                                function: Some(function),
+                                inst,
+                                step: None,
+                                order,
+                                what: What::UnknownCall,
+                                target: Some(name.to_owned()),
+                                entry: None,
+                            });
+                        }
+                        items.push(Item::Call { inst, target, order });
+                    }
+                    _ => {
+                        let step = self.step(inst, Some(function), order);
+                        self.branch(inst, step, function, next_block, order);
+                        if i.view().get("dma_blocks").is_some() {
+                            pending.push((step, inst, function, order));
+                        }
+                        items.push(Item::Step(step));
+                    }
+                }
+            }
+        }
+        let start = self.program.items.len();
+        self.program.items.extend(items);
+        Span::of(start, self.program.items.len())
+    }
+
+    /// A branch that does not fall through is noted (it is issued, not followed).
+    fn branch(&mut self, inst: Handle<Inst>, step: u32, function: u32, next_block: Option<&str>, order: u32) {
+        let i = &self.module.store.insts[inst];
+        let opcode = i.opcode();
+        let target = match opcode.as_ref() {
+            opcode::UNCONDITIONAL_BRANCH => match i.view().get("target").map(|t| t.as_str().map(str::to_owned)) {
+                None => return,
+                Some(target) if target.as_deref() == next_block => return,
+                Some(target) => target,
+            },
+            opcode::COMPARE_AND_BRANCH => i.view().get("on_true").and_then(Json::as_str).map(str::to_owned),
+            _ => return,
+        };
+        self.program.noted.push(Noted::NotModelled {
+            core: self.core,
+            function: Some(function),
+            inst,
+            step: Some(step),
+            order,
+            what: What::Branch,
+            target,
+            entry: None,
+        });
+    }
+
+    /// One instruction's step, its keys read without building a map.
+    fn step(&mut self, inst: Handle<Inst>, function: Option<u32>, order: u32) -> u32 {
+        let module = self.module;
+        let i = &module.store.insts[inst];
+        let view = i.view();
+        let engine = view.get("engine").and_then(Json::as_str).unwrap_or("Unassigned");
+        let engine = self.intern_engine(engine);
+        let name = self.intern_name(i.name());
+        let index = self.program.steps.len() as u32;
+        // Waits and updates.
+        let sync = view.get("sync_info");
+        let (mut waited, mut updated) = (false, false);
+        let waits_start = self.program.waits.len();
+        for_each(sync.and_then(|s| s.get("on_wait")), |entry| {
+            waited = true;
+            match entries::wait(entry) {
+                Some(wait) => self.program.waits.push(wait),
+                None => self.note_entry(inst, (index, function), order, What::UnreadableWait, entry.to_value()),
+            }
+        });
+        let waits = Span::of(waits_start, self.program.waits.len());
+        let updates_start = self.program.updates.len();
+        for_each(sync.and_then(|s| s.get("on_update")), |entry| {
+            updated = true;
+            match entries::update(entry, self.cores) {
+                Some(update) => {
+                    let target = update.target.map_or(self.core, |t| t as usize);
+                    self.program.updates.push((target, update));
+                }
+                None => self.note_entry(inst, (index, function), order, What::UnreadableUpdate, entry.to_value()),
+            }
+        });
+        if i.opcode() == opcode::GROUP_RESET_SEMAPHORES {
+            let core = self.core;
+            for_each(view.get("sema_group"), |id| {
+                if let Some(id) = id.as_u64() {
+                    let reset = Update { kind: SemKind::Semaphore, id, target: None, change: Change::Write(0), mode: Mode::SemWrImm, value: 0 };
+                    self.program.updates.push((core, reset));
+                }
+            });
+        }
+        let updates = Span::of(updates_start, self.program.updates.len());
+        let lowered = waited || updated;
+        // The rendezvous it is, and a sendrecv's pipe.
+        let mut rendezvous = None;
+        if i.op == Op::CoreBarrier && !lowered {
+            let mut cores = Vec::new();
+            for_each(view.get("cores"), |c| cores.extend(c.as_u64().filter(|&c| c < self.cores).map(|c| c as usize)));
+            if cores.is_empty() {
+                cores = (0..self.cores as usize).collect();
+            }
+            rendezvous = Some(self.push_rendezvous(Meet::Barrier, cores));
+        }
+        if let Some(pipe) = view.get("pipe_id").and_then(Json::as_u64) {
+            let ranks: Vec<u64> =
+                ["send_to_rank", "recv_from_rank"].iter().filter_map(|key| view.get(key).and_then(Json::as_u64)).collect();
+            let transport = if view.get("dma_engine").is_some() {
+                Transport::DmaEngine
+            } else if i.op == Op::Sb2Sb {
+                Transport::GpsimdDma
+            } else {
+                Transport::Dma
+            };
+            self.program.pipes.push((index, PipeOp { pipe, ranks: ranks.clone(), transport }));
+            if !lowered {
+                let cores = if ranks.is_empty() {
+                    (0..self.cores as usize).collect()
+                } else {
+                    ranks.iter().filter(|&&r| r < self.cores).map(|&r| r as usize).collect()
+                };
+                rendezvous = Some(self.push_rendezvous(Meet::Pipe(pipe), cores));
+            }
+        }
+        // Shared memory it touches: `ins` read, `outs` write, then a DMA block's
+        // descriptors' own.
+        let accesses_start = self.program.accesses.len();
+        self.operands(view.get("ins"), function, false);
+        self.operands(view.get("outs"), function, true);
+        if i.op == Op::DmaBlock {
+            for_each(view.get("blocks"), |descriptor| {
+                for_each(descriptor.get("instructions"), |inner| {
+                    self.operands(inner.get("ins"), function, false);
+                    self.operands(inner.get("outs"), function, true);
+                });
+            });
+        }
+        let accesses = Span::of(accesses_start, self.program.accesses.len());
+        // Dependencies: names, or `[name, kind]` pairs.
+        let dependencies_start = self.program.dependencies.len();
+        for_each(view.get("dependencies"), |dependency| {
+            let name = dependency.as_str().or_else(|| {
+                let mut first = None;
+                dependency.for_each_element(&mut |e| {
+                    first = first.or(Some(e));
+                });
+                first.and_then(Json::as_str)
+            });
+            if let Some(name) = name {
+                let name = self.intern_name(name);
+                self.program.dependencies.push(name);
+            }
+        });
+        let dependencies = Span::of(dependencies_start, self.program.dependencies.len());
+        self.program.steps.push(Step {
+            core: self.core as u16,
+            inst,
+            lane: NO_LANE,
+            engine,
+            function: function.unwrap_or(NO_FUNCTION),
+            waits,
+            updates,
+            triggers: Span::default(),
+            accesses,
+            dependencies,
+            rendezvous: rendezvous.unwrap_or(NO_RENDEZVOUS),
+            barrier: i.op == Op::CoreBarrier,
+            name,
+        });
+        index
+    }
+
+    /// The shared cells an operand list names.
+    fn operands(&mut self, list: Option<Json<'_>>, function: Option<u32>, write: bool) {
+        for_each(list, |operand| {
+            let Some(memref) = operand.get("memref").and_then(Json::as_str) else { return };
+            let owner = operand.get("memref_owner_func").and_then(Json::as_str);
+            if let Some(cell) = self.cell(memref, function, owner) {
+                self.program.accesses.push(Access { cell, write });
+            }
+        });
+    }
+
+    /// A rendezvous among `cores` and this core, in core order.
+    fn push_rendezvous(&mut self, meet: Meet, mut cores: Vec<CoreIx>) -> u32 {
+        cores.push(self.core);
+        cores.sort_unstable();
+        cores.dedup();
+        self.program.rendezvous.push(Rendezvous { meet, cores });
+        (self.program.rendezvous.len() - 1) as u32
+    }
+
+    /// An entry of step `at.0` (in `at.1`) that cannot be read.
+    fn note_entry(&mut self, inst: Handle<Inst>, at: (u32, Option<u32>), order: u32, what: What, entry: Value) {
+        let (step, function) = at;
+        let core = self.core;
+        let note = Noted::NotModelled { core, function, inst, step: Some(step), order, what, target: None, entry: Some(entry) };
+        self.program.noted.push(note);
+    }
+
+    /// The shared cell an operand names: its memory location in its function, then in
+    /// `memref_owner_func`, then anywhere in the module; `None` for memory no other core
+    /// shares.
+    fn cell(&self, memref: &str, function: Option<u32>, owner: Option<&str>) -> Option<u32> {
+        let found = self.memlocs.get(memref)?;
+        let owner = owner.and_then(|o| self.functions.get(o).copied());
+        let pick = found
+            .iter()
+            .find(|(f, _)| Some(*f) == function)
+            .or_else(|| found.iter().find(|(f, _)| Some(*f) == owner))
+            .or_else(|| found.first())?;
+        pick.1
+    }
+
+    /// The blocks each `DMATrigger` names: the first of that name in its queue (in
+    /// every queue, in order, without one); BL0712 for a name that names none.
+    fn triggers(&mut self, pending: Vec<(u32, Handle<Inst>, u32, u32)>) {
+        let mut in_queue: HashMap<(&str, &str), u32> = HashMap::new();
+        let mut anywhere: HashMap<&str, u32> = HashMap::new();
+        for (queue, blocks) in &self.blocks {
+            for &(name, step) in blocks.iter().filter(|(_, step)| *step != u32::MAX) {
+                in_queue.entry((*queue, name)).or_insert(step);
+                anywhere.entry(name).or_insert(step);
+            }
+        }
+        for (step, inst, function, order) in pending {
+            let view = self.module.store.insts[inst].view();
+            let queue = view.get("queue").and_then(Json::as_str);
+            let start = self.program.triggers.len();
+            for_each(view.get("dma_blocks"), |name| {
+                let Some(name) = name.as_str() else { return };
+                let found = match queue {
+                    Some(queue) => in_queue.get(&(queue, name)),
+                    None => anywhere.get(name),
+                };
+                match found {
+                    Some(&block) => {
+                        self.triggered.insert(block);
+                        self.program.triggers.push(block);
+                    }
+                    None => self.program.noted.push(Noted::NotModelled {
+                        core: self.core,
+                        function: Some(function),
+                        inst,
+                        step: Some(step),
+                        order,
+                        what: What::NoBlock,
+                        target: Some(name.to_owned()),
+                        entry: None,
+                    }),
+                }
+            });
+            self.program.steps[step as usize].triggers = Span::of(start, self.program.triggers.len());
+        }
+    }
+
+    /// Which engines each function and loop issues on (calls included, to a fixed
+    /// point), and which functions the entry reaches.
+    fn engines_and_reach(&mut self, prog: &mut CoreProg<'m>) {
+        let steps = &self.program.steps;
+        let items = &mut self.program.items;
+        // A loop's engines: its body's own steps and nested loops (calls added below).
+        fn own(items: &mut [Item], span: Span, steps: &[Step]) -> u64 {
+            let mut bits = 0u64;
+            for at in span.range() {
+                bits |= match items[at].clone() {
+                    Item::Step(s) => engine_bit(steps[s as usize].engine),
+                    Item::Loop { body, .. } => {
+                        let inner = own(items, body, steps);
+                        if let Item::Loop { engines, .. } = &mut items[at] {
+                            *engines = inner;
+                        }
+                        inner
+                    }
+                    Item::Call { .. } => 0,
+                };
+            }
+            bits
+        }
+        for function in &mut prog.functions {
+            function.engines = own(items, function.items, steps);
+        }
+        // Calls: a function's engines include its callees', to a fixed point.
+        fn calls(items: &[Item], span: Span, out: &mut Vec<u32>) {
+            for at in span.range() {
+                match &items[at] {
+                    Item::Call { target: Some(t), .. } => out.push(*t),
+                    Item::Loop { body, .. } => calls(items, *body, out),
+                    _ => {}
+                }
+            }
+        }
+        let callees: Vec<Vec<u32>> = prog
+            .functions
+            .iter()
+            .map(|f| {
+                let mut out = Vec::new();
+                calls(items, f.items, &mut out);
+                out
+            })
+            .collect();
+        loop {
+            let mut changed = false;
+            for k in 0..prog.functions.len() {
+                let more = callees[k].iter().fold(0u64, |bits, &t| bits | prog.functions[t as usize].engines);
+                if more & !prog.functions[k].engines != 0 {
+                    prog.functions[k].engines |= more;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        // A loop's engines include those of the functions its body calls.
+        fn loops_with_calls(items: &mut [Item], span: Span, functions: &[FunctionProg]) -> u64 {
+            let mut bits = 0u64;
+            for at in span.range() {
+                bits |= match items[at].clone() {
+                    Item::Step(_) => 0,
+                    Item::Call { target, .. } => target.map_or(0, |t| functions[t as usize].engines),
+                    Item::Loop { body, engines, .. } => {
+                        let inner = engines | loops_with_calls(items, body, functions);
+                        if let Item::Loop { engines, .. } = &mut items[at] {
+                            *engines = inner;
+                        }
+                        inner
+                    }
+                };
+            }
+            bits
+        }
+        let functions = prog.functions.clone();
+        for function in &prog.functions {
+            loops_with_calls(items, function.items, &functions);
+        }
+        // Reached from the entry.
+        let mut stack: Vec<u32> = prog.entry.into_iter().collect();
+        while let Some(f) = stack.pop() {
+            let function = &mut prog.functions[f as usize];
+            if function.reached {
+                continue;
+            }
+            function.reached = true;
+            stack.extend(&callees[f as usize]);
+        }
+    }
+
+    /// The core's lanes: the engines its reached functions issue on, in the wire order,
+    /// then its queues that hold blocks, by name; each step given its lane.
+    fn lanes(&mut self, prog: &CoreProg<'m>, queue_blocks: &[u32]) {
+        let reached_engines = prog.functions.iter().filter(|f| f.reached).fold(0u64, |bits, f| bits | f.engines);
+        let mut engines: Vec<(usize, &str, u16)> = prog
+            .engines
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| reached_engines & engine_bit(*k as u16) != 0)
+            .map(|(k, name)| (engine_order(name).0, name.as_str(), k as u16))
+            .collect();
+        engines.sort();
+        let mut lane_of_engine: HashMap<u16, u32> = HashMap::new();
+        for (_, name, k) in engines {
+            lane_of_engine.insert(k, self.program.lanes.len() as u32);
+            let lane = Lane { core: self.core, engine: name.to_owned(), engine_ix: Some(k), queue: None, initial: Vec::new() };
+            self.program.lanes.push(lane);
+        }
+        let first = self.program.steps.iter().position(|s| s.core() == self.core).unwrap_or(self.program.steps.len());
+        for step in &mut self.program.steps[first..] {
+            if let Some(f) = step.function() {
+                if prog.functions[f as usize].reached {
+                    step.lane = lane_of_engine.get(&step.engine).copied().unwrap_or(NO_LANE);
+                }
+            }
+        }
+        // Queue lanes, by name (two queues of one name are one lane).
+        let store = &prog.module.store;
+        let mut queues: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+        let mut at = 0;
+        for &q in &prog.module.queues {
+            let blocks = store.queues[q].instances.iter().flat_map(|&i| &store.instances[i].insts);
+            let count = blocks.filter(|&&i| store.insts[i].op == Op::DmaBlock).count();
+            if count > 0 {
+                queues.entry(store.queues[q].name()).or_default().extend(&queue_blocks[at..at + count]);
+            }
+            at += count;
+        }
+        for (name, blocks) in queues {
+            let lane = self.program.lanes.len() as u32;
+            for &block in &blocks {
+                self.program.steps[block as usize].lane = lane;
+            }
+            let initial = blocks.into_iter().filter(|b| !self.triggered.contains(b)).collect();
+            let queue = Some(name.to_owned());
+            self.program.lanes.push(Lane { core: self.core, engine: "DMA".to_owned(), engine_ix: None, queue, initial });
+        }
+    }
+}
+
+/// An engine's place in lane order: the wire order, then other names bytewise.
+pub(super) fn engine_order(name: &str) -> (usize, &str) {
+    (ENGINES.iter().position(|e| *e == name).unwrap_or(ENGINES.len()), name)
+}
+
+/// A function's instructions in walk order (its blocks in order, a `Loop` before its
+/// body), each once, with their blocks (walk order too: a block, then the blocks of its
+/// loops' bodies).
+pub(super) fn static_walk(module: &Module, function: Handle<Function>) -> (Vec<Handle<Inst>>, Vec<Handle<Block>>) {
+    fn blocks(module: &Module, list: &[Handle<Block>], insts: &mut Vec<Handle<Inst>>, out: &mut Vec<Handle<Block>>) {
+        for &block in list {
+            out.push(block);
+            let mut inner = Vec::new();
+            for &inst in &module.store.blocks[block].insts {
+                insts.push(inst);
+                if let Some(body) = module.store.insts[inst].body.as_deref() {
+                    blocks(module, body, insts, &mut inner);
+                }
+            }
+            out.extend(inner);
+        }
+    }
+    let (mut insts, mut out) = (Vec::new(), Vec::new());
+    blocks(module, &module.store.functions[function].blocks, &mut insts, &mut out);
+    (insts, out)
+}
+
+/// An engine's bit in an engine set (engines past 63 share the last bit: a lane of one
+/// then walks into loops and calls of the other, which issue nothing on it).
+pub(super) fn engine_bit(engine: u16) -> u64 {
+    1u64 << engine.min(63)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn trips_of(value: Value) -> Option<u64> {
+        trips(value.as_object().unwrap_or(&serde_json::Map::new()))
+    }
+
+    #[test]
+    fn a_loop_counts_its_trips_from_its_axis_or_its_keys() {
+        assert_eq!(trips_of(json!({"LoopAxis": {"lb": 0, "ub": 10, "stride": 1}})), Some(10));
+        assert_eq!(trips_of(json!({"LoopAxis": {"ub": 10, "stride": 3}})), Some(4));
+        assert_eq!(trips_of(json!({"LoopAxis": {"lb": 5, "ub": 2}})), Some(0));
+        assert_eq!(trips_of(json!({"LoopAxis": {"lb": 10, "ub": 0, "stride": -2}})), Some(5));
+        assert_eq!(trips_of(json!({"LoopAxis": {"lb": 0, "ub": 4, "stride": 0}, "iterations": 7})), Some(7));
+        assert_eq!(trips_of(json!({"trip_count": 3})), Some(3));
+        assert_eq!(trips_of(json!({"LoopAxis": {"ub": "n"}})), None);
+        assert_eq!(trips_of(json!({})), None);
+    }
+}

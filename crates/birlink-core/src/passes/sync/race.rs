@@ -1,0 +1,225 @@
+//! Races (docs/spec/sync.md §6, birlink's reading of the band model): vector clocks over
+//! the execution. Every lane has a clock; issuing joins into it the clocks of the
+//! semaphores it waits on, its rendezvous partners' arrival clocks, a DMA block's
+//! trigger's clock and its dependencies' clocks at their latest issue, then ticks the
+//! lane's own entry; each update joins the lane's clock into its semaphore's. An access
+//! to a shared cell is checked against the latest write (and, for a write, read) of the
+//! cell by every lane of another core: not ordered before it, it is a race.
+//!
+//! Memory is per lane, per semaphore, per dependency target and per cell and lane —
+//! never per issue: a loop's iterations overwrite what they left.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::execution::SemKey;
+use super::program::{Meet, Program};
+
+/// One access as the check remembers it: the step, and its lane's entry when it issued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Seen {
+    step: u32,
+    lane: u32,
+    tick: u32,
+}
+
+/// A race found: two accesses to one cell, the first not ordered before the second.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct RaceFound {
+    /// The cell.
+    pub cell: u32,
+    /// The earlier access: step, lane, whether it writes.
+    pub first: (u32, u32, bool),
+    /// The later access: step, lane, whether it writes.
+    pub second: (u32, u32, bool),
+}
+
+/// The race check's state.
+pub(super) struct Race {
+    /// Lanes in the set.
+    lanes: usize,
+    /// Each lane's clock, `lanes` entries each.
+    clocks: Vec<u32>,
+    /// Each lane's core.
+    core_of: Vec<usize>,
+    /// Semaphores' clocks.
+    sems: HashMap<SemKey, Box<[u32]>>,
+    /// Each lane's clock when it last arrived at a rendezvous, by what it meets.
+    arrivals: HashMap<(u32, Meet), Box<[u32]>>,
+    /// Each queue lane's FIFO of trigger clocks (`None`: in the FIFO from the start).
+    triggers: Vec<VecDeque<Option<Box<[u32]>>>>,
+    /// Each step's dependency slot (`u32::MAX`: no step depends on it).
+    slot_of_step: Vec<u32>,
+    /// Each dependency's slot, as the program lists dependencies.
+    dependency_slots: Vec<u32>,
+    /// The slots' clocks: the latest issue of a step of that name.
+    slots: Vec<u32>,
+    /// The latest write and read of each cell, per lane.
+    cells: HashMap<u32, Vec<(Option<Seen>, Option<Seen>)>>,
+    /// Races reported, by (cell, first step, second step).
+    reported: HashSet<(u32, u32, u32)>,
+    /// The races, in the order the execution finds them.
+    pub found: Vec<RaceFound>,
+}
+
+impl Race {
+    /// A check for `program`: clocks at zero, each dependency resolved to the steps of
+    /// its core that bear its name.
+    pub(super) fn new(program: &Program<'_>) -> Race {
+        let lanes = program.lanes.len();
+        // A dependency names a step of its own core: one slot per (core, name) named.
+        let mut slot_of_name: HashMap<(u16, u32), u32> = HashMap::new();
+        let mut dependency_slots = vec![u32::MAX; program.dependencies.len()];
+        for step in &program.steps {
+            for at in step.dependencies.range() {
+                let next = slot_of_name.len() as u32;
+                dependency_slots[at] = *slot_of_name.entry((step.core, program.dependencies[at])).or_insert(next);
+            }
+        }
+        let slot_of_step =
+            program.steps.iter().map(|step| slot_of_name.get(&(step.core, step.name)).copied().unwrap_or(u32::MAX)).collect();
+        let triggers = program
+            .lanes
+            .iter()
+            .map(|lane| lane.initial.iter().map(|_| None).collect())
+            .collect();
+        Race {
+            lanes,
+            clocks: vec![0; lanes * lanes],
+            core_of: program.lanes.iter().map(|l| l.core).collect(),
+            sems: HashMap::new(),
+            arrivals: HashMap::new(),
+            triggers,
+            slot_of_step,
+            dependency_slots,
+            slots: vec![0; slot_of_name.len() * lanes],
+            cells: HashMap::new(),
+            reported: HashSet::new(),
+            found: Vec::new(),
+        }
+    }
+
+    fn clock(&self, lane: usize) -> &[u32] {
+        &self.clocks[lane * self.lanes..(lane + 1) * self.lanes]
+    }
+
+    fn join(&mut self, lane: usize, other: &[u32]) {
+        let n = self.lanes;
+        for (mine, theirs) in self.clocks[lane * n..(lane + 1) * n].iter_mut().zip(other) {
+            *mine = (*mine).max(*theirs);
+        }
+    }
+
+    /// `step` issues on `lane`: joins what orders it, ticks, checks its accesses.
+    /// `partners` are its rendezvous partners, each with whether it already passed, and
+    /// `meet` what it meets; a queue lane takes its FIFO's head's trigger clock.
+    pub(super) fn issue(&mut self, program: &Program<'_>, lane: usize, step: u32, partners: &[(usize, bool)], meet: Option<&Meet>) {
+        let s = &program.steps[step as usize];
+        // Its waits' semaphores.
+        let n = self.lanes;
+        for w in &program.waits[s.waits.range()] {
+            if let Some(theirs) = self.sems.get(&(s.core(), w.kind, w.id)) {
+                for (mine, theirs) in self.clocks[lane * n..(lane + 1) * n].iter_mut().zip(theirs.iter()) {
+                    *mine = (*mine).max(*theirs);
+                }
+            }
+        }
+        // Its rendezvous: its own arrival first, then its partners'.
+        if let Some(meet) = meet {
+            let arrival: Box<[u32]> = self.clock(lane).into();
+            self.arrivals.insert((lane as u32, meet.clone()), arrival);
+            for &(partner, passed) in partners {
+                // A partner that passed has its arrival kept; one still there, its clock.
+                let kept = self.arrivals.get(&(partner as u32, meet.clone())).filter(|_| passed);
+                let theirs: Box<[u32]> = match kept {
+                    Some(kept) => kept.clone(),
+                    None => self.clock(partner).into(),
+                };
+                self.join(lane, &theirs);
+            }
+        }
+        // A DMA block: its trigger's clock.
+        if program.lanes[lane].queue.is_some() {
+            if let Some(Some(clock)) = self.triggers[lane].pop_front() {
+                self.join(lane, &clock);
+            }
+        }
+        // Its dependencies at their latest issue.
+        for at in s.dependencies.range() {
+            let slot = self.dependency_slots[at] as usize;
+            let (slots, clocks) = (&self.slots, &mut self.clocks);
+            for (mine, theirs) in clocks[lane * n..(lane + 1) * n].iter_mut().zip(&slots[slot * n..(slot + 1) * n]) {
+                *mine = (*mine).max(*theirs);
+            }
+        }
+        // Tick.
+        let own = &mut self.clocks[lane * n + lane];
+        *own = own.saturating_add(1);
+        let tick = *own;
+        // Its accesses.
+        for access in &program.accesses[s.accesses.range()] {
+            self.access(program, access.cell, Seen { step, lane: lane as u32, tick }, access.write);
+        }
+        // What depends on it sees this clock.
+        let slot = self.slot_of_step[step as usize];
+        if slot != u32::MAX {
+            let slot = slot as usize;
+            let (clocks, slots) = (&self.clocks, &mut self.slots);
+            slots[slot * n..(slot + 1) * n].copy_from_slice(&clocks[lane * n..(lane + 1) * n]);
+        }
+        // The blocks it triggers carry its clock.
+        for &block in &program.triggers[s.triggers.range()] {
+            if let Some(queue) = program.steps[block as usize].lane() {
+                let clock: Box<[u32]> = self.clock(lane).into();
+                self.triggers[queue].push_back(Some(clock));
+            }
+        }
+    }
+
+    /// An update by `lane` of a semaphore: the semaphore's clock joins the lane's.
+    pub(super) fn update(&mut self, lane: usize, sem: SemKey) {
+        let n = self.lanes;
+        let clock = &self.clocks[lane * n..(lane + 1) * n];
+        let entry = self.sems.entry(sem).or_insert_with(|| vec![0; n].into_boxed_slice());
+        for (theirs, mine) in entry.iter_mut().zip(clock) {
+            *theirs = (*theirs).max(*mine);
+        }
+    }
+
+    /// An access to `cell`: checked against the latest write (and, for a write, read) by
+    /// every lane of another core, then remembered as its lane's latest.
+    fn access(&mut self, program: &Program<'_>, cell: u32, seen: Seen, write: bool) {
+        let n = self.lanes;
+        let me = seen.lane as usize;
+        let core = self.core_of[me];
+        let row = self.cells.entry(cell).or_insert_with(|| vec![(None, None); n]);
+        let mut races = Vec::new();
+        for (other, (last_write, last_read)) in row.iter().enumerate() {
+            if self.core_of[other] == core {
+                continue;
+            }
+            let candidates = [last_write.map(|x| (x, true)), if write { last_read.map(|x| (x, false)) } else { None }];
+            for (x, x_writes) in candidates.into_iter().flatten() {
+                let before = x.tick <= self.clocks[me * n + x.lane as usize];
+                if before {
+                    continue;
+                }
+                // One SPMD instruction's two halves: writes by the same name on two cores.
+                if x_writes && write && program.inst(x.step).name() == program.inst(seen.step).name() {
+                    continue;
+                }
+                races.push(RaceFound { cell, first: (x.step, x.lane, x_writes), second: (seen.step, seen.lane, write) });
+            }
+        }
+        let row = self.cells.entry(cell).or_insert_with(|| vec![(None, None); n]);
+        if write {
+            row[me].0 = Some(seen);
+        } else {
+            row[me].1 = Some(seen);
+        }
+        for race in races {
+            if self.reported.insert((cell, race.first.0, race.second.0)) {
+                self.found.push(race);
+            }
+        }
+    }
+}

@@ -70,7 +70,7 @@ pub fn sync_line(sync: &birlink_core::output::sync::Sync, color: bool) -> String
         (_, Some((Verdict::Completes, true))) if sync.counts.is_empty() => Style::Accent,
         _ => Style::Warning,
     };
-    let mut line = format!("{}", paint(&sync.headline(), style, color));
+    let mut line = paint(&sync.headline(), style, color).to_string();
     if sync.status == SyncStatus::Ran {
         line.push_str(&format!(
             "\n  {}",

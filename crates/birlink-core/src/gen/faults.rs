@@ -6,6 +6,7 @@ use crate::model::place::{CoreId, Place};
 use serde_json::{json, Map, Value};
 
 use super::config::GenConfig;
+use super::edit::{blocks_mut, function_mut, insts_mut, push_inst};
 use super::module::{ap, loop_nest, memloc_dram, mk_set};
 use super::scenarios::clean_set;
 use super::set::{pretty, GenSet};
@@ -14,11 +15,6 @@ use crate::diag::codes::Code;
 use crate::model::flow::Flow;
 use crate::model::linked::LinkedSet;
 use crate::read::input::SourceFile;
-
-/// The first function of module `i`.
-fn function_mut(set: &mut GenSet, i: usize) -> Option<&mut Map<String, Value>> {
-    set.modules.get_mut(i)?.get_mut("functions")?.get_mut(0)?.as_object_mut()
-}
 
 /// Links the set's modules in the seeds' reading (all passes, or `passes`) and makes
 /// the linked module the set's only module: inputs that are already linked.
@@ -214,10 +210,6 @@ fn inject_grid(set: &mut GenSet, config: &GenConfig, code: Code) {
     }
 }
 
-pub(super) fn blocks_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
-    function_mut(set, i)?.get_mut("blocks")?.as_array_mut()
-}
-
 fn allocations_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
     function_mut(set, i)?.get_mut("allocations")?.as_array_mut()
 }
@@ -232,19 +224,6 @@ fn memloc_mut<'a>(set: &'a mut GenSet, i: usize, name: &str) -> Option<&'a mut M
         .as_object_mut()
 }
 
-/// Every instruction (top level of each block) of module `i` with this opcode.
-pub(super) fn insts_mut<'a>(set: &'a mut GenSet, i: usize, opcode: &'a str) -> Vec<&'a mut Value> {
-    let Some(blocks) = blocks_mut(set, i) else {
-        return Vec::new();
-    };
-    blocks
-        .iter_mut()
-        .filter_map(|b| b.get_mut("instructions")?.as_array_mut())
-        .flatten()
-        .filter(|inst| inst.get("opcode").and_then(Value::as_str) == Some(opcode))
-        .collect()
-}
-
 fn remote_blocks_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
     set.modules
         .get_mut(i)?
@@ -256,16 +235,6 @@ fn remote_blocks_mut(set: &mut GenSet, i: usize) -> Option<&mut Vec<Value>> {
         .get_mut(0)?
         .get_mut("instructions")?
         .as_array_mut()
-}
-
-pub(super) fn push_inst(set: &mut GenSet, i: usize, inst: Value) {
-    if let Some(insts) = blocks_mut(set, i)
-        .and_then(|b| b.get_mut(0))
-        .and_then(|b| b.get_mut("instructions"))
-        .and_then(Value::as_array_mut)
-    {
-        insts.push(inst);
-    }
 }
 
 /// Injects the fault for `code` into the documents; layout-level faults (invalid JSON,

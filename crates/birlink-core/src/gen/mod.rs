@@ -18,6 +18,7 @@
 //! faults that live in the bytes: truncated or non-UTF-8 files, extra files).
 
 mod config;
+mod edit;
 pub mod faults;
 mod files;
 pub mod grid;

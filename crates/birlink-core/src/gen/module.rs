@@ -134,8 +134,10 @@ pub(super) fn core_module(config: &GenConfig, core: u64, rng: &mut Rng) -> Value
                 // Core 0 writes its tiles of C into shared HBM before the first barrier.
                 for h in 0..config.handoffs {
                     let name = shared_name(h);
-                    insts.push(json!({"name": format!("store_{name}"), "opcode": "DMACopy", "engine": "SP", "queue": "qSyncIO",
-                                      "ins": [ap("sb_tile_2", "bfloat16")], "outs": [ap(&name, "bfloat16")]}));
+                    insts.push(
+                        json!({"name": format!("store_{name}"), "opcode": "DMACopy", "engine": "SP", "queue": "qSyncIO",
+                                      "ins": [ap("sb_tile_2", "bfloat16")], "outs": [ap(&name, "bfloat16")]}),
+                    );
                     handoff_copies += 1;
                 }
             }
@@ -148,8 +150,10 @@ pub(super) fn core_module(config: &GenConfig, core: u64, rng: &mut Rng) -> Value
             if core != 0 {
                 for h in 0..config.handoffs {
                     let name = shared_name(h);
-                    insts.push(json!({"name": format!("load_{name}"), "opcode": "DMACopy", "engine": "SP", "queue": "qSyncIO",
-                                      "ins": [ap(&name, "bfloat16")], "outs": [ap("sb_tile_3", "bfloat16")]}));
+                    insts.push(
+                        json!({"name": format!("load_{name}"), "opcode": "DMACopy", "engine": "SP", "queue": "qSyncIO",
+                                      "ins": [ap(&name, "bfloat16")], "outs": [ap("sb_tile_3", "bfloat16")]}),
+                    );
                     handoff_copies += 1;
                 }
             }

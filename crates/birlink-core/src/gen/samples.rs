@@ -339,7 +339,7 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<GenFile>)> {
         // its BirLinker blocks are birlink's own for the same dumps.
         if folder == "workdir-moe" {
             if let Some(outcome) = &outcome {
-                let text = log::modular(folder, 2, &[0, 1, 2], &outcome.log);
+                let text = log::modular(folder, 2, &[0, 1, 2], &outcome.log, &barriers_per_core(outcome));
                 files.push(GenFile { path: format!("{folder}/log-neuron-cc.txt"), bytes: text.into_bytes() });
                 files.sort_by(|a, b| a.path.cmp(&b.path));
             }
@@ -359,6 +359,20 @@ pub fn workdirs() -> Vec<(SampleInfo, Vec<GenFile>)> {
         out.push((info, files));
     }
     out
+}
+
+/// Each core's `CoreBarrier`s in its linked module (what codegen's opcode table counts).
+fn barriers_per_core(outcome: &crate::passes::Outcome) -> Vec<u64> {
+    let count = |module: &crate::model::ir::Module| {
+        let mut n = 0u64;
+        for &f in &module.functions {
+            module.walk_function_in_blocks(f, &mut |_, inst| {
+                n += u64::from(module.store.insts[inst].op == crate::model::ir::Op::CoreBarrier)
+            });
+        }
+        n
+    };
+    outcome.linked.iter().flat_map(|set| &set.modules).map(|m| count(&m.module)).collect()
 }
 
 /// A small modular work directory as one run dumps it, with the compiler's own result:

@@ -7,7 +7,7 @@
 
 use serde_json::{json, Value};
 
-use super::faults::{blocks_mut, insts_mut, push_inst};
+use super::edit::{blocks_mut, insts_mut, push_inst};
 use super::module::ap;
 use super::set::GenSet;
 use super::shared_name;
@@ -40,7 +40,9 @@ fn remove_last_barrier(set: &mut GenSet, i: usize) {
     let Some(blocks) = blocks_mut(set, i) else { return };
     for block in blocks.iter_mut().rev() {
         let Some(insts) = block.get_mut("instructions").and_then(Value::as_array_mut) else { continue };
-        if let Some(at) = insts.iter().rposition(|inst| inst.get("opcode").and_then(Value::as_str) == Some("CoreBarrier")) {
+        if let Some(at) =
+            insts.iter().rposition(|inst| inst.get("opcode").and_then(Value::as_str) == Some("CoreBarrier"))
+        {
             insts.remove(at);
             return;
         }

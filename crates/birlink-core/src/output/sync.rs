@@ -424,7 +424,9 @@ pub fn reasons_in_words(reasons: &BTreeMap<Reason, u64>, not_modelled: &BTreeMap
     for (&reason, &n) in reasons {
         let n = n as usize;
         match reason {
-            Reason::NonMonotoneWait => words.push(counted_as(n, "wait that is not a count's", "waits that are not a count's")),
+            Reason::NonMonotoneWait => {
+                words.push(counted_as(n, "wait that is not a count's", "waits that are not a count's"))
+            }
             Reason::NonMonotoneUpdate => {
                 words.push(counted_as(n, "update that lowers a waited count", "updates that lower a waited count"))
             }
@@ -495,7 +497,8 @@ impl Blocked {
                 let current = self.current.unwrap_or(0);
                 let wait = format!("{} {} {} {} (it is {current})", w.kind, w.id, w.cmp, w.value);
                 if others.is_empty() {
-                    let signal = if self.updates.is_empty() { "nothing updates it" } else { "no update is left to come" };
+                    let signal =
+                        if self.updates.is_empty() { "nothing updates it" } else { "no update is left to come" };
                     format!("{lane} waits at {at} for {wait}, and {signal}")
                 } else {
                     format!("{lane} waits at {at} for {wait}, which {} would update", others.join(" or "))
@@ -544,9 +547,15 @@ impl Sync {
             (Verdict::Deadlock, false) => format!("sync: may deadlock, for this schedule ({why}) — {lead}"),
             (Verdict::Stopped, _) => {
                 let place = execution.stopped_in.as_ref().map_or(String::new(), |s| {
-                    format!(" in loop {} of {} on core {} (iteration {} of {})", s.loop_name, s.function, s.core, s.iteration, s.of)
+                    format!(
+                        " in loop {} of {} on core {} (iteration {} of {})",
+                        s.loop_name, s.function, s.core, s.iteration, s.of
+                    )
                 });
-                format!("sync: stopped at its budget of {} steps{place}, for this schedule, {findings}", execution.budget)
+                format!(
+                    "sync: stopped at its budget of {} steps{place}, for this schedule, {findings}",
+                    execution.budget
+                )
             }
         }
     }

@@ -240,7 +240,10 @@ fn check_sync(outcome: &Outcome) -> Result<(), String> {
     }
     for (d, f) in diagnostics.iter().zip(&sync.findings) {
         if (d.code, d.severity, d.core) != (f.code, f.severity, f.core) {
-            return Err(format!("sync finding {} ({:?}) is diagnostic {} ({:?})", f.code, f.severity, d.code, d.severity));
+            return Err(format!(
+                "sync finding {} ({:?}) is diagnostic {} ({:?})",
+                f.code, f.severity, d.code, d.severity
+            ));
         }
     }
     let kept = sync.findings.len() as u64;
@@ -253,8 +256,15 @@ fn check_sync(outcome: &Outcome) -> Result<(), String> {
         (Some(_), SyncStatus::Skipped) => return Err("a skipped sync check has an execution".to_owned()),
         (Some(execution), _) => {
             let exact_severity = if execution.exact { Severity::Warning } else { Severity::Note };
-            if let Some(f) = sync.findings.iter().find(|f| f.code == crate::diag::codes::Code::SyncDeadlock && f.severity != exact_severity) {
-                return Err(format!("BL0706 is a {:?} where the verdict's exactness is {}", f.severity, execution.exact));
+            if let Some(f) = sync
+                .findings
+                .iter()
+                .find(|f| f.code == crate::diag::codes::Code::SyncDeadlock && f.severity != exact_severity)
+            {
+                return Err(format!(
+                    "BL0706 is a {:?} where the verdict's exactness is {}",
+                    f.severity, execution.exact
+                ));
             }
             if execution.exact != execution.not_exact.is_empty() {
                 return Err("`exact` and `not_exact` disagree".to_owned());

@@ -301,3 +301,34 @@ fn lower_local_collectives_look_up_is_per_subgraph_in_the_modular_flow() {
     assert!(found[0].contains(&format!("nearest on core 1: `{}`", buffer(72))), "{}", found[0]);
     assert!(found[1].contains("on core 1 of subgraph 1") && found[1].contains(&buffer(72)), "{}", found[1]);
 }
+
+/// The sync check's log rule (docs/spec/sync.md §7): each codegen scope's opcode table
+/// counted, a core whose total differs from core 0's BL0713, and the public runs' equal
+/// counts (679/679) nothing.
+#[test]
+fn bl0713_the_cores_pseudo_core_barrier_counts_differ() {
+    use birlink_core::diag::codes::Code;
+    use birlink_core::output::sync::{SyncSource, SyncStatus};
+    let log = |barriers: &[u64]| read_log(&birlink_core::gen::log::modular("w", 2, &[0, 1, 2], &[], barriers));
+    let differ = log(&[679, 678]);
+    let sync = &differ.sync;
+    assert_eq!((sync.status, sync.source, sync.cores), (SyncStatus::Ran, SyncSource::Log, 2));
+    let rows = &sync.log.as_ref().expect("the rule's rows").barrier_counts;
+    let counted: Vec<(u64, &str, u64)> = rows.iter().map(|r| (r.core, r.scope.as_str(), r.count)).collect();
+    assert_eq!(counted, [(0, "nc00/sgLnk", 679), (1, "nc01/sgLnk", 678)]);
+    // Each row's line is the table's `UNKNOWN(0xd8)` row.
+    let text = birlink_core::gen::log::modular("w", 2, &[0, 1, 2], &[], &[679, 678]);
+    let line = rows[1].line.expect("a line") as usize;
+    assert!(text.lines().nth(line - 1).is_some_and(|l| l.contains("UNKNOWN(0xd8)") && l.contains("678")));
+    assert_eq!(sync.findings.len(), 1);
+    let finding = &sync.findings[0];
+    assert_eq!(
+        (finding.code, finding.core, finding.detail.clone()),
+        (Code::SyncLogBarriers, Some(1), serde_json::json!({"counts": [679, 678]}))
+    );
+    assert!(finding.message.contains("nc01/sgLnk"), "{}", finding.message);
+    assert!(sync.headline().contains("679/678"), "{}", sync.headline());
+    // Equal counts: the rule ran and found nothing; a log with no table: skipped.
+    assert!(log(&[679, 679]).sync.findings.is_empty());
+    assert_eq!(read("cut-short.txt").sync.status, SyncStatus::Skipped);
+}

@@ -11,8 +11,11 @@ use crate::diag::codes::Code;
 use crate::model::arena::Handle;
 use crate::model::ir::{Function, Inst, Module, Op};
 
-/// A function's blocks' names and loops (each with its trip count), in walk order.
-fn shape(module: &Module, function: Handle<Function>) -> (Vec<&str>, Vec<(Handle<Inst>, Option<u64>)>) {
+/// A function's loops, each with its trip count, in walk order.
+type Loops = Vec<(Handle<Inst>, Option<u64>)>;
+
+/// A function's blocks' names and loops, in walk order.
+fn shape(module: &Module, function: Handle<Function>) -> (Vec<&str>, Loops) {
     let (insts, blocks) = static_walk(module, function);
     let names = blocks.iter().map(|&b| module.store.blocks[b].name()).collect();
     let loops = insts
@@ -58,7 +61,9 @@ pub(super) fn check(program: &Program<'_>, drafts: &mut Vec<Draft>) {
                      other blocks on one core"
                 );
                 let detail = json!({"blocks": [blocks0.len(), blocks.len()], "index": index, "expected": expected, "found": found});
-                drafts.push(Draft::at(Some(core), Code::SyncBlocks, Some(function.to_owned()), None).says(message, help, detail));
+                let mut draft = Draft::at(Some(core), Code::SyncBlocks, Some(function.to_owned()), None);
+                draft.at_function = Some(g);
+                drafts.push(draft.says(message, help, detail));
             }
             for (index, ((_, trips0), (inst, trips))) in loops0.iter().zip(&loops).enumerate() {
                 if trips0 == trips {

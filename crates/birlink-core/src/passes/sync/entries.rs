@@ -27,6 +27,9 @@ impl SemKind {
     }
 }
 
+/// A semaphore of a core: the core's index, its type, its id.
+pub(super) type SemKey = (usize, SemKind, u64);
+
 /// A comparison a wait makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Cmp {
@@ -283,7 +286,8 @@ mod tests {
     fn updates_read_their_modes_and_targets() -> Result<(), &'static str> {
         let u = update(&json!({"id": 3, "mode": "sem-inc", "update_value": 9}), 2).ok_or("reads")?;
         assert_eq!((u.change, u.target, u.grows()), (Change::Add(1), None, true));
-        let u = update(&json!({"id": 3, "mode": "sem-sub-imm", "update_value": 2, "target_core": 1}), 2).ok_or("reads")?;
+        let u =
+            update(&json!({"id": 3, "mode": "sem-sub-imm", "update_value": 2, "target_core": 1}), 2).ok_or("reads")?;
         assert_eq!((u.change, u.target, u.grows()), (Change::Add(-2), Some(1), false));
         let u = update(&json!({"id": 3}), 2).ok_or("reads")?;
         assert_eq!((u.change, u.mode.as_str()), (Change::Add(1), "sem-add-imm"));

@@ -7,8 +7,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::entries::SemKey;
 use super::entries::{Mode, SemKind};
-use super::execution::{Ran, SemKey};
+use super::execution::Ran;
 use super::program::{CoreIx, Noted, Program};
 use super::stuck::State;
 use crate::output::sync::{NotExact, Reason, SemaphoreRef};
@@ -48,7 +49,8 @@ pub(super) fn reasons(program: &Program<'_>, ran: &Ran, notes: &[&Noted], stuck:
             if !waited.contains(&sem) {
                 continue;
             }
-            let grows = update.grows() && (update.mode != Mode::EvtSet || modes.get(&sem).is_some_and(|m| m.len() == 1));
+            let grows =
+                update.grows() && (update.mode != Mode::EvtSet || modes.get(&sem).is_some_and(|m| m.len() == 1));
             if !grows {
                 out.push(NotExact {
                     reason: Reason::NonMonotoneUpdate,

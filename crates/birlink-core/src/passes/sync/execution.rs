@@ -7,12 +7,9 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::entries::{Change, SemKind};
+use super::entries::{Change, SemKey};
 use super::program::{engine_bit, CoreIx, Item, Meet, Program, Span};
 use super::race::Race;
-
-/// A semaphore of a core.
-pub(super) type SemKey = (CoreIx, SemKind, u64);
 
 /// The walk's moves (items stepped over, loop iterations begun, calls entered) allowed
 /// per step of the budget: a walk through loops and calls that issue nothing on a lane

@@ -12,13 +12,22 @@ use serde_json::{json, Value};
 use super::execution::Ran;
 use super::program::{CoreIx, Program};
 use super::race::RaceFound;
-use super::Deny;
 use crate::diag::codes::Code;
 use crate::diag::{Diagnostic, Severity};
 use crate::model::arena::Handle;
-use crate::model::ir::Inst;
+use crate::model::ir::{Function, Inst};
 use crate::model::pass::Pass;
 use crate::output::sync::{Check, Finding};
+
+/// Whether a warning of the check fails the run (`--deny sync`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Deny {
+    /// Findings keep their severities.
+    #[default]
+    No,
+    /// Warnings become errors (notes stay notes).
+    Warnings,
+}
 
 /// At most this many findings per code and core (and `not_exact` reasons).
 pub(super) const CAP: usize = 20;
@@ -38,6 +47,8 @@ pub(super) struct Draft {
     pub function: Option<String>,
     /// Its instruction, of its core.
     pub inst: Option<Handle<Inst>>,
+    /// Where it points without an instruction: its core's function.
+    pub at_function: Option<Handle<Function>>,
     /// What it says.
     pub message: String,
     /// What to do.
@@ -60,6 +71,7 @@ impl Draft {
             queue,
             function: program.step_function(step).map(str::to_owned),
             inst: Some(s.inst),
+            at_function: None,
             message: String::new(),
             help: String::new(),
             detail: Value::Null,
@@ -76,6 +88,7 @@ impl Draft {
             queue: None,
             function,
             inst,
+            at_function: None,
             message: String::new(),
             help: String::new(),
             detail: Value::Null,
@@ -175,6 +188,8 @@ pub(super) fn finish(program: &Program<'_>, mut drafts: Vec<Draft>, deny: Deny) 
         }
         if let Some(inst) = inst {
             diagnostic = diagnostic.at(inst.src.as_ref());
+        } else if let Some((core, function)) = draft.core.zip(draft.at_function) {
+            diagnostic = diagnostic.at(program.cores[core].module.store.functions[function].src.as_ref());
         }
         kept.diagnostics.push(diagnostic);
         kept.findings.push(Finding {
@@ -213,7 +228,8 @@ pub(super) fn races(program: &Program<'_>, found: &[RaceFound], drafts: &mut Vec
         let (first, second) = (access_detail(program, race.first), access_detail(program, race.second));
         let first_name = program.inst(race.first.0).name();
         let second_name = program.inst(race.second.0).name();
-        let (first_lane, second_lane) = (lane_words(program, race.first.1 as usize), lane_words(program, race.second.1 as usize));
+        let (first_lane, second_lane) =
+            (lane_words(program, race.first.1 as usize), lane_words(program, race.second.1 as usize));
         let verb = |write: bool| if write { "writes" } else { "reads" };
         let message = format!(
             "{second_lane} {} `{memloc}` (core {owner}'s) at `{second_name}` while {first_lane} {} it at `{first_name}`, \

@@ -54,7 +54,9 @@ pub(super) fn recursive_calls(program: &Program<'_>, ran: &Ran) -> Vec<Noted> {
 /// The function whose items (or loops' bodies) hold an item.
 fn function_of_item(program: &Program<'_>, core: CoreIx, item: u32) -> Option<u32> {
     fn holds(program: &Program<'_>, span: super::program::Span, item: usize) -> bool {
-        span.range().any(|at| at == item || matches!(&program.items[at], Item::Loop { body, .. } if holds(program, *body, item)))
+        span.range().any(|at| {
+            at == item || matches!(&program.items[at], Item::Loop { body, .. } if holds(program, *body, item))
+        })
     }
     let functions = &program.cores[core].functions;
     (0..functions.len() as u32).find(|&f| holds(program, functions[f as usize].items, item as usize))
@@ -108,7 +110,8 @@ pub(super) fn noted(notes: &[&Noted], program: &Program<'_>, drafts: &mut Vec<Dr
                      holds for this schedule only",
                     program.core_id(*core),
                 );
-                let help = "nothing to change in the program; a dump with integer loop bounds gives an exact verdict".to_owned();
+                let help = "nothing to change in the program; a dump with integer loop bounds gives an exact verdict"
+                    .to_owned();
                 let detail = json!({"loop_axis": axis});
                 let draft = Draft::at(Some(*core), Code::SyncUnboundedLoop, Some(function), Some(*inst));
                 drafts.push(draft.says(message, help, detail));
@@ -155,7 +158,9 @@ fn not_modelled(program: &Program<'_>, at: Place, what: What, target: Option<&st
     };
     let help = match what {
         What::Branch => "nothing to change; a dump from before `lower_branch` has structured loops the check follows",
-        What::UnreadableWait | What::UnreadableUpdate => "give the entry an integer id and value, and one of the modes the Neuron Explorer shows",
+        What::UnreadableWait | What::UnreadableUpdate => {
+            "give the entry an integer id and value, and one of the modes the Neuron Explorer shows"
+        }
         What::NoBlock => "name a DMABlock of the trigger's queue",
         What::RecursiveCall | What::UnknownCall => "check the call's target",
     };

@@ -57,6 +57,8 @@ fn barriers(module: &Module, function: Handle<crate::model::ir::Function>) -> BT
 struct Pair {
     core: CoreIx,
     function: String,
+    /// Core `core`'s function (where a finding with no barrier of it points).
+    handle: Handle<crate::model::ir::Function>,
     engine: String,
     expected: Vec<Barrier>,
     found: Vec<Barrier>,
@@ -67,24 +69,21 @@ pub(super) fn check(program: &Program<'_>, drafts: &mut Vec<Draft>) {
     let Some(first) = program.cores.first() else { return };
     for core in 1..program.cores.len() {
         let other = &program.cores[core];
-        let by_name: std::collections::HashMap<&str, Handle<crate::model::ir::Function>> = other
-            .module
-            .functions
-            .iter()
-            .rev()
-            .map(|&f| (other.module.store.functions[f].name(), f))
-            .collect();
+        let by_name: std::collections::HashMap<&str, Handle<crate::model::ir::Function>> =
+            other.module.functions.iter().rev().map(|&f| (other.module.store.functions[f].name(), f)).collect();
         let mut pairs = Vec::new();
         for &f in &first.module.functions {
             let name = first.module.store.functions[f].name();
             let Some(&g) = by_name.get(name) else { continue };
             let mut expected = barriers(first.module, f);
             let mut found = barriers(other.module, g);
-            let engines: std::collections::BTreeSet<(usize, String)> = expected.keys().chain(found.keys()).cloned().collect();
+            let engines: std::collections::BTreeSet<(usize, String)> =
+                expected.keys().chain(found.keys()).cloned().collect();
             for key in engines {
                 pairs.push(Pair {
                     core,
                     function: name.to_owned(),
+                    handle: g,
                     engine: key.1.clone(),
                     expected: expected.remove(&key).unwrap_or_default(),
                     found: found.remove(&key).unwrap_or_default(),
@@ -104,7 +103,7 @@ pub(super) fn check(program: &Program<'_>, drafts: &mut Vec<Draft>) {
 
 /// BL0701 where the two lists part.
 fn count_finding(program: &Program<'_>, pair: &Pair) -> Draft {
-    let Pair { core, function, engine, expected, found } = pair;
+    let Pair { core, function, engine, expected, found, handle } = pair;
     let index =
         expected.iter().zip(found).position(|(a, b)| a.name != b.name).unwrap_or(expected.len().min(found.len()));
     let (core0, corec) = (program.core_id(0), program.core_id(*core));
@@ -112,9 +111,15 @@ fn count_finding(program: &Program<'_>, pair: &Pair) -> Draft {
     let theirs = expected.get(index);
     let ours = found.get(index);
     let at = match (theirs, ours) {
-        (Some(a), Some(b)) => format!("barrier {ordinal} is `{}` on core {core0} and `{}` on core {corec}", a.name, b.name),
-        (Some(a), None) => format!("core {core0} goes on to barrier {ordinal}, `{}`, which core {corec} never issues", a.name),
-        (None, Some(b)) => format!("core {corec} goes on to barrier {ordinal}, `{}`, which core {core0} never issues", b.name),
+        (Some(a), Some(b)) => {
+            format!("barrier {ordinal} is `{}` on core {core0} and `{}` on core {corec}", a.name, b.name)
+        }
+        (Some(a), None) => {
+            format!("core {core0} goes on to barrier {ordinal}, `{}`, which core {corec} never issues", a.name)
+        }
+        (None, Some(b)) => {
+            format!("core {corec} goes on to barrier {ordinal}, `{}`, which core {core0} never issues", b.name)
+        }
         (None, None) => String::new(),
     };
     let message = format!(
@@ -143,12 +148,13 @@ fn count_finding(program: &Program<'_>, pair: &Pair) -> Draft {
     });
     let mut draft = Draft::at(Some(*core), Code::SyncBarrierCount, Some(function.clone()), ours.map(|b| b.inst));
     draft.engine = Some(engine.clone());
+    draft.at_function = Some(*handle);
     draft.says(message, help, detail)
 }
 
 /// BL0702 at the first barrier named otherwise (else numbered otherwise, when `ids`).
 fn name_finding(program: &Program<'_>, pair: &Pair, ids: bool) -> Option<Draft> {
-    let Pair { core, function, engine, expected, found } = pair;
+    let Pair { core, function, engine, expected, found, .. } = pair;
     let named = expected.iter().zip(found).position(|(a, b)| a.name != b.name);
     let (index, differs) = match named {
         Some(index) => (index, "name"),
@@ -162,8 +168,13 @@ fn name_finding(program: &Program<'_>, pair: &Pair, ids: bool) -> Option<Draft> 
     let message = if differs == "name" {
         let drift = match difference {
             0 => "the same number of instructions come before it on both".to_owned(),
-            d if d > 0 => format!("{} more came before it on core {corec}", crate::english::counted(d as usize, "instruction")),
-            d => format!("{} more came before it on core {core0}", crate::english::counted(d.unsigned_abs() as usize, "instruction")),
+            d if d > 0 => {
+                format!("{} more came before it on core {corec}", crate::english::counted(d as usize, "instruction"))
+            }
+            d => format!(
+                "{} more came before it on core {core0}",
+                crate::english::counted(d.unsigned_abs() as usize, "instruction")
+            ),
         };
         format!(
             "in `{function}`, barrier {ordinal} on {engine} is `{}` on core {corec} but `{}` on core {core0} (the \

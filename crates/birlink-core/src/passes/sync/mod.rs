@@ -40,16 +40,7 @@ use crate::output::sync::{
     reasons_in_words, Execution, FinalValue, LaneRow, LaneState, Sync, SyncSource, SyncStatus, Verdict,
 };
 
-
-/// Whether a warning of the check fails the run (`--deny sync`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Deny {
-    /// Findings keep their severities.
-    #[default]
-    No,
-    /// Warnings become errors (notes stay notes).
-    Warnings,
-}
+pub use findings::Deny;
 
 /// What the check gives back: `report.sync` and its findings as diagnostics.
 #[derive(Debug)]

@@ -476,7 +476,8 @@ fn trips(fields: &serde_json::Map<String, Value>) -> Option<u64> {
             None => Some(default),
             Some(v) => v.as_i64(),
         };
-        if let (Some(lb), Some(ub), Some(stride)) = (int("lb", 0), axis.get("ub").and_then(Value::as_i64), int("stride", 1))
+        if let (Some(lb), Some(ub), Some(stride)) =
+            (int("lb", 0), axis.get("ub").and_then(Value::as_i64), int("stride", 1))
         {
             if stride != 0 {
                 let span = i128::from(ub) - i128::from(lb);
@@ -598,7 +599,12 @@ impl<'m> Builder<'_, 'm> {
     }
 
     /// The items of a list of blocks, in walk order.
-    fn blocks_items(&mut self, blocks: &[Handle<Block>], function: u32, pending: &mut Vec<(u32, Handle<Inst>, u32, u32)>) -> Span {
+    fn blocks_items(
+        &mut self,
+        blocks: &[Handle<Block>],
+        function: u32,
+        pending: &mut Vec<(u32, Handle<Inst>, u32, u32)>,
+    ) -> Span {
         let store = &self.module.store;
         let mut items: Vec<Item> = Vec::new();
         for (b, &block) in blocks.iter().enumerate() {
@@ -713,7 +719,14 @@ impl<'m> Builder<'_, 'm> {
             let core = self.core;
             for_each(view.get("sema_group"), |id| {
                 if let Some(id) = id.as_u64() {
-                    let reset = Update { kind: SemKind::Semaphore, id, target: None, change: Change::Write(0), mode: Mode::SemWrImm, value: 0 };
+                    let reset = Update {
+                        kind: SemKind::Semaphore,
+                        id,
+                        target: None,
+                        change: Change::Write(0),
+                        mode: Mode::SemWrImm,
+                        value: 0,
+                    };
                     self.program.updates.push((core, reset));
                 }
             });
@@ -731,8 +744,10 @@ impl<'m> Builder<'_, 'm> {
             rendezvous = Some(self.push_rendezvous(Meet::Barrier, cores));
         }
         if let Some(pipe) = view.get("pipe_id").and_then(Json::as_u64) {
-            let ranks: Vec<u64> =
-                ["send_to_rank", "recv_from_rank"].iter().filter_map(|key| view.get(key).and_then(Json::as_u64)).collect();
+            let ranks: Vec<u64> = ["send_to_rank", "recv_from_rank"]
+                .iter()
+                .filter_map(|key| view.get(key).and_then(Json::as_u64))
+                .collect();
             let transport = if view.get("dma_engine").is_some() {
                 Transport::DmaEngine
             } else if i.op == Op::Sb2Sb {
@@ -822,7 +837,16 @@ impl<'m> Builder<'_, 'm> {
     fn note_entry(&mut self, inst: Handle<Inst>, at: (u32, Option<u32>), order: u32, what: What, entry: Value) {
         let (step, function) = at;
         let core = self.core;
-        let note = Noted::NotModelled { core, function, inst, step: Some(step), order, what, target: None, entry: Some(entry) };
+        let note = Noted::NotModelled {
+            core,
+            function,
+            inst,
+            step: Some(step),
+            order,
+            what,
+            target: None,
+            entry: Some(entry),
+        };
         self.program.noted.push(note);
     }
 
@@ -929,8 +953,8 @@ impl<'m> Builder<'_, 'm> {
             .collect();
         loop {
             let mut changed = false;
-            for k in 0..prog.functions.len() {
-                let more = callees[k].iter().fold(0u64, |bits, &t| bits | prog.functions[t as usize].engines);
+            for (k, called) in callees.iter().enumerate() {
+                let more = called.iter().fold(0u64, |bits, &t| bits | prog.functions[t as usize].engines);
                 if more & !prog.functions[k].engines != 0 {
                     prog.functions[k].engines |= more;
                     changed = true;
@@ -989,7 +1013,8 @@ impl<'m> Builder<'_, 'm> {
         let mut lane_of_engine: HashMap<u16, u32> = HashMap::new();
         for (_, name, k) in engines {
             lane_of_engine.insert(k, self.program.lanes.len() as u32);
-            let lane = Lane { core: self.core, engine: name.to_owned(), engine_ix: Some(k), queue: None, initial: Vec::new() };
+            let lane =
+                Lane { core: self.core, engine: name.to_owned(), engine_ix: Some(k), queue: None, initial: Vec::new() };
             self.program.lanes.push(lane);
         }
         let first = self.program.steps.iter().position(|s| s.core() == self.core).unwrap_or(self.program.steps.len());
@@ -1019,7 +1044,13 @@ impl<'m> Builder<'_, 'm> {
             }
             let initial = blocks.into_iter().filter(|b| !self.triggered.contains(b)).collect();
             let queue = Some(name.to_owned());
-            self.program.lanes.push(Lane { core: self.core, engine: "DMA".to_owned(), engine_ix: None, queue, initial });
+            self.program.lanes.push(Lane {
+                core: self.core,
+                engine: "DMA".to_owned(),
+                engine_ix: None,
+                queue,
+                initial,
+            });
         }
     }
 }

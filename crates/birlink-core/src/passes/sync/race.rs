@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::execution::SemKey;
+use super::entries::SemKey;
 use super::program::{Meet, Program};
 
 /// One access as the check remembers it: the step, and its lane's entry when it issued.
@@ -21,6 +21,9 @@ struct Seen {
     lane: u32,
     tick: u32,
 }
+
+/// A cell's latest write and read by one lane.
+type Latest = (Option<Seen>, Option<Seen>);
 
 /// A race found: two accesses to one cell, the first not ordered before the second.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +57,7 @@ pub(super) struct Race {
     /// The slots' clocks: the latest issue of a step of that name.
     slots: Vec<u32>,
     /// The latest write and read of each cell, per lane.
-    cells: HashMap<u32, Vec<(Option<Seen>, Option<Seen>)>>,
+    cells: HashMap<u32, Vec<Latest>>,
     /// Races reported, by (cell, first step, second step).
     reported: HashSet<(u32, u32, u32)>,
     /// The races, in the order the execution finds them.
@@ -75,13 +78,12 @@ impl Race {
                 dependency_slots[at] = *slot_of_name.entry((step.core, program.dependencies[at])).or_insert(next);
             }
         }
-        let slot_of_step =
-            program.steps.iter().map(|step| slot_of_name.get(&(step.core, step.name)).copied().unwrap_or(u32::MAX)).collect();
-        let triggers = program
-            .lanes
+        let slot_of_step = program
+            .steps
             .iter()
-            .map(|lane| lane.initial.iter().map(|_| None).collect())
+            .map(|step| slot_of_name.get(&(step.core, step.name)).copied().unwrap_or(u32::MAX))
             .collect();
+        let triggers = program.lanes.iter().map(|lane| lane.initial.iter().map(|_| None).collect()).collect();
         Race {
             lanes,
             clocks: vec![0; lanes * lanes],
@@ -112,7 +114,14 @@ impl Race {
     /// `step` issues on `lane`: joins what orders it, ticks, checks its accesses.
     /// `partners` are its rendezvous partners, each with whether it already passed, and
     /// `meet` what it meets; a queue lane takes its FIFO's head's trigger clock.
-    pub(super) fn issue(&mut self, program: &Program<'_>, lane: usize, step: u32, partners: &[(usize, bool)], meet: Option<&Meet>) {
+    pub(super) fn issue(
+        &mut self,
+        program: &Program<'_>,
+        lane: usize,
+        step: u32,
+        partners: &[(usize, bool)],
+        meet: Option<&Meet>,
+    ) {
         let s = &program.steps[step as usize];
         // Its waits' semaphores.
         let n = self.lanes;
@@ -207,7 +216,11 @@ impl Race {
                 if x_writes && write && program.inst(x.step).name() == program.inst(seen.step).name() {
                     continue;
                 }
-                races.push(RaceFound { cell, first: (x.step, x.lane, x_writes), second: (seen.step, seen.lane, write) });
+                races.push(RaceFound {
+                    cell,
+                    first: (x.step, x.lane, x_writes),
+                    second: (seen.step, seen.lane, write),
+                });
             }
         }
         let row = self.cells.entry(cell).or_insert_with(|| vec![(None, None); n]);

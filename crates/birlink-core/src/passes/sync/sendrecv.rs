@@ -66,7 +66,8 @@ pub(super) fn check(program: &Program<'_>, drafts: &mut Vec<Draft>) {
                         "issue the same sendrecv ops on core {me} and core {peer}, in the same order on pipe {pipe}, each \
                          naming the other, over the same transport"
                     );
-                    let detail = json!({"pipe": pipe, "index": index, "peer": peer, "why": why, "peer_instruction": peer_name});
+                    let detail =
+                        json!({"pipe": pipe, "index": index, "peer": peer, "why": why, "peer_instruction": peer_name});
                     drafts.push(Draft::at_step(program, Code::SyncPipe, step).says(message, help, detail));
                     break;
                 }

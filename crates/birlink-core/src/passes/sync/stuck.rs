@@ -8,16 +8,15 @@ use std::collections::HashSet;
 
 use serde_json::json;
 
-use super::execution::{Cursor, Ran, SemKey, Stuck};
+use super::entries::SemKey;
+use super::execution::{Cursor, Ran, Stuck};
 use super::findings::{lane_words, step_lane, Draft};
 use super::input::wait_row;
 use super::program::{engine_bit, Item, Meet, Program, Span};
 use crate::diag::codes::Code;
 use crate::model::arena::Handle;
 use crate::model::ir::Inst;
-use crate::output::sync::{
-    Blocked, BlockedKind, LaneRef, OtherState, RendezvousRow, StoppedIn, UpdateRow, WaitingFor,
-};
+use crate::output::sync::{Blocked, BlockedKind, LaneRef, OtherState, RendezvousRow, StoppedIn, UpdateRow, WaitingFor};
 
 /// At most this many updates listed for a blocked wait.
 const UPDATES_LISTED: usize = 20;
@@ -64,44 +63,51 @@ fn rest_holds(program: &Program<'_>, ran: &Ran, lane: usize, pred: &dyn Fn(u32) 
         Cursor::Queue { fifo } => return fifo.iter().any(|&b| pred(b)),
         Cursor::Engine { frames, .. } => frames,
     };
-    let bit = program.lanes[lane].engine_ix.map_or(0, engine_bit);
-    let core = program.lanes[lane].core;
-    let mut seen = HashSet::new();
-    let holds = |span: Span, from: usize, seen: &mut HashSet<u32>| {
-        items_hold(program, core, lane, bit, span, from, pred, seen)
+    let mut rest = Rest {
+        program,
+        core: program.lanes[lane].core,
+        lane,
+        bit: program.lanes[lane].engine_ix.map_or(0, engine_bit),
+        pred,
+        seen: HashSet::new(),
     };
     let top = frames.len().saturating_sub(1);
     frames.iter().enumerate().rev().any(|(depth, frame)| {
         // The top frame's current item is the step the lane is at.
         let from = if depth == top { frame.pos.saturating_sub(1) } else { frame.pos } as usize;
-        holds(frame.items, from, &mut seen)
-            || frame.looping.is_some_and(|(_, iteration, of)| iteration < of) && holds(frame.items, 0, &mut seen)
+        rest.holds(frame.items, from)
+            || frame.looping.is_some_and(|(_, iteration, of)| iteration < of) && rest.holds(frame.items, 0)
     })
 }
 
-/// Whether the items of `span` from `from` on hold a step of `lane` that `pred` accepts.
-#[allow(clippy::too_many_arguments)]
-fn items_hold(
-    program: &Program<'_>,
+/// A search of a lane's rest for a step.
+struct Rest<'p, 'm> {
+    program: &'p Program<'m>,
     core: usize,
     lane: usize,
+    /// The lane's engine's bit.
     bit: u64,
-    span: Span,
-    from: usize,
-    pred: &dyn Fn(u32) -> bool,
-    seen: &mut HashSet<u32>,
-) -> bool {
-    span.range().skip(from).any(|at| match &program.items[at] {
-        Item::Step(s) => program.steps[*s as usize].lane() == Some(lane) && pred(*s),
-        Item::Loop { body, trips, engines, .. } => {
-            engines & bit != 0 && *trips != Some(0) && items_hold(program, core, lane, bit, *body, 0, pred, seen)
-        }
-        Item::Call { target: Some(target), .. } => {
-            let callee = &program.cores[core].functions[*target as usize];
-            callee.engines & bit != 0 && seen.insert(*target) && items_hold(program, core, lane, bit, callee.items, 0, pred, seen)
-        }
-        Item::Call { target: None, .. } => false,
-    })
+    pred: &'p dyn Fn(u32) -> bool,
+    /// The functions already searched (in vain: a hit ends the search).
+    seen: HashSet<u32>,
+}
+
+impl Rest<'_, '_> {
+    /// Whether the items of `span` from `from` on hold a step of the lane `pred` accepts.
+    fn holds(&mut self, span: Span, from: usize) -> bool {
+        let program = self.program;
+        span.range().skip(from).any(|at| match &program.items[at] {
+            Item::Step(s) => program.steps[*s as usize].lane() == Some(self.lane) && (self.pred)(*s),
+            Item::Loop { body, trips, engines, .. } => {
+                engines & self.bit != 0 && *trips != Some(0) && self.holds(*body, 0)
+            }
+            Item::Call { target: Some(target), .. } => {
+                let callee = &program.cores[self.core].functions[*target as usize];
+                callee.engines & self.bit != 0 && self.seen.insert(*target) && self.holds(callee.items, 0)
+            }
+            Item::Call { target: None, .. } => false,
+        })
+    }
 }
 
 /// Core `core`'s lane of the same engine as `lane`, its state as a partner of the k-th
@@ -109,7 +115,13 @@ fn items_hold(
 fn partner(program: &Program<'_>, ran: &Ran, core: usize, engine: &str, meet: &Meet, k: u64) -> Option<WaitingFor> {
     let id = program.core_id(core);
     let Some(lane) = super::execution::lane_of(program, core, engine) else {
-        return Some(WaitingFor { core: id, engine: engine.to_owned(), queue: None, state: OtherState::Absent, instruction: None });
+        return Some(WaitingFor {
+            core: id,
+            engine: engine.to_owned(),
+            queue: None,
+            state: OtherState::Absent,
+            instruction: None,
+        });
     };
     let passed = ran.meets[lane].get(meet).copied().unwrap_or(0);
     let at = ran.at(lane);
@@ -292,7 +304,14 @@ pub(super) fn findings(program: &Program<'_>, state: &State, exact: bool, why: &
                 let blocked_by: Vec<String> = row
                     .waiting_for
                     .iter()
-                    .map(|w| format!("core {} {} (blocked at `{}`)", w.core, w.queue.as_deref().map_or(w.engine.clone(), |q| format!("DMA queue {q}")), w.instruction.as_deref().unwrap_or("?")))
+                    .map(|w| {
+                        format!(
+                            "core {} {} (blocked at `{}`)",
+                            w.core,
+                            w.queue.as_deref().map_or(w.engine.clone(), |q| format!("DMA queue {q}")),
+                            w.instruction.as_deref().unwrap_or("?")
+                        )
+                    })
                     .collect();
                 let who_signals = if row.updates.is_empty() {
                     format!("no instruction of the set updates {sem} on core {}", row.core)
@@ -302,7 +321,17 @@ pub(super) fn findings(program: &Program<'_>, state: &State, exact: bool, why: &
                     let issued: Vec<String> = row
                         .updates
                         .iter()
-                        .map(|u| format!("`{}` on core {} {} ({} {}, issued {})", u.instruction, u.core, u.engine, u.mode, u.value, crate::english::counted_as(u.issued as usize, "time", "times")))
+                        .map(|u| {
+                            format!(
+                                "`{}` on core {} {} ({} {}, issued {})",
+                                u.instruction,
+                                u.core,
+                                u.engine,
+                                u.mode,
+                                u.value,
+                                crate::english::counted_as(u.issued as usize, "time", "times")
+                            )
+                        })
                         .collect();
                     format!("every update of it has issued and it is still short: {}", issued.join(", "))
                 };
@@ -428,7 +457,8 @@ pub(super) fn stop_finding(ran: &Ran, stop: Option<&Stop>, drafts: &mut Vec<Draf
          holds for this schedule only",
         ran.budget
     );
-    let help = "nothing to fix in the program; if the trip count is not what the kernel meant, check the loop's bounds".to_owned();
+    let help = "nothing to fix in the program; if the trip count is not what the kernel meant, check the loop's bounds"
+        .to_owned();
     let mut detail = json!({
         "core": stopped_in.map(|s| s.core),
         "function": stopped_in.map(|s| s.function.clone()),
@@ -441,7 +471,8 @@ pub(super) fn stop_finding(ran: &Ran, stop: Option<&Stop>, drafts: &mut Vec<Draf
         object.insert("budget".to_owned(), json!(ran.budget));
     }
     let function = stopped_in.map(|s| s.function.clone());
-    let mut draft = Draft::at(stop.map(|s| s.core), Code::SyncBudget, function, stop.map(|s| s.inst)).says(message, help, detail);
+    let mut draft =
+        Draft::at(stop.map(|s| s.core), Code::SyncBudget, function, stop.map(|s| s.inst)).says(message, help, detail);
     draft.note = true;
     drafts.push(draft);
 }

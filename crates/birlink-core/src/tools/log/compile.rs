@@ -23,10 +23,12 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::barriers::{self, Table};
 use super::findings::{self, recognise};
 use super::line::{self, Line};
 use crate::model::flow::Flow;
 use crate::model::place::{Place, Scope};
+use crate::output::sync::{BarrierCount, Sync};
 
 /// How many lines birlink does not know are kept (all are counted).
 pub const KEPT_UNKNOWN: usize = 20;
@@ -48,6 +50,9 @@ pub struct LogReading {
     pub lines: usize,
     /// Lines birlink does not know (counted; the first [`KEPT_UNKNOWN`] kept).
     pub unknown: Unknown,
+    /// The sync check's log rule over the run (docs/spec/sync.md §7): each core's
+    /// `PSEUDO_CORE_BARRIER` count from its codegen opcode tables.
+    pub sync: Sync,
 }
 
 /// The lines birlink does not know.
@@ -84,6 +89,9 @@ pub struct Run {
     pub status: Vec<Status>,
     /// `Subcommand returned with exitcode=N`.
     pub exit_code: Option<i64>,
+    /// Each codegen scope's `PSEUDO_CORE_BARRIER` count, as the log prints them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub barrier_counts: Vec<BarrierCount>,
     /// The run's first and last lines (1-based).
     pub first_line: usize,
     /// See `first_line`.
@@ -314,6 +322,8 @@ struct Reader {
     open: Vec<OpenPasses>,
     /// Per run: the assertion seen last, waiting for its error.
     assertion: Vec<Option<Assertion>>,
+    /// Per run: the codegen opcode table being read.
+    tables: Vec<Option<Table>>,
     unknown: Unknown,
 }
 
@@ -323,6 +333,7 @@ impl Reader {
         self.roles.push(Roles::default());
         self.open.push(BTreeMap::new());
         self.assertion.push(None);
+        self.tables.push(None);
         self.runs.len() - 1
     }
 
@@ -393,6 +404,20 @@ impl Reader {
             },
         };
         self.runs[run].last_line = number;
+        if let Some(table) = self.tables[run] {
+            match barriers::table_line(table, text) {
+                Some((next, count)) => {
+                    self.tables[run] = Some(next);
+                    if let (Some(count), Table::Reading { row, .. }) = (count, next) {
+                        let counted = &mut self.runs[run].barrier_counts[row];
+                        counted.count = count;
+                        counted.line = Some(number as u64);
+                    }
+                    return;
+                }
+                None => self.tables[run] = None,
+            }
+        }
         if !self.known(run, number, &line, text) {
             self.unknown.count += 1;
             if self.unknown.first.len() < KEPT_UNKNOWN && !text.trim().is_empty() {
@@ -457,6 +482,12 @@ impl Reader {
             let said = Place::of_path(&file);
             let (core, subgraph) = (said.core_number(), said.subgraph().map(u64::from));
             self.runs[run].modules.push(LoadedModule { core, subgraph, file });
+            return true;
+        }
+        if let Some((core, scope)) = barriers::stats_scope(line.scope, line.logger, message) {
+            let counts = &mut self.runs[run].barrier_counts;
+            counts.push(BarrierCount { core, scope: scope.to_owned(), count: 0, line: None });
+            self.tables[run] = Some(Table::Awaiting(counts.len() - 1));
             return true;
         }
         if let Some(status) = status_of(message, number) {
@@ -602,7 +633,8 @@ impl Reader {
         }
         let chosen = self.runs.iter().position(|r| r.failure.is_some()).or(self.runs.len().checked_sub(1));
         let run = chosen.map(|i| self.runs[i].clone()).unwrap_or_default();
-        LogReading { run, run_index: chosen, runs: self.runs, lines, unknown: self.unknown }
+        let sync = barriers::sync_of(run.barrier_counts.clone());
+        LogReading { run, run_index: chosen, runs: self.runs, lines, unknown: self.unknown, sync }
     }
 }
 

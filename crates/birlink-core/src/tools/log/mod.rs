@@ -7,12 +7,14 @@
 //! ([`read_log`]); a log held beside birlink's run of the same dumps is [`beside`]'s;
 //! the lines' parts are `line.rs`'s, the error shapes `findings.rs`'s.
 
+mod barriers;
 pub mod beside;
 pub mod compile;
 mod findings;
 mod line;
 mod locate;
 
+pub use barriers::sync_of;
 pub use beside::{beside, dumps_after, Beside, Dumps};
 pub use compile::{read_log, LogReading};
 pub use findings::{read, Finding, Mention};

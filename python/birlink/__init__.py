@@ -29,6 +29,7 @@ __all__ = [
     "Diagnostic",
     "LinkResult",
     "__version__",
+    "check",
     "diff",
     "explain",
     "link",
@@ -167,6 +168,19 @@ class LinkResult:
         """The linked set's canonical text (``birlink link --text``), if there is one."""
         return self._run.text()
 
+    def sync(self) -> Dict[str, Any]:
+        """``report.sync``, as a dict: will the linked cores hang or race? The verdict of
+        birlink's execution (``execution.verdict``: ``completes``, ``deadlock`` or
+        ``stopped``; ``exact``, or ``not_exact`` says why it holds for this schedule only),
+        the stuck state, the lanes and the findings (BL0701–BL0713), or ``status:
+        "skipped"`` and ``why`` (docs/spec/sync.md §8). birlink's own check, not a compiler
+        pass: its model of BIR's execution is birlink's reading."""
+        return json.loads(self._run.sync_json())
+
+    def sync_json(self) -> str:
+        """``report.sync``'s JSON, byte for byte the CLI's and the page's."""
+        return str(self._run.sync_json())
+
     def __str__(self) -> str:
         return str(self._run.rendered())
 
@@ -191,8 +205,14 @@ def link(
     passes: Optional[Union[str, Sequence[str]]] = None,
     after: Optional[str] = None,
     flow: Optional[str] = None,
+    sync: bool = True,
+    deny_sync: bool = False,
 ) -> LinkResult:
     """Links per-core module files, bundles or folders, as ``birlink link`` does.
+
+    ``sync`` runs the sync check after the link (``LinkResult.sync()``: will the cores
+    hang or race?), as ``birlink link`` does unless ``--no-sync``; ``deny_sync`` makes its
+    warnings errors (``--deny sync``).
 
     ``flow`` is how to link: ``"modular"`` (each core's subgraphs through the netlist, then
     the VNC passes across the cores), ``"flat"`` (no bir_linker), or ``"seeds"`` (the seeds'
@@ -216,8 +236,21 @@ def link(
         passes=list(passes) if passes is not None else None,
         after=after,
         flow=flow,
+        sync=sync,
+        deny_sync=deny_sync,
     )
     return LinkResult(run, listed, lnc)
+
+
+def check(
+    paths: Paths, *, lnc: Optional[int] = None, flow: Optional[str] = None, deny_sync: bool = False
+) -> LinkResult:
+    """The sync check alone, as ``birlink check`` runs it: over a set that is already
+    linked (``linked.json``, the compiler's per-core dumps after ``vnc_link``), with no
+    pass run and remote ids taken as they are. Its result's :meth:`LinkResult.sync` is
+    the check; ``ok`` is false only when ``deny_sync`` made a warning an error."""
+    listed = _paths(paths)
+    return LinkResult(_birlink.check(listed, lnc=lnc, flow=flow, deny_sync=deny_sync), listed, lnc)
 
 
 def diff(

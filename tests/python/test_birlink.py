@@ -345,3 +345,34 @@ def test_diff_compares_two_link_sets_as_the_command_does(tmp_path):
         birlink.diff([once], [twice], normalize="letters")
     with pytest.raises(FileNotFoundError):
         birlink.diff([tmp_path / "nope.json"], [twice])
+
+
+def test_the_sync_check_is_the_clis(tmp_path):
+    # A barrier on one core's path only: the same report.sync bytes from the CLI's report
+    # and from the module, natively in-process.
+    sample = SAMPLES / "warning-BL0701.json"
+    out = tmp_path / "out"
+    assert rust("link", str(sample), "--out", str(out), "--quiet").returncode == 0
+    report = json.loads((out / "report.json").read_text())
+    result = birlink.link(sample)
+    sync = result.sync()
+    assert sync == report["sync"]
+    # Byte for byte: the whole report (which holds it) is the CLI's.
+    assert result.report_json().encode() == (out / "report.json").read_bytes()
+    assert sync["execution"]["verdict"] == "deadlock" and sync["execution"]["exact"]
+    root = next(b for b in sync["execution"]["blocked"] if b["root"])
+    assert (root["core"], root["engine"], root["kind"]) == (0, "SP", "rendezvous")
+    assert [f["code"] for f in sync["findings"]] == ["BL0701", "BL0706"]
+    # Asked not to, or denied: as --no-sync and --deny sync.
+    assert birlink.link(sample, sync=False).sync()["why"] == "--no-sync"
+    denied = birlink.link(sample, deny_sync=True)
+    assert not denied.ok and {d.severity for d in denied.diagnostics if d.pass_name == "sync"} == {"error"}
+    # The check alone, on the linked set: no pass runs, the same verdict.
+    checked = birlink.check(out / "linked.json")
+    assert all(p["status"] == "skipped" for p in checked.report["passes"])
+    assert checked.sync()["execution"] == sync["execution"]
+    cli = rust("check", str(out / "linked.json"), "--format", "json")
+    assert cli.returncode == 0 and checked.report_json().encode() == cli.stdout
+    # The log rule, read with the log.
+    log = birlink.read_log(SAMPLES / "workdir-moe" / "log-neuron-cc.txt")
+    assert log["sync"]["source"] == "log" and log["sync"]["findings"] == []

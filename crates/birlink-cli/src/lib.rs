@@ -30,7 +30,7 @@ pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("BIRLINK
     name = "birlink",
     version = VERSION,
     about = "Link per-core Neuron BIR modules (bir_linker, vnc_remote_addr_map, vnc_link) and explain every failure",
-    after_help = "Examples:\n  birlink link www/samples/matmul-2core.json --out out/\n  birlink link dump/ --lnc 2            # a folder of nc*/sg*/*.json\n  birlink link nc00.json nc01.json --netlist hlo_netlist.json\n  birlink gen --cores 8 --insts 100000 --out big/\n  birlink explain 1514\n\nExit status: 0 linked (warnings allowed), 1 an error diagnostic, 2 bad arguments."
+    after_help = "Examples:\n  birlink link www/samples/matmul-2core.json --out out/\n  birlink link dump/ --lnc 2            # a folder of nc*/sg*/*.json\n  birlink link nc00.json nc01.json --netlist hlo_netlist.json\n  birlink gen --cores 8 --insts 100000 --out big/\n  birlink explain 1514\n  birlink check out/linked.json          # will the linked cores hang or race?\n\nExit status: 0 linked (warnings allowed), 1 an error diagnostic, 2 bad arguments."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -44,6 +44,11 @@ pub enum Command {
         after_help = "Examples:\n  birlink link nc00.json nc01.json\n  birlink link www/samples/matmul-2core.json --out out/ --text\n  birlink link dump/ --lnc 2 --format json > report.json\n  birlink link out/linked.json --passes vnc_remote_addr_map,vnc_link\n\nExit status: 0 no error, 1 at least one error diagnostic (a missing INPUT is one), 2 bad arguments."
     )]
     Link(cmd::link::LinkArgs),
+    /// Will these linked cores hang or race? The sync check alone, on a set already linked (or a compiler log).
+    #[command(
+        after_help = "Examples:\n  birlink check out/linked.json\n  birlink check workdir/nc00/sgLnk workdir/nc01/sgLnk --deny sync\n  birlink check out/linked.json --format json --out check/\n  birlink check --log log-neuron-cc.txt\n\nRuns no pass: remote ids are taken as they are. birlink's own check, not a compiler pass; its model of BIR's execution is birlink's reading (docs/sync.md).\n\nExit status: 0 no error (sync findings are warnings and notes), 1 an error (under --deny sync, any sync warning), 2 bad arguments."
+    )]
+    Check(cmd::check::CheckArgs),
     /// Generate a synthetic SPMD link set, optionally with one injected fault.
     #[command(
         after_help = "Examples:\n  birlink gen --out set/                               # 2 cores, nc00.json nc01.json\n  birlink gen --cores 8 --insts 100000 --layout bundle --out big.json\n  birlink gen --fault 1514 --out broken/                # fails with 1514\n  birlink gen --cores 4 --ring --unknown-keys --out ring/"
@@ -88,6 +93,7 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> u8 {
     };
     let result = match cli.command {
         Command::Link(args) => args.run(),
+        Command::Check(args) => args.run(),
         Command::Gen(args) => args.run(),
         Command::Print(args) => args.run(),
         Command::Share(args) => args.run(),

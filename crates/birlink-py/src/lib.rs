@@ -121,6 +121,11 @@ impl Run {
         self.outcome.linked.as_ref().map(birlink_core::output::print::set_text)
     }
 
+    /// `report.sync` (docs/spec/sync.md §8) as its JSON, byte for byte the report's.
+    fn sync_json(&self) -> String {
+        birlink_core::output::json::to_pretty_string(&self.outcome.report.sync)
+    }
+
     /// The diagnostics rendered as the CLI prints them (rustc-style, no colour).
     fn rendered(&self) -> String {
         birlink_cli::render::diagnostics(&self.outcome.report.diagnostics, &self.outcome.files, false)
@@ -129,7 +134,8 @@ impl Run {
 
 /// Links per-core module files, bundles or folders (as `birlink link`).
 #[pyfunction]
-#[pyo3(signature = (paths, *, lnc=None, netlist=None, passes=None, after=None, flow=None))]
+#[pyo3(signature = (paths, *, lnc=None, netlist=None, passes=None, after=None, flow=None, sync=true, deny_sync=false))]
+#[allow(clippy::too_many_arguments, reason = "Python's keyword arguments, each optional")]
 fn link(
     py: Python<'_>,
     paths: Vec<PathBuf>,
@@ -138,13 +144,10 @@ fn link(
     passes: Option<Vec<String>>,
     after: Option<String>,
     flow: Option<String>,
+    sync: bool,
+    deny_sync: bool,
 ) -> PyResult<Run> {
-    let flow = match flow.as_deref() {
-        None => None,
-        Some(name) => Some(birlink_core::Flow::parse(name).ok_or_else(|| {
-            PyValueError::new_err(format!("flow must be `modular`, `flat` or `seeds`, not `{name}`"))
-        })?),
-    };
+    let flow = flow_of(flow)?;
     if paths.is_empty() {
         return Err(PyValueError::new_err("no input: give per-core module files, bundles or folders"));
     }
@@ -176,10 +179,50 @@ fn link(
         threads: std::thread::available_parallelism().map(usize::from).unwrap_or(1),
         workdir: birlink_cli::files::Workdir::single_input(&workdirs),
         flow,
+        sync: sync_check(sync, deny_sync),
         ..LinkOptions::default()
     };
     // The link holds no Python object: other threads run meanwhile.
     let outcome = py.allow_threads(|| birlink_core::run(sources, &options));
+    Ok(Run { outcome })
+}
+
+/// `flow=`: `modular`, `flat` or `seeds`.
+fn flow_of(flow: Option<String>) -> PyResult<Option<birlink_core::Flow>> {
+    match flow.as_deref() {
+        None => Ok(None),
+        Some(name) => Ok(Some(birlink_core::Flow::parse(name).ok_or_else(|| {
+            PyValueError::new_err(format!("flow must be `modular`, `flat` or `seeds`, not `{name}`"))
+        })?)),
+    }
+}
+
+/// `sync=` and `deny_sync=`: `--no-sync` and `--deny sync`.
+fn sync_check(sync: bool, deny: bool) -> birlink_core::SyncCheck {
+    match (sync, deny) {
+        (false, _) => birlink_core::SyncCheck::Off,
+        (true, true) => birlink_core::SyncCheck::Deny,
+        (true, false) => birlink_core::SyncCheck::Run,
+    }
+}
+
+/// The sync check alone over a set already linked (as `birlink check`): no pass runs.
+#[pyfunction]
+#[pyo3(signature = (paths, *, lnc=None, flow=None, deny_sync=false))]
+fn check(py: Python<'_>, paths: Vec<PathBuf>, lnc: Option<u64>, flow: Option<String>, deny_sync: bool) -> PyResult<Run> {
+    if paths.is_empty() {
+        return Err(PyValueError::new_err("no input: give a linked set (linked.json, per-core dumps after vnc_link)"));
+    }
+    existing(&paths)?;
+    let options = LinkOptions {
+        lnc,
+        flow: flow_of(flow)?,
+        threads: std::thread::available_parallelism().map(usize::from).unwrap_or(1),
+        sync: sync_check(true, deny_sync),
+        ..LinkOptions::default()
+    };
+    let sources = birlink_cli::files::gather(&paths);
+    let outcome = py.allow_threads(|| birlink_core::passes::check(sources, &options));
     Ok(Run { outcome })
 }
 
@@ -338,6 +381,7 @@ fn _birlink(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("version", birlink_cli::VERSION)?;
     m.add_class::<Run>()?;
     m.add_function(wrap_pyfunction!(link, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(diff, m)?)?;
     m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add_function(wrap_pyfunction!(read_log, m)?)?;

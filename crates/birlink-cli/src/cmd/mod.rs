@@ -1,6 +1,7 @@
 //! The subcommands, one module each. A `run` returns the exit code, or an [`Error`] when
 //! the command could not run at all (exit 2: bad arguments, a file it cannot write).
 
+pub mod check;
 pub mod diff;
 pub mod explain;
 pub mod gen;

@@ -71,11 +71,13 @@ pub fn sync_line(sync: &birlink_core::output::sync::Sync, color: bool) -> String
         _ => Style::Warning,
     };
     let mut line = paint(&sync.headline(), style, color).to_string();
-    if sync.status == SyncStatus::Ran {
-        line.push_str(&format!(
-            "\n  {}",
-            paint("birlink's own check after the link (not a compiler pass); its model of BIR's execution is birlink's reading", Style::Dim, color)
-        ));
+    let said = match sync.source {
+        _ if sync.status != SyncStatus::Ran => None,
+        birlink_core::output::sync::SyncSource::Log => Some("the log rule: codegen's opcode 0xd8 (UNKNOWN(0xd8) in 2.24 and 2.25) counted as PSEUDO_CORE_BARRIER, birlink's reading"),
+        birlink_core::output::sync::SyncSource::Modules => Some("birlink's own check after the link (not a compiler pass); its model of BIR's execution is birlink's reading"),
+    };
+    if let Some(said) = said {
+        line.push_str(&format!("\n  {}", paint(said, Style::Dim, color)));
     }
     line
 }
@@ -370,13 +372,30 @@ fn target_core(d: &Diagnostic) -> String {
 
 /// `linked with 2 warnings` / `error: link failed: 1 error, 2 warnings`.
 pub fn verdict(report: &Report, color: bool) -> String {
+    verdict_of(report, "linked", color)
+}
+
+/// The verdict line of `birlink check`: `checked: …`, or where it failed.
+pub fn check_verdict(report: &Report, color: bool) -> String {
+    verdict_of(report, "checked", color)
+}
+
+fn verdict_of(report: &Report, done: &str, color: bool) -> String {
     let count = |s: Severity| report.diagnostics.iter().filter(|d| d.severity == s).count();
     let (errors, warnings, notes) = (count(Severity::Error), count(Severity::Warning), count(Severity::Note));
     let tally = birlink_core::diag::tally(errors, warnings, notes);
     if errors > 0 {
-        let failed = report.passes.iter().find(|p| p.status == PassStatus::Error).map(|p| p.name).unwrap_or(Pass::Read);
-        format!("{}: link failed in `{failed}`: {tally}\n", paint("error", Style::Error, color))
+        let failed = report.diagnostics.iter().find(|d| d.severity == Severity::Error).map(|d| d.pass);
+        let failed = report
+            .passes
+            .iter()
+            .find(|p| p.status == PassStatus::Error)
+            .map(|p| p.name)
+            .or(failed)
+            .unwrap_or(Pass::Read);
+        let what = if done == "linked" { "link" } else { "check" };
+        format!("{}: {what} failed in `{failed}`: {tally}\n", paint("error", Style::Error, color))
     } else {
-        format!("{}: {tally}\n", paint("linked", Style::Accent, color))
+        format!("{}: {tally}\n", paint(done, Style::Accent, color))
     }
 }

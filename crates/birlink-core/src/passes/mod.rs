@@ -17,6 +17,7 @@
 //! and marking each input with the worst diagnostic in it ([`rows`]).
 
 pub mod bir_linker;
+mod check;
 pub mod fidelity;
 mod flow;
 mod grid;
@@ -34,6 +35,7 @@ pub mod vnc_link;
 pub mod vnc_remote_addr_map;
 
 pub use crate::model::pass::Pass;
+pub use check::check;
 pub use flow::decide_flow;
 pub use locations::resolve_locations;
 pub use options::{LinkOptions, Outcome, Progress, SyncCheck};

@@ -44,7 +44,7 @@ pub(super) fn check(program: &Program<'_>, drafts: &mut Vec<Draft>) {
                 let index = parted.unwrap_or(blocks0.len().min(blocks.len()));
                 let (expected, found) = (blocks0.get(index), blocks.get(index));
                 let at = match (expected, found) {
-                    (Some(a), Some(b)) => format!("block {} is `{b}` where core {core0} has `{a}`", index + 1),
+                    (Some(a), Some(b)) => format!("block {index} is `{b}` where core {core0} has `{a}`"),
                     (Some(a), None) => format!("it lacks core {core0}'s block `{a}`"),
                     (None, Some(b)) => format!("it has a block `{b}` core {core0} does not"),
                     (None, None) => String::new(),
@@ -72,10 +72,9 @@ pub(super) fn check(program: &Program<'_>, drafts: &mut Vec<Draft>) {
                 let said = |t: &Option<u64>| t.map_or("an unknown number of".to_owned(), |t| t.to_string());
                 let name = other.module.store.insts[*inst].name();
                 let message = format!(
-                    "loop {} of `{function}` (`{name}`) runs {} times on core {corec} and {} times on core {core0}: every \
-                     barrier or semaphore in it pairs with another iteration of the other core's, or with nothing (NRT \
-                     status 5 when a core waits for an iteration its peer never runs)",
-                    index + 1,
+                    "loop {index} of `{function}` (`{name}`) runs {} times on core {corec} and {} times on core {core0}: \
+                     every barrier or semaphore in it pairs with another iteration of the other core's, or with nothing \
+                     (NRT status 5 when a core waits for an iteration its peer never runs)",
                     said(trips),
                     said(trips0),
                 );

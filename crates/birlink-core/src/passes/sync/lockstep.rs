@@ -107,7 +107,7 @@ fn count_finding(program: &Program<'_>, pair: &Pair) -> Draft {
     let index =
         expected.iter().zip(found).position(|(a, b)| a.name != b.name).unwrap_or(expected.len().min(found.len()));
     let (core0, corec) = (program.core_id(0), program.core_id(*core));
-    let ordinal = index + 1;
+    let ordinal = index;
     let theirs = expected.get(index);
     let ours = found.get(index);
     let at = match (theirs, ours) {
@@ -164,7 +164,7 @@ fn name_finding(program: &Program<'_>, pair: &Pair, ids: bool) -> Option<Draft> 
     let (a, b) = (&expected[index], &found[index]);
     let (core0, corec) = (program.core_id(0), program.core_id(*core));
     let difference = b.before as i64 - a.before as i64;
-    let ordinal = index + 1;
+    let ordinal = index;
     let message = if differs == "name" {
         let drift = match difference {
             0 => "the same number of instructions come before it on both".to_owned(),

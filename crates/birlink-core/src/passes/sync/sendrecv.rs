@@ -39,7 +39,7 @@ pub(super) fn check(program: &Program<'_>, drafts: &mut Vec<Draft>) {
                         Some(_) => continue,
                     };
                     let name = program.inst(step).name();
-                    let ordinal = index + 1;
+                    let ordinal = index;
                     let peer_name = theirs.map(|(s, _)| program.inst(*s).name().to_owned());
                     let message = match (why, theirs) {
                         ("no_partner", _) => format!(

@@ -360,8 +360,8 @@ pub(super) fn findings(program: &Program<'_>, state: &State, exact: bool, why: &
             }
             (None, Some(r)) => {
                 let group = match r.pipe {
-                    Some(pipe) => format!("op {} of pipe {pipe}", r.index + 1),
-                    None => format!("barrier {} on {}", r.index + 1, row.engine),
+                    Some(pipe) => format!("op {} of pipe {pipe}", r.index),
+                    None => format!("barrier {} on {}", r.index, row.engine),
                 };
                 let partners: Vec<String> = row
                     .waiting_for

@@ -172,6 +172,14 @@ pub enum Request {
     Reduce { run: u64 },
     /// Stop that reduction.
     CancelReduce { run: u64 },
+    /// Replay the sync check's execution of the run to a step (the Sync view).
+    Replay {
+        run: u64,
+        /// The step.
+        upto: u64,
+        /// How many steps before it to keep.
+        window: u64,
+    },
 }
 
 /// A compiler log file, read by the worker.
@@ -396,6 +404,12 @@ pub enum Response {
         run: u64,
         /// Why.
         message: String,
+    },
+    /// The sync check's execution of a run, replayed to a step (`None`: no linked set).
+    Replayed {
+        run: u64,
+        /// The replay.
+        replay: Option<Box<birlink_core::output::sync::Replay>>,
     },
     /// A link's data, read: its files as blobs, the LNC.
     Decoded {

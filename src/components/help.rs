@@ -7,8 +7,11 @@ use crate::context::use_app;
 use crate::state::{Action, Mode};
 
 const KEYS: &[(&str, &str)] = &[
-    ("1 … 8", "Pipeline, Call graph, Barriers, Semaphores, Addresses, Diagnostics, sgLnk (a work directory), Compare"),
-    ("j / k", "next / previous step (Pipeline) or diagnostic (Diagnostics)"),
+    (
+        "1 … 9",
+        "Pipeline, Call graph, Barriers, Semaphores, Addresses, Diagnostics, Sync, sgLnk (a work directory), Compare",
+    ),
+    ("j / k", "next / previous step (Pipeline), diagnostic (Diagnostics) or replayed step (Sync)"),
     ("↑ / ↓", "move in a focused table; Home / End, Page Up / Down"),
     ("/", "search names across cores (source:FILE: the instructions of a kernel file); ↑ ↓ Enter in the results"),
     ("Tab, Enter", "reach a node of the call graph, show its details"),

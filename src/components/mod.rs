@@ -26,6 +26,7 @@ mod pipeline;
 mod reduce;
 mod semaphores;
 mod share;
+mod sync;
 pub mod table;
 mod timeline;
 mod views;

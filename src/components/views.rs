@@ -10,6 +10,7 @@ use super::diagnostics::Diagnostics;
 use super::link_dir::LinkDir;
 use super::pipeline::Pipeline;
 use super::semaphores::Semaphores;
+use super::sync::SyncView;
 use super::RunStatus;
 use crate::context::use_app;
 use birlink_core::tools::share::View;
@@ -42,6 +43,10 @@ pub fn main_views() -> Html {
             View::Semaphores => report.semaphores.relocations.len(),
             View::Addresses => report.address_map.len(),
             View::Diagnostics => report.diagnostics.len(),
+            View::Sync => match report.sync.status {
+                birlink_core::output::sync::SyncStatus::Ran => report.sync.counts.values().sum::<u64>() as usize,
+                birlink_core::output::sync::SyncStatus::Skipped => return None,
+            },
             View::LinkDir => report.link_dir.as_ref().map_or(0, |d| d.entries.len()),
             View::Compare => {
                 return state.compare.comparison.as_ref().map(|c| {
@@ -91,6 +96,7 @@ pub fn main_views() -> Html {
                     View::Semaphores => html! { <Semaphores /> },
                     View::Addresses => html! { <Addresses /> },
                     View::Diagnostics => html! { <Diagnostics /> },
+                    View::Sync => html! { <SyncView /> },
                     View::LinkDir => html! { <LinkDir /> },
                     View::Compare => html! { <Compare /> },
                 } }

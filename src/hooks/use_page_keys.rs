@@ -13,7 +13,7 @@ use crate::state::{Action, Key, State};
 fn key_of(event: &KeyboardEvent) -> Option<Key> {
     match event.key().as_str() {
         "Escape" => Some(Key::Escape),
-        digit @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8") => {
+        digit @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9") => {
             digit.parse::<usize>().ok().map(|n| Key::View(n - 1))
         }
         "?" => Some(Key::Help),

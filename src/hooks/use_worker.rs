@@ -22,7 +22,7 @@ use crate::services::download;
 use crate::side::Side;
 use crate::state::{
     Action, Ask, CompareAction, CompareOrder, DetailsAction, FileBlob, LinkOrder, LogAction, Mailbox, Outbox,
-    PickedFile, Query, ReduceAction, RunAction, RunResult, SearchAction, ShareAction, State,
+    PickedFile, Query, ReduceAction, RunAction, RunResult, SearchAction, ShareAction, State, SyncAction,
 };
 use crate::worker::LinkWorker;
 
@@ -122,6 +122,7 @@ fn response_action(response: Response) -> Option<Incoming> {
             Action::Reduce(ReduceAction::Reduced { run, file, summary })
         }
         Response::ReduceFailed { run, message } => Action::Reduce(ReduceAction::Failed { run, message }),
+        Response::Replayed { run, replay } => Action::Sync(SyncAction::Replayed { run, replay }),
     };
     Some(Incoming::Action(Box::new(action)))
 }
@@ -150,6 +151,7 @@ fn request(ask: &Ask) -> Option<Request> {
         },
         Query::Reduce => Request::Reduce { run },
         Query::CancelReduce => Request::CancelReduce { run },
+        Query::Replay(upto) => Request::Replay { run, upto: *upto, window: crate::state::sync::WINDOW },
     })
 }
 
@@ -259,6 +261,7 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
     use_send_all(bridge.clone(), &state.share.out);
     use_send(bridge.clone(), &state.log.out);
     use_send(bridge.clone(), &state.reduction.out);
+    use_send(bridge.clone(), &state.sync.out);
     use_send(bridge, &state.export.out);
 }
 

@@ -25,7 +25,8 @@
 //! * [`history`] — the page's own URL, links applied, Back and Forward;
 //! * [`host`] — the embed protocol's requests and answers;
 //! * [`log`] — the compiler's log: pasted or dropped, located, beside the run;
-//! * [`reduce`] — a minimal repro of a failing link.
+//! * [`reduce`] — a minimal repro of a failing link;
+//! * [`sync`] — the Sync view's replay of the execution.
 //!
 //! This file holds what they share: the [`State`] itself, the page's mode and place,
 //! the keys, and the reducer that dispatches each action to its concern.
@@ -55,6 +56,7 @@ pub mod reduce;
 pub mod run;
 pub mod search;
 pub mod share;
+pub mod sync;
 pub mod view;
 
 pub use crate::side::{Side, Sides};
@@ -73,6 +75,7 @@ pub use reduce::{ReduceAction, Reducing, Reduction};
 pub use run::{RunAction, RunRef, RunResult};
 pub use search::{Search, SearchAction};
 pub use share::{ShareAction, ShareDialog, ShareState};
+pub use sync::{SyncAction, SyncState};
 pub use view::{ViewAction, ViewLabels};
 
 /// How the page is shown (embed spec §3).
@@ -139,6 +142,8 @@ pub struct State {
     pub log: LogState,
     /// The reduction.
     pub reduction: Reduction,
+    /// The Sync view's replay.
+    pub sync: SyncState,
 }
 
 impl From<LogAction> for Action {
@@ -177,6 +182,7 @@ impl Default for State {
             host: HostState::default(),
             log: LogState::default(),
             reduction: Reduction::default(),
+            sync: SyncState::default(),
         }
     }
 }
@@ -186,7 +192,7 @@ impl Default for State {
 pub enum Key {
     /// `Escape`: close help, close search, or clear the selection.
     Escape,
-    /// `1`–`6`: a view.
+    /// `1`–`9`: a view.
     View(usize),
     /// `?`: the keyboard help.
     Help,
@@ -230,6 +236,8 @@ pub enum Action {
     Log(LogAction),
     /// The reduction.
     Reduce(ReduceAction),
+    /// The Sync view's replay.
+    Sync(SyncAction),
     /// The samples index arrived.
     SamplesLoaded(Vec<SampleInfo>),
     /// Open or close the keyboard help.
@@ -280,6 +288,7 @@ impl State {
             Action::Host { id, call } => self.host_call(id, call),
             Action::Log(action) => return self.apply_log(action),
             Action::Reduce(action) => return self.apply_reduce(action),
+            Action::Sync(action) => return self.apply_sync(action),
             Action::SamplesLoaded(samples) => self.samples = Rc::new(samples),
             Action::ToggleHelp => self.help = !self.help,
             Action::Key(key) => return self.apply_key(key),

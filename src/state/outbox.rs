@@ -124,6 +124,8 @@ pub enum Query {
     },
     /// Reduce the run's link set.
     Reduce,
+    /// Replay the sync check's execution to a step (the Sync view).
+    Replay(u64),
     /// Stop reducing it.
     CancelReduce,
 }

@@ -23,6 +23,7 @@ impl ViewLabels for View {
             View::Semaphores => "Semaphores",
             View::Addresses => "Addresses",
             View::Diagnostics => "Diagnostics",
+            View::Sync => "Sync",
             View::LinkDir => "sgLnk",
             View::Compare => "Compare",
         }
@@ -36,6 +37,7 @@ impl ViewLabels for View {
             View::Semaphores => "semaphores",
             View::Addresses => "addresses",
             View::Diagnostics => "diagnostics",
+            View::Sync => "sync",
             View::LinkDir => "link-dir",
             View::Compare => "compare",
         }
@@ -81,7 +83,8 @@ impl State {
         self.visible_steps().into_iter().next()
     }
 
-    /// Moves the step (Pipeline) or diagnostic (Diagnostics) selection.
+    /// Moves the step (Pipeline), the diagnostic (Diagnostics) or the replayed step
+    /// (Sync).
     pub(crate) fn move_by(&mut self, delta: isize) {
         match self.view {
             View::Pipeline => {
@@ -111,6 +114,7 @@ impl State {
                 };
                 self.select(Selection::Diagnostic(order[next]));
             }
+            View::Sync => self.move_sync_by(delta as i64),
             View::CallGraph | View::Barriers | View::Semaphores | View::Addresses | View::LinkDir | View::Compare => {}
         }
     }

@@ -186,6 +186,15 @@ impl LinkWorker {
                     Err(why) => Response::LogJsonFailed { message: why },
                 }
             }
+            Request::Replay { run, upto, window } => {
+                use birlink_core::output::sync::SyncStatus;
+                let replay = self
+                    .session(run)
+                    .filter(|s| s.outcome.report.sync.status == SyncStatus::Ran)
+                    .and_then(|s| s.outcome.linked.as_ref())
+                    .map(|set| Box::new(birlink_core::passes::sync::replay(set, upto, window)));
+                Response::Replayed { run, replay }
+            }
             Request::Export { run, what } => match self.session(run)?.export(what) {
                 Some(blob) => Response::Export { run, what, blob },
                 None => Response::Failed { run, message: format!("could not build {}", what.file_name()) },

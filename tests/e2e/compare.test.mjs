@@ -127,7 +127,7 @@ test('the samples menu opens a pair; B\'s entities show as B\'s; masking and the
 test('B opened from files; Share carries both sets and the link reopens the comparison', async () => {
   const page = await open(browser, `${server.url}?sample=matmul-1core`);
   await verdict(page);
-  await page.keyboard.press('8');
+  await page.keyboard.press('9');
   await page.locator('#against-panel').waitFor();
   await page.setInputFiles('#against-file-input', [path.join(samples, 'matmul-2core.json')]);
   const text = await comparison(page);

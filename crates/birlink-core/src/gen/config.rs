@@ -151,6 +151,18 @@ pub enum Scenario {
     /// alike (`CoreBarrier-0_480` on both); it links. The other half of the
     /// NCC_IXLV002 comparison.
     SendrecvCalledOnce,
+    /// The public `NRT status 5` case: a core barrier switched off on one path (core
+    /// 1's last one): core 0 waits there for core 1, which finished.
+    BarrierOnOnePath,
+    /// A wait for a tile core 0's remote DMA block signals, on a semaphore the signal does
+    /// not go to (`vnc_link` relinked it to another id): core 1 waits for ever.
+    SignalToAnotherSemaphore,
+    /// A loop holding a barrier runs 4 times on core 0 and 2 on core 1: core 0 waits at
+    /// its third iteration's barrier for core 1, which finished.
+    TripCountDiffers,
+    /// Core 1 reads core 0's tile of C before the barrier that orders its store: a
+    /// cross-core race.
+    HandoffRace,
 }
 
 impl GenConfig {

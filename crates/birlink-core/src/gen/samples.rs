@@ -238,6 +238,36 @@ pub fn all() -> Vec<(SampleInfo, Vec<u8>)> {
         None,
         GenConfig { barriers: 6, scenario: Some(Scenario::SendrecvCalledOnce), ..fault_config() },
     );
+    // The sync check's stories, each in the compiler's flat flow (docs/sync.md).
+    let flat = |scenario| GenConfig { flow: Flow::Flat, scenario: Some(scenario), ..fault_config() };
+    push(
+        "sync-barrier-on-one-path.json",
+        "Sync: a barrier on one core's path only",
+        "The public NRT status 5 hang: a core barrier switched off on one path. Core 1 has one CoreBarrier fewer on SP; it links, and the sync check finds core 0's SP waiting at Block2-cb-2 for core 1's SP, which finished (BL0701, BL0706: the root lane).",
+        Some(Code::SyncBarrierCount),
+        flat(Scenario::BarrierOnOnePath),
+    );
+    push(
+        "sync-signal-to-another-semaphore.json",
+        "Sync: a signal that went to another semaphore",
+        "Core 0's remote DMA block signals core 1's semaphore 177 (vnc_link relinked it to the id core 1's own block updates); core 1 waits for semaphore 178, which nothing updates: BL0707, and core 1's SP never gets past wait_for_tile_0 (BL0706).",
+        Some(Code::SyncUnknownSemaphore),
+        flat(Scenario::SignalToAnotherSemaphore),
+    );
+    push(
+        "sync-trip-count-differs.json",
+        "Sync: a loop's trip count differs per core",
+        "A loop holding a barrier on DVE runs 4 times on core 0 and twice on core 1 (BL0704): core 0's DVE waits at the third iteration's barrier for core 1's DVE, which finished (BL0706).",
+        Some(Code::SyncTripCount),
+        flat(Scenario::TripCountDiffers),
+    );
+    push(
+        "sync-race.json",
+        "Sync: a handoff read before its barrier",
+        "Core 1 reads core 0's tile c_partial_0 before the barrier that orders core 0's store of it: nothing orders the two, a cross-core race (BL0708, what the compiler's lnc_barriercheck looks for).",
+        Some(Code::SyncRace),
+        flat(Scenario::HandoffRace),
+    );
     // BL0011 needs two netlist files, which one bundle cannot hold; its test uses files.
     for code in fault_codes().into_iter().filter(|c| *c != Code::ExtraNetlist) {
         let info = code.info();

@@ -20,6 +20,10 @@ pub(super) fn apply(set: &mut GenSet, scenario: Scenario) {
         Scenario::RingAttentionWithoutGrid => ring_attention_without_grid(set),
         Scenario::SendrecvCalledTwice => sendrecv_barriers(set, true),
         Scenario::SendrecvCalledOnce => sendrecv_barriers(set, false),
+        Scenario::BarrierOnOnePath
+        | Scenario::SignalToAnotherSemaphore
+        | Scenario::TripCountDiffers
+        | Scenario::HandoffRace => super::sync::scenario(set, scenario),
     }
 }
 

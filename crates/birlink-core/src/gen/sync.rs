@@ -4,9 +4,14 @@
 //! signal went to another semaphore, a loop whose trip count differs, a handoff read
 //! before the barrier that orders it — and the input the check cannot vouch for. BL0713
 //! reads a compiler log: its fault is [`super::log`]'s.
+//!
+//! The same shapes are the sync samples' scenarios ([`scenario`]): the public hang's,
+//! a signal relinked to another semaphore, a loop whose trip count differs around a
+//! barrier, a handoff read before its barrier.
 
 use serde_json::{json, Value};
 
+use super::config::Scenario;
 use super::edit::{blocks_mut, insts_mut, push_inst};
 use super::module::ap;
 use super::set::GenSet;
@@ -128,6 +133,59 @@ pub(super) fn inject(set: &mut GenSet, code: Code) {
                 push_inst(set, i, cbr);
             }
         }
+        _ => {}
+    }
+}
+
+/// Gives the barriers of `blocks` (loop bodies included) the ids `next..` in walk order,
+/// as LncVerifier expects them before the link (1188).
+fn renumber_barriers(blocks: &mut [Value], next: &mut u64) {
+    for block in blocks {
+        for inst in block.get_mut("instructions").and_then(Value::as_array_mut).into_iter().flatten() {
+            if inst.get("opcode").and_then(Value::as_str) == Some("CoreBarrier") {
+                inst["id"] = json!(*next);
+                *next += 1;
+            }
+            if let Some(body) = inst.get_mut("blocks").and_then(Value::as_array_mut) {
+                renumber_barriers(body, next);
+            }
+        }
+    }
+}
+
+/// The sync samples' scenarios, on a flat set of two cores.
+pub(super) fn scenario(set: &mut GenSet, scenario: Scenario) {
+    let one = peer(set);
+    match scenario {
+        Scenario::BarrierOnOnePath => remove_last_barrier(set, one),
+        Scenario::SignalToAnotherSemaphore => {
+            // Core 0's `remote_dma_0` signals core 1's semaphore 177 (after vnc_link, the
+            // id core 1's own block updates); core 1 waits on 178, which nothing updates.
+            push_inst(
+                set,
+                one,
+                json!({"name": "wait_for_tile_0", "opcode": "DMACopy", "engine": "SP", "queue": "qSyncIO",
+                       "ins": [ap(&shared_name(0), "bfloat16")], "outs": [ap("sb_tile_3", "bfloat16")],
+                       "sync_info": {"on_wait": [{"from": "remote_dma_0", "id": 178, "wait_value": 1, "mode": "sem-ge-imm"}]}}),
+            );
+        }
+        Scenario::TripCountDiffers => {
+            for i in 0..set.modules.len() {
+                if let Some(l) = first_loop(set, i) {
+                    if let Some(body) = l["blocks"][0]["instructions"].as_array_mut() {
+                        body.push(json!({"name": "loop_barrier", "opcode": "CoreBarrier", "engine": "DVE", "id": 0,
+                                         "cores": [0, 1]}));
+                    }
+                    if i == one {
+                        l["LoopAxis"]["ub"] = json!(2);
+                    }
+                }
+                if let Some(blocks) = blocks_mut(set, i) {
+                    renumber_barriers(blocks, &mut 0);
+                }
+            }
+        }
+        Scenario::HandoffRace => inject(set, Code::SyncRace),
         _ => {}
     }
 }

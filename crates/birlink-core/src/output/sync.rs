@@ -560,3 +560,43 @@ impl Sync {
         }
     }
 }
+
+/// The execution replayed to a step (the page's Sync view, docs/spec/sync.md §9): what
+/// issued in the window of steps before it, the remote updates and the waits that took
+/// them, and where every lane is. Not in `report.json`: the worker replays on demand.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Replay {
+    /// The step replayed to (the steps issued before it).
+    pub upto: u64,
+    /// The window's first step.
+    pub from: u64,
+    /// What issued in the window, in issue order.
+    pub events: Vec<ReplayEvent>,
+    /// Each remote update and the wait that took it: (the update's step, the wait's
+    /// step), both in the window.
+    pub arrows: Vec<(u64, u64)>,
+    /// Each lane (in `sync.lanes` order) at the step: its next instruction (`None`:
+    /// done).
+    pub at: Vec<Option<String>>,
+}
+
+/// One issue in a replay's window.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayEvent {
+    /// Its step (from 0).
+    pub step: u64,
+    /// Its round (from 0).
+    pub round: u64,
+    /// Its lane (an index of `sync.lanes`).
+    pub lane: u32,
+    /// The instruction.
+    pub instruction: String,
+    /// Its function (`None`: a queue's block).
+    pub function: Option<String>,
+    /// A `CoreBarrier` (lowered or not).
+    pub barrier: bool,
+    /// The rendezvous it passed: `barrier` or `pipe`, the pipe, and which of the lane's.
+    pub rendezvous: Option<RendezvousRow>,
+    /// Whether it waited on a semaphore.
+    pub waits: bool,
+}

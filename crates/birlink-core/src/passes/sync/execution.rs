@@ -2,14 +2,40 @@
 //! order, issues at most its next instruction when its waits hold and its rendezvous is
 //! met; it ends when a round issues nothing (`completes`, or `deadlock` with the stuck
 //! state) or at its budget of steps (`stopped`). A lane is a cursor over its functions'
-//! items (loops are counters, never unrolled) or a queue's FIFO; what issues is told to the
-//! race check (`race.rs`) as it issues.
+//! items (loops are counters, never unrolled) or a queue's FIFO; what issues is told to a
+//! [`Watch`] as it issues: the race check (`race.rs`), or a replay's trace
+//! (`replay.rs`).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::entries::{Change, SemKey};
 use super::program::{engine_bit, CoreIx, Item, Meet, Program, Span};
-use super::race::Race;
+
+/// What an execution tells as it goes.
+pub(super) trait Watch {
+    /// `step` issues on `lane`, the execution's `seq`-th step, in round `round`: its
+    /// rendezvous partners (each with whether it already passed) and what it meets.
+    fn issue(&mut self, program: &Program<'_>, at: Issue<'_>);
+    /// The step just issued on `lane` updates `sem` (after [`Watch::issue`]).
+    fn update(&mut self, lane: usize, sem: SemKey);
+}
+
+/// One issue, as a [`Watch`] is told it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Issue<'a> {
+    /// The lane.
+    pub lane: usize,
+    /// The step.
+    pub step: u32,
+    /// The execution's steps before it.
+    pub seq: u64,
+    /// The rounds before its own.
+    pub round: u64,
+    /// Its rendezvous partners, each with whether it already passed.
+    pub partners: &'a [(usize, bool)],
+    /// What it meets, when it is a rendezvous.
+    pub meet: Option<&'a Meet>,
+}
 
 /// The walk's moves (items stepped over, loop iterations begun, calls entered) allowed
 /// per step of the budget: a walk through loops and calls that issue nothing on a lane
@@ -122,8 +148,8 @@ struct Exec<'p, 'm> {
     moves: u64,
 }
 
-/// Runs the program to its end, telling `race` what issues.
-pub(super) fn run(program: &Program<'_>, race: &mut Race) -> Ran {
+/// Runs the program to its end (or after `limit` steps), telling `watch` what issues.
+pub(super) fn run(program: &Program<'_>, watch: &mut dyn Watch, limit: u64) -> Ran {
     let lanes = program.lanes.len();
     let budget = program.static_instructions.saturating_mul(4).max(1_000_000);
     let mut lane_of = HashMap::new();
@@ -173,12 +199,12 @@ pub(super) fn run(program: &Program<'_>, race: &mut Race) -> Ran {
     'rounds: loop {
         let mut issued_any = false;
         for lane in 0..lanes {
-            if exec.ran.steps >= budget || exec.ran.stopped {
-                exec.ran.stopped = true;
+            if exec.ran.steps >= limit.min(budget) || exec.ran.stopped {
+                exec.ran.stopped |= exec.ran.steps >= budget;
                 exec.ran.rounds += u64::from(issued_any);
                 break 'rounds;
             }
-            if exec.try_issue(lane, race) {
+            if exec.try_issue(lane, watch) {
                 issued_any = true;
                 exec.ran.steps += 1;
             }
@@ -256,7 +282,7 @@ impl Exec<'_, '_> {
     }
 
     /// Issues a lane's next instruction when it can; whether it did.
-    fn try_issue(&mut self, lane: usize, race: &mut Race) -> bool {
+    fn try_issue(&mut self, lane: usize, watch: &mut dyn Watch) -> bool {
         let Some(step) = self.ran.at(lane) else {
             self.ran.stuck[lane] = None;
             return false;
@@ -289,12 +315,13 @@ impl Exec<'_, '_> {
             }
         }
         self.ran.stuck[lane] = None;
-        // Issue: the race check first (it orders by the clocks before the updates), then
-        // waits that clear, updates in entry order, triggers.
+        // Issue: the watch first (the race check orders by the clocks before the
+        // updates), then waits that clear, updates in entry order, triggers.
         if let Cursor::Queue { fifo } = &mut self.ran.cursors[lane] {
             fifo.pop_front();
         }
-        race.issue(program, lane, step, &partners, meet.map(|r| &r.meet));
+        let (seq, round) = (self.ran.steps, self.ran.rounds);
+        watch.issue(program, Issue { lane, step, seq, round, partners: &partners, meet: meet.map(|r| &r.meet) });
         for w in &program.waits[s.waits.range()] {
             if w.clears {
                 self.ran.sems.insert((core, w.kind, w.id), 0);
@@ -306,7 +333,7 @@ impl Exec<'_, '_> {
                 Change::Add(v) => value.saturating_add(v),
                 Change::Write(v) => v,
             };
-            race.update(lane, (*target, u.kind, u.id));
+            watch.update(lane, (*target, u.kind, u.id));
         }
         for &block in &program.triggers[s.triggers.range()] {
             if let Some(queue) = program.steps[block as usize].lane() {

@@ -15,7 +15,8 @@
 //! 4. [`exactness`]: whether every fair schedule ends the same way, else why not;
 //! 5. the static comparisons across cores: [`lockstep`] (barriers), [`control_flow`]
 //!    (blocks, loop trip counts), [`sendrecv`] (pipes); and the input's own ([`input`]);
-//! 6. [`findings`]: drafts into findings and diagnostics, in code order, capped.
+//! 6. [`findings`]: drafts into findings and diagnostics, in code order, capped;
+//! 7. [`replay`]: the same execution to a step, for the page's Sync view.
 //!
 //! The log rule (§7) reads no module: it is [`crate::tools::log`]'s.
 
@@ -28,6 +29,7 @@ mod input;
 mod lockstep;
 mod program;
 mod race;
+mod replay;
 mod sendrecv;
 mod stuck;
 
@@ -41,6 +43,7 @@ use crate::output::sync::{
 };
 
 pub use findings::Deny;
+pub use replay::replay;
 
 /// What the check gives back: `report.sync` and its findings as diagnostics.
 #[derive(Debug)]
@@ -55,7 +58,7 @@ pub struct Checked {
 pub fn check(set: &LinkedSet, deny: Deny) -> Checked {
     let program = program::build(set);
     let mut race = race::Race::new(&program);
-    let ran = execution::run(&program, &mut race);
+    let ran = execution::run(&program, &mut race, u64::MAX);
     let verdict = if ran.stopped {
         Verdict::Stopped
     } else if (0..program.lanes.len()).all(|lane| ran.done(lane)) {

@@ -12,6 +12,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::entries::SemKey;
+use super::execution::{Issue, Watch};
 use super::program::{Meet, Program};
 
 /// One access as the check remembers it: the step, and its lane's entry when it issued.
@@ -110,18 +111,14 @@ impl Race {
             *mine = (*mine).max(*theirs);
         }
     }
+}
 
-    /// `step` issues on `lane`: joins what orders it, ticks, checks its accesses.
-    /// `partners` are its rendezvous partners, each with whether it already passed, and
-    /// `meet` what it meets; a queue lane takes its FIFO's head's trigger clock.
-    pub(super) fn issue(
-        &mut self,
-        program: &Program<'_>,
-        lane: usize,
-        step: u32,
-        partners: &[(usize, bool)],
-        meet: Option<&Meet>,
-    ) {
+impl Watch for Race {
+    /// `step` issues on `lane`: joins what orders it, ticks, checks its accesses. Its
+    /// rendezvous partners' arrival clocks join too (a partner that passed, its kept
+    /// one); a queue lane takes its FIFO's head's trigger clock.
+    fn issue(&mut self, program: &Program<'_>, at: Issue<'_>) {
+        let Issue { lane, step, partners, meet, .. } = at;
         let s = &program.steps[step as usize];
         // Its waits' semaphores.
         let n = self.lanes;
@@ -185,7 +182,7 @@ impl Race {
     }
 
     /// An update by `lane` of a semaphore: the semaphore's clock joins the lane's.
-    pub(super) fn update(&mut self, lane: usize, sem: SemKey) {
+    fn update(&mut self, lane: usize, sem: SemKey) {
         let n = self.lanes;
         let clock = &self.clocks[lane * n..(lane + 1) * n];
         let entry = self.sems.entry(sem).or_insert_with(|| vec![0; n].into_boxed_slice());
@@ -193,7 +190,9 @@ impl Race {
             *theirs = (*theirs).max(*mine);
         }
     }
+}
 
+impl Race {
     /// An access to `cell`: checked against the latest write (and, for a write, read) by
     /// every lane of another core, then remembered as its lane's latest.
     fn access(&mut self, program: &Program<'_>, cell: u32, seen: Seen, write: bool) {

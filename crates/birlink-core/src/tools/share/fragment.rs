@@ -31,6 +31,8 @@ pub enum View {
     Addresses,
     /// `diagnostics`.
     Diagnostics,
+    /// `sync`: will the linked cores hang or race? (docs/spec/sync.md §9)
+    Sync,
     /// `linkdir`: a work directory's link directory and merged tensor map.
     LinkDir,
     /// `compare`: the link set against another one (`tools::compare`).
@@ -39,13 +41,14 @@ pub enum View {
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: [View; 8] = [
+    pub const ALL: [View; 9] = [
         View::Pipeline,
         View::CallGraph,
         View::Barriers,
         View::Semaphores,
         View::Addresses,
         View::Diagnostics,
+        View::Sync,
         View::LinkDir,
         View::Compare,
     ];
@@ -59,6 +62,7 @@ impl View {
             View::Semaphores => "semaphores",
             View::Addresses => "addresses",
             View::Diagnostics => "diagnostics",
+            View::Sync => "sync",
             View::LinkDir => "linkdir",
             View::Compare => "compare",
         }

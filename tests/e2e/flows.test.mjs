@@ -52,6 +52,10 @@ const VIEWS = {
   semaphores: () => ({ selector: '#semaphores-view #lockstep' }),
   addresses: () => ({ selector: '#addresses-view', not: /did not run/ }),
   diagnostics: () => ({ selector: '#diagnostics-view' }),
+  // The sync check reads the compiler's per-core modules: the seeds' reading says why not.
+  sync: (flow) => (flow === 'seeds'
+    ? { selector: '.sync-skipped', text: /did not run: the seeds' reading/ }
+    : { selector: '#sync-view #sync-headline', text: /completes \(exact\)/ }),
   linkdir: (flow) => ({
     selector: '#link-dir-view',
     text: flow === 'flat' ? /The flat flow: the compiler runs no bir_linker/ : /not a compiler work directory/,

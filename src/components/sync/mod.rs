@@ -39,7 +39,7 @@ pub fn sync_view() -> Html {
     let step = state.sync_step().unwrap_or(execution.steps);
     let replay = state.sync_replay();
     html! {
-        <div class="sync-view">
+        <div class="sync-view" id="sync-view">
             <SyncVerdict sync={sync.clone()} />
             if execution.verdict == Verdict::Deadlock {
                 <StuckState execution={execution.clone()} />
@@ -259,7 +259,7 @@ fn lanes(props: &LanesProps) -> Html {
     html! {
         <div class="sync-lanes">
             <svg id="sync-lanes" role="img" aria-label="Each lane's issues in the window before the slider"
-                 viewBox={view_box} width={scene.width.to_string()} height={scene.height.to_string()}>
+                 viewBox={view_box} style={format!("max-width: {}px", scene.width)}>
                 <defs>
                     <marker id="sync-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                         <path d="M 0 0 L 10 5 L 0 10 z" class="arrowhead" />
@@ -302,6 +302,10 @@ fn lanes(props: &LanesProps) -> Html {
                     </g>
                 }) }
             </svg>
+            <p class="sync-legend muted">
+                <span class="key issue" />{ "an issue " }<span class="key wait" />{ "one that waited " }
+                <span class="key barrier" />{ "a barrier · a rung: a rendezvous passed together · an arrow: a remote update to the wait that took it · at the right, a blocked lane (filled: the root)" }
+            </p>
         </div>
     }
 }

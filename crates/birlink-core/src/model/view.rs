@@ -37,6 +37,9 @@ pub(crate) trait JsonView<'a>: Copy {
     fn get(self, key: &str) -> Option<Self>;
     /// Calls `each` with every element, when this is an array.
     fn for_each_element(self, each: &mut dyn FnMut(Self));
+    /// Calls `each` with every member (its key and value), in order, when this is an
+    /// object (a key the text repeats is met twice: the last one is the map's).
+    fn for_each_member(self, each: &mut dyn FnMut(&'a str, Self));
     /// Its compact JSON text (`serde_json`'s printing).
     fn compact_text(self) -> std::borrow::Cow<'a, str>;
 }
@@ -72,6 +75,12 @@ impl<'a> JsonView<'a> for &'a Value {
     fn for_each_element(self, each: &mut dyn FnMut(Self)) {
         if let Value::Array(items) = self {
             items.iter().for_each(each);
+        }
+    }
+
+    fn for_each_member(self, each: &mut dyn FnMut(&'a str, Self)) {
+        if let Value::Object(map) = self {
+            map.iter().for_each(|(k, v)| each(k, v));
         }
     }
 
@@ -223,6 +232,10 @@ impl<'a> JsonView<'a> for Text<'a> {
         self.elements().for_each(each);
     }
 
+    fn for_each_member(self, each: &mut dyn FnMut(&'a str, Self)) {
+        self.members().for_each(|(k, v)| each(k, v));
+    }
+
     fn compact_text(self) -> std::borrow::Cow<'a, str> {
         std::borrow::Cow::Borrowed(self.0)
     }
@@ -297,6 +310,13 @@ impl<'a> JsonView<'a> for Json<'a> {
         match self {
             Json::Value(v) => v.for_each_element(&mut |e| each(Json::Value(e))),
             Json::Text(t) => t.for_each_element(&mut |e| each(Json::Text(e))),
+        }
+    }
+
+    fn for_each_member(self, each: &mut dyn FnMut(&'a str, Self)) {
+        match self {
+            Json::Value(v) => v.for_each_member(&mut |k, e| each(k, Json::Value(e))),
+            Json::Text(t) => t.for_each_member(&mut |k, e| each(k, Json::Text(e))),
         }
     }
 

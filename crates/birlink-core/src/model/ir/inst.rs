@@ -272,11 +272,11 @@ impl Inst {
     }
 
     /// The instruction's keys to read without building a map: a kept instruction's
-    /// members found once in its text (parsed instead when a string in it has an
-    /// escape, which the text view does not read), else its fields.
+    /// text (parsed instead when a string in it has an escape, which the text view does
+    /// not read), else its fields.
     pub(crate) fn view(&self) -> InstView<'_> {
         match self.kept_text() {
-            Some(text) if !text.contains('\\') => InstView::Members(Text(text).members().collect()),
+            Some(text) if !text.contains('\\') => InstView::Text(Text(text)),
             _ => InstView::Fields(self.fields()),
         }
     }
@@ -340,18 +340,35 @@ impl Inst {
 
 /// An instruction's keys, read either way ([`Inst::view`]).
 pub(crate) enum InstView<'a> {
-    /// A kept instruction's members, in text order.
-    Members(Vec<(&'a str, Text<'a>)>),
+    /// A kept instruction's canonical text.
+    Text(Text<'a>),
     /// Parsed fields.
     Fields(Cow<'a, Fields>),
 }
 
 impl InstView<'_> {
-    /// The value of `key`.
+    /// The value of `key` (a scan of the text: to read several keys, one pass of
+    /// [`InstView::for_each_member`] costs less).
     pub(crate) fn get(&self, key: &str) -> Option<Json<'_>> {
         match self {
-            InstView::Members(members) => members.iter().find(|(k, _)| *k == key).map(|&(_, value)| Json::Text(value)),
+            InstView::Text(text) => text.get(key).map(Json::Text),
             InstView::Fields(fields) => fields.get(key).map(Json::Value),
+        }
+    }
+
+    /// Calls `each` with every member, in order: one pass over the text.
+    pub(crate) fn for_each_member<'v>(&'v self, each: &mut dyn FnMut(&'v str, Json<'v>)) {
+        match self {
+            InstView::Text(text) => text.members().for_each(|(k, v)| each(k, Json::Text(v))),
+            InstView::Fields(fields) => fields.iter().for_each(|(k, v)| each(k, Json::Value(v))),
+        }
+    }
+
+    /// The kept text, when the view is one (what a search for a name may scan).
+    pub(crate) fn text(&self) -> Option<&str> {
+        match self {
+            InstView::Text(text) => Some(text.0),
+            InstView::Fields(_) => None,
         }
     }
 }

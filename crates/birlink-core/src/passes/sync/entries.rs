@@ -100,8 +100,6 @@ pub(super) struct Wait {
     pub register: bool,
     /// `evt-set-then-clear`: the event is cleared to 0 when it issues.
     pub clears: bool,
-    /// The entry's `from`, shown only (boxed: most waits are read for their counts).
-    pub from: Option<Box<Value>>,
 }
 
 impl Wait {
@@ -189,55 +187,106 @@ impl Update {
     }
 }
 
-/// The type an entry names, else the one its mode implies.
-fn kind_of<'a, V: JsonView<'a>>(entry: V, mode: Option<&str>) -> SemKind {
-    match entry.get("type").and_then(V::as_str) {
-        Some("semaphore") => SemKind::Semaphore,
-        Some("event") => SemKind::Event,
-        _ if mode.is_some_and(|m| m.starts_with("evt-")) => SemKind::Event,
-        _ => SemKind::Semaphore,
-    }
+/// An entry's keys, read in one pass over its members.
+struct Keys<'a, V> {
+    id: Option<V>,
+    mode: Option<V>,
+    kind: Option<V>,
+    cmp: Option<V>,
+    /// `wait_value` or `update_value` (winning over `value`).
+    named_value: Option<V>,
+    value: Option<V>,
+    from: Option<V>,
+    target_core: Option<V>,
+    _text: std::marker::PhantomData<&'a ()>,
 }
 
-/// An entry's `mode`: `Some(None)` without one, `None` when it is not a string.
-fn mode_of<'a, V: JsonView<'a>>(entry: V) -> Option<Option<&'a str>> {
-    match entry.get("mode") {
-        None => Some(None),
-        Some(mode) => Some(Some(mode.as_str()?)),
+impl<'a, V: JsonView<'a>> Keys<'a, V> {
+    /// The keys of `entry` (the last of a key, as a map keeps it); `value_key` is
+    /// `wait_value` or `update_value`.
+    fn of(entry: V, value_key: &str) -> Keys<'a, V> {
+        let mut keys = Keys {
+            id: None,
+            mode: None,
+            kind: None,
+            cmp: None,
+            named_value: None,
+            value: None,
+            from: None,
+            target_core: None,
+            _text: std::marker::PhantomData,
+        };
+        entry.for_each_member(&mut |key, value| match key {
+            "id" => keys.id = Some(value),
+            "mode" => keys.mode = Some(value),
+            "type" => keys.kind = Some(value),
+            "cmp" => keys.cmp = Some(value),
+            "value" => keys.value = Some(value),
+            "from" => keys.from = Some(value),
+            "target_core" => keys.target_core = Some(value),
+            key if key == value_key => keys.named_value = Some(value),
+            _ => {}
+        });
+        keys
+    }
+
+    /// `mode`: `Some(None)` without one, `None` when it is not a string.
+    fn mode(&self) -> Option<Option<&'a str>> {
+        match self.mode {
+            None => Some(None),
+            Some(mode) => Some(Some(mode.as_str()?)),
+        }
+    }
+
+    /// The type it names, else the one its mode implies.
+    fn kind(&self, mode: Option<&str>) -> SemKind {
+        match self.kind.and_then(V::as_str) {
+            Some("semaphore") => SemKind::Semaphore,
+            Some("event") => SemKind::Event,
+            _ if mode.is_some_and(|m| m.starts_with("evt-")) => SemKind::Event,
+            _ => SemKind::Semaphore,
+        }
     }
 }
 
 /// An `on_wait` entry, or `None` when it cannot be read.
 pub(super) fn wait<'a, V: JsonView<'a>>(entry: V) -> Option<Wait> {
-    let id = entry.get("id")?.as_u64()?;
-    let mode = mode_of(entry)?;
+    let keys = Keys::of(entry, "wait_value");
+    let id = keys.id?.as_u64()?;
+    let mode = keys.mode()?;
     let (clears, register, default_value) = match mode {
         None | Some("sem-ge-imm") => (false, false, 0),
         Some("sem-ge-reg") => (false, true, 0),
         Some("evt-set-then-clear") => (true, false, 1),
         Some(_) => return None,
     };
-    let cmp = match entry.get("cmp") {
+    let cmp = match keys.cmp {
         None => Cmp::Ge,
         Some(cmp) => Cmp::parse(cmp.as_str()?)?,
     };
-    let value = match entry.get("wait_value").or_else(|| entry.get("value")) {
+    let value = match keys.named_value.or(keys.value) {
         None => default_value,
         Some(v) => v.as_i64()?,
     };
     // An `evt-set-then-clear` waits for the event `id`, whatever its `type`.
-    let kind = if clears { SemKind::Event } else { kind_of(entry, mode) };
-    let from = entry.get("from").map(|f| Box::new(serde_json::from_str(&f.compact_text()).unwrap_or(Value::Null)));
-    Some(Wait { kind, id, cmp, value, register, clears, from })
+    let kind = if clears { SemKind::Event } else { keys.kind(mode) };
+    Some(Wait { kind, id, cmp, value, register, clears })
+}
+
+/// A wait's `from`, as read (shown only: read again where it is shown).
+pub(super) fn wait_from<'a, V: JsonView<'a>>(entry: V) -> Option<Value> {
+    let from = Keys::of(entry, "wait_value").from?;
+    Some(serde_json::from_str(&from.compact_text()).unwrap_or(Value::Null))
 }
 
 /// An `on_update` entry, or `None` when it cannot be read (`cores` is the number of
 /// cores: a `target_core` must name one).
 pub(super) fn update<'a, V: JsonView<'a>>(entry: V, cores: u64) -> Option<Update> {
-    let id = entry.get("id")?.as_u64()?;
-    let mode = mode_of(entry)?;
-    let kind = kind_of(entry, mode);
-    let value = match entry.get("update_value").or_else(|| entry.get("value")) {
+    let keys = Keys::of(entry, "update_value");
+    let id = keys.id?.as_u64()?;
+    let mode = keys.mode()?;
+    let kind = keys.kind(mode);
+    let value = match keys.named_value.or(keys.value) {
         None => 1,
         Some(v) => v.as_i64()?,
     };
@@ -252,7 +301,7 @@ pub(super) fn update<'a, V: JsonView<'a>>(entry: V, cores: u64) -> Option<Update
         "evt-clr" => Change::Write(0),
         _ => return None,
     };
-    let target = match entry.get("target_core") {
+    let target = match keys.target_core {
         None => None,
         Some(core) if core.json_type() == JsonType::Null => None,
         Some(core) => Some(core.as_u64().filter(|&c| c < cores)?),

@@ -148,10 +148,23 @@ struct Exec<'p, 'm> {
     moves: u64,
 }
 
+/// The most steps a walk through calls may add to the budget (a call tree that doubles
+/// at each level would otherwise give it billions).
+const WALKED_BUDGET_CAP: u64 = 20_000_000;
+
+/// The budget of steps: max(10^6, 4 × the set's static instructions, 4 × what a walk
+/// through its calls issues, loops once, capped at [`WALKED_BUDGET_CAP`]). birlink's
+/// reading: the calls' share is what lets a modular set, whose dispatcher calls one
+/// definition 46 times, run to its end.
+pub(super) fn budget(program: &Program<'_>) -> u64 {
+    let walked = program.walked_instructions.saturating_mul(4).min(WALKED_BUDGET_CAP);
+    program.static_instructions.saturating_mul(4).max(walked).max(1_000_000)
+}
+
 /// Runs the program to its end (or after `limit` steps), telling `watch` what issues.
 pub(super) fn run(program: &Program<'_>, watch: &mut dyn Watch, limit: u64) -> Ran {
     let lanes = program.lanes.len();
-    let budget = program.static_instructions.saturating_mul(4).max(1_000_000);
+    let budget = budget(program);
     let mut lane_of = HashMap::new();
     for (k, lane) in program.lanes.iter().enumerate() {
         if lane.queue.is_none() {

@@ -255,14 +255,18 @@ type Role<'p> = (bool, &'p str, usize);
 
 /// BL0709: after `completes`, each semaphore whose final value differs between cores.
 ///
-/// birlink's reading, departing from the contract's comparison by id: semaphores are
-/// paired across cores by what updates them ([`Role`]), as `vnc_link` pairs remote
-/// updates by the instruction, not the id — a core's semaphore ids may differ from its
-/// peer's (that is why `vnc_link` relinks them), so comparing by id would compare
-/// different semaphores. A semaphore no core's same role has is compared with 0.
+/// birlink's reading, departing from the contract's comparison by id alone: a semaphore
+/// is compared with its counterparts on the other cores, those of the same type and id
+/// **and** those updated first by the same instruction (its [`Role`]), as `vnc_link`
+/// pairs remote updates by the instruction, not the id — a core's semaphore ids may
+/// differ from its peer's (that is why `vnc_link` relinks them), so comparing by id alone
+/// would compare different semaphores. Counterparts are joined transitively; each core's
+/// values in a group are summed (a core with none: 0).
 pub(super) fn leftovers(program: &Program<'_>, ran: &Ran, drafts: &mut Vec<Draft>) {
+    type Sem = (CoreIx, super::entries::SemKind, u64);
     let cores = program.cores.len();
-    let mut roles: HashMap<(CoreIx, super::entries::SemKind, u64), Role<'_>> = HashMap::new();
+    // Every semaphore an update touches, with its role.
+    let mut roles: BTreeMap<Sem, Role<'_>> = BTreeMap::new();
     for (step, s) in program.steps.iter().enumerate() {
         for (k, at) in s.updates.range().enumerate() {
             let (target, update) = &program.updates[at];
@@ -274,27 +278,57 @@ pub(super) fn leftovers(program: &Program<'_>, ran: &Ran, drafts: &mut Vec<Draft
             }
         }
     }
-    // Each role's semaphore (core 0's id first, else the first core's) and its values.
-    let mut by_role: BTreeMap<(&str, Role<'_>), (u64, Vec<i64>)> = BTreeMap::new();
-    let mut sems: Vec<(&(CoreIx, super::entries::SemKind, u64), &i64)> = ran.sems.iter().collect();
-    sems.sort_by_key(|(key, _)| **key);
-    for (&(core, kind, id), &value) in sems {
-        let Some(&role) = roles.get(&(core, kind, id)) else { continue };
-        let entry = by_role.entry((kind.as_str(), role)).or_insert_with(|| (id, vec![0; cores]));
-        entry.1[core] = value;
+    let sems: Vec<Sem> = roles.keys().copied().collect();
+    let mut parent: Vec<usize> = (0..sems.len()).collect();
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
     }
-    let mut differing: Vec<(&str, u64, Vec<i64>)> = by_role
-        .into_iter()
-        .filter(|(_, (_, values))| values.iter().any(|v| *v != values[0]))
-        .map(|((kind, _), (id, values))| (kind, id, values))
+    let union = |parent: &mut Vec<usize>, a: usize, b: usize| {
+        let (a, b) = (find(parent, a), find(parent, b));
+        if a != b {
+            parent[a.max(b)] = a.min(b);
+        }
+    };
+    let mut by_id: HashMap<(super::entries::SemKind, u64), usize> = HashMap::new();
+    let mut by_role: HashMap<(super::entries::SemKind, Role<'_>), usize> = HashMap::new();
+    for (i, sem) in sems.iter().enumerate() {
+        if let Some(&j) = by_id.get(&(sem.1, sem.2)) {
+            union(&mut parent, i, j);
+        } else {
+            by_id.insert((sem.1, sem.2), i);
+        }
+        let role = roles[sem];
+        if let Some(&j) = by_role.get(&(sem.1, role)) {
+            union(&mut parent, i, j);
+        } else {
+            by_role.insert((sem.1, role), i);
+        }
+    }
+    // Each group: the first semaphore (core order, type, id) names it; each core's sum.
+    let mut groups: BTreeMap<usize, (Sem, Vec<i64>)> = BTreeMap::new();
+    for (i, sem) in sems.iter().enumerate() {
+        let root = find(&mut parent, i);
+        let value = ran.sems.get(sem).copied().unwrap_or(0);
+        let group = groups.entry(root).or_insert_with(|| (*sem, vec![0; cores]));
+        group.1[sem.0] = group.1[sem.0].saturating_add(value);
+    }
+    let mut differing: Vec<(&str, u64, Vec<i64>)> = groups
+        .into_values()
+        .filter(|(_, values)| values.iter().any(|v| *v != values[0]))
+        .map(|(sem, values)| (sem.1.as_str(), sem.2, values))
         .collect();
     differing.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
     for (kind, id, values) in differing {
         let listed: Vec<String> =
             values.iter().enumerate().map(|(c, v)| format!("{v} on core {}", program.core_id(c))).collect();
         let message = format!(
-            "{kind} {id} (and its counterparts: the semaphores the same instruction updates on the other cores) ends at \
-             {}: the cores leave it at different counts, so the next run's waits on it start from different values",
+            "{kind} {id} (with its counterparts: the same id, or the semaphore the same instruction updates, on the \
+             other cores) ends at {}: the cores leave it at different counts, so the next run's waits on it start \
+             from different values",
             listed.join(", "),
         );
         let help = format!(

@@ -14,16 +14,28 @@ use super::program::{CoreIx, Item, Noted, Program, What};
 use crate::diag::codes::Code;
 use crate::model::arena::Handle;
 use crate::model::ir::Inst;
+use crate::model::view::JsonView;
 use crate::output::sync::WaitRow;
 
-/// A wait as the report shows it.
-pub(super) fn wait_row(wait: &super::entries::Wait) -> WaitRow {
+/// A step's `k`-th wait as the report shows it (its `from` read again from the
+/// instruction: the program keeps counts, not what is only shown).
+pub(super) fn wait_row(program: &Program<'_>, step: u32, k: usize) -> WaitRow {
+    let s = &program.steps[step as usize];
+    let wait = &program.waits[s.waits.range()][k];
+    let view = program.inst(step).view();
+    let mut entries = Vec::new();
+    if let Some(list) = view.get("sync_info").and_then(|sync| sync.get("on_wait")) {
+        list.for_each_element(&mut |entry| entries.push(entry));
+    }
+    // The k-th readable entry is the k-th wait (unreadable ones were left out).
+    let from =
+        entries.into_iter().filter(|e| super::entries::wait(*e).is_some()).nth(k).and_then(super::entries::wait_from);
     WaitRow {
         kind: wait.kind.as_str().to_owned(),
         id: wait.id,
         cmp: wait.cmp.as_str().to_owned(),
         value: wait.value,
-        from: wait.from.as_deref().cloned(),
+        from,
     }
 }
 
@@ -77,8 +89,9 @@ pub(super) fn unknown_semaphores(program: &Program<'_>, drafts: &mut Vec<Draft>)
     for (step, s) in program.steps.iter().enumerate() {
         let unknown = program.waits[s.waits.range()]
             .iter()
-            .find(|w| !w.cmp.holds(0, w.value) && !touched.contains(&(s.core(), w.kind, w.id)));
-        let Some(wait) = unknown else { continue };
+            .position(|w| !w.cmp.holds(0, w.value) && !touched.contains(&(s.core(), w.kind, w.id)));
+        let Some(k) = unknown else { continue };
+        let wait = &program.waits[s.waits.range()][k];
         let core = program.core_id(s.core());
         let name = program.inst(step as u32).name();
         let (kind, id) = (wait.kind.as_str(), wait.id);
@@ -92,7 +105,7 @@ pub(super) fn unknown_semaphores(program: &Program<'_>, drafts: &mut Vec<Draft>)
             "find the instruction meant to signal `{name}` and check which {kind} it updates (for a remote update, the \
              id vnc_link gave it on core {core}); wait on that one",
         );
-        let detail = json!({"wait": wait_row(wait)});
+        let detail = json!({"wait": wait_row(program, step as u32, k)});
         drafts.push(Draft::at_step(program, Code::SyncUnknownSemaphore, step as u32).says(message, help, detail));
     }
 }

@@ -11,6 +11,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use rustc_hash::FxHashMap;
+
 use serde_json::Value;
 
 use super::entries::{self, Change, Mode, SemKind, Update, Wait};
@@ -354,6 +356,10 @@ pub(super) struct Program<'m> {
     /// Every instruction object of the functions and queues, reached or not, `Loop`s and
     /// `Call`s included (the budget's measure).
     pub static_instructions: u64,
+    /// What a walk from each core's entry issues with every loop taken once and every
+    /// call entered each time it is met (the budget's other measure: a dispatcher calling
+    /// one definition 46 times issues it 46 times), plus the queues' blocks.
+    pub walked_instructions: u64,
 }
 
 impl Program<'_> {
@@ -386,6 +392,45 @@ impl Program<'_> {
     }
 }
 
+/// The keys of an instruction the program reads, found in one pass.
+#[derive(Default)]
+struct Keys<'a> {
+    engine: Option<Json<'a>>,
+    opcode: Option<Json<'a>>,
+    sync: Option<Json<'a>>,
+    ins: Option<Json<'a>>,
+    outs: Option<Json<'a>>,
+    descriptors: Option<Json<'a>>,
+    dependencies: Option<Json<'a>>,
+    pipe: Option<Json<'a>>,
+    send_to: Option<Json<'a>>,
+    recv_from: Option<Json<'a>>,
+    dma_engine: bool,
+    triggers: bool,
+    sema_group: Option<Json<'a>>,
+    cores: Option<Json<'a>>,
+}
+
+/// A branch's kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Branch {
+    /// Not a branch.
+    None,
+    /// `UnconditionalBranch`.
+    Unconditional,
+    /// `CompareAndBranch`.
+    Compare,
+}
+
+/// What the walk needs of a step beyond its record.
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    /// It has `dma_blocks`.
+    triggers: bool,
+    /// It is a branch.
+    branch: Branch,
+}
+
 /// Calls `each` with every element of `list`, when it is an array.
 fn for_each<'a>(list: Option<Json<'a>>, mut each: impl FnMut(Json<'a>)) {
     if let Some(list) = list {
@@ -400,13 +445,15 @@ struct Builder<'p, 'm> {
     cores: u64,
     module: &'m Module,
     /// Instruction names, interned (dependencies name them).
-    names: HashMap<&'m str, u32>,
+    names: FxHashMap<&'m str, u32>,
     /// Dependency names no instruction of the core bears.
-    strangers: HashMap<String, u32>,
+    strangers: FxHashMap<String, u32>,
     engines: Vec<String>,
-    functions: HashMap<&'m str, u32>,
+    functions: FxHashMap<&'m str, u32>,
     /// Memory locations by name: each function holding one, and its shared cell.
-    memlocs: HashMap<&'m str, Vec<(u32, Option<u32>)>>,
+    memlocs: FxHashMap<&'m str, Vec<(u32, Option<u32>)>>,
+    /// The names of the memory locations that are shared cells.
+    shared: Vec<&'m str>,
     /// Every core's shared cells so far.
     cells: &'p mut HashMap<(u64, String), u32>,
     /// Queues' blocks by queue and name, with their steps once made.
@@ -434,6 +481,7 @@ pub(super) fn build(set: &LinkedSet) -> Program<'_> {
         cells: Vec::new(),
         noted: Vec::new(),
         static_instructions: 0,
+        walked_instructions: 0,
     };
     let cores = set.modules.len() as u64;
     let mut cells: HashMap<(u64, String), u32> = HashMap::new();
@@ -443,11 +491,12 @@ pub(super) fn build(set: &LinkedSet) -> Program<'_> {
             core: index,
             cores,
             module: &linked.module,
-            names: HashMap::new(),
-            strangers: HashMap::new(),
+            names: FxHashMap::default(),
+            strangers: FxHashMap::default(),
             engines: Vec::new(),
-            functions: HashMap::new(),
-            memlocs: HashMap::new(),
+            functions: FxHashMap::default(),
+            memlocs: FxHashMap::default(),
+            shared: Vec::new(),
             cells: &mut cells,
             blocks: Vec::new(),
             triggered: HashSet::new(),
@@ -455,12 +504,49 @@ pub(super) fn build(set: &LinkedSet) -> Program<'_> {
         };
         builder.core(linked.core.unwrap_or(index as u64));
     }
+    program.walked_instructions = walked(&program);
     let mut by_index: Vec<(u64, String)> = vec![(0, String::new()); cells.len()];
     for (cell, index) in cells {
         by_index[index as usize] = cell;
     }
     program.cells = by_index;
     program
+}
+
+/// What a walk of every core issues, loops taken once, calls entered each time (a call
+/// of a function on its own chain counts nothing), queues' blocks included; saturating.
+fn walked(program: &Program<'_>) -> u64 {
+    fn items(program: &Program<'_>, core: usize, span: Span, memo: &mut [Option<u64>], chain: &mut Vec<u32>) -> u64 {
+        let mut n = 0u64;
+        for at in span.range() {
+            n = n.saturating_add(match &program.items[at] {
+                Item::Step(_) => 1,
+                Item::Loop { body, .. } => items(program, core, *body, memo, chain),
+                Item::Call { target: Some(t), .. } if !chain.contains(t) => function(program, core, *t, memo, chain),
+                Item::Call { .. } => 0,
+            });
+        }
+        n
+    }
+    fn function(program: &Program<'_>, core: usize, f: u32, memo: &mut [Option<u64>], chain: &mut Vec<u32>) -> u64 {
+        if let Some(n) = memo[f as usize] {
+            return n;
+        }
+        chain.push(f);
+        let n = items(program, core, program.cores[core].functions[f as usize].items, memo, chain);
+        chain.pop();
+        memo[f as usize] = Some(n);
+        n
+    }
+    let mut total = 0u64;
+    for (core, prog) in program.cores.iter().enumerate() {
+        let mut memo = vec![None; prog.functions.len()];
+        if let Some(entry) = prog.entry {
+            total = total.saturating_add(function(program, core, entry, &mut memo, &mut Vec::new()));
+        }
+    }
+    let blocks = program.steps.iter().filter(|s| s.function().is_none()).count() as u64;
+    total.saturating_add(blocks)
 }
 
 /// A `Loop`'s trip count ([`trips`]).
@@ -547,6 +633,9 @@ impl<'m> Builder<'_, 'm> {
                         let next = self.cells.len() as u32;
                         *self.cells.entry(cell).or_insert(next)
                     });
+                    if cell.is_some() && !self.shared.contains(&memloc.name()) {
+                        self.shared.push(memloc.name());
+                    }
                     self.memlocs.entry(memloc.name()).or_default().push((k as u32, cell));
                 }
             }
@@ -579,7 +668,7 @@ impl<'m> Builder<'_, 'm> {
                     if store.insts[inst].op != Op::DmaBlock {
                         continue;
                     }
-                    let step = self.step(inst, None, order);
+                    let (step, _) = self.step(inst, None, order);
                     if let Some(entry) = self.blocks[qi].1.get_mut(at) {
                         entry.1 = step;
                     }
@@ -643,9 +732,9 @@ impl<'m> Builder<'_, 'm> {
                         items.push(Item::Call { inst, target, order });
                     }
                     _ => {
-                        let step = self.step(inst, Some(function), order);
-                        self.branch(inst, step, function, next_block, order);
-                        if i.view().get("dma_blocks").is_some() {
+                        let (step, keys) = self.step(inst, Some(function), order);
+                        self.branch(inst, step, function, next_block, order, keys);
+                        if keys.triggers {
                             pending.push((step, inst, function, order));
                         }
                         items.push(Item::Step(step));
@@ -659,17 +748,27 @@ impl<'m> Builder<'_, 'm> {
     }
 
     /// A branch that does not fall through is noted (it is issued, not followed).
-    fn branch(&mut self, inst: Handle<Inst>, step: u32, function: u32, next_block: Option<&str>, order: u32) {
+    fn branch(
+        &mut self,
+        inst: Handle<Inst>,
+        step: u32,
+        function: u32,
+        next_block: Option<&str>,
+        order: u32,
+        keys: Found,
+    ) {
+        if keys.branch == Branch::None {
+            return;
+        }
         let i = &self.module.store.insts[inst];
-        let opcode = i.opcode();
-        let target = match opcode.as_ref() {
-            opcode::UNCONDITIONAL_BRANCH => match i.view().get("target").map(|t| t.as_str().map(str::to_owned)) {
+        let view = i.view();
+        let target = match keys.branch {
+            Branch::Unconditional => match view.get("target").map(|t| t.as_str().map(str::to_owned)) {
                 None => return,
                 Some(target) if target.as_deref() == next_block => return,
                 Some(target) => target,
             },
-            opcode::COMPARE_AND_BRANCH => i.view().get("on_true").and_then(Json::as_str).map(str::to_owned),
-            _ => return,
+            _ => view.get("on_true").and_then(Json::as_str).map(str::to_owned),
         };
         self.program.noted.push(Noted::NotModelled {
             core: self.core,
@@ -683,20 +782,47 @@ impl<'m> Builder<'_, 'm> {
         });
     }
 
-    /// One instruction's step, its keys read without building a map.
-    fn step(&mut self, inst: Handle<Inst>, function: Option<u32>, order: u32) -> u32 {
+    /// One instruction's step, its keys read in one pass over its text; what else the
+    /// walk needs of it.
+    fn step(&mut self, inst: Handle<Inst>, function: Option<u32>, order: u32) -> (u32, Found) {
         let module = self.module;
         let i = &module.store.insts[inst];
         let view = i.view();
-        let engine = view.get("engine").and_then(Json::as_str).unwrap_or("Unassigned");
+        let mut keys = Keys::default();
+        view.for_each_member(&mut |key, value| match key {
+            "engine" => keys.engine = Some(value),
+            "opcode" => keys.opcode = Some(value),
+            "sync_info" => keys.sync = Some(value),
+            "ins" => keys.ins = Some(value),
+            "outs" => keys.outs = Some(value),
+            "blocks" => keys.descriptors = Some(value),
+            "dependencies" => keys.dependencies = Some(value),
+            "pipe_id" => keys.pipe = Some(value),
+            "send_to_rank" => keys.send_to = Some(value),
+            "recv_from_rank" => keys.recv_from = Some(value),
+            "dma_engine" => keys.dma_engine = true,
+            "dma_blocks" => keys.triggers = true,
+            "sema_group" => keys.sema_group = Some(value),
+            "cores" => keys.cores = Some(value),
+            _ => {}
+        });
+        let opcode = keys.opcode.and_then(Json::as_str).unwrap_or("");
+        let found = Found {
+            triggers: keys.triggers,
+            branch: match opcode {
+                opcode::UNCONDITIONAL_BRANCH => Branch::Unconditional,
+                opcode::COMPARE_AND_BRANCH => Branch::Compare,
+                _ => Branch::None,
+            },
+        };
+        let engine = keys.engine.and_then(Json::as_str).unwrap_or("Unassigned");
         let engine = self.intern_engine(engine);
         let name = self.intern_name(i.name());
         let index = self.program.steps.len() as u32;
         // Waits and updates.
-        let sync = view.get("sync_info");
         let (mut waited, mut updated) = (false, false);
         let waits_start = self.program.waits.len();
-        for_each(sync.and_then(|s| s.get("on_wait")), |entry| {
+        for_each(keys.sync.and_then(|s| s.get("on_wait")), |entry| {
             waited = true;
             match entries::wait(entry) {
                 Some(wait) => self.program.waits.push(wait),
@@ -705,7 +831,7 @@ impl<'m> Builder<'_, 'm> {
         });
         let waits = Span::of(waits_start, self.program.waits.len());
         let updates_start = self.program.updates.len();
-        for_each(sync.and_then(|s| s.get("on_update")), |entry| {
+        for_each(keys.sync.and_then(|s| s.get("on_update")), |entry| {
             updated = true;
             match entries::update(entry, self.cores) {
                 Some(update) => {
@@ -715,9 +841,9 @@ impl<'m> Builder<'_, 'm> {
                 None => self.note_entry(inst, (index, function), order, What::UnreadableUpdate, entry.to_value()),
             }
         });
-        if i.opcode() == opcode::GROUP_RESET_SEMAPHORES {
+        if opcode == opcode::GROUP_RESET_SEMAPHORES {
             let core = self.core;
-            for_each(view.get("sema_group"), |id| {
+            for_each(keys.sema_group, |id| {
                 if let Some(id) = id.as_u64() {
                     let reset = Update {
                         kind: SemKind::Semaphore,
@@ -737,18 +863,16 @@ impl<'m> Builder<'_, 'm> {
         let mut rendezvous = None;
         if i.op == Op::CoreBarrier && !lowered {
             let mut cores = Vec::new();
-            for_each(view.get("cores"), |c| cores.extend(c.as_u64().filter(|&c| c < self.cores).map(|c| c as usize)));
+            for_each(keys.cores, |c| cores.extend(c.as_u64().filter(|&c| c < self.cores).map(|c| c as usize)));
             if cores.is_empty() {
                 cores = (0..self.cores as usize).collect();
             }
             rendezvous = Some(self.push_rendezvous(Meet::Barrier, cores));
         }
-        if let Some(pipe) = view.get("pipe_id").and_then(Json::as_u64) {
-            let ranks: Vec<u64> = ["send_to_rank", "recv_from_rank"]
-                .iter()
-                .filter_map(|key| view.get(key).and_then(Json::as_u64))
-                .collect();
-            let transport = if view.get("dma_engine").is_some() {
+        if let Some(pipe) = keys.pipe.and_then(Json::as_u64) {
+            let ranks: Vec<u64> =
+                [keys.send_to, keys.recv_from].into_iter().flatten().filter_map(Json::as_u64).collect();
+            let transport = if keys.dma_engine {
                 Transport::DmaEngine
             } else if i.op == Op::Sb2Sb {
                 Transport::GpsimdDma
@@ -766,22 +890,25 @@ impl<'m> Builder<'_, 'm> {
             }
         }
         // Shared memory it touches: `ins` read, `outs` write, then a DMA block's
-        // descriptors' own.
+        // descriptors' own. Its operands are read only when its text names a shared
+        // memory location at all (most instructions touch none).
         let accesses_start = self.program.accesses.len();
-        self.operands(view.get("ins"), function, false);
-        self.operands(view.get("outs"), function, true);
-        if i.op == Op::DmaBlock {
-            for_each(view.get("blocks"), |descriptor| {
-                for_each(descriptor.get("instructions"), |inner| {
-                    self.operands(inner.get("ins"), function, false);
-                    self.operands(inner.get("outs"), function, true);
+        if self.may_share(view.text()) {
+            self.operands(keys.ins, function, false);
+            self.operands(keys.outs, function, true);
+            if i.op == Op::DmaBlock {
+                for_each(keys.descriptors, |descriptor| {
+                    for_each(descriptor.get("instructions"), |inner| {
+                        self.operands(inner.get("ins"), function, false);
+                        self.operands(inner.get("outs"), function, true);
+                    });
                 });
-            });
+            }
         }
         let accesses = Span::of(accesses_start, self.program.accesses.len());
         // Dependencies: names, or `[name, kind]` pairs.
         let dependencies_start = self.program.dependencies.len();
-        for_each(view.get("dependencies"), |dependency| {
+        for_each(keys.dependencies, |dependency| {
             let name = dependency.as_str().or_else(|| {
                 let mut first = None;
                 dependency.for_each_element(&mut |e| {
@@ -810,7 +937,19 @@ impl<'m> Builder<'_, 'm> {
             barrier: i.op == Op::CoreBarrier,
             name,
         });
-        index
+        (index, found)
+    }
+
+    /// Whether an instruction whose kept text is `text` may name a shared memory
+    /// location (a parsed instruction, or a core with many shared names: it may).
+    fn may_share(&self, text: Option<&str>) -> bool {
+        const SCANNED: usize = 16;
+        match text {
+            Some(text) if self.shared.len() <= SCANNED => {
+                self.shared.iter().any(|name| memchr::memmem::find(text.as_bytes(), name.as_bytes()).is_some())
+            }
+            _ => !self.shared.is_empty(),
+        }
     }
 
     /// The shared cells an operand list names.

@@ -171,7 +171,7 @@ pub(super) fn state(program: &Program<'_>, ran: &Ran) -> State {
             Some(Stuck::Wait(k)) => {
                 let wait = &program.waits[s.waits.range()][k];
                 let sem: SemKey = (core, wait.kind, wait.id);
-                row.wait = Some(wait_row(wait));
+                row.wait = Some(wait_row(program, step, k));
                 row.current = Some(ran.sems.get(&sem).copied().unwrap_or(0));
                 row.updates = updaters
                     .iter()

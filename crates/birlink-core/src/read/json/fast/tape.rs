@@ -237,6 +237,12 @@ impl<'s> JsonView<'s> for Node<'s> {
         }
     }
 
+    fn for_each_member(self, each: &mut dyn FnMut(&'s str, Self)) {
+        if self.json_type() == JsonType::Object {
+            self.children().for_each(|(key, node)| each(key, node));
+        }
+    }
+
     fn compact_text(self) -> std::borrow::Cow<'s, str> {
         // Only what the reader reads of a value it keeps: whitespace and key order are
         // the input's, so the canonical text is printed from the value.

@@ -1,5 +1,5 @@
 //! Short instructions shaped like a real dump's (`Shape::Short`): what a real module
-//! holds when its instructions are small — about 400 bytes each, compact — so that the
+//! holds when its instructions are small — 400 to 540 bytes each, compact — so that the
 //! per-instruction overhead of holding them, not their text, is what a benchmark
 //! measures.
 //!
@@ -104,9 +104,7 @@ fn instruction(inst: &mut Value, core: u64, walk: &mut Walk, engine: usize) {
             let waits = sync.entry("on_wait").or_insert_with(|| json!([]));
             if let Some(waits) = waits.as_array_mut().filter(|w| w.is_empty()) {
                 let id = ENGINE_SEMAPHORES + on as u64;
-                waits.push(
-                    json!({"from": from, "id": id, "mode": "sem-ge-imm", "type": "semaphore", "wait_value": count}),
-                );
+                waits.push(json!({"id": id, "wait_value": count}));
             }
         }
         walk.counts[engine] += 1;
@@ -127,8 +125,8 @@ fn instruction(inst: &mut Value, core: u64, walk: &mut Walk, engine: usize) {
 mod tests {
     use super::*;
 
-    /// Every instruction but a loop has its operands, a wait and `debug`, and weighs
-    /// 380–500 bytes compact.
+    /// Every instruction but a loop has its operands, a wait (a barrier none) and `debug`,
+    /// and weighs 380–540 bytes compact.
     #[test]
     fn short_instructions_weigh_about_four_hundred_bytes() {
         let config = super::super::GenConfig { cores: 2, insts: 2000, ..Default::default() };
@@ -153,6 +151,6 @@ mod tests {
             }
         }
         let mean = sizes.iter().sum::<usize>() / sizes.len();
-        assert!((380..=500).contains(&mean), "{mean} bytes per instruction");
+        assert!((380..=540).contains(&mean), "{mean} bytes per instruction");
     }
 }

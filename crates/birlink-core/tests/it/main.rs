@@ -27,5 +27,6 @@ mod properties;
 mod reduce;
 mod samples;
 mod support;
+mod sync;
 mod verify_flows;
 mod workdir;

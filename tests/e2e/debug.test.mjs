@@ -159,8 +159,9 @@ test('debug build: the Compare view, its controls, B\'s entities and a swap keep
   await page.locator('#details-side').waitFor();
   await page.locator('#against-swap').click();
   await page.waitForFunction(() => /only A reports/.test(document.querySelector('#compare-verdict')?.textContent ?? ''), null, { timeout: 30000 });
-  // Every other view of the swapped set, then closing B.
-  for (const key of ['1', '2', '3', '4', '5', '6', '8']) await page.keyboard.press(key);
+  // Every other view of the swapped set (7 is Sync, 8 sgLnk: none here), back to
+  // Compare (9), then closing B.
+  for (const key of ['1', '2', '3', '4', '5', '6', '7', '8', '9']) await page.keyboard.press(key);
   await page.locator('#against-close').click();
   await page.locator('.compare-empty').waitFor();
   assert.deepEqual(page.errors, []);

@@ -43,7 +43,7 @@ pub fn check(sources: Vec<SourceFile>, options: &LinkOptions) -> Outcome {
         Err(why) => Sync::skipped(*why, set.modules.len() as u64),
         Ok(linked) => {
             let deny = if options.sync == SyncCheck::Deny { sync::Deny::Warnings } else { sync::Deny::No };
-            let checked = sync::check(linked, deny);
+            let checked = sync::check(linked, deny, options.threads);
             diags.extend(checked.diagnostics);
             checked.sync
         }

@@ -123,7 +123,7 @@ pub fn run_with_progress(
         None => {
             progress(Progress::Pass(Pass::Sync));
             let deny = if options.sync == SyncCheck::Deny { sync::Deny::Warnings } else { sync::Deny::No };
-            let checked = linked.as_ref().map(|set| sync::check(set, deny));
+            let checked = linked.as_ref().map(|set| sync::check(set, deny, options.threads));
             checked.map_or_else(Sync::default, |checked| {
                 diags.extend(checked.diagnostics);
                 checked.sync

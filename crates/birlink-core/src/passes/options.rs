@@ -29,8 +29,8 @@ pub struct LinkOptions {
     /// What reading the inputs would hold, estimated before reading them
     /// (`limits::held_estimate`: the browser's worker, from each file's first bytes).
     pub held_estimate: Option<u64>,
-    /// Threads to read the files on (0 or 1: the caller's thread only, as in the
-    /// browser). The outcome does not depend on it.
+    /// Threads to read the files on, and the sync check the cores' programs (0 or 1:
+    /// the caller's thread only, as in the browser). The outcome does not depend on it.
     pub threads: usize,
     /// The compiler work directory the modules came from, when they did: `bir_linker`
     /// then also plans the link directory and merges the cores' tensor maps (its

@@ -2,8 +2,9 @@
 //! symmetric set — any flow of the compiler's, any shape, cores, barriers, handoffs,
 //! loops — completes, exactly, with no finding; take one barrier off one core's engine
 //! and the lockstep check says where the cores part (BL0701) and the execution hangs at
-//! a lane of that engine, on a core that kept it (BL0706, exact); the replay of the
-//! execution to its end is the check's own execution.
+//! a lane of that engine, on a core that kept it (BL0706, exact), whether the cores'
+//! programs are read on one thread or several; the replay of the execution to its end
+//! is the check's own execution.
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -148,5 +149,9 @@ proptest! {
         prop_assert!(stuck.is_some(), "{:?}", execution.blocked.iter().map(|b| (b.core, &b.engine, &b.instruction)).collect::<Vec<_>>());
         prop_assert!(execution.blocked.iter().any(|b| b.root), "a root lane");
         prop_assert!(sync.findings.iter().any(|f| f.code == Code::SyncDeadlock && f.engine.as_deref() == Some(engine.as_str())));
+        // The cores' programs read on threads of their own: the same report.
+        let threaded = birlink_core::run(bundle(&set), &LinkOptions { threads: 2, ..LinkOptions::default() });
+        let bytes = |sync: &birlink_core::output::sync::Sync| serde_json::to_string(sync).expect("serialises");
+        prop_assert_eq!(bytes(&threaded.report.sync), bytes(sync));
     }
 }

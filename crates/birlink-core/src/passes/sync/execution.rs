@@ -8,6 +8,8 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use rustc_hash::FxHashMap;
+
 use super::entries::{Change, SemKey};
 use super::program::{engine_bit, CoreIx, Item, Meet, Program, Span};
 
@@ -90,7 +92,7 @@ pub(super) struct Ran {
     /// Why each lane did not issue in the last round it tried (`None`: done, or it did).
     pub stuck: Vec<Option<Stuck>>,
     /// The semaphores' values.
-    pub sems: HashMap<SemKey, i64>,
+    pub sems: FxHashMap<SemKey, i64>,
     /// How often each step issued.
     pub issued: Vec<u32>,
     /// Each lane's issued instructions and `CoreBarrier`s.
@@ -192,7 +194,7 @@ pub(super) fn run(program: &Program<'_>, watch: &mut dyn Watch, limit: u64) -> R
         ran: Ran {
             cursors,
             stuck: vec![None; lanes],
-            sems: HashMap::new(),
+            sems: FxHashMap::default(),
             issued: vec![0; program.steps.len()],
             lane_issued: vec![(0, 0); lanes],
             meets: vec![HashMap::new(); lanes],
@@ -263,33 +265,34 @@ impl Exec<'_, '_> {
             let at = frame.items.range().start + frame.pos as usize;
             frame.pos += 1;
             let function = frame.function;
-            match &program.items[at] {
+            match program.items[at] {
                 Item::Step(s) => {
-                    if program.steps[*s as usize].lane() == Some(lane) {
-                        *next = Some(*s);
+                    if program.steps[s as usize].lane() == Some(lane) {
+                        *next = Some(s);
                         return;
                     }
                 }
-                Item::Loop { trips, body, engines, .. } => {
-                    let of = trips.unwrap_or(1);
-                    if engines & bit != 0 && of > 0 {
-                        frames.push(Frame { items: *body, pos: 0, looping: Some((at as u32, 1, of)), function });
+                Item::Loop(l) => {
+                    let l = &program.loops[l as usize];
+                    let of = l.trips.unwrap_or(1);
+                    if l.engines & bit != 0 && of > 0 {
+                        frames.push(Frame { items: l.body, pos: 0, looping: Some((at as u32, 1, of)), function });
                     }
                 }
-                Item::Call { target: Some(target), .. } => {
-                    let on_chain = frames.iter().any(|f| f.looping.is_none() && f.function == *target);
+                Item::Call(c) => {
+                    let Some(target) = program.calls[c as usize].target else { continue };
+                    let on_chain = frames.iter().any(|f| f.looping.is_none() && f.function == target);
                     if on_chain {
                         if self.recursive_seen.insert((core, at as u32)) {
                             self.ran.recursive.push((core, at as u32));
                         }
                         continue;
                     }
-                    let callee = &program.cores[core].functions[*target as usize];
+                    let callee = &program.cores[core].functions[target as usize];
                     if callee.engines & bit != 0 {
-                        frames.push(Frame { items: callee.items, pos: 0, looping: None, function: *target });
+                        frames.push(Frame { items: callee.items, pos: 0, looping: None, function: target });
                     }
                 }
-                Item::Call { target: None, .. } => {}
             }
         }
     }

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use super::execution::Ran;
 use super::findings::Draft;
-use super::program::{CoreIx, Item, Noted, Program, What};
+use super::program::{CallItem, CoreIx, Item, Noted, Program, What};
 use crate::diag::codes::Code;
 use crate::model::arena::Handle;
 use crate::model::ir::Inst;
@@ -44,8 +44,10 @@ pub(super) fn wait_row(program: &Program<'_>, step: u32, k: usize) -> WaitRow {
 pub(super) fn recursive_calls(program: &Program<'_>, ran: &Ran) -> Vec<Noted> {
     ran.recursive
         .iter()
-        .filter_map(|&(core, item)| match &program.items[item as usize] {
-            Item::Call { inst, target: Some(target), order } => {
+        .filter_map(|&(core, item)| match program.items[item as usize] {
+            Item::Call(c) => {
+                let CallItem { inst, target, order } = &program.calls[c as usize];
+                let target = target.as_ref()?;
                 let function = function_of_item(program, core, item)?;
                 Some(Noted::NotModelled {
                     core,
@@ -67,7 +69,8 @@ pub(super) fn recursive_calls(program: &Program<'_>, ran: &Ran) -> Vec<Noted> {
 fn function_of_item(program: &Program<'_>, core: CoreIx, item: u32) -> Option<u32> {
     fn holds(program: &Program<'_>, span: super::program::Span, item: usize) -> bool {
         span.range().any(|at| {
-            at == item || matches!(&program.items[at], Item::Loop { body, .. } if holds(program, *body, item))
+            at == item
+                || matches!(program.items[at], Item::Loop(l) if holds(program, program.loops[l as usize].body, item))
         })
     }
     let functions = &program.cores[core].functions;

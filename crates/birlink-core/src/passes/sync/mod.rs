@@ -54,9 +54,10 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Checks a per-core linked set.
-pub fn check(set: &LinkedSet, deny: Deny) -> Checked {
-    let program = program::build(set);
+/// Checks a per-core linked set, reading the cores' programs on up to `threads`
+/// threads (the outcome does not depend on it).
+pub fn check(set: &LinkedSet, deny: Deny, threads: usize) -> Checked {
+    let program = program::build(set, threads);
     let mut race = race::Race::new(&program);
     let ran = execution::run(&program, &mut race, u64::MAX);
     let verdict = if ran.stopped {

@@ -166,31 +166,40 @@ impl Step {
     }
 }
 
-/// What a function's walk goes through.
-#[derive(Clone, Debug)]
+/// What a function's walk goes through: 8 bytes each (a walk item per instruction),
+/// a loop's or a call's facts in the program's side tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Item {
     /// An instruction that issues.
     Step(u32),
-    /// A `Loop`: its body repeated `trips` times (`None`: no bound, taken once).
-    Loop {
-        /// The `Loop` instruction.
-        inst: Handle<Inst>,
-        /// Its trip count.
-        trips: Option<u64>,
-        /// Its body.
-        body: Span,
-        /// The engines its body issues on (bits of the core's engines).
-        engines: u64,
-    },
-    /// A `Call`.
-    Call {
-        /// The `Call` instruction.
-        inst: Handle<Inst>,
-        /// The function it calls, when the core has it.
-        target: Option<u32>,
-        /// Its place in the set's order.
-        order: u32,
-    },
+    /// A `Loop`: an index of [`Program::loops`].
+    Loop(u32),
+    /// A `Call`: an index of [`Program::calls`].
+    Call(u32),
+}
+
+/// A `Loop`: its body repeated `trips` times (`None`: no bound, taken once).
+#[derive(Clone, Debug)]
+pub(super) struct LoopItem {
+    /// The `Loop` instruction.
+    pub inst: Handle<Inst>,
+    /// Its trip count.
+    pub trips: Option<u64>,
+    /// Its body.
+    pub body: Span,
+    /// The engines its body issues on (bits of the core's engines).
+    pub engines: u64,
+}
+
+/// A `Call`.
+#[derive(Clone, Debug)]
+pub(super) struct CallItem {
+    /// The `Call` instruction.
+    pub inst: Handle<Inst>,
+    /// The function it calls, when the core has it.
+    pub target: Option<u32>,
+    /// Its place in the set's order.
+    pub order: u32,
 }
 
 /// One function of a core.
@@ -324,7 +333,7 @@ impl Noted {
 }
 
 /// The whole set's program.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct Program<'m> {
     /// The cores, in core order.
     pub cores: Vec<CoreProg<'m>>,
@@ -333,6 +342,10 @@ pub(super) struct Program<'m> {
     pub steps: Vec<Step>,
     /// Every function's items.
     pub items: Vec<Item>,
+    /// The loops the items name.
+    pub loops: Vec<LoopItem>,
+    /// The calls the items name.
+    pub calls: Vec<CallItem>,
     /// The lanes, in lane order.
     pub lanes: Vec<Lane>,
     /// Waits.
@@ -438,10 +451,13 @@ fn for_each<'a>(list: Option<Json<'a>>, mut each: impl FnMut(Json<'a>)) {
     }
 }
 
-/// How one core's program is gathered.
-struct Builder<'p, 'm> {
-    program: &'p mut Program<'m>,
+/// How one core's program is gathered: its own part of a [`Program`], joined to the
+/// others' after ([`Program::append`]).
+struct Builder<'m> {
+    program: Program<'m>,
     core: CoreIx,
+    /// Its id.
+    id: u64,
     cores: u64,
     module: &'m Module,
     /// Instruction names, interned (dependencies name them).
@@ -454,8 +470,6 @@ struct Builder<'p, 'm> {
     memlocs: FxHashMap<&'m str, Vec<(u32, Option<u32>)>>,
     /// The names of the memory locations that are shared cells.
     shared: Vec<&'m str>,
-    /// Every core's shared cells so far.
-    cells: &'p mut HashMap<(u64, String), u32>,
     /// Queues' blocks by queue and name, with their steps once made.
     blocks: Vec<(&'m str, Vec<(&'m str, u32)>)>,
     /// Blocks some trigger names.
@@ -464,45 +478,26 @@ struct Builder<'p, 'm> {
     order: u32,
 }
 
-/// Reads the program of every core of a per-core linked set.
-pub(super) fn build(set: &LinkedSet) -> Program<'_> {
-    let mut program = Program {
-        cores: Vec::new(),
-        steps: Vec::new(),
-        items: Vec::new(),
-        lanes: Vec::new(),
-        waits: Vec::new(),
-        updates: Vec::new(),
-        triggers: Vec::new(),
-        accesses: Vec::new(),
-        dependencies: Vec::new(),
-        rendezvous: Vec::new(),
-        pipes: Vec::new(),
-        cells: Vec::new(),
-        noted: Vec::new(),
-        static_instructions: 0,
-        walked_instructions: 0,
-    };
+/// Reads the program of every core of a per-core linked set. Each core's program is
+/// read on its own (on up to `threads` threads where threads may be spawned; not in
+/// wasm) and the parts are joined in core order: the outcome does not depend on
+/// `threads`. Only the shared cells are numbered across cores, first, in core order.
+pub(super) fn build(set: &LinkedSet, threads: usize) -> Program<'_> {
     let cores = set.modules.len() as u64;
     let mut cells: HashMap<(u64, String), u32> = HashMap::new();
-    for (index, linked) in set.modules.iter().enumerate() {
-        let mut builder = Builder {
-            program: &mut program,
-            core: index,
-            cores,
-            module: &linked.module,
-            names: FxHashMap::default(),
-            strangers: FxHashMap::default(),
-            engines: Vec::new(),
-            functions: FxHashMap::default(),
-            memlocs: FxHashMap::default(),
-            shared: Vec::new(),
-            cells: &mut cells,
-            blocks: Vec::new(),
-            triggered: HashSet::new(),
-            order: 0,
-        };
-        builder.core(linked.core.unwrap_or(index as u64));
+    let builders: Vec<Builder<'_>> = set
+        .modules
+        .iter()
+        .enumerate()
+        .map(|(index, linked)| {
+            let id = linked.core.unwrap_or(index as u64);
+            Builder::new(index, cores, id, &linked.module, &mut cells)
+        })
+        .collect();
+    let parts = read_cores(builders, threads);
+    let mut program = Program::default();
+    for part in parts {
+        program.append(part);
     }
     program.walked_instructions = walked(&program);
     let mut by_index: Vec<(u64, String)> = vec![(0, String::new()); cells.len()];
@@ -513,17 +508,133 @@ pub(super) fn build(set: &LinkedSet) -> Program<'_> {
     program
 }
 
+/// Each core's part of the program, in core order.
+#[cfg(not(target_arch = "wasm32"))]
+fn read_cores(builders: Vec<Builder<'_>>, threads: usize) -> Vec<Program<'_>> {
+    if threads <= 1 || builders.len() <= 1 {
+        return builders.into_iter().map(Builder::read).collect();
+    }
+    // Cores in turn over the threads; each part keeps its place.
+    let threads = threads.min(builders.len());
+    let mut shares: Vec<Vec<(usize, Builder<'_>)>> = (0..threads).map(|_| Vec::new()).collect();
+    for (k, builder) in builders.into_iter().enumerate() {
+        shares[k % threads].push((k, builder));
+    }
+    let mut parts: Vec<(usize, Program<'_>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = shares
+            .into_iter()
+            .map(|share| scope.spawn(move || share.into_iter().map(|(k, b)| (k, b.read())).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    parts.sort_by_key(|(k, _)| *k);
+    parts.into_iter().map(|(_, part)| part).collect()
+}
+
+/// Each core's part of the program, in core order (one thread: wasm spawns none).
+#[cfg(target_arch = "wasm32")]
+fn read_cores(builders: Vec<Builder<'_>>, _threads: usize) -> Vec<Program<'_>> {
+    builders.into_iter().map(Builder::read).collect()
+}
+
+impl Span {
+    /// The same range of a list `by` longer at its front.
+    fn shifted(self, by: usize) -> Span {
+        Span { start: self.start + by as u32, len: self.len }
+    }
+}
+
+impl<'m> Program<'m> {
+    /// Appends one core's part, read on its own: its indices into the flat lists move
+    /// past what is already there.
+    fn append(&mut self, part: Program<'m>) {
+        let steps = self.steps.len() as u32;
+        let shift_step = |s: u32| s + steps;
+        let (items, loops, calls, lanes) = (self.items.len(), self.loops.len(), self.calls.len(), self.lanes.len());
+        let (waits, updates, triggers) = (self.waits.len(), self.updates.len(), self.triggers.len());
+        let (accesses, dependencies, rendezvous) =
+            (self.accesses.len(), self.dependencies.len(), self.rendezvous.len());
+        let Program {
+            cores: part_cores,
+            steps: part_steps,
+            items: part_items,
+            loops: part_loops,
+            calls: part_calls,
+            lanes: part_lanes,
+            waits: part_waits,
+            updates: part_updates,
+            triggers: part_triggers,
+            accesses: part_accesses,
+            dependencies: part_dependencies,
+            rendezvous: part_rendezvous,
+            pipes: part_pipes,
+            cells: _,
+            noted: part_noted,
+            static_instructions,
+            walked_instructions: _,
+        } = part;
+        self.steps.extend(part_steps.into_iter().map(|mut s| {
+            s.waits = s.waits.shifted(waits);
+            s.updates = s.updates.shifted(updates);
+            s.triggers = s.triggers.shifted(triggers);
+            s.accesses = s.accesses.shifted(accesses);
+            s.dependencies = s.dependencies.shifted(dependencies);
+            if s.lane != NO_LANE {
+                s.lane += lanes as u32;
+            }
+            if s.rendezvous != NO_RENDEZVOUS {
+                s.rendezvous += rendezvous as u32;
+            }
+            s
+        }));
+        self.items.extend(part_items.into_iter().map(|item| match item {
+            Item::Step(s) => Item::Step(shift_step(s)),
+            Item::Loop(l) => Item::Loop(l + loops as u32),
+            Item::Call(c) => Item::Call(c + calls as u32),
+        }));
+        self.loops.extend(part_loops.into_iter().map(|mut l| {
+            l.body = l.body.shifted(items);
+            l
+        }));
+        self.calls.extend(part_calls);
+        self.lanes.extend(part_lanes.into_iter().map(|mut lane| {
+            lane.initial.iter_mut().for_each(|b| *b = shift_step(*b));
+            lane
+        }));
+        self.waits.extend(part_waits);
+        self.updates.extend(part_updates);
+        self.triggers.extend(part_triggers.into_iter().map(shift_step));
+        self.accesses.extend(part_accesses);
+        self.dependencies.extend(part_dependencies);
+        self.rendezvous.extend(part_rendezvous);
+        self.pipes.extend(part_pipes.into_iter().map(|(s, pipe)| (shift_step(s), pipe)));
+        self.noted.extend(part_noted.into_iter().map(|mut note| {
+            if let Noted::NotModelled { step: Some(step), .. } = &mut note {
+                *step = shift_step(*step);
+            }
+            note
+        }));
+        self.cores.extend(part_cores.into_iter().map(|mut core| {
+            core.functions.iter_mut().for_each(|f| f.items = f.items.shifted(items));
+            core
+        }));
+        self.static_instructions += static_instructions;
+    }
+}
+
 /// What a walk of every core issues, loops taken once, calls entered each time (a call
 /// of a function on its own chain counts nothing), queues' blocks included; saturating.
 fn walked(program: &Program<'_>) -> u64 {
     fn items(program: &Program<'_>, core: usize, span: Span, memo: &mut [Option<u64>], chain: &mut Vec<u32>) -> u64 {
         let mut n = 0u64;
         for at in span.range() {
-            n = n.saturating_add(match &program.items[at] {
+            n = n.saturating_add(match program.items[at] {
                 Item::Step(_) => 1,
-                Item::Loop { body, .. } => items(program, core, *body, memo, chain),
-                Item::Call { target: Some(t), .. } if !chain.contains(t) => function(program, core, *t, memo, chain),
-                Item::Call { .. } => 0,
+                Item::Loop(l) => items(program, core, program.loops[l as usize].body, memo, chain),
+                Item::Call(c) => match program.calls[c as usize].target {
+                    Some(t) if !chain.contains(&t) => function(program, core, t, memo, chain),
+                    _ => 0,
+                },
             });
         }
         n
@@ -580,7 +691,7 @@ fn trips(fields: &serde_json::Map<String, Value>) -> Option<u64> {
     ["iterations", "trip_count"].iter().find_map(|key| fields.get(*key).and_then(Value::as_u64))
 }
 
-impl<'m> Builder<'_, 'm> {
+impl<'m> Builder<'m> {
     /// A name's number: an instruction's, or a dependency's that names none.
     fn intern_name(&mut self, name: &str) -> u32 {
         if let Some(&n) = self.names.get(name) {
@@ -607,16 +718,33 @@ impl<'m> Builder<'_, 'm> {
         self.order - 1
     }
 
-    fn core(&mut self, id: u64) {
-        let module = self.module;
+    /// A core's builder, its names, functions and memory locations read, and its shared
+    /// cells numbered after those of the cores before it.
+    fn new(core: CoreIx, cores: u64, id: u64, module: &'m Module, cells: &mut HashMap<(u64, String), u32>) -> Self {
+        let mut builder = Builder {
+            program: Program::default(),
+            core,
+            id,
+            cores,
+            module,
+            names: FxHashMap::default(),
+            strangers: FxHashMap::default(),
+            engines: Vec::new(),
+            functions: FxHashMap::default(),
+            memlocs: FxHashMap::default(),
+            shared: Vec::new(),
+            blocks: Vec::new(),
+            triggered: HashSet::new(),
+            order: 0,
+        };
         let store = &module.store;
         // Names first: a dependency may name an instruction further on.
         for (_, inst) in store.insts.iter() {
-            let next = self.names.len() as u32;
-            self.names.entry(inst.name()).or_insert(next);
+            let next = builder.names.len() as u32;
+            builder.names.entry(inst.name()).or_insert(next);
         }
         for (k, &f) in module.functions.iter().enumerate() {
-            self.functions.entry(store.functions[f].name()).or_insert(k as u32);
+            builder.functions.entry(store.functions[f].name()).or_insert(k as u32);
             for allocation in &store.functions[f].allocations {
                 let Allocation::Set(set) = allocation else { continue };
                 let shared_set = store.sets[*set].addr_space() == "Shared";
@@ -630,16 +758,23 @@ impl<'m> Builder<'_, 'm> {
                         None => None,
                     };
                     let cell = cell.map(|cell| {
-                        let next = self.cells.len() as u32;
-                        *self.cells.entry(cell).or_insert(next)
+                        let next = cells.len() as u32;
+                        *cells.entry(cell).or_insert(next)
                     });
-                    if cell.is_some() && !self.shared.contains(&memloc.name()) {
-                        self.shared.push(memloc.name());
+                    if cell.is_some() && !builder.shared.contains(&memloc.name()) {
+                        builder.shared.push(memloc.name());
                     }
-                    self.memlocs.entry(memloc.name()).or_default().push((k as u32, cell));
+                    builder.memlocs.entry(memloc.name()).or_default().push((k as u32, cell));
                 }
             }
         }
+        builder
+    }
+
+    /// The core's part of the program: its functions' steps, then its queues' blocks.
+    fn read(mut self) -> Program<'m> {
+        let module = self.module;
+        let store = &module.store;
         // The queues' blocks by name, for triggers (their steps are made after the
         // functions', in the set's order).
         for &q in &module.queues {
@@ -680,11 +815,12 @@ impl<'m> Builder<'_, 'm> {
         // Triggers, now that every block has its step.
         self.triggers(pending);
         let entry = self.functions.get("main").copied().or((!functions.is_empty()).then_some(0));
-        let mut prog = CoreProg { id, module, functions, entry, engines: Vec::new() };
+        let mut prog = CoreProg { id: self.id, module, functions, entry, engines: Vec::new() };
         self.engines_and_reach(&mut prog);
         prog.engines = std::mem::take(&mut self.engines);
         self.lanes(&prog, &queue_blocks);
         self.program.cores.push(prog);
+        self.program
     }
 
     /// The items of a list of blocks, in walk order.
@@ -711,7 +847,8 @@ impl<'m> Builder<'_, 'm> {
                         }
                         let inner = i.body.as_deref().map_or(&[][..], |b| &b[..]);
                         let body = self.blocks_items(inner, function, pending);
-                        items.push(Item::Loop { inst, trips, body, engines: 0 });
+                        self.program.loops.push(LoopItem { inst, trips, body, engines: 0 });
+                        items.push(Item::Loop((self.program.loops.len() - 1) as u32));
                     }
                     Op::Call => {
                         let view = i.view();
@@ -729,7 +866,8 @@ impl<'m> Builder<'_, 'm> {
                                 entry: None,
                             });
                         }
-                        items.push(Item::Call { inst, target, order });
+                        self.program.calls.push(CallItem { inst, target, order });
+                        items.push(Item::Call((self.program.calls.len() - 1) as u32));
                     }
                     _ => {
                         let (step, keys) = self.step(inst, Some(function), order);
@@ -1048,36 +1186,33 @@ impl<'m> Builder<'_, 'm> {
     /// Which engines each function and loop issues on (calls included, to a fixed
     /// point), and which functions the entry reaches.
     fn engines_and_reach(&mut self, prog: &mut CoreProg<'m>) {
-        let steps = &self.program.steps;
-        let items = &mut self.program.items;
+        let program = &mut self.program;
         // A loop's engines: its body's own steps and nested loops (calls added below).
-        fn own(items: &mut [Item], span: Span, steps: &[Step]) -> u64 {
+        fn own(program: &mut Program<'_>, span: Span) -> u64 {
             let mut bits = 0u64;
             for at in span.range() {
-                bits |= match items[at].clone() {
-                    Item::Step(s) => engine_bit(steps[s as usize].engine),
-                    Item::Loop { body, .. } => {
-                        let inner = own(items, body, steps);
-                        if let Item::Loop { engines, .. } = &mut items[at] {
-                            *engines = inner;
-                        }
+                bits |= match program.items[at] {
+                    Item::Step(s) => engine_bit(program.steps[s as usize].engine),
+                    Item::Loop(l) => {
+                        let inner = own(program, program.loops[l as usize].body);
+                        program.loops[l as usize].engines = inner;
                         inner
                     }
-                    Item::Call { .. } => 0,
+                    Item::Call(_) => 0,
                 };
             }
             bits
         }
         for function in &mut prog.functions {
-            function.engines = own(items, function.items, steps);
+            function.engines = own(program, function.items);
         }
         // Calls: a function's engines include its callees', to a fixed point.
-        fn calls(items: &[Item], span: Span, out: &mut Vec<u32>) {
+        fn calls(program: &Program<'_>, span: Span, out: &mut Vec<u32>) {
             for at in span.range() {
-                match &items[at] {
-                    Item::Call { target: Some(t), .. } => out.push(*t),
-                    Item::Loop { body, .. } => calls(items, *body, out),
-                    _ => {}
+                match program.items[at] {
+                    Item::Call(c) => out.extend(program.calls[c as usize].target),
+                    Item::Loop(l) => calls(program, program.loops[l as usize].body, out),
+                    Item::Step(_) => {}
                 }
             }
         }
@@ -1086,7 +1221,7 @@ impl<'m> Builder<'_, 'm> {
             .iter()
             .map(|f| {
                 let mut out = Vec::new();
-                calls(items, f.items, &mut out);
+                calls(program, f.items, &mut out);
                 out
             })
             .collect();
@@ -1104,17 +1239,16 @@ impl<'m> Builder<'_, 'm> {
             }
         }
         // A loop's engines include those of the functions its body calls.
-        fn loops_with_calls(items: &mut [Item], span: Span, functions: &[FunctionProg]) -> u64 {
+        fn loops_with_calls(program: &mut Program<'_>, span: Span, functions: &[FunctionProg]) -> u64 {
             let mut bits = 0u64;
             for at in span.range() {
-                bits |= match items[at].clone() {
+                bits |= match program.items[at] {
                     Item::Step(_) => 0,
-                    Item::Call { target, .. } => target.map_or(0, |t| functions[t as usize].engines),
-                    Item::Loop { body, engines, .. } => {
-                        let inner = engines | loops_with_calls(items, body, functions);
-                        if let Item::Loop { engines, .. } = &mut items[at] {
-                            *engines = inner;
-                        }
+                    Item::Call(c) => program.calls[c as usize].target.map_or(0, |t| functions[t as usize].engines),
+                    Item::Loop(l) => {
+                        let body = program.loops[l as usize].body;
+                        let inner = program.loops[l as usize].engines | loops_with_calls(program, body, functions);
+                        program.loops[l as usize].engines = inner;
                         inner
                     }
                 };
@@ -1123,7 +1257,7 @@ impl<'m> Builder<'_, 'm> {
         }
         let functions = prog.functions.clone();
         for function in &prog.functions {
-            loops_with_calls(items, function.items, &functions);
+            loops_with_calls(program, function.items, &functions);
         }
         // Reached from the entry.
         let mut stack: Vec<u32> = prog.entry.into_iter().collect();

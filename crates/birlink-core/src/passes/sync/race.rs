@@ -11,6 +11,8 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use rustc_hash::FxHashMap;
+
 use super::entries::SemKey;
 use super::execution::{Issue, Watch};
 use super::program::{Meet, Program};
@@ -37,6 +39,11 @@ pub(super) struct RaceFound {
     pub second: (u32, u32, bool),
 }
 
+/// How many dependency targets' clocks a lane keeps: a dependency on an older issue of
+/// its lane joins the oldest kept (birlink's reading: a later clock of the same lane, so
+/// it can hide a race, never invent one; real dependents issue within a few steps).
+const RING: usize = 32;
+
 /// The race check's state.
 pub(super) struct Race {
     /// Lanes in the set.
@@ -46,7 +53,7 @@ pub(super) struct Race {
     /// Each lane's core.
     core_of: Vec<usize>,
     /// Semaphores' clocks.
-    sems: HashMap<SemKey, Box<[u32]>>,
+    sems: FxHashMap<SemKey, Box<[u32]>>,
     /// Each lane's clock when it last arrived at a rendezvous, by what it meets.
     arrivals: HashMap<(u32, Meet), Box<[u32]>>,
     /// Each queue lane's FIFO of trigger clocks (`None`: in the FIFO from the start).
@@ -55,10 +62,15 @@ pub(super) struct Race {
     slot_of_step: Vec<u32>,
     /// Each dependency's slot, as the program lists dependencies.
     dependency_slots: Vec<u32>,
-    /// The slots' clocks: the latest issue of a step of that name.
-    slots: Vec<u32>,
+    /// Each slot's latest issue: its lane and that lane's entry then (`u32::MAX`: none).
+    slot_at: Vec<(u32, u32)>,
+    /// Each lane's clocks at its last [`RING`] issues of a dependency target, and their
+    /// own entries; the next place to write.
+    ring: Vec<u32>,
+    ring_ticks: Vec<u32>,
+    ring_next: Vec<usize>,
     /// The latest write and read of each cell, per lane.
-    cells: HashMap<u32, Vec<Latest>>,
+    cells: FxHashMap<u32, Vec<Latest>>,
     /// Races reported, by (cell, first step, second step).
     reported: HashSet<(u32, u32, u32)>,
     /// The races, in the order the execution finds them.
@@ -71,7 +83,7 @@ impl Race {
     pub(super) fn new(program: &Program<'_>) -> Race {
         let lanes = program.lanes.len();
         // A dependency names a step of its own core: one slot per (core, name) named.
-        let mut slot_of_name: HashMap<(u16, u32), u32> = HashMap::new();
+        let mut slot_of_name: FxHashMap<(u16, u32), u32> = FxHashMap::default();
         let mut dependency_slots = vec![u32::MAX; program.dependencies.len()];
         for step in &program.steps {
             for at in step.dependencies.range() {
@@ -89,13 +101,16 @@ impl Race {
             lanes,
             clocks: vec![0; lanes * lanes],
             core_of: program.lanes.iter().map(|l| l.core).collect(),
-            sems: HashMap::new(),
+            sems: FxHashMap::default(),
             arrivals: HashMap::new(),
             triggers,
             slot_of_step,
             dependency_slots,
-            slots: vec![0; slot_of_name.len() * lanes],
-            cells: HashMap::new(),
+            slot_at: vec![(u32::MAX, 0); slot_of_name.len()],
+            ring: vec![0; lanes * RING * lanes],
+            ring_ticks: vec![0; lanes * RING],
+            ring_next: vec![0; lanes],
+            cells: FxHashMap::default(),
             reported: HashSet::new(),
             found: Vec::new(),
         }
@@ -149,11 +164,19 @@ impl Watch for Race {
                 self.join(lane, &clock);
             }
         }
-        // Its dependencies at their latest issue.
+        // Its dependencies at their latest issue (their lane's kept clock then).
         for at in s.dependencies.range() {
-            let slot = self.dependency_slots[at] as usize;
-            let (slots, clocks) = (&self.slots, &mut self.clocks);
-            for (mine, theirs) in clocks[lane * n..(lane + 1) * n].iter_mut().zip(&slots[slot * n..(slot + 1) * n]) {
+            let (other, tick) = self.slot_at[self.dependency_slots[at] as usize];
+            if other == u32::MAX {
+                continue;
+            }
+            let other = other as usize;
+            let ticks = &self.ring_ticks[other * RING..(other + 1) * RING];
+            // The issue kept with that entry, else the oldest kept (the next to write).
+            let k = ticks.iter().position(|&t| t == tick).unwrap_or(self.ring_next[other]);
+            let from = (other * RING + k) * n;
+            let (ring, clocks) = (&self.ring, &mut self.clocks);
+            for (mine, theirs) in clocks[lane * n..(lane + 1) * n].iter_mut().zip(&ring[from..from + n]) {
                 *mine = (*mine).max(*theirs);
             }
         }
@@ -165,12 +188,16 @@ impl Watch for Race {
         for access in &program.accesses[s.accesses.range()] {
             self.access(program, access.cell, Seen { step, lane: lane as u32, tick }, access.write);
         }
-        // What depends on it sees this clock.
+        // What depends on it sees this clock: kept in its lane's ring.
         let slot = self.slot_of_step[step as usize];
         if slot != u32::MAX {
-            let slot = slot as usize;
-            let (clocks, slots) = (&self.clocks, &mut self.slots);
-            slots[slot * n..(slot + 1) * n].copy_from_slice(&clocks[lane * n..(lane + 1) * n]);
+            let k = self.ring_next[lane];
+            self.ring_next[lane] = (k + 1) % RING;
+            self.ring_ticks[lane * RING + k] = tick;
+            let to = (lane * RING + k) * n;
+            let (clocks, ring) = (&self.clocks, &mut self.ring);
+            ring[to..to + n].copy_from_slice(&clocks[lane * n..(lane + 1) * n]);
+            self.slot_at[slot as usize] = (lane as u32, tick);
         }
         // The blocks it triggers carry its clock.
         for &block in &program.triggers[s.triggers.range()] {

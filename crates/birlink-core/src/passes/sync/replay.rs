@@ -3,7 +3,7 @@
 //! to a [`Trace`] that keeps the window of steps before the slider, with each remote
 //! update joined to the wait that took it.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::entries::SemKey;
 use super::execution::{self, Issue, Watch};
@@ -17,11 +17,11 @@ struct Trace {
     events: Vec<ReplayEvent>,
     arrows: Vec<(u64, u64)>,
     /// Remote updates not yet taken by a wait, by semaphore: their steps.
-    pending: HashMap<SemKey, Vec<u64>>,
+    pending: FxHashMap<SemKey, Vec<u64>>,
     /// The step issuing now, and its core.
     current: (u64, usize),
     /// Each lane's rendezvous passed, by what it meets.
-    meets: HashMap<(usize, Meet), u64>,
+    meets: FxHashMap<(usize, Meet), u64>,
 }
 
 impl Watch for Trace {
@@ -71,15 +71,15 @@ impl Watch for Trace {
 /// Replays the check's execution of `set` to step `upto`, keeping the `window` steps
 /// before it.
 pub fn replay(set: &LinkedSet, upto: u64, window: u64) -> Replay {
-    let program = program::build(set);
+    let program = program::build(set, 1);
     let from = upto.saturating_sub(window);
     let mut trace = Trace {
         from,
         events: Vec::new(),
         arrows: Vec::new(),
-        pending: HashMap::new(),
+        pending: FxHashMap::default(),
         current: (0, 0),
-        meets: HashMap::new(),
+        meets: FxHashMap::default(),
     };
     let ran = execution::run(&program, &mut trace, upto);
     let at =

@@ -96,16 +96,19 @@ impl Rest<'_, '_> {
     /// Whether the items of `span` from `from` on hold a step of the lane `pred` accepts.
     fn holds(&mut self, span: Span, from: usize) -> bool {
         let program = self.program;
-        span.range().skip(from).any(|at| match &program.items[at] {
-            Item::Step(s) => program.steps[*s as usize].lane() == Some(self.lane) && (self.pred)(*s),
-            Item::Loop { body, trips, engines, .. } => {
-                engines & self.bit != 0 && *trips != Some(0) && self.holds(*body, 0)
+        span.range().skip(from).any(|at| match program.items[at] {
+            Item::Step(s) => program.steps[s as usize].lane() == Some(self.lane) && (self.pred)(s),
+            Item::Loop(l) => {
+                let l = &program.loops[l as usize];
+                l.engines & self.bit != 0 && l.trips != Some(0) && self.holds(l.body, 0)
             }
-            Item::Call { target: Some(target), .. } => {
-                let callee = &program.cores[self.core].functions[*target as usize];
-                callee.engines & self.bit != 0 && self.seen.insert(*target) && self.holds(callee.items, 0)
-            }
-            Item::Call { target: None, .. } => false,
+            Item::Call(c) => match program.calls[c as usize].target {
+                Some(target) => {
+                    let callee = &program.cores[self.core].functions[target as usize];
+                    callee.engines & self.bit != 0 && self.seen.insert(target) && self.holds(callee.items, 0)
+                }
+                None => false,
+            },
         })
     }
 }
@@ -420,7 +423,8 @@ pub(super) fn stopped_in(program: &Program<'_>, ran: &Ran) -> Option<Stop> {
     }
     let (of, lane, item, function, iteration) = best?;
     let core = program.lanes[lane].core;
-    let Item::Loop { inst, .. } = &program.items[item as usize] else { return None };
+    let Item::Loop(l) = program.items[item as usize] else { return None };
+    let inst = &program.loops[l as usize].inst;
     let at = StoppedIn {
         core: program.core_id(core),
         function: program.function_name(core, function).to_owned(),

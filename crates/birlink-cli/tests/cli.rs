@@ -896,10 +896,19 @@ fn explain_log_reads_the_whole_compile() {
     // The code's explanation names the pass that raises it, before the link.
     let explained = text(&birlink(&["explain", "NCC_ILLC059"]).stdout);
     assert!(
-        explained.contains("Raised by lower_local_collectives, per subgraph across the cores, before bir_linker."),
+        explained.contains("Raised by: lower_local_collectives, per subgraph across the cores, before bir_linker."),
         "{explained}"
     );
     assert!(explained.contains("birlink reports it as BL0207, in `verify`"), "{explained}");
+    // In the form of Neuron's error-code pages, leading with the commonest public cause.
+    assert!(explained.starts_with("Error message: [NCC_ILLC059] Could not find MemoryLocation named"), "{explained}");
+    assert!(
+        explained.contains("What it means: The commonest public cause is a kernel traced for one core"),
+        "{explained}"
+    );
+    assert!(explained.contains("How to fix it: Launch the NKI kernel on its LNC grid"), "{explained}");
+    let ixgm = text(&birlink(&["explain", "NCC_IXGM002"]).stdout);
+    assert!(ixgm.contains("birlink reports it as BL0703"), "{ixgm}");
     // The JSON: the same reading, the failure's fields.
     let json = birlink(&["explain", "--log", &log_fixture("flat-illc059.txt"), "--format", "json"]);
     assert_eq!(json.status.code(), Some(0));
@@ -922,9 +931,12 @@ fn explain_log_beside_dumps_holds_the_linker_block_and_the_failure_against_birli
     let stdout = text(&moe.stdout);
     assert!(
         stdout
-            .contains("bir_linker nc01/sgLnk: the log's BirLinker lines and birlink's bir_linker.log agree (61 lines)"),
+            .contains("bir_linker nc01/sgLnk: the log's BirLinker lines and birlink's bir_linker.log agree (60 lines)"),
         "{stdout}"
     );
+    // What a real block carries and birlink cannot know is said, by kind.
+    assert!(stdout.contains("set aside from the log before comparing (birlink cannot know them): 1 cwd, "), "{stdout}");
+    assert!(stdout.contains("the VNC passes: the log's lines and birlink's bir_linker.log agree"), "{stdout}");
     // The flat sample's failure is birlink's BL0207 about the same name.
     let log = sample("workdir-illc059/log-neuron-cc.txt");
     let flat = birlink(&["explain", "--log", &log, &sample("workdir-illc059"), "--format", "json"]);

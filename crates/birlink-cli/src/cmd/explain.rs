@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use birlink_core::diag::ncc;
 use birlink_core::model::place::{CoreId, Place};
 use birlink_core::tools::log;
-use birlink_core::tools::log::compile::RunStatus;
+use birlink_core::tools::log::compile::{FailureKind, RunStatus};
 use birlink_core::Code;
 
 use super::{Error, Outcome, Status};
@@ -105,6 +105,17 @@ fn tell_reading(path: &std::path::Path, reading: &log::LogReading) {
             let scope = failure.scope.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
             let code = failure.code.as_deref().map(|c| format!("[{c}] ")).unwrap_or_default();
             outln!("  failed in {pass}{scope}, line {}: {code}{}", failure.line, failure.message);
+            if let Some(kind) = failure.kind {
+                outln!("    {}", kind_in_words(kind));
+            }
+            if let Some(traceback) = &failure.traceback {
+                outln!(
+                    "    a Python traceback of {} frames from line {}: {}",
+                    traceback.frames,
+                    traceback.line,
+                    traceback.exception
+                );
+            }
             if let Some(a) = &failure.assertion {
                 outln!("    assertion at {}:{}: {}", a.file, a.line, a.text);
             }
@@ -116,10 +127,60 @@ fn tell_reading(path: &std::path::Path, reading: &log::LogReading) {
             }
         }
     }
+    tell_stats(&run.instruction_stats);
     if reading.unknown.count > 0 {
         outln!("  {} lines birlink does not read (kept as they are)", reading.unknown.count);
     }
     outln!();
+}
+
+/// Whose failure it is, and where the fix is.
+fn kind_in_words(kind: FailureKind) -> &'static str {
+    match kind {
+        FailureKind::Compiler => "the compiler's failure (an NCC_I… code or an assertion in a pass): report it, or change the input around it",
+        FailureKind::Input => "the model's or the flags' (a documented NCC_E… code): the fix is in the model or the command",
+        FailureKind::Environment => "the machine's (disk, memory, a signal, a file or a permission): the fix is on the host, not in the model",
+        FailureKind::Internal => "an internal error with no code: the lines before it say where",
+    }
+}
+
+/// Each codegen scope's opcode table, the cores side by side: the opcodes whose counts
+/// differ between the cores of one kind of module.
+fn tell_stats(stats: &[log::InstructionStats]) {
+    if stats.is_empty() {
+        return;
+    }
+    let modules: Vec<&str> = stats.iter().map(|s| s.module.as_str()).collect();
+    outln!("  codegen's Instruction Stats: {}", modules.join(", "));
+    // Modules of one slot (`sgLnk`, `sg00`) across the cores.
+    let slot = |module: &str| module.split_once('/').map_or(module, |(_, slot)| slot).to_owned();
+    let mut slots: Vec<String> = stats.iter().map(|s| slot(&s.module)).collect();
+    slots.dedup();
+    for name in slots {
+        let same: Vec<&log::InstructionStats> = stats.iter().filter(|s| slot(&s.module) == name).collect();
+        if same.len() < 2 {
+            continue;
+        }
+        let mut opcodes: Vec<&String> = same.iter().flat_map(|s| s.opcodes.keys()).collect();
+        opcodes.sort();
+        opcodes.dedup();
+        let differ: Vec<String> = opcodes
+            .into_iter()
+            .filter(|op| same.iter().any(|s| s.opcodes.get(*op) != same[0].opcodes.get(*op)))
+            .map(|op| {
+                let counts: Vec<String> = same
+                    .iter()
+                    .map(|s| format!("{} on core {}", s.opcodes.get(op).copied().unwrap_or(0), s.core))
+                    .collect();
+                format!("{op} {}", counts.join(", "))
+            })
+            .collect();
+        if differ.is_empty() {
+            outln!("    {name}: the cores' opcode counts are equal");
+        } else {
+            outln!("    {name}: the cores' opcode counts differ: {}", differ.join("; "));
+        }
+    }
 }
 
 /// The log beside birlink's run: each core's BirLinker block against birlink's
@@ -130,29 +191,51 @@ fn tell_beside(beside: &log::Beside) {
         outln!("  bir_linker: neither the log nor birlink's run links subgraphs (the flat flow has no bir_linker)");
     }
     for core in &beside.bir_linker {
-        let name = Place::linked(core.core).to_string();
-        match &core.first_difference {
-            None => outln!(
-                "  bir_linker {name}: the log's BirLinker lines and birlink's bir_linker.log agree ({} lines)",
-                core.log_lines
-            ),
-            Some(d) => {
-                let at =
-                    d.line.map(|l| format!("log line {l}")).unwrap_or_else(|| "after the log's last line".to_owned());
-                outln!(
-                    "  bir_linker {name}: the first line that differs is line {} of {} compared ({at})",
-                    d.index + 1,
-                    core.log_lines.max(core.birlink_lines)
-                );
-                outln!("    log:     {}", d.log.as_deref().unwrap_or("(the log's block ends)"));
-                outln!("    birlink: {}", d.birlink.as_deref().unwrap_or("(birlink's block ends)"));
-            }
+        let name = format!("bir_linker {}", Place::linked(core.core));
+        tell_against(&name, "BirLinker lines", core.first_difference.as_ref(), (core.log_lines, core.birlink_lines));
+        if !core.set_aside.is_empty() {
+            let kinds: Vec<String> = core
+                .set_aside
+                .iter()
+                .map(|(kind, n)| {
+                    format!(
+                        "{n} {}",
+                        serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+                    )
+                })
+                .collect();
+            outln!("    set aside from the log before comparing (birlink cannot know them): {}", kinds.join(", "));
         }
+    }
+    if let Some(vnc) = &beside.vnc {
+        tell_against("the VNC passes", "lines", vnc.first_difference.as_ref(), (vnc.log_lines, vnc.birlink_lines));
     }
     if let Some(failure) = &beside.failure {
         outln!("  the failure: {}", failure.said);
     }
     outln!();
+}
+
+/// One block of lines held against birlink's: they agree, or where they first part.
+fn tell_against(
+    name: &str,
+    what: &str,
+    difference: Option<&log::Difference>,
+    (log_lines, birlink_lines): (usize, usize),
+) {
+    match difference {
+        None => outln!("  {name}: the log's {what} and birlink's bir_linker.log agree ({log_lines} lines)"),
+        Some(d) => {
+            let at = d.line.map(|l| format!("log line {l}")).unwrap_or_else(|| "after the log's last line".to_owned());
+            outln!(
+                "  {name}: the first line that differs is line {} of {} compared ({at})",
+                d.index + 1,
+                log_lines.max(birlink_lines)
+            );
+            outln!("    log:     {}", d.log.as_deref().unwrap_or("(the log's block ends)"));
+            outln!("    birlink: {}", d.birlink.as_deref().unwrap_or("(birlink's block ends)"));
+        }
+    }
 }
 
 fn explain_code(code: Code, out: &mut String) {
@@ -178,7 +261,15 @@ pub fn explanation(text: &str) -> Result<String, String> {
     let entry = ncc::find(text).ok_or_else(|| {
         format!("unknown code `{text}`; `birlink explain` lists birlink's, docs/diagnostics.md the compiler's")
     })?;
-    let _ = writeln!(out, "{}\n\nRaised by {}.\n\n{}.\n", entry.shape, entry.pass, capitalized(entry.note));
+    // In the form of Neuron's own error-code pages: the message, what it means, the fix.
+    let _ = writeln!(
+        out,
+        "Error message: {}\n\nRaised by: {}.\n\nWhat it means: {}.\n\nHow to fix it: {}.\n",
+        entry.shape,
+        entry.pass,
+        capitalized(entry.note),
+        capitalized(entry.fix)
+    );
     match entry.birlink {
         Some(code) => {
             let _ = writeln!(out, "birlink reports it as {}, in `{}`:\n", code.as_str(), code.info().pass);

@@ -50,17 +50,20 @@ pub fn markdown_reference() -> String {
 
 /// The Markdown table of the mapping (part of `docs/diagnostics.md`).
 pub fn markdown_table() -> String {
-    let mut out = String::from("| the compiler says | raised by | birlink | how they relate |\n|---|---|---|---|\n");
+    let mut out = String::from(
+        "| the compiler says | raised by | birlink | what it means | how to fix it |\n|---|---|---|---|---|\n",
+    );
     for entry in ncc::TABLE {
         let ours = match entry.birlink {
             Some(code) => format!("[{}](#{})", code.as_str(), code.as_str().to_ascii_lowercase()),
             None => "—".to_owned(),
         };
         out.push_str(&format!(
-            "| `{}` | {} | {ours} | {} |\n",
+            "| `{}` | {} | {ours} | {} | {} |\n",
             entry.shape.replace('|', "\\|"),
             entry.pass,
-            entry.note
+            entry.note,
+            entry.fix
         ));
     }
     out

@@ -21,8 +21,11 @@ pub struct Ncc {
     pub pass: &'static str,
     /// birlink's code for the same failure, if birlink reproduces it.
     pub birlink: Option<Code>,
-    /// How the two relate (one sentence).
+    /// What it means and how the two relate (one sentence).
     pub note: &'static str,
+    /// What to do, as Neuron's error-code pages say it: the change in the user's kernel,
+    /// model, flags or machine.
+    pub fix: &'static str,
 }
 
 /// Every shape birlink knows, in documentation order.
@@ -32,14 +35,32 @@ pub const TABLE: &[Ncc] = &[
         shape: "[NCC_ILLC059] Could not find MemoryLocation named {name} on core {core}",
         pass: "lower_local_collectives, per subgraph across the cores, before bir_linker",
         birlink: Some(Code::LocalCollectiveNameMissing),
-        note: "a local collective on one core names a memory location the other core's module of the same subgraph does not have (`lower_local_collectives.cpp:78: Assertion failure: memlocOnOtherCore != nullptr`); `vnc_remote_addr_map` repeats a look-up by name after the link (birlink's 1514), too late for such a compile; usually an NKI kernel launched without its LNC grid",
+        note: "the commonest public cause is a kernel traced for one core and compiled for two — `wrap_nki(kernel[lnc])` where `wrap_nki(kernel)[lnc]` was meant: silent at LNC=1, and at LNC=2 core 1 lacks a name of the form `inst__I-<n>-0:<buf>`; in general a local collective on one core names a memory location the other core's module of the same subgraph does not have (`lower_local_collectives.cpp:78: Assertion failure: memlocOnOtherCore != nullptr`); `vnc_remote_addr_map` repeats a look-up by name after the link (birlink's 1514), too late for such a compile",
+        fix: "launch the NKI kernel on its LNC grid (`wrap_nki(kernel)[lnc]`, not `wrap_nki(kernel[lnc])`) so every core traces the same buffers; otherwise give the collective's buffers the same names on every core (`name=` on its `nl.ndarray`s)",
     },
     Ncc {
         code: "IXLV002",
         shape: "[NCC_IXLV002] Expected core barriers to have name {name}, but core barrier {index} in subgraph {subgraph} on core {core} has name {other}",
         pass: "lnc_verifier, per subgraph across the cores, before bir_linker",
         birlink: Some(Code::BarrierNameMismatch),
-        note: "the LncVerifier's barrier-name check: the i-th CoreBarrier of a core is not named as core 0's; the compiler stops, birlink warns and links (spec §2), and the Barriers view aligns them",
+        note: "the LncVerifier's barrier-name check: a CoreBarrier's name carries the id of the instruction before it, so the names part when the cores' instruction counts before the barrier part (a drift of ~385 instructions over 64 layers was one public case); the compiler stops, birlink warns and links (spec §2), the Barriers view aligns them and the sync check counts the instructions that came in (BL0702)",
+        fix: "make the cores issue the same instructions before each barrier: the same control flow and the same work per core (a sendrecv called twice in one traced graph is a known cause); AWS's own inference code works around it with a grid of 1, at a cost in throughput",
+    },
+    Ncc {
+        code: "IXGM002",
+        shape: "[NCC_IXGM002] Expected function {function} in subgraph {subgraph} to have {n} basic blocks, but on core {core} it has {m} basic blocks",
+        pass: "the LNC verifier, per subgraph across the cores (2.27)",
+        birlink: Some(Code::SyncBlocks),
+        note: "a function's control flow differs per core: a loop whose trip count is a per-core value (`nl.fori_loop`, `nl.while_loop`, `nl.dynamic_range`) lowers to basic blocks on one core and not the other; the same rule as the LNC verifier's \"same number of basic blocks per function on every core\", under its own code",
+        fix: "give every core the same loop bounds (a static trip count, or the same dynamic value on every core); a per-core amount of work goes in the loop body, not its bounds",
+    },
+    Ncc {
+        code: "IBIR297",
+        shape: "[NCC_IBIR297] bir::samePartitionsAll",
+        pass: "ModuleForkPass, per module",
+        birlink: None,
+        note: "a check that every module of a fork has the same partitions, failed on an MLA and 256-expert MoE decode graph; the maintainers confirmed a compiler issue with no workaround",
+        fix: "report it with the model and the compiler version (the maintainers track it as a compiler issue); a smaller expert count or another parallel layout may avoid the shape",
     },
     Ncc {
         code: "remote_mloc != nullptr",
@@ -47,6 +68,7 @@ pub const TABLE: &[Ncc] = &[
         pass: "vnc_remote_addr_map, across the per-core modules, after bir_linker",
         birlink: Some(Code::RemoteMemlocMissing),
         note: "the assertion of `vnc_remote_addr_map` behind 1514",
+        fix: "make every core's remote view name a memory location its owner core has (`birlink link` says which one is missing, BL1514)",
     },
     Ncc {
         code: "allEqual",
@@ -54,6 +76,7 @@ pub const TABLE: &[Ncc] = &[
         pass: "vnc_link, across the per-core modules",
         birlink: Some(Code::RemoteBlockCountMismatch),
         note: "`vnc_link`'s check that every core collects as many remote-notifying DMA blocks",
+        fix: "make the cores issue the same remote-notifying DMA blocks: the same collectives, in the same order, on every core",
     },
     Ncc {
         code: "modules.size() == options.vnc_nc_count",
@@ -61,6 +84,7 @@ pub const TABLE: &[Ncc] = &[
         pass: "vnc_remote_addr_map and vnc_link, across the per-core modules",
         birlink: Some(Code::VncAddrMapCoreCount),
         note: "the VNC passes' core count check: 1513 in `vnc_remote_addr_map` (1509 when `vnc_link` runs alone)",
+        fix: "give the link one module per logical core (`--lnc` and the modules' `neuron_core_id`s agree)",
     },
     Ncc {
         code: "ILNK020",
@@ -68,6 +92,7 @@ pub const TABLE: &[Ncc] = &[
         pass: "bir_linker, per core",
         birlink: Some(Code::TensorMapStale),
         note: "the linker's `verifyTensorMap` after the merge of the cores' tensor maps; its checks are not public, and birlink's reading of them, on a work directory's `tensor_map.json` files, is BL0310 (an entry naming no tensor), BL0312 (one memory laid out twice) and BL0313 (an input or output without an entry), warnings",
+        fix: "open the work directory in birlink: the tensor-map entry that names no tensor, or the memory laid out twice, is the one to change (usually a stale tensor map left by an earlier compile in the same directory: compile into a clean one)",
     },
     Ncc {
         code: "INLA001",
@@ -75,13 +100,15 @@ pub const TABLE: &[Ncc] = &[
         pass: "birverifier, per module",
         birlink: None,
         note: "BIR verification of one core's module, before any link: not a link failure",
+        fix: "the message names what BIR verification rejected; it is in one core's module, before any link, so look at the kernel or the pass that produced it",
     },
     Ncc {
         code: "IBIR440",
-        shape: "[NCC_IBIR440] DRAM allocation failure",
+        shape: "[NCC_IBIR440] Expect all DRAM memory locations to be allocated after dram_allocator, violation: {name}",
         pass: "the DRAM allocators, per module, before any link",
         birlink: None,
-        note: "DRAM allocation of one core's module (often a collective buffer without a name), before any link",
+        note: "DRAM allocation of one core's module: the set it names was never given an address (`inst_visitor.cpp: Assertion failure: mem.isAllocated() && memIsValid`), often a collective's buffer without a name; per-core set names differ by their numeric suffix",
+        fix: "give the collective's source and destination `nl.ndarray`s a `name=`, so each core allocates the same buffer",
     },
 ];
 
@@ -100,6 +127,7 @@ impl Code {
         match self {
             Code::LocalCollectiveNameMissing => Some("NCC_ILLC059"),
             Code::BarrierNameMismatch => Some("NCC_IXLV002"),
+            Code::SyncBlocks => Some("NCC_IXGM002"),
             _ => None,
         }
     }

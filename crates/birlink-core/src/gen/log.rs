@@ -6,9 +6,12 @@
 //! lines of a link that passed or a failure in the middle.
 //!
 //! The `BirLinker` lines are birlink's own `bir_linker.log` for the same dumps, written
-//! as the compiler writes them (a module's unique id after `moving sgNNNN`, the post-link
-//! statistics birlink cannot know): the log then agrees with birlink line for line,
-//! what `birlink explain --log LOG DUMPS…` shows. Deterministic: no clock.
+//! as the compiler writes them, with what a real 2.24 block carries and birlink cannot
+//! know: the linker's `bir_linker cwd:`, a `Symlinking "…" to "…"` line per model input
+//! file after the npy line, a module's unique id after `moving sgNNNN`, the post-link
+//! statistics and the `Total Intermediate` lines, paths under the compile's own
+//! directory. Set aside as `birlink explain --log LOG DUMPS…` sets them aside, the log
+//! agrees with birlink line for line. Deterministic: no clock.
 
 use std::fmt::Write as _;
 
@@ -297,10 +300,13 @@ fn codegen(log: &mut Log, linked: &[String], barriers: &[u64]) {
 /// written as the compiler writes them.
 fn bir_linker(log: &mut Log, lnc: u64, birlink_log: &[LogLine]) {
     let b = PID + 30;
+    let work = log.workdir.clone();
     let mut blocks: Vec<Vec<(String, &'static str, String)>> = Vec::new();
     for core in (0..lnc).map(CoreId) {
         let mut block = Vec::new();
         let mut unique = 205_426;
+        let linked = Place::linked(core.0).to_string();
+        let inputs = model_inputs(birlink_log, core);
         for line in birlink_log {
             let (Some(scope), logger) = (line.scope, line.logger) else { continue };
             let (scope_text, name) = (scope.to_string(), logger.as_str());
@@ -315,16 +321,32 @@ fn bir_linker(log: &mut Log, lnc: u64, birlink_log: &[LogLine]) {
             if line.linker_core() != Some(core) {
                 continue;
             }
-            let mut message = line.message.clone();
+            let mut message = under(&line.message, &work);
+            if message.starts_with("Num intermediates ") {
+                block.push((scope_text.clone(), name, format!("bir_linker cwd: {work}/{linked}")));
+            }
             if message.starts_with("moving ") && !message.ends_with(" done") {
                 message = format!("{message} Module.getUniqueId() {unique}");
                 unique += 6;
             }
             if message == "releasing pre-link modules" {
-                let stats = "PostLink Stats: #MatMults 5180 #MatMult-Transposes 2111";
-                block.push((scope_text.clone(), name, stats.to_owned()));
+                for said in [
+                    "PostLink Stats: #MatMults 5180 #MatMult-Transposes 2111",
+                    "Total Intermediate MMTs 12 #out: 0 #inp: 12 #symmetric: 0",
+                    "Total Intermediate IOs with MMTs: 4 #out: 0 #inp: 4 #both: 0",
+                ] {
+                    block.push((scope_text.clone(), name, said.to_owned()));
+                }
             }
-            block.push((scope_text, name, message));
+            let npy = message.starts_with("Symlinking npy files to ");
+            block.push((scope_text.clone(), name, message));
+            if npy {
+                for (subgraph, input) in &inputs {
+                    let from = format!("{work}/{}/{input}.npy", Place::subgraph(core.0, *subgraph));
+                    let to = format!("{work}/{linked}/sg00/{input}.npy");
+                    block.push((scope_text.clone(), name, format!("Symlinking \"{from}\" to \"{to}\"")));
+                }
+            }
         }
         blocks.push(block);
     }
@@ -349,6 +371,39 @@ fn bir_linker(log: &mut Log, lnc: u64, birlink_log: &[LogLine]) {
         "CoreForkPass",
         &format!("Compilation status: Total modules: {n}, Passed: {n}, Failed: 0"),
     );
+}
+
+/// A message's paths under the compile's own directory (birlink's name the dumps'
+/// folder: `workdir-moe/nc00/sgLnk` is `WORK/nc00/sgLnk`).
+fn under(message: &str, work: &str) -> String {
+    let words: Vec<String> = message
+        .split(' ')
+        .map(|word| match word.split_once('/') {
+            Some((_, rest)) if CoreId::parse(rest.split('/').next().unwrap_or("")).is_some() => {
+                format!("{work}/{rest}")
+            }
+            _ => word.to_owned(),
+        })
+        .collect();
+    words.join(" ")
+}
+
+/// The model inputs a core's subgraphs take (`Inp[k] inputN`), each once, with the
+/// subgraph that takes it first: the `.npy` files its link directory links.
+fn model_inputs(birlink_log: &[LogLine], core: CoreId) -> Vec<(u32, String)> {
+    let mut inputs: Vec<(u32, String)> = Vec::new();
+    let mut subgraph = 0;
+    for line in birlink_log.iter().filter(|l| l.linker_core() == Some(core)) {
+        let message = line.message.trim();
+        if let Some(n) = message.strip_prefix("moving sg").and_then(|r| r.split_whitespace().next()) {
+            subgraph = n.parse().unwrap_or(subgraph);
+        } else if let Some(name) = message.strip_prefix("Inp[").and_then(|r| r.split_once("] ")).map(|(_, n)| n) {
+            if name.starts_with("input") && !inputs.iter().any(|(_, known)| known == name) {
+                inputs.push((subgraph, name.to_owned()));
+            }
+        }
+    }
+    inputs
 }
 
 /// birlink's lines of the VNC passes, with the compiler's ends.

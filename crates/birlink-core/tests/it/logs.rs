@@ -128,7 +128,14 @@ fn a_log_cut_short_reads_as_far_as_it_goes() {
 
 #[test]
 fn every_log_reads_to_the_same_json() {
-    for name in ["modular-two-cores.txt", "flat-illc059.txt", "two-compiles.txt", "cut-short.txt"] {
+    for name in [
+        "modular-two-cores.txt",
+        "flat-illc059.txt",
+        "two-compiles.txt",
+        "cut-short.txt",
+        "frontend-enospc-2.25.txt",
+        "flat-2.25-gen-cci.txt",
+    ] {
         let reading = read(name);
         let json = serde_json::to_string_pretty(&reading).unwrap();
         // Deterministic, and what it says round-trips.
@@ -166,6 +173,30 @@ fn a_modular_log_beside_its_dumps_agrees_with_birlinks_bir_linker_log_line_for_l
         assert!(core.log_lines > 20 && core.log_lines == core.birlink_lines, "{core:?}");
     }
     assert_eq!(held.failure, None);
+    // Shaped like a real 2.24 block: what birlink cannot know is in the log, set aside
+    // and counted by kind, and the rest agrees.
+    for core in &held.bir_linker {
+        let block: Vec<&str> =
+            log.lines().filter(|l| l.contains(&format!("(nc{:02}/sgLnk) [BirLinker]", core.core))).collect();
+        let files = block.iter().filter(|l| l.contains("]: Symlinking \"")).count();
+        assert!(files > 0, "a symlink per model input file");
+        let aside = |kind: &str| {
+            core.set_aside.iter().find(|(k, _)| serde_json::to_value(k).unwrap() == kind).map_or(0, |(_, n)| *n)
+        };
+        assert_eq!(
+            (aside("cwd"), aside("symlink"), aside("unique_id"), aside("post_link_stats"), aside("total_intermediate")),
+            (1, files + 3, 3, 1, 2),
+            "{:?}",
+            core.set_aside
+        );
+        // Every line of the block is compared or set aside (the framing lines too).
+        let whole = block.len() + 2;
+        assert_eq!(core.log_lines + core.set_aside.values().sum::<usize>() - aside("unique_id"), whole);
+        println!("core {}: {} lines in the block, {} compared", core.core, block.len(), core.log_lines);
+    }
+    let vnc = held.vnc.as_ref().expect("the VNC passes' lines");
+    assert_eq!((vnc.first_difference.as_ref(), vnc.log_lines), (None, vnc.birlink_lines));
+    assert!(vnc.log_lines >= 3, "{vnc:?}");
     // One name changed in core 1's block: the first line that differs, with both texts.
     let (at, line) = log.lines().enumerate().find(|(_, l)| l.contains("(nc01/sgLnk) [BirLinker]:  Inp[1] ")).unwrap();
     let changed = log.replacen(line, &line.replacen("Inp[1] ", "Inp[1] renamed_", 1), 1);
@@ -184,11 +215,16 @@ fn a_real_shaped_log_beside_other_dumps_says_where_they_part() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/logs/modular-two-cores.txt");
     let text = std::fs::read_to_string(path).unwrap();
     let held = beside(&text, &read_log(&text), &outcome);
-    // Its block has 6 intermediates; birlink's run of the sample, 49: the first line.
+    // Its linker took 75008 instructions; birlink's run of the sample, 92: the first
+    // line, the framing `Inputs to bir_linker` (the input determines it).
     let first = held.bir_linker[0].first_difference.clone().unwrap();
     assert_eq!(
         (first.index, first.log.as_deref(), first.birlink.as_deref()),
-        (0, Some("Num intermediates 6"), Some("Num intermediates 49"))
+        (
+            0,
+            Some("Inputs to bir_linker: modules=3 functions=3 allocs=30685 blocks=3 instructions=75008"),
+            Some("Inputs to bir_linker: modules=3 functions=3 allocs=44 blocks=9 instructions=92")
+        )
     );
 }
 
@@ -331,4 +367,94 @@ fn bl0713_the_cores_pseudo_core_barrier_counts_differ() {
     // Equal counts: the rule ran and found nothing; a log with no table: skipped.
     assert!(log(&[679, 679]).sync.findings.is_empty());
     assert_eq!(read("cut-short.txt").sync.status, SyncStatus::Skipped);
+}
+
+#[test]
+fn a_full_disk_in_the_frontend_is_the_machines_failure_read_from_its_traceback() {
+    use birlink_core::tools::log::compile::FailureKind;
+    let reading = read("frontend-enospc-2.25.txt");
+    let run = &reading.run;
+    assert_eq!(run.compiler.version.as_deref(), Some("2.25.3371.0+a6d2a1c5"));
+    // hlo2penguin's flag says the LNC: no backend ran.
+    assert_eq!((run.lnc, run.exit_code), (Some(2), Some(70)));
+    let failure = run.failure.as_ref().expect("a failure");
+    assert_eq!(failure.kind, Some(FailureKind::Environment));
+    assert_eq!(failure.code, None);
+    let traceback = failure.traceback.as_ref().expect("its traceback");
+    assert_eq!(traceback.exception, "OSError: [Errno 28] No space left on device");
+    assert_eq!((traceback.frames, traceback.line), (4, 5));
+    let frame = traceback.frame.as_ref().unwrap();
+    assert_eq!((frame.function.as_str(), frame.line), ("save", 546));
+    assert!(
+        failure.message.starts_with("OSError: [Errno 28] No space left on device (in save, "),
+        "{}",
+        failure.message
+    );
+    // Its frames and source lines are the traceback's, not lines birlink does not know.
+    assert!(reading.unknown.first.iter().all(|(_, t)| !t.contains("File \"")), "{:?}", reading.unknown);
+}
+
+#[test]
+fn failures_are_classed_as_the_user_must_act_on_them() {
+    use birlink_core::tools::log::compile::FailureKind;
+    let kind = |code: Option<&str>, message: &str, assertion, exit| FailureKind::of(code, message, assertion, exit);
+    assert_eq!(
+        kind(Some("NCC_ILLC059"), "Could not find MemoryLocation named x on core 1", true, Some(70)),
+        FailureKind::Compiler
+    );
+    assert_eq!(kind(Some("NCC_EVRF001"), "Operator is not supported", false, Some(70)), FailureKind::Input);
+    assert_eq!(kind(None, "OSError: [Errno 28] No space left on device", false, Some(70)), FailureKind::Environment);
+    assert_eq!(kind(None, "the compiler exited with code 137", false, Some(137)), FailureKind::Environment);
+    assert_eq!(kind(None, "the compiler exited with code -9", false, Some(-9)), FailureKind::Environment);
+    assert_eq!(kind(None, "MemoryError", false, Some(1)), FailureKind::Environment);
+    assert_eq!(kind(None, "Assertion failure: x", true, Some(70)), FailureKind::Compiler);
+    assert_eq!(kind(None, "the compiler exited with code 70", false, Some(70)), FailureKind::Internal);
+    // Every fixture's failure has a kind; the ILLC059 log's is the compiler's.
+    let illc = read("flat-illc059.txt");
+    assert_eq!(illc.run.failure.as_ref().and_then(|f| f.kind), Some(FailureKind::Compiler));
+    // A version said in one line without the log's prefix, and an IBIR440's set.
+    let one = read_log("[root]: NeuronX Compiler version 2.24.5133.0+58f8de22 Python version 3.10.12 HWM version 2.24.0.5133+58f8de22\n\
+        2026-01-02T03:04:05Z ERROR 77 [ModuleForkPass]: Module 0 failed with error [INTERNAL_ERROR] [NCC_IBIR440] Expect all DRAM memory locations to be allocated after dram_allocator, violation: inst____main__.lnc2_reduce_shared_hbm-0:my_row.31_set.\n");
+    assert_eq!(one.run.compiler.version.as_deref(), Some("2.24.5133.0+58f8de22"));
+    let failure = one.run.failure.as_ref().unwrap();
+    assert_eq!(
+        failure.names.iter().map(|n| n.name.as_str()).collect::<Vec<_>>(),
+        ["inst____main__.lnc2_reduce_shared_hbm-0:my_row.31_set"]
+    );
+    assert_eq!(failure.kind, Some(FailureKind::Compiler));
+}
+
+#[test]
+fn a_2_25_compile_reads_its_gen_cci_pass_and_each_cores_opcode_table() {
+    let reading = read("flat-2.25-gen-cci.txt");
+    let run = &reading.run;
+    assert_eq!((run.lnc, run.flow.map(|f| f.as_str())), (Some(2), Some("flat")));
+    assert_eq!(passes(&reading, "gen_cci"), [(Some("nc00"), "passed"), (Some("nc01"), "passed")]);
+    assert!(run.failure.is_none());
+    assert_eq!(run.instruction_stats.len(), 2);
+    let [core0, core1] = [&run.instruction_stats[0], &run.instruction_stats[1]];
+    assert_eq!((core0.core, core0.module.as_str(), core1.core), (0, "nc00/sg00", 1));
+    // 0xd8 named, with where the name comes from; 0x7f keeps the compiler's words.
+    assert_eq!((core0.core_barriers(), core1.core_barriers()), (116, 116));
+    assert_eq!(core0.named.iter().map(|n| n.printed.as_str()).collect::<Vec<_>>(), ["UNKNOWN(0xd8)"]);
+    assert_eq!(core0.opcodes.get("UNKNOWN(0x7f)"), Some(&12));
+    assert_eq!((core0.opcodes["EVENT_SEMAPHORE"], core1.opcodes["EVENT_SEMAPHORE"]), (15144, 12065));
+    assert_eq!((core0.engines["PE"], core0.engines.len()), (4102, 5));
+    assert_eq!(core1.queues.get("qSyncIO0"), Some(&1536));
+    // The sync check's log rule reads the same rows: equal, no finding.
+    assert!(reading.sync.findings.is_empty());
+    assert_eq!(
+        reading.sync.log.as_ref().map(|l| l.barrier_counts.iter().map(|b| b.count).collect::<Vec<_>>()),
+        Some(vec![116, 116])
+    );
+    // Every table row and descriptor line is read (what is left is not the tables').
+    assert!(
+        reading
+            .unknown
+            .first
+            .iter()
+            .all(|(_, t)| !t.contains('│') && !t.contains("DMA descriptors") && !t.contains("gen_cci")),
+        "{:?}",
+        reading.unknown
+    );
 }

@@ -6,11 +6,19 @@
 //! pass the log ran is [`dumps_after`].
 //!
 //! **birlink's reading** (log spec §5): lines are compared by their message, after
-//! what birlink cannot know is set aside — a module's unique id
+//! what birlink cannot know is set aside ([`Aside`], counted per kind on the log's side)
+//! — the linker's `bir_linker cwd:`, every `Symlinking …` line (per file and per kind:
+//! which files a subgraph left is the compile's, not the dumps'), a module's unique id
 //! (`moving sg0000 Module.getUniqueId() 205426`), the post-link statistics
 //! (`PostLink Stats`, `Total Intermediate …`, `Max writers`) — and with paths compared
 //! from their core folder on (`…/neuronxcc-a1b2c3/nc00/sgLnk/sg00` is `nc00/sgLnk/sg00`:
-//! the compile's directory is not the dumps').
+//! the compile's directory is not the dumps'). `Writing updated tensor_map PATH` is
+//! compared by its place from the core folder, or by its presence when the log's path
+//! names no core folder (a redacted log). The core's `Inputs to bir_linker` and
+//! `Output has …` lines frame its block and are compared with it; the VNC passes' lines
+//! are compared as one more block.
+
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -19,7 +27,7 @@ use super::findings;
 use super::locate::{locate, Index};
 use crate::diag::ncc;
 use crate::model::place::{CoreId, Scope, Slot};
-use crate::output::log::LogLine;
+use crate::output::log::{LogLine, Logger};
 use crate::passes::Outcome;
 use crate::read::workdir;
 
@@ -28,6 +36,9 @@ use crate::read::workdir;
 pub struct Beside {
     /// Per core (the log's or birlink's), the two `BirLinker` blocks held together.
     pub bir_linker: Vec<LinkerAgainst>,
+    /// The VNC passes' lines held together, when either side has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vnc: Option<LinesAgainst>,
     /// The log's failure against birlink's diagnostics, when the log has one.
     pub failure: Option<FailureAgainst>,
 }
@@ -43,6 +54,43 @@ pub struct LinkerAgainst {
     pub birlink_lines: usize,
     /// The first line that differs; `None` when they agree line for line.
     pub first_difference: Option<Difference>,
+    /// The log's lines set aside before comparing, by kind ([`Aside`]).
+    #[serde(default)]
+    pub set_aside: BTreeMap<Aside, usize>,
+}
+
+/// Lines of no core held together (the VNC passes').
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinesAgainst {
+    /// The log's lines compared.
+    pub log_lines: usize,
+    /// birlink's lines compared.
+    pub birlink_lines: usize,
+    /// The first line that differs; `None` when they agree line for line.
+    pub first_difference: Option<Difference>,
+}
+
+/// A kind of line, or of part of one, birlink cannot know and sets aside before
+/// comparing (birlink's reading, log spec §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aside {
+    /// `bir_linker cwd: DIR`: where the compiler ran.
+    Cwd,
+    /// `Symlinking …`, per file (`Symlinking "A" to "B"`) and per kind (npy, debug_info,
+    /// `.so`): the files the compile left.
+    Symlink,
+    /// ` Module.getUniqueId() N` after `moving sgNNNN` (the rest of the line is compared).
+    UniqueId,
+    /// `PostLink Stats: …`.
+    PostLinkStats,
+    /// `Total Intermediate …`.
+    TotalIntermediate,
+    /// `Max writers …`.
+    MaxWriters,
+    /// The path of `Writing updated tensor_map PATH` when it names no core folder (the
+    /// line is compared by its presence).
+    TensorMapPath,
 }
 
 /// The first line where two `BirLinker` blocks part.
@@ -77,22 +125,57 @@ pub struct FailureAgainst {
 
 /// Holds a log (its text and its reading) against birlink's run of the dumps.
 pub fn beside(text: &str, reading: &LogReading, outcome: &Outcome) -> Beside {
-    Beside { bir_linker: linker_against(reading, &outcome.log), failure: failure_against(text, reading, outcome) }
+    Beside {
+        bir_linker: linker_against(reading, &outcome.log),
+        vnc: vnc_against(reading, &outcome.log),
+        failure: failure_against(text, reading, outcome),
+    }
 }
 
-/// A message as compared; `None` for what birlink cannot know.
-fn comparable(message: &str) -> Option<String> {
+/// What is compared of a message.
+#[derive(Debug, PartialEq, Eq)]
+struct Compared {
+    /// The text compared; `None` when the whole line is set aside.
+    text: Option<String>,
+    /// What was set aside of it.
+    aside: Option<Aside>,
+}
+
+const TENSOR_MAP: &str = "Writing updated tensor_map";
+
+/// A message as compared. `redacted`: the log's tensor-map path names no core folder,
+/// so that line is compared by its presence on both sides.
+fn comparable(message: &str, redacted: bool) -> Compared {
     let message = message.trim();
-    const UNKNOWABLE: &[&str] = &["PostLink Stats", "Total Intermediate", "Max writers"];
-    if UNKNOWABLE.iter().any(|p| message.starts_with(p)) {
-        return None;
+    let whole = |aside| Compared { text: None, aside: Some(aside) };
+    const UNKNOWABLE: &[(&str, Aside)] = &[
+        ("bir_linker cwd", Aside::Cwd),
+        ("Symlinking ", Aside::Symlink),
+        ("PostLink Stats", Aside::PostLinkStats),
+        ("Total Intermediate", Aside::TotalIntermediate),
+        ("Max writers", Aside::MaxWriters),
+    ];
+    if let Some((_, aside)) = UNKNOWABLE.iter().find(|(p, _)| message.starts_with(p)) {
+        return whole(*aside);
     }
-    let message = match message.find(" Module.getUniqueId()") {
-        Some(at) => &message[..at],
-        None => message,
+    if message.starts_with(TENSOR_MAP) && redacted {
+        return Compared { text: Some(TENSOR_MAP.to_owned()), aside: Some(Aside::TensorMapPath) };
+    }
+    let (message, aside) = match message.find(" Module.getUniqueId()") {
+        Some(at) => (&message[..at], Some(Aside::UniqueId)),
+        None => (message, None),
     };
     let words: Vec<String> = message.split(' ').map(from_core_folder).collect();
-    Some(words.join(" "))
+    Compared { text: Some(words.join(" ")), aside }
+}
+
+/// Whether a log's `Writing updated tensor_map PATH` lines name no core folder (a
+/// redacted path).
+fn redacted(messages: &[(usize, String)]) -> bool {
+    messages.iter().filter_map(|(_, m)| m.trim().strip_prefix(TENSOR_MAP)).any(|path| {
+        let path = path.trim();
+        path.split('/').all(|segment| CoreId::parse(segment).is_none())
+    })
 }
 
 /// A path from its last core folder on (`/x/y/nc00/sgLnk` → `nc00/sgLnk`); any other
@@ -110,12 +193,43 @@ fn from_core_folder(word: &str) -> String {
 }
 
 /// birlink's `bir_linker.log` lines of one core's `BirLinker` (`(nc00/sgLnk)
-/// [BirLinker]: MESSAGE`), as compared.
-fn birlink_messages(log: &[LogLine], core: u64) -> Vec<String> {
+/// [BirLinker]: MESSAGE`) and the core's `CoreForkPass` lines around it but its
+/// `Running bir_linker` (`(nc00) [CoreForkPass]: Inputs to bir_linker: …`), as compared.
+fn birlink_messages(log: &[LogLine], core: u64, redacted: bool) -> Vec<String> {
+    let framing = |line: &LogLine| {
+        line.scope == Some(Scope::Core(CoreId(core)))
+            && line.logger == Logger::CoreForkPass
+            && !line.message.starts_with("Running ")
+    };
     log.iter()
-        .filter(|line| line.linker_core() == Some(CoreId(core)))
-        .filter_map(|line| comparable(&line.message))
+        .filter(|line| line.linker_core() == Some(CoreId(core)) || framing(line))
+        .filter_map(|line| comparable(&line.message, redacted).text)
         .collect()
+}
+
+/// The first place two lists of compared lines part: the log's (with its lines) and
+/// birlink's.
+fn first_difference(theirs: &[(usize, String)], ours: &[String]) -> Option<Difference> {
+    (0..theirs.len().max(ours.len())).find(|&i| theirs.get(i).map(|(_, m)| m) != ours.get(i)).map(|index| Difference {
+        index,
+        line: theirs.get(index).map(|(l, _)| *l),
+        log: theirs.get(index).map(|(_, m)| m.clone()),
+        birlink: ours.get(index).cloned(),
+    })
+}
+
+/// The VNC passes' lines, the log's against birlink's (lines of no scope), when
+/// either has any.
+fn vnc_against(reading: &LogReading, log: &[LogLine]) -> Option<LinesAgainst> {
+    let theirs: Vec<(usize, String)> =
+        reading.run.vnc_lines.iter().filter_map(|(l, m)| Some((*l, comparable(m, false).text?))).collect();
+    let ours: Vec<String> =
+        log.iter().filter(|l| l.scope.is_none()).filter_map(|l| comparable(&l.message, false).text).collect();
+    if theirs.is_empty() && ours.is_empty() {
+        return None;
+    }
+    let first_difference = first_difference(&theirs, &ours);
+    Some(LinesAgainst { log_lines: theirs.len(), birlink_lines: ours.len(), first_difference })
 }
 
 /// The cores whose linked module birlink's log speaks of, in order.
@@ -141,24 +255,28 @@ fn linker_against(reading: &LogReading, log: &[LogLine]) -> Vec<LinkerAgainst> {
     cores
         .into_iter()
         .map(|core| {
-            let theirs: Vec<(usize, String)> = reading
+            let mut lines: Vec<&(usize, String)> = reading
                 .run
                 .bir_linker
                 .iter()
                 .filter(|b| b.core == Some(core))
-                .flat_map(|b| &b.messages)
-                .filter_map(|(line, m)| Some((*line, comparable(m)?)))
+                .flat_map(|b| b.messages.iter().chain(&b.framing))
                 .collect();
-            let ours = birlink_messages(log, core);
-            let first_difference = (0..theirs.len().max(ours.len()))
-                .find(|&i| theirs.get(i).map(|(_, m)| m) != ours.get(i))
-                .map(|index| Difference {
-                    index,
-                    line: theirs.get(index).map(|(l, _)| *l),
-                    log: theirs.get(index).map(|(_, m)| m.clone()),
-                    birlink: ours.get(index).cloned(),
-                });
-            LinkerAgainst { core, log_lines: theirs.len(), birlink_lines: ours.len(), first_difference }
+            lines.sort_by_key(|(line, _)| *line);
+            let messages: Vec<(usize, String)> = lines.iter().map(|&l| l.clone()).collect();
+            let redacted = redacted(&messages);
+            let mut set_aside = BTreeMap::new();
+            let mut theirs = Vec::new();
+            for (line, message) in &messages {
+                let compared = comparable(message, redacted);
+                if let Some(aside) = compared.aside {
+                    *set_aside.entry(aside).or_insert(0) += 1;
+                }
+                theirs.extend(compared.text.map(|text| (*line, text)));
+            }
+            let ours = birlink_messages(log, core, redacted);
+            let first_difference = first_difference(&theirs, &ours);
+            LinkerAgainst { core, log_lines: theirs.len(), birlink_lines: ours.len(), first_difference, set_aside }
         })
         .collect()
 }
@@ -309,13 +427,29 @@ mod tests {
 
     #[test]
     fn what_birlink_cannot_know_is_set_aside() {
-        assert_eq!(comparable("moving sg0000 Module.getUniqueId() 205426").as_deref(), Some("moving sg0000"));
-        assert_eq!(comparable("PostLink Stats: #MatMults 518570 #MatMult-Transposes 211174"), None);
+        let text = |m: &str, redacted| comparable(m, redacted).text;
+        let aside = |m: &str| comparable(m, false).aside;
+        assert_eq!(text("moving sg0000 Module.getUniqueId() 205426", false).as_deref(), Some("moving sg0000"));
+        assert_eq!(aside("moving sg0000 Module.getUniqueId() 205426"), Some(Aside::UniqueId));
+        assert_eq!(text("PostLink Stats: #MatMults 518570 #MatMult-Transposes 211174", false), None);
         assert_eq!(
-            comparable("Symlinking debug_info files from /home/u/w/neuronxcc-a1/nc00 to WORK/nc00/sgLnk").as_deref(),
-            Some("Symlinking debug_info files from nc00 to nc00/sgLnk")
+            aside("Total Intermediate MMTs 846 #out: 0 #inp: 846 #symmetric: 0"),
+            Some(Aside::TotalIntermediate)
         );
-        assert_eq!(comparable(" Inp[0] input0").as_deref(), Some("Inp[0] input0"));
+        assert_eq!(aside("bir_linker cwd: /home/u/w/neuronxcc-a1"), Some(Aside::Cwd));
+        for symlink in [
+            "Symlinking debug_info files from /home/u/w/neuronxcc-a1/nc00 to WORK/nc00/sgLnk",
+            r#"Symlinking "/w/nc00/sg01/input113.npy" to "/w/nc00/sgLnk/sg00/input113.npy""#,
+        ] {
+            assert_eq!((text(symlink, false), aside(symlink)), (None, Some(Aside::Symlink)));
+        }
+        assert_eq!(text(" Inp[0] input0", false).as_deref(), Some("Inp[0] input0"));
+        // A tensor map's path from its core folder, or only its presence when redacted.
+        let write = "Writing updated tensor_map /home/u/w/neuronxcc-a1/nc00/sgLnk/sg00/tensor_map.json";
+        assert_eq!(text(write, false).as_deref(), Some("Writing updated tensor_map nc00/sgLnk/sg00/tensor_map.json"));
+        assert_eq!(text(write, true).as_deref(), Some("Writing updated tensor_map"));
+        assert!(redacted(&[(1, "Writing updated tensor_map <redacted>/tensor_map.json".to_owned())]));
+        assert!(!redacted(&[(1, write.to_owned())]));
     }
 
     fn pass(name: &str, scope: Option<&str>) -> PassRun {

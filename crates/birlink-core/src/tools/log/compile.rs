@@ -23,9 +23,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::barriers::{self, Table};
+use super::barriers;
 use super::findings::{self, recognise};
 use super::line::{self, Line};
+use super::stats::{self, InstructionStats, Kind, Table};
 use crate::model::flow::Flow;
 use crate::model::place::{Place, Scope};
 use crate::output::sync::{BarrierCount, Sync};
@@ -83,6 +84,11 @@ pub struct Run {
     pub bir_linker: Vec<LinkerBlock>,
     /// `[VncLink]: Found N remote updates`.
     pub vnc_link: Option<VncLink>,
+    /// The VNC passes' own lines, in order: line (1-based) and message (`Running
+    /// vnc_remote_addr_map`, `Inputs to vnc_link: …`, `[VncLink]: …`), what `birlink
+    /// explain --log LOG DUMPS…` holds against birlink's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vnc_lines: Vec<(usize, String)>,
     /// What failed, when something did.
     pub failure: Option<Failure>,
     /// `Compilation status: Total subgraphs: 1, Passed: 0, Failed: 1` lines.
@@ -92,6 +98,10 @@ pub struct Run {
     /// Each codegen scope's `PSEUDO_CORE_BARRIER` count, as the log prints them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub barrier_counts: Vec<BarrierCount>,
+    /// Each codegen scope's opcode, engine and DMA-descriptor tables, in the log's
+    /// order (`barrier_counts` has one row for each, at the same index).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instruction_stats: Vec<InstructionStats>,
     /// The run's first and last lines (1-based).
     pub first_line: usize,
     /// See `first_line`.
@@ -209,6 +219,10 @@ pub struct LinkerBlock {
     /// (what `birlink explain --log LOG DUMPS…` holds against birlink's own
     /// `bir_linker.log`).
     pub messages: Vec<(usize, String)>,
+    /// The core's `CoreForkPass` lines around it, line and message: `Inputs to
+    /// bir_linker: …` and `Output has …` (compared too: the input determines them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub framing: Vec<(usize, String)>,
 }
 
 /// One subgraph moved in as a function.
@@ -250,6 +264,87 @@ pub struct Failure {
     /// started: the dump to print to see what it failed on
     /// (`--internal-print-after=PASS`; birlink's reading, log spec §3).
     pub dump_after: Option<String>,
+    /// Whose failure it is: what the user acts on ([`FailureKind`]).
+    pub kind: Option<FailureKind>,
+    /// The Python traceback it ended in, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traceback: Option<Traceback>,
+}
+
+/// Whose failure a compile's is, as the user must act on it (birlink's reading, log
+/// spec §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// The compiler: an `NCC_I…` code or an assertion in a pass.
+    Compiler,
+    /// The user's model or flags: a documented `NCC_E…` code.
+    Input,
+    /// The host: disk full, out of memory, killed by a signal, a missing file or a
+    /// permission; the fix is on the machine, not in the model.
+    Environment,
+    /// An internal error with no code (a traceback, an exit code alone).
+    Internal,
+}
+
+/// A Python traceback, read whole.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Traceback {
+    /// The exception line (`OSError: [Errno 28] No space left on device`).
+    pub exception: String,
+    /// Its last frame: where it was raised.
+    pub frame: Option<Frame>,
+    /// How many frames it has.
+    pub frames: usize,
+    /// Where it starts (1-based).
+    pub line: usize,
+    /// While reading: a frame was the last line, so its source line may come next.
+    #[serde(skip)]
+    source_next: bool,
+}
+
+/// One frame of a traceback (`File "F", line N, in FUNCTION`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Frame {
+    /// The file.
+    pub file: String,
+    /// The line.
+    pub line: u64,
+    /// The function.
+    pub function: String,
+}
+
+impl FailureKind {
+    /// What a failure's words say of whose it is: the host's words first (a full disk
+    /// fails a pass too), then the code's letter (`NCC_E…` the user's, `NCC_I…` the
+    /// compiler's), then an assertion; anything else is internal.
+    pub fn of(code: Option<&str>, message: &str, assertion: bool, exit_code: Option<i64>) -> FailureKind {
+        const HOST: &[&str] = &[
+            "No space left on device",
+            "Errno 28",
+            "Disk quota exceeded",
+            "Cannot allocate memory",
+            "MemoryError",
+            "std::bad_alloc",
+            "Killed",
+            "killed by signal",
+            "SIGKILL",
+            "No such file or directory",
+            "FileNotFoundError",
+            "Permission denied",
+            "PermissionError",
+            "Read-only file system",
+        ];
+        if HOST.iter().any(|words| message.contains(words)) || exit_code.is_some_and(|c| c == 137 || c < 0) {
+            return FailureKind::Environment;
+        }
+        match code.map(|c| c.trim_start_matches("NCC_")) {
+            Some(c) if c.starts_with('E') => FailureKind::Input,
+            Some(_) => FailureKind::Compiler,
+            None if assertion => FailureKind::Compiler,
+            None => FailureKind::Internal,
+        }
+    }
 }
 
 /// `[…/file.cpp:78]: Assertion failure: text`.
@@ -324,6 +419,8 @@ struct Reader {
     assertion: Vec<Option<Assertion>>,
     /// Per run: the codegen opcode table being read.
     tables: Vec<Option<Table>>,
+    /// Per run: the traceback being read.
+    tracebacks: Vec<Option<Traceback>>,
     unknown: Unknown,
 }
 
@@ -334,6 +431,7 @@ impl Reader {
         self.open.push(BTreeMap::new());
         self.assertion.push(None);
         self.tables.push(None);
+        self.tracebacks.push(None);
         self.runs.len() - 1
     }
 
@@ -405,18 +503,19 @@ impl Reader {
         };
         self.runs[run].last_line = number;
         if let Some(table) = self.tables[run] {
-            match barriers::table_line(table, text) {
-                Some((next, count)) => {
+            match stats::table_line(table, text) {
+                Some((next, row)) => {
                     self.tables[run] = Some(next);
-                    if let (Some(count), Table::Reading { row, .. }) = (count, next) {
-                        let counted = &mut self.runs[run].barrier_counts[row];
-                        counted.count = count;
-                        counted.line = Some(number as u64);
+                    if let Some((kind, label, count)) = row {
+                        self.stats_row(run, next.stats(), (kind, label, count), number);
                     }
                     return;
                 }
                 None => self.tables[run] = None,
             }
+        }
+        if self.tracebacks[run].is_some() && self.traceback_line(run, line.message) {
+            return;
         }
         if !self.known(run, number, &line, text) {
             self.unknown.count += 1;
@@ -428,9 +527,68 @@ impl Reader {
         }
     }
 
+    /// A row of a scope's statistics; the core-barrier row is also the sync check's.
+    fn stats_row(&mut self, run: usize, at: usize, (kind, label, count): (Kind, String, u64), number: usize) {
+        let stats = &mut self.runs[run].instruction_stats[at];
+        let before = stats.core_barriers();
+        stats.add(kind, label, count);
+        let barriers = stats.core_barriers();
+        if barriers != before {
+            let counted = &mut self.runs[run].barrier_counts[at];
+            counted.count = barriers;
+            counted.line = Some(number as u64);
+        }
+    }
+
+    /// A line of a traceback being read (whether it was one): a frame, its source
+    /// line, or the exception that ends it, which is the run's failure when it has none
+    /// with a code.
+    fn traceback_line(&mut self, run: usize, message: &str) -> bool {
+        let Some(traceback) = self.tracebacks[run].as_mut() else { return false };
+        if let Some(frame) = frame_of(message) {
+            traceback.frames += 1;
+            traceback.frame = Some(frame);
+            traceback.source_next = true;
+            return true;
+        }
+        let source_next = std::mem::take(&mut traceback.source_next);
+        // Python 3.11's markers under a source line.
+        if !message.is_empty() && message.chars().all(|c| matches!(c, '^' | '~' | ' ')) {
+            return true;
+        }
+        // Right after a frame, only a named error ends it (else it is the frame's source).
+        let ends = if source_next { is_exception(message) && named_error(message) } else { is_exception(message) };
+        if traceback.frame.is_some() && ends {
+            let mut traceback = self.tracebacks[run].take().unwrap_or_default();
+            traceback.exception = clip(message);
+            let failure = self.runs[run].failure.get_or_insert_with(Failure::default);
+            if failure.code.is_none() {
+                let at = traceback.frame.as_ref().map(|f| format!(" (in {}, {}:{})", f.function, f.file, f.line));
+                failure.message = format!("{}{}", traceback.exception, at.unwrap_or_default());
+                failure.line = traceback.line;
+            }
+            failure.traceback.get_or_insert(traceback);
+            return true;
+        }
+        // A frame's source line (indented, after its frame), else the traceback is over.
+        if traceback.frame.is_some() && !message.is_empty() {
+            return true;
+        }
+        self.tracebacks[run] = None;
+        false
+    }
+
     /// Reads what the line says into its run; whether birlink knows the line.
     fn known(&mut self, run: usize, number: usize, line: &Line<'_>, text: &str) -> bool {
         let message = line.message;
+        // Every place the compiler says its LNC (the backend's own line wins, below).
+        if self.runs[run].lnc.is_none() {
+            self.runs[run].lnc = lnc_flag(text);
+        }
+        if message.ends_with("Traceback (most recent call last):") {
+            self.tracebacks[run] = Some(Traceback { line: number, ..Traceback::default() });
+            return true;
+        }
         if let Some(assertion) = assertion_in(text) {
             self.assertion[run] = Some(assertion);
             return true;
@@ -439,16 +597,12 @@ impl Reader {
             self.error(run, number, text);
             return true;
         }
-        if let Some(version) = message.strip_prefix("NeuronX Compiler version ") {
-            let version = version.split_whitespace().next().unwrap_or("").to_owned();
-            self.runs[run].compiler.version.get_or_insert(version);
+        if let Some(at) = message.find("NeuronX Compiler version ") {
+            let version = message[at + "NeuronX Compiler version ".len()..].split_whitespace().next().unwrap_or("");
+            self.runs[run].compiler.version.get_or_insert(version.to_owned());
             return true;
         }
         if line.logger == Some("root") && is_compile_command(message) {
-            if self.runs[run].lnc.is_none() {
-                self.runs[run].lnc =
-                    flag_value(message, "--logical-nc-config=").or_else(|| flag_value(message, "--lnc="));
-            }
             return true;
         }
         if let Some(code) = message.strip_prefix("Subcommand returned with exitcode=") {
@@ -484,17 +638,33 @@ impl Reader {
             self.runs[run].modules.push(LoadedModule { core, subgraph, file });
             return true;
         }
-        if let Some((core, scope)) = barriers::stats_scope(line.scope, line.logger, message) {
-            let counts = &mut self.runs[run].barrier_counts;
-            counts.push(BarrierCount { core, scope: scope.to_owned(), count: 0, line: None });
-            self.tables[run] = Some(Table::Awaiting(counts.len() - 1));
+        if let Some((core, scope)) = stats::stats_scope(line.scope, line.logger, message) {
+            let module = scope.to_owned();
+            self.runs[run].barrier_counts.push(BarrierCount { core, scope: module.clone(), count: 0, line: None });
+            let stats = InstructionStats { core, module, line: number, ..InstructionStats::default() };
+            self.runs[run].instruction_stats.push(stats);
+            self.tables[run] = Some(Table::Awaiting(self.runs[run].instruction_stats.len() - 1));
             return true;
+        }
+        // The scope's other tables, and descriptors said a queue per line.
+        if let Some(at) =
+            line.scope.and_then(|scope| self.runs[run].instruction_stats.iter().rposition(|s| s.module == scope))
+        {
+            if stats::more_stats(line.logger, message) {
+                self.tables[run] = Some(Table::Awaiting(at));
+                return true;
+            }
+            if let Some((queue, count)) = stats::descriptors_line(line.logger, message) {
+                self.stats_row(run, at, (Kind::Queues, queue, count), number);
+                return true;
+            }
         }
         if let Some(status) = status_of(message, number) {
             self.runs[run].status.push(status);
             return true;
         }
         if line.logger == Some("VncLink") {
+            self.runs[run].vnc_lines.push((number, clip(message)));
             if let Some(n) = message.strip_prefix("Found ").and_then(|r| r.strip_suffix(" remote updates")) {
                 if let Ok(remote_updates) = n.trim().parse() {
                     self.runs[run].vnc_link = Some(VncLink { remote_updates });
@@ -514,6 +684,23 @@ impl Reader {
     fn pass(&mut self, run: usize, number: usize, line: &Line<'_>) -> bool {
         let scope = line.scope.map(str::to_owned);
         let message = line.message;
+        // The VNC passes' lines, and the lines around a core's bir_linker: held against
+        // birlink's own.
+        let vnc = |m: &str| {
+            m.strip_prefix("Running ").or_else(|| m.strip_prefix("Inputs to ")).is_some_and(|r| r.starts_with("vnc_"))
+        };
+        if scope.is_none() && line.logger == Some("BackendPassManager") && vnc(message) {
+            self.runs[run].vnc_lines.push((number, clip(message)));
+        }
+        if let Some(core) = scope.as_deref().and_then(|s| place_of(s).0).filter(|_| line.logger == Some("CoreForkPass"))
+        {
+            let linking =
+                self.open[run].get(&("bir_linker".to_owned(), scope.clone())).is_some_and(|open| !open.is_empty());
+            if linking && (message.starts_with("Inputs to bir_linker") || message.starts_with("Output has ")) {
+                let index = self.linker_block(run, Some(core), number);
+                self.runs[run].bir_linker[index].framing.push((number, clip(message)));
+            }
+        }
         if let Some(name) = message.strip_prefix("Running ") {
             let name = name.trim().to_owned();
             let passes = &mut self.runs[run].passes;
@@ -548,17 +735,26 @@ impl Reader {
         message.starts_with("Inputs to ") || message.starts_with("Output has ") || message.starts_with("curr_vmrss")
     }
 
-    fn linker(&mut self, run: usize, number: usize, line: &Line<'_>) -> bool {
-        let core = line.scope.and_then(|s| place_of(s).0);
+    /// The index of a core's `BirLinker` block, made at `number` when it is the first.
+    fn linker_block(&mut self, run: usize, core: Option<u64>, number: usize) -> usize {
         let blocks = &mut self.runs[run].bir_linker;
-        let index = match blocks.iter().position(|b| b.core == core) {
+        match blocks.iter().position(|b| b.core == core) {
             Some(index) => index,
             None => {
                 blocks.push(LinkerBlock { core, line: number, ..LinkerBlock::default() });
                 blocks.len() - 1
             }
-        };
-        let block = &mut blocks[index];
+        }
+    }
+
+    fn linker(&mut self, run: usize, number: usize, line: &Line<'_>) -> bool {
+        let core = line.scope.and_then(|s| place_of(s).0);
+        let index = self.linker_block(run, core, number);
+        let block = &mut self.runs[run].bir_linker[index];
+        // Its line is its first `[BirLinker]` line's (not the framing's before it).
+        if block.messages.is_empty() {
+            block.line = number;
+        }
         let message = line.message;
         block.messages.push((number, clip(message)));
         if let Some(n) = message.strip_prefix("Num intermediates ") {
@@ -626,9 +822,31 @@ impl Reader {
             }
         }
         for run in &mut self.runs {
+            // A compile that exited non-zero and said nothing birlink knows still failed.
+            if run.failure.is_none() {
+                if let Some(code) = run.exit_code.filter(|&c| c != 0) {
+                    let line = run.last_line;
+                    run.failure = Some(Failure {
+                        message: format!("the compiler exited with code {code}"),
+                        line,
+                        ..Failure::default()
+                    });
+                }
+            }
             let dump_after = run.failure.as_ref().and_then(|f| dump_after(&run.passes, f));
+            let exit_code = run.exit_code;
             if let Some(failure) = &mut run.failure {
                 failure.dump_after = dump_after;
+                let words = match &failure.traceback {
+                    Some(traceback) => format!("{} {}", failure.message, traceback.exception),
+                    None => failure.message.clone(),
+                };
+                failure.kind =
+                    Some(FailureKind::of(failure.code.as_deref(), &words, failure.assertion.is_some(), exit_code));
+            }
+            // Last, the modules' folders: `nc01/sg00` is a second core.
+            if run.lnc.is_none() {
+                run.lnc = run.modules.iter().filter_map(|m| m.core).max().map(|c| c + 1);
             }
         }
         let chosen = self.runs.iter().position(|r| r.failure.is_some()).or(self.runs.len().checked_sub(1));
@@ -672,6 +890,48 @@ fn is_compile_command(message: &str) -> bool {
 fn flag_value(message: &str, flag: &str) -> Option<u64> {
     let at = message.find(flag)? + flag.len();
     message[at..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+/// The LNC a line's flags say: the driver's and hlo2penguin's `--logical-nc-config`,
+/// `--lnc`, the walrus driver's `--vnc-nc-per-sengine` (each `=N` or ` N`).
+fn lnc_flag(text: &str) -> Option<u64> {
+    ["--logical-nc-config", "--lnc", "--vnc-nc-per-sengine"].iter().find_map(|flag| {
+        [format!("{flag}="), format!("{flag} ")].iter().find_map(|spelled| {
+            // A flag's name, not a longer one's prefix (`--lnc` in `--lnc-foo`).
+            flag_value(text, spelled).filter(|&n| n > 0)
+        })
+    })
+}
+
+/// `File "F", line N, in FUNCTION`: a traceback's frame.
+fn frame_of(message: &str) -> Option<Frame> {
+    let rest = message.trim_start().strip_prefix("File \"")?;
+    let (file, rest) = rest.split_once('"')?;
+    let rest = rest.trim_start().strip_prefix(", line ")?;
+    let (line, rest) = rest.split_once(',').unwrap_or((rest, ""));
+    let function = rest.trim().strip_prefix("in ").unwrap_or("").trim().to_owned();
+    Some(Frame { file: file.to_owned(), line: line.trim().parse().ok()?, function })
+}
+
+/// An exception line whose class is named as one (`…Error`, `…Exception`, …).
+fn named_error(message: &str) -> bool {
+    let name = message.split(':').next().unwrap_or("");
+    ["Error", "Exception", "Exit", "Interrupt"].iter().any(|end| name.ends_with(end))
+}
+
+/// A traceback's last line: `Name: text` or `Name` where the name is a Python class
+/// (dotted), flush left.
+fn is_exception(message: &str) -> bool {
+    let name = message.split(':').next().unwrap_or("");
+    !message.starts_with(' ')
+        && !name.is_empty()
+        && name.chars().next().is_some_and(|c| c.is_ascii_uppercase() || c.is_ascii_lowercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        && (name.ends_with("Error")
+            || name.ends_with("Exception")
+            || name.ends_with("Exit")
+            || name.ends_with("Interrupt")
+            || message.contains(": "))
 }
 
 fn backend_cwd(message: &str) -> Option<&str> {

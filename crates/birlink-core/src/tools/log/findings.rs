@@ -129,6 +129,17 @@ pub(super) fn recognise(line: usize, text: String) -> Option<Finding> {
         mentions.push(Mention { name: expected.to_owned(), kind: EntityKind::Instruction, core: Some(0) });
         mentions.push(Mention { name: found.to_owned(), kind: EntityKind::Instruction, core });
         bracketed.unwrap_or_else(|| "NCC_IXLV002".to_owned())
+    } else if text.contains("to be allocated after dram_allocator, violation: ") {
+        // NCC_IBIR440 names the set it could not allocate after `violation: `.
+        let name = word_after(&text, "violation: ")?;
+        mentions.push(Mention { name: name.to_owned(), kind: EntityKind::Set, core: None });
+        bracketed.unwrap_or_else(|| "NCC_IBIR440".to_owned())
+    } else if text.contains("Expected function ") && text.contains(" basic blocks, but on core ") {
+        // NCC_IXGM002: a function with N basic blocks on one core, M on another.
+        let function = word_after(&text, "Expected function ")?;
+        let core = number_after(&text, " but on core ");
+        mentions.push(Mention { name: function.to_owned(), kind: EntityKind::Function, core });
+        bracketed.unwrap_or_else(|| "NCC_IXGM002".to_owned())
     } else if let Some(entry) = ncc::TABLE.iter().find(|n| n.shape.starts_with("Assertion") && text.contains(n.code)) {
         // An assertion the compiler prints: its text is its code.
         entry.code.to_owned()

@@ -13,12 +13,14 @@ pub mod compile;
 mod findings;
 mod line;
 mod locate;
+mod stats;
 
 pub use barriers::sync_of;
-pub use beside::{beside, dumps_after, Beside, Dumps};
+pub use beside::{beside, dumps_after, Aside, Beside, Difference, Dumps, LinesAgainst};
 pub use compile::{read_log, LogReading};
 pub use findings::{read, Finding, Mention};
 pub use locate::{locate, locate_all, Index, Located};
+pub use stats::{InstructionStats, Named, NAMED};
 
 use crate::passes::Outcome;
 

@@ -188,6 +188,18 @@ fn compile_summary(props: &CompileProps) -> Html {
                     if let Some(code) = &failure.code { <strong>{ code.clone() }</strong>{ " " } }
                     { failure.message.clone() }
                 </p>
+                if let Some(kind) = failure.kind {
+                    <p class="muted" id="log-failure-kind" data-kind={format!("{kind:?}").to_lowercase()}>{ format!("Whose: {}.", kind.words()) }</p>
+                }
+                if let Some(traceback) = &failure.traceback {
+                    <p class="muted" id="log-traceback">
+                        { format!("A Python traceback of {} frames (log line {}), raised in ", traceback.frames, traceback.line) }
+                        if let Some(frame) = &traceback.frame {
+                            <code>{ format!("{} ({}:{})", frame.function, frame.file.rsplit('/').next().unwrap_or(&frame.file), frame.line) }</code>
+                        }
+                        { ": " }<code>{ traceback.exception.clone() }</code>
+                    </p>
+                }
                 if let Some(assertion) = &failure.assertion {
                     <p class="muted" id="log-assertion">
                         { "Assertion " }<code>{ assertion.text.clone() }</code>
@@ -264,7 +276,8 @@ pub fn log_findings() -> Html {
             </header>
             if let Some(reading) = log.reading.clone() {
                 <CompileSummary reading={reading.clone()} runs={log.runs} />
-                <super::timeline::Timeline {reading} {paths} selected={log.pass} {failure_place} />
+                <super::timeline::Timeline reading={reading.clone()} {paths} selected={log.pass} {failure_place} />
+                <super::codegen_stats::CodegenStats {reading} />
             }
             if let Some(beside) = log.beside.clone() {
                 <BesideRun {beside} />
@@ -316,6 +329,20 @@ fn beside_run(props: &BesideProps) -> Html {
             },
         }
     });
+    let set_aside = beside.bir_linker.iter().find(|core| !core.set_aside.is_empty()).map(|core| {
+        let kinds = birlink_core::tools::log::Aside::counted(&core.set_aside);
+        html! { <li class="muted" id="beside-set-aside">{ format!("Set aside from the log before comparing, as birlink cannot know them (core {}): {}", core.core, kinds) }</li> }
+    });
+    let vnc = beside.vnc.as_ref().map(|vnc| match &vnc.first_difference {
+        None => html! { <li class="check ok" id="beside-vnc">{ format!("The VNC passes: the log's lines and birlink's agree ({} lines)", vnc.log_lines) }</li> },
+        Some(d) => html! {
+            <li class="check failed" id="beside-vnc">
+                { format!("The VNC passes: they part at line {} of {}", d.index + 1, vnc.log_lines.max(vnc.birlink_lines)) }
+                <div class="log-line"><code>{ format!("log:     {}", d.log.as_deref().unwrap_or("(the log's lines end)")) }</code></div>
+                <div class="log-line"><code>{ format!("birlink: {}", d.birlink.as_deref().unwrap_or("(birlink's lines end)")) }</code></div>
+            </li>
+        },
+    });
     let failure = beside.failure.as_ref().map(|f| {
         let class = if f.verdict == "same" { "check ok" } else { "check failed" };
         let jump = f.diagnostic.map(|index| {
@@ -329,6 +356,8 @@ fn beside_run(props: &BesideProps) -> Html {
             <p><strong>{ "Beside the open link set" }</strong></p>
             <ul>
                 { for cores }
+                { for set_aside }
+                { for vnc }
                 { for failure }
             </ul>
         </div>

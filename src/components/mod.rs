@@ -8,6 +8,7 @@ mod addresses;
 mod aligned;
 mod barriers;
 pub mod call_graph;
+mod codegen_stats;
 mod compare;
 mod details;
 mod diagnostics;

@@ -74,8 +74,20 @@ test('a modular work directory with its log: the BirLinker blocks agree with bir
     ['nc00/sg00', 'nc00/sg01', 'nc00/sg02', 'nc01/sg00', 'nc01/sg01', 'nc01/sg02']);
   await page.locator('#log-beside').waitFor();
   const beside = await page.locator('#log-beside').innerText();
-  assert.match(beside, /bir_linker nc00\/sgLnk: the log's BirLinker lines and birlink's bir_linker\.log agree \(61 lines\)/);
-  assert.match(beside, /bir_linker nc01\/sgLnk: .* agree \(61 lines\)/);
+  assert.match(beside, /bir_linker nc00\/sgLnk: the log's BirLinker lines and birlink's bir_linker\.log agree \(60 lines\)/);
+  assert.match(beside, /bir_linker nc01\/sgLnk: .* agree \(60 lines\)/);
+  // What a real block carries and birlink cannot know, set aside and said; the VNC lines agree too.
+  assert.match(await page.locator('#beside-set-aside').innerText(), /1 cwd, 9 symlink, 3 unique_id, 1 post_link_stats, 2 total_intermediate/);
+  assert.match(await page.locator('#beside-vnc').innerText(), /The VNC passes: the log's lines and birlink's agree \(4 lines\)/);
+  // Codegen's tables, the cores side by side: 0xd8 named with its source, the
+  // EVENT_SEMAPHORE row (different per core) marked, the barrier row not.
+  const stats = page.locator('#log-codegen-stats');
+  assert.match(await stats.locator('.cg-slot[data-slot="sgLnk"] p').innerText(), /sgLnk — the cores' opcode counts differ \(marked\)/);
+  const opcodes = stats.locator('#cg-sgLnk-opcodes');
+  assert.deepEqual(await opcodes.locator('thead th').allInnerTexts(), ['', 'core 0', 'core 1']);
+  assert.deepEqual(await opcodes.locator('tr.cg-differs th').allTextContents(), ['EVENT_SEMAPHORE']);
+  assert.doesNotMatch((await opcodes.locator('tr', { hasText: 'PSEUDO_CORE_BARRIER' }).getAttribute('class')) ?? '', /cg-differs/);
+  assert.match(await stats.locator('.cg-named').innerText(), /PSEUDO_CORE_BARRIER is printed UNKNOWN\(0xd8\): named from opcode 0xd8/);
   const timeline = page.locator('#log-timeline');
   assert.match(await timeline.locator('.tl-legend').innerText(), /113 passes on 14 scopes/);
   // bir_linker per core, on its own lane; dep_reduction's dumps are the six loaded.

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use birlink_core::diag::ncc;
 use birlink_core::model::place::{CoreId, Place};
 use birlink_core::tools::log;
-use birlink_core::tools::log::compile::{FailureKind, RunStatus};
+use birlink_core::tools::log::compile::RunStatus;
 use birlink_core::Code;
 
 use super::{Error, Outcome, Status};
@@ -106,7 +106,7 @@ fn tell_reading(path: &std::path::Path, reading: &log::LogReading) {
             let code = failure.code.as_deref().map(|c| format!("[{c}] ")).unwrap_or_default();
             outln!("  failed in {pass}{scope}, line {}: {code}{}", failure.line, failure.message);
             if let Some(kind) = failure.kind {
-                outln!("    {}", kind_in_words(kind));
+                outln!("    {}", kind.words());
             }
             if let Some(traceback) = &failure.traceback {
                 outln!(
@@ -132,16 +132,6 @@ fn tell_reading(path: &std::path::Path, reading: &log::LogReading) {
         outln!("  {} lines birlink does not read (kept as they are)", reading.unknown.count);
     }
     outln!();
-}
-
-/// Whose failure it is, and where the fix is.
-fn kind_in_words(kind: FailureKind) -> &'static str {
-    match kind {
-        FailureKind::Compiler => "the compiler's failure (an NCC_I… code or an assertion in a pass): report it, or change the input around it",
-        FailureKind::Input => "the model's or the flags' (a documented NCC_E… code): the fix is in the model or the command",
-        FailureKind::Environment => "the machine's (disk, memory, a signal, a file or a permission): the fix is on the host, not in the model",
-        FailureKind::Internal => "an internal error with no code: the lines before it say where",
-    }
 }
 
 /// Each codegen scope's opcode table, the cores side by side: the opcodes whose counts
@@ -194,17 +184,8 @@ fn tell_beside(beside: &log::Beside) {
         let name = format!("bir_linker {}", Place::linked(core.core));
         tell_against(&name, "BirLinker lines", core.first_difference.as_ref(), (core.log_lines, core.birlink_lines));
         if !core.set_aside.is_empty() {
-            let kinds: Vec<String> = core
-                .set_aside
-                .iter()
-                .map(|(kind, n)| {
-                    format!(
-                        "{n} {}",
-                        serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
-                    )
-                })
-                .collect();
-            outln!("    set aside from the log before comparing (birlink cannot know them): {}", kinds.join(", "));
+            let kinds = log::Aside::counted(&core.set_aside);
+            outln!("    set aside from the log before comparing (birlink cannot know them): {kinds}");
         }
     }
     if let Some(vnc) = &beside.vnc {

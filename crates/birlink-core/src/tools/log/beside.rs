@@ -123,6 +123,27 @@ pub struct FailureAgainst {
     pub said: String,
 }
 
+impl Aside {
+    /// Its name in the JSON (`post_link_stats`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Aside::Cwd => "cwd",
+            Aside::Symlink => "symlink",
+            Aside::UniqueId => "unique_id",
+            Aside::PostLinkStats => "post_link_stats",
+            Aside::TotalIntermediate => "total_intermediate",
+            Aside::MaxWriters => "max_writers",
+            Aside::TensorMapPath => "tensor_map_path",
+        }
+    }
+
+    /// What was set aside, in words: `1 cwd, 9 symlink, …`.
+    pub fn counted(set_aside: &BTreeMap<Aside, usize>) -> String {
+        let kinds: Vec<String> = set_aside.iter().map(|(kind, n)| format!("{n} {}", kind.as_str())).collect();
+        kinds.join(", ")
+    }
+}
+
 /// Holds a log (its text and its reading) against birlink's run of the dumps.
 pub fn beside(text: &str, reading: &LogReading, outcome: &Outcome) -> Beside {
     Beside {
@@ -429,6 +450,20 @@ mod tests {
     fn what_birlink_cannot_know_is_set_aside() {
         let text = |m: &str, redacted| comparable(m, redacted).text;
         let aside = |m: &str| comparable(m, false).aside;
+        for kind in [
+            Aside::Cwd,
+            Aside::Symlink,
+            Aside::UniqueId,
+            Aside::PostLinkStats,
+            Aside::TotalIntermediate,
+            Aside::MaxWriters,
+            Aside::TensorMapPath,
+        ] {
+            assert_eq!(
+                serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).as_deref(),
+                Some(kind.as_str())
+            );
+        }
         assert_eq!(text("moving sg0000 Module.getUniqueId() 205426", false).as_deref(), Some("moving sg0000"));
         assert_eq!(aside("moving sg0000 Module.getUniqueId() 205426"), Some(Aside::UniqueId));
         assert_eq!(text("PostLink Stats: #MatMults 518570 #MatMult-Transposes 211174", false), None);

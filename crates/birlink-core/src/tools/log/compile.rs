@@ -315,6 +315,20 @@ pub struct Frame {
 }
 
 impl FailureKind {
+    /// Whose failure it is and where the fix is, in words (the CLI's and the page's).
+    pub fn words(self) -> &'static str {
+        match self {
+            FailureKind::Compiler => {
+                "the compiler's failure (an NCC_I… code or an assertion in a pass): report it, or change the input around it"
+            }
+            FailureKind::Input => "the model's or the flags' (a documented NCC_E… code): the fix is in the model or the command",
+            FailureKind::Environment => {
+                "the machine's (disk, memory, a signal, a file or a permission): the fix is on the host, not in the model"
+            }
+            FailureKind::Internal => "an internal error with no code: the lines before it say where",
+        }
+    }
+
     /// What a failure's words say of whose it is: the host's words first (a full disk
     /// fails a pass too), then the code's letter (`NCC_E…` the user's, `NCC_I…` the
     /// compiler's), then an assertion; anything else is internal.

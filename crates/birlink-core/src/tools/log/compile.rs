@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::barriers;
 use super::findings::{self, recognise};
 use super::line::{self, Line};
-use super::stats::{self, InstructionStats, Kind, Table};
+use super::stats::{self, InstructionStats, Kind, Row, Table};
 use crate::model::flow::Flow;
 use crate::model::place::{Place, Scope};
 use crate::output::sync::{BarrierCount, Sync};
@@ -520,8 +520,8 @@ impl Reader {
             match stats::table_line(table, text) {
                 Some((next, row)) => {
                     self.tables[run] = Some(next);
-                    if let Some((kind, label, count)) = row {
-                        self.stats_row(run, next.stats(), (kind, label, count), number);
+                    if let Some(row) = row {
+                        self.stats_row(run, next.stats(), row, number);
                     }
                     return;
                 }
@@ -542,10 +542,10 @@ impl Reader {
     }
 
     /// A row of a scope's statistics; the core-barrier row is also the sync check's.
-    fn stats_row(&mut self, run: usize, at: usize, (kind, label, count): (Kind, String, u64), number: usize) {
+    fn stats_row(&mut self, run: usize, at: usize, row: Row, number: usize) {
         let stats = &mut self.runs[run].instruction_stats[at];
         let before = stats.core_barriers();
-        stats.add(kind, label, count);
+        stats.add(row);
         let barriers = stats.core_barriers();
         if barriers != before {
             let counted = &mut self.runs[run].barrier_counts[at];
@@ -669,7 +669,7 @@ impl Reader {
                 return true;
             }
             if let Some((queue, count)) = stats::descriptors_line(line.logger, message) {
-                self.stats_row(run, at, (Kind::Queues, queue, count), number);
+                self.stats_row(run, at, Row { kind: Kind::Queues, label: queue, count }, number);
                 return true;
             }
         }

@@ -64,6 +64,17 @@ pub(super) enum Kind {
     Queues,
 }
 
+/// One row of a table: its table, its name and its count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Row {
+    /// The table.
+    pub kind: Kind,
+    /// Its first column (`MATMULT`, `PE`, `qSyncIO0`).
+    pub label: String,
+    /// Its count.
+    pub count: u64,
+}
+
 /// Where a scope's tables are, as lines come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Table {
@@ -150,7 +161,7 @@ fn header(cells: &[&str]) -> Option<(Kind, usize, usize)> {
 /// What a line does to the table being read: `None` when the tables are over (the line
 /// is read as any other), else the next state and the row the line gives (its table,
 /// name and count).
-pub(super) fn table_line(table: Table, text: &str) -> Option<(Table, Option<(Kind, String, u64)>)> {
+pub(super) fn table_line(table: Table, text: &str) -> Option<(Table, Option<Row>)> {
     // A row may stand behind the log's prefix: only what follows it is the table's.
     let body = match super::line::parse(text) {
         parsed if parsed.pid.is_some() => parsed.message,
@@ -169,14 +180,14 @@ pub(super) fn table_line(table: Table, text: &str) -> Option<(Table, Option<(Kin
         Table::Reading { kind, name, count, .. } => {
             let label = cells.get(name).copied().unwrap_or("");
             let value = cells.get(count).and_then(|c| c.replace([',', '_'], "").parse::<u64>().ok());
-            Some((table, value.filter(|_| !label.is_empty()).map(|v| (kind, label.to_owned(), v))))
+            Some((table, value.filter(|_| !label.is_empty()).map(|count| Row { kind, label: label.to_owned(), count })))
         }
     }
 }
 
 impl InstructionStats {
     /// Adds a row, naming an opcode printed unnamed where public material names it.
-    pub(super) fn add(&mut self, kind: Kind, label: String, count: u64) {
+    pub(super) fn add(&mut self, Row { kind, label, count }: Row) {
         let label = match (kind, NAMED.iter().find(|(printed, _, _)| label.eq_ignore_ascii_case(printed))) {
             (Kind::Opcodes, Some((printed, name, source))) => {
                 if !self.named.iter().any(|n| n.name == *name) {
@@ -225,19 +236,20 @@ mod tests {
         assert_eq!(table_line(awaiting, "│ Other │ Count │"), Some((awaiting, None)), "a table birlink does not know");
         assert_eq!(
             table_line(opcodes, "│ UNKNOWN(0xd8)       │   679 │"),
-            Some((opcodes, Some((Kind::Opcodes, "UNKNOWN(0xd8)".to_owned(), 679))))
+            Some((opcodes, Some(Row { kind: Kind::Opcodes, label: "UNKNOWN(0xd8)".to_owned(), count: 679 })))
         );
         let prefixed = "2026-11-21T16:00:05Z INFO 5131 (nc01/sgLnk) [Codegen]: | PSEUDO_CORE_BARRIER | 2,406 |";
-        assert_eq!(table_line(opcodes, prefixed).and_then(|(_, row)| row).map(|r| r.2), Some(2406));
+        assert_eq!(table_line(opcodes, prefixed).and_then(|(_, row)| row).map(|r| r.count), Some(2406));
         assert_eq!(table_line(opcodes, "2026-11-21T16:00:06Z INFO 5131 (nc00) [Codegen]: Engine stats"), None, "over");
     }
 
     #[test]
     fn an_unnamed_opcode_is_named_with_its_source_and_descriptors_read_from_a_line() {
         let mut stats = InstructionStats::default();
-        stats.add(Kind::Opcodes, "UNKNOWN(0xd8)".to_owned(), 116);
-        stats.add(Kind::Opcodes, "UNKNOWN(0x7f)".to_owned(), 3);
-        stats.add(Kind::Engines, "PE".to_owned(), 7291);
+        let row = |kind, label: &str, count| Row { kind, label: label.to_owned(), count };
+        stats.add(row(Kind::Opcodes, "UNKNOWN(0xd8)", 116));
+        stats.add(row(Kind::Opcodes, "UNKNOWN(0x7f)", 3));
+        stats.add(row(Kind::Engines, "PE", 7291));
         assert_eq!(stats.core_barriers(), 116);
         assert_eq!(stats.opcodes.get("UNKNOWN(0x7f)"), Some(&3), "an opcode no public material names keeps its words");
         assert_eq!(stats.named.len(), 1);

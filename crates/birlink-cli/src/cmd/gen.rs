@@ -79,6 +79,10 @@ pub struct GenArgs {
     /// is not public; birlink reads every one).
     #[arg(long, value_enum, default_value_t = IoArg::Apart)]
     netlist_io: IoArg,
+    /// Model inputs (weights) each layer partition of the modular flow takes (a real
+    /// layer takes hundreds: its BirLinker block lists each as an `Inp[k]` line).
+    #[arg(long, default_value_t = DEFAULTS.weights)]
+    weights: usize,
     /// One bundle file, or one file per core.
     #[arg(long, value_enum, default_value_t = LayoutArg::Files)]
     layout: LayoutArg,
@@ -160,6 +164,7 @@ impl GenArgs {
             },
             subgraphs: self.subgraphs,
             partitions: self.partitions.max(1),
+            weights: self.weights.max(1),
             io_shape: match self.netlist_io {
                 IoArg::Apart => IoShape::Apart,
                 IoArg::InInputs => IoShape::InInputs,

@@ -50,6 +50,9 @@ pub struct GenConfig {
     pub partitions: usize,
     /// Which intermediates the netlist's `PartIOs` lists beside the model tensors.
     pub io_shape: IoShape,
+    /// The model inputs (weights) each layer partition takes: 2, or a real layer's
+    /// hundreds (the BirLinker block of a real compile lists them as `Inp[k]` lines).
+    pub weights: usize,
 }
 
 /// Which intermediates a netlist partition's `PartIOs.Inputs` and `PartIOs.Outputs` list
@@ -105,6 +108,7 @@ impl Default for GenConfig {
             subgraphs: 3,
             partitions: 48,
             io_shape: IoShape::Apart,
+            weights: 2,
         }
     }
 }

@@ -94,7 +94,7 @@ pub fn partitions(config: &GenConfig) -> Vec<GenPartition> {
             // A layer: the hidden state and the shared intermediates in, with its weights.
             let mut ins: Vec<String> = hidden.iter().cloned().collect();
             ins.extend(shared.iter().cloned());
-            ins.extend((0..2).map(|_| next(&mut inputs, "input")));
+            ins.extend((0..config.weights.max(1)).map(|_| next(&mut inputs, "input")));
             let h = next(&mut intermediates, "intermediate");
             hidden = Some(h.clone());
             let outs = vec![h, next(&mut outputs, "output"), next(&mut outputs, "output")];

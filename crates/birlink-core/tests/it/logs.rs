@@ -447,6 +447,11 @@ fn a_2_25_compile_reads_its_gen_cci_pass_and_each_cores_opcode_table() {
         reading.sync.log.as_ref().map(|l| l.barrier_counts.iter().map(|b| b.count).collect::<Vec<_>>()),
         Some(vec![116, 116])
     );
+    // The walrus driver's flags, as its command gives them.
+    let flags = &run.backend_flags;
+    assert_eq!(flags.get("enable-data-race-checker").map(String::as_str), Some("false"));
+    assert_eq!(flags.get("num-semaphores-per-queue").map(String::as_str), Some("16"));
+    assert_eq!(flags.get("link-subgraphs").map(String::as_str), Some("nc00/sg00,nc01/sg00"));
     // Every table row and descriptor line is read (what is left is not the tables').
     assert!(
         reading
@@ -457,4 +462,45 @@ fn a_2_25_compile_reads_its_gen_cci_pass_and_each_cores_opcode_table() {
         "{:?}",
         reading.unknown
     );
+}
+
+/// A modular work directory at a real compile's size — 48 partitions of 3 definitions,
+/// a layer taking `weights` model inputs — with the log of its compile: a BirLinker
+/// block per core as long as a real one, with every line birlink cannot know.
+fn real_sized(weights: usize) -> (String, birlink_core::Outcome) {
+    let config = birlink_core::gen::GenConfig { insts: 24, weights, ..birlink_core::gen::samples::moe_config() };
+    let files = birlink_core::gen::modular_workdir::generate(&config, "w", None);
+    let held: Vec<(String, Vec<u8>)> = files.into_iter().map(|f| (f.path, f.bytes)).collect();
+    let (sources, input) = birlink_core::read::workdir::split(held, None).unwrap();
+    let options = birlink_core::LinkOptions { workdir: Some(input), ..Default::default() };
+    let outcome = birlink_core::run(sources, &options);
+    let log = birlink_core::gen::log::modular("w", 2, &[0, 1, 2], &outcome.log, &[0, 0]);
+    (log, outcome)
+}
+
+#[test]
+fn a_real_sized_block_of_754_lines_per_core_agrees_and_one_changed_input_is_its_first_difference() {
+    use birlink_core::tools::log::beside;
+    let (log, outcome) = real_sized(230);
+    let reading = read_log(&log);
+    let held = beside(&log, &reading, &outcome);
+    for core in &held.bir_linker {
+        let lines = log.lines().filter(|l| l.contains(&format!("(nc{:02}/sgLnk) [BirLinker]", core.core))).count();
+        assert!((754..800).contains(&lines), "a real block's length: {lines}");
+        assert_eq!(core.first_difference, None, "core {}", core.core);
+        assert_eq!(core.log_lines, core.birlink_lines);
+        let files = log
+            .lines()
+            .filter(|l| l.contains(&format!("(nc{:02}/sgLnk) [BirLinker]: Symlinking \"", core.core)))
+            .count();
+        assert_eq!(core.set_aside.values().sum::<usize>(), 1 + files + 3 + 3 + 1 + 2, "{:?}", core.set_aside);
+    }
+    // One input renamed in core 0's block, far down it: the first difference, at its line.
+    let (at, line) = log.lines().enumerate().find(|(_, l)| l.contains("(nc00/sgLnk) [BirLinker]:  Inp[200] ")).unwrap();
+    let changed = log.replacen(line, &line.replacen("Inp[200] ", "Inp[200] renamed_", 1), 1);
+    let held = beside(&changed, &read_log(&changed), &outcome);
+    let difference = held.bir_linker[0].first_difference.clone().unwrap();
+    assert_eq!(difference.line, Some(at + 1));
+    assert!(difference.log.unwrap().starts_with("Inp[200] renamed_"));
+    assert_eq!(held.bir_linker[1].first_difference, None);
 }

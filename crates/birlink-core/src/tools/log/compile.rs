@@ -95,6 +95,11 @@ pub struct Run {
     pub status: Vec<Status>,
     /// `Subcommand returned with exitcode=N`.
     pub exit_code: Option<i64>,
+    /// The walrus (backend) driver's flags as its command line gives them
+    /// (`--enable-data-race-checker=false`, `--num-semaphores-per-queue 16`): flag
+    /// without its dashes, and value (`true` for a flag given alone).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub backend_flags: BTreeMap<String, String>,
     /// Each codegen scope's `PSEUDO_CORE_BARRIER` count, as the log prints them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub barrier_counts: Vec<BarrierCount>,
@@ -599,6 +604,10 @@ impl Reader {
         if self.runs[run].lnc.is_none() {
             self.runs[run].lnc = lnc_flag(text);
         }
+        if is_walrus_command(message) {
+            self.runs[run].backend_flags.extend(flags_of(message));
+            return true;
+        }
         if message.ends_with("Traceback (most recent call last):") {
             self.tracebacks[run] = Some(Traceback { line: number, ..Traceback::default() });
             return true;
@@ -915,6 +924,29 @@ fn lnc_flag(text: &str) -> Option<u64> {
             flag_value(text, spelled).filter(|&n| n > 0)
         })
     })
+}
+
+/// The walrus driver's command line: it names the driver, or links subgraphs.
+fn is_walrus_command(message: &str) -> bool {
+    (message.contains("walrus_driver") || message.contains("walrus-driver") || message.contains("--link-subgraphs"))
+        && message.contains(" --")
+}
+
+/// A command line's flags: `--name=value`, `--name value`, or `--name` alone (`true`).
+fn flags_of(command: &str) -> Vec<(String, String)> {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let mut flags = Vec::new();
+    for (at, word) in words.iter().enumerate() {
+        let Some(flag) = word.strip_prefix("--") else { continue };
+        match flag.split_once('=') {
+            Some((name, value)) => flags.push((name.to_owned(), value.to_owned())),
+            None => {
+                let value = words.get(at + 1).filter(|next| !next.starts_with("--")).copied().unwrap_or("true");
+                flags.push((flag.to_owned(), value.to_owned()));
+            }
+        }
+    }
+    flags
 }
 
 /// `File "F", line N, in FUNCTION`: a traceback's frame.

@@ -187,7 +187,7 @@ test('debug build: a work directory with its compiler log — the timeline, a pa
   await page.goto(`${server.url}?sample=workdir-moe`);
   assert.match(await verdict(page, 120000), /linked nc00\/sgLnk, nc01\/sgLnk/);
   await page.locator('#log-beside').waitFor();
-  assert.match(await page.locator("#log-beside").innerText(), /agree \(60 lines\)/);
+  assert.match(await page.locator('#log-beside').innerText(), /agree \(60 lines\)/);
   await page.locator('#log-timeline rect[data-pass="bir_linker"][data-scope="nc01"]').click();
   await page.locator('#timeline-pass').waitFor();
   assert.deepEqual(page.errors, []);

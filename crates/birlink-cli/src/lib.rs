@@ -73,6 +73,11 @@ pub enum Command {
     Diff(cmd::diff::DiffArgs),
     /// Explain a diagnostic code, or list them all.
     Explain(cmd::explain::ExplainArgs),
+    /// Where did the cores part? Every dumped pass of a work directory, per core, and one entity through them.
+    #[command(
+        after_help = "Examples:\n  birlink history workdir/\n  birlink history workdir/ --entity inst__I-3-0:src\n  birlink history workdir/ --subgraph 0 --format json\n\nReads the dumps one at a time (`bir_debug.<n>.after-<pass>…json` per module), in the log's order of passes when a log-neuron-cc.txt is there.\n\nExit status: 0 read, 2 bad arguments or no dump."
+    )]
+    History(cmd::history::HistoryArgs),
     /// Open the inspector on these files in the browser, served on this machine only.
     #[command(
         after_help = "Examples:\n  birlink open nc00.json nc01.json\n  birlink open workdir/ --view diagnostics\n  birlink open dump/ --no-browser --port 8731     # on a remote machine: ssh -L 8731:127.0.0.1:8731 host\n\nServes the inspector and exactly the files named (folders as `birlink link` reads them) on 127.0.0.1, under a path no one can guess, until Ctrl-C. Nothing leaves the machine."
@@ -100,6 +105,7 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> u8 {
         Command::Reduce(args) => args.run(),
         Command::Diff(args) => args.run(),
         Command::Explain(args) => args.run(),
+        Command::History(args) => args.run(),
         Command::Open(args) => args.run(),
     };
     match result {

@@ -5,6 +5,7 @@ pub mod check;
 pub mod diff;
 pub mod explain;
 pub mod gen;
+pub mod history;
 pub mod link;
 pub mod open;
 pub mod print;

@@ -7,6 +7,7 @@
 
 pub mod align;
 pub mod compare;
+pub mod history;
 pub mod log;
 pub mod query;
 pub mod reduce;

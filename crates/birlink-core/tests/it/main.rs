@@ -18,6 +18,7 @@ mod codes;
 mod compare;
 mod entities;
 mod fuzz;
+mod history;
 mod layouts;
 mod logs;
 mod netlist;

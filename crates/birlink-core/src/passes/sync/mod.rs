@@ -27,7 +27,7 @@ mod execution;
 mod findings;
 mod input;
 mod lockstep;
-mod program;
+pub(crate) mod program;
 mod race;
 mod replay;
 mod sendrecv;

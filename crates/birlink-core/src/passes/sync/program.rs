@@ -661,7 +661,7 @@ fn walked(program: &Program<'_>) -> u64 {
 }
 
 /// A `Loop`'s trip count ([`trips`]).
-pub(super) fn trips_of(inst: &Inst) -> Option<u64> {
+pub(crate) fn trips_of(inst: &Inst) -> Option<u64> {
     trips(&inst.fields())
 }
 

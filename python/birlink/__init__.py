@@ -32,6 +32,7 @@ __all__ = [
     "check",
     "diff",
     "explain",
+    "history",
     "link",
     "read_log",
     "reduce",
@@ -310,6 +311,26 @@ def read_log(
         data = log.encode()
     paths = _paths(dumps) if dumps is not None else None
     return json.loads(_birlink.read_log(data, paths, lnc))
+
+
+def history(
+    workdir: Union[str, "os.PathLike[str]"],
+    *,
+    entity: Optional[str] = None,
+    core: Optional[int] = None,
+    subgraph: Optional[int] = None,
+    log: Optional[Union[str, "os.PathLike[str]"]] = None,
+) -> Dict[str, Any]:
+    """Where did the cores part? A compiler work directory printed after every pass
+    (``--internal-print-after=…``), read one dump at a time: each pass in the order it ran
+    with what it changed per module (``passes``), what differs between a subgraph's
+    cores in its first dump (``baseline``), each pass after which they part anew
+    (``parted``) and, with ``entity``, that name through every pass on every core — what
+    ``birlink history WORKDIR --format json`` prints (``docs/spec/history.md``)."""
+    text = _birlink.history(
+        os.fspath(workdir), entity, core, subgraph, os.fspath(log) if log is not None else None
+    )
+    return json.loads(text)
 
 
 def reduce(paths: Paths, *, code: Optional[str] = None, keep_names: bool = False, lnc: Optional[int] = None) -> bytes:

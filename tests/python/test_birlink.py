@@ -376,3 +376,22 @@ def test_the_sync_check_is_the_clis(tmp_path):
     # The log rule, read with the log.
     log = birlink.read_log(SAMPLES / "workdir-moe" / "log-neuron-cc.txt")
     assert log["sync"]["source"] == "log" and log["sync"]["findings"] == []
+
+
+def test_history_is_the_clis():
+    # A work directory dumped after three passes: each pass with what it did per module,
+    # the same JSON as `birlink history --format json`.
+    workdir = SAMPLES / "workdir-2core"
+    cli = rust("history", str(workdir), "--format", "json")
+    assert cli.returncode == 0, cli.stderr
+    history = birlink.history(workdir)
+    assert history == json.loads(cli.stdout)
+    assert [p["name"] for p in history["passes"]] == ["lower_dma", "lower_sync", "lower_act"]
+    assert [m["state"] for m in history["passes"][0]["changed"]] == ["first", "first"]
+    # One entity, on one core.
+    name = "input_act"
+    one = birlink.history(workdir, entity=name, core=1)
+    assert {s["core"] for s in one["entity"]["history"]} == {1}
+    assert one["entity"]["history"][0]["state"] == "first"
+    with pytest.raises(ValueError):
+        birlink.history(SAMPLES / "matmul-2core.json")

@@ -952,3 +952,25 @@ fn explain_log_beside_dumps_holds_the_linker_block_and_the_failure_against_birli
     assert!(stdout.contains("the failure: birlink's run of these dumps has no BL0207"), "{stdout}");
     assert!(stdout.contains("--internal-print-after=coloring_allocator_dram"), "{stdout}");
 }
+
+#[test]
+fn history_reads_every_dumped_pass_and_follows_one_name() {
+    let workdir = sample("workdir-2core");
+    let human = birlink(&["history", &workdir]);
+    let stdout = text(&human.stdout);
+    assert_eq!(human.status.code(), Some(0), "{}", text(&human.stderr));
+    assert!(stdout.starts_with("3 passes dumped, in the order they ran:"), "{stdout}");
+    assert!(stdout.contains("0 lower_dma: nc00/sg00 first · nc01/sg00 first"), "{stdout}");
+    assert!(stdout.contains("1 lower_sync: nc00/sg00 unchanged · nc01/sg00 unchanged"), "{stdout}");
+    let followed = text(&birlink(&["history", &workdir, "--entity", "input_act"]).stdout);
+    assert!(followed.contains("`input_act` through the passes:"), "{followed}");
+    assert!(followed.contains("last seen on core 1 after lower_act"), "{followed}");
+    let json = birlink(&["history", &workdir, "--format", "json", "--subgraph", "0"]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert_eq!(value["passes"].as_array().map(Vec::len), Some(3));
+    assert_eq!(value["passes"][1]["changed"][0]["state"], "unchanged");
+    // Not a work directory: said, exit 2.
+    let refused = birlink(&["history", &sample("matmul-2core.json")]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("is not a directory"), "{}", text(&refused.stderr));
+}

@@ -292,6 +292,24 @@ fn read_log(py: Python<'_>, log: &[u8], dumps: Option<Vec<PathBuf>>, lnc: Option
     }
 }
 
+/// A work directory's history, as `birlink history WORKDIR --format json` prints it.
+#[pyfunction]
+#[pyo3(signature = (workdir, entity=None, core=None, subgraph=None, log=None))]
+fn history(
+    py: Python<'_>,
+    workdir: PathBuf,
+    entity: Option<String>,
+    core: Option<u64>,
+    subgraph: Option<u32>,
+    log: Option<PathBuf>,
+) -> PyResult<String> {
+    let options = birlink_core::tools::history::HistoryOptions { entity, core, subgraph };
+    let history = py
+        .allow_threads(|| birlink_cli::cmd::history::history_of(&workdir, log.as_deref(), &options))
+        .map_err(PyValueError::new_err)?;
+    Ok(serde_json::to_string_pretty(&history).unwrap_or_default())
+}
+
 /// The files of `paths` as a link carries them (named as the browser names them).
 fn link_set(paths: &[PathBuf], lnc: Option<u64>) -> PyResult<LinkSetData> {
     existing(paths)?;
@@ -385,6 +403,7 @@ fn _birlink(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(diff, m)?)?;
     m.add_function(wrap_pyfunction!(explain, m)?)?;
     m.add_function(wrap_pyfunction!(read_log, m)?)?;
+    m.add_function(wrap_pyfunction!(history, m)?)?;
     m.add_function(wrap_pyfunction!(reduce, m)?)?;
     m.add_function(wrap_pyfunction!(share, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;

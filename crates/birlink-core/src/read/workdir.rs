@@ -92,6 +92,10 @@ pub enum Reason {
     /// Only the linked modules were dumped (`ncCC/sgLnk/`): their latest dump, the VNC
     /// passes' input (after `coloring_allocator_reg` in 2.24.5133).
     BeforeVnc,
+    /// A flat directory printed after every pass: the dump printed just before
+    /// `vnc_remote_addr_map` (its name says `before-vnc_remote_addr_map`; after
+    /// `coloring_allocator_reg` in 2.24 and 2.25), the VNC passes' own input.
+    LastBeforeVnc,
 }
 
 /// Why a file was left out.
@@ -219,6 +223,9 @@ impl Reason {
             Reason::BeforeVnc => {
                 format!("after `{}`, the linked module's latest dump: the VNC passes' input", dump.after)
             }
+            Reason::LastBeforeVnc => {
+                format!("after `{}`, the last pass printed before vnc_remote_addr_map: its input", dump.after)
+            }
         }
     }
 }
@@ -288,6 +295,8 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
     let mut netlist = None;
     let mut linked_dumps: Vec<(usize, Dump)> = Vec::new();
     let mut cores_seen: Vec<u64> = Vec::new();
+    // The pass printed just before vnc_remote_addr_map, when a dump says so.
+    let mut before_vnc: Option<String> = None;
     for (i, path) in paths.iter().enumerate() {
         let file = path.rsplit('/').next().unwrap_or(path);
         if file == "command.txt" {
@@ -319,6 +328,9 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
         }
         match dump_name(file) {
             Some((ordinal, pass)) if below.len() == 1 => {
+                if file.contains(".before-vnc_remote_addr_map") {
+                    before_vnc.get_or_insert_with(|| pass.clone());
+                }
                 dumps.push((i, Dump { place: Place::subgraph(core, subgraph.unwrap_or(0)), ordinal, after: pass }));
             }
             _ => set_aside.push((i, classify_other(file))),
@@ -414,6 +426,7 @@ pub fn pick(paths: &[&str], after: Option<&str>) -> Option<Plan> {
         Some(pass) => Some((pass.to_owned(), Reason::Asked)),
         None if !subgraph_input => latest(&all).map(|at| (all[at].1.after.clone(), Reason::BeforeVnc)),
         None if modular => latest(&all).map(|at| (all[at].1.after.clone(), Reason::BeforeLink)),
+        None if before_vnc.is_some() => before_vnc.clone().map(|pass| (pass, Reason::LastBeforeVnc)),
         None if all.iter().any(|(_, d)| d.after == DEFAULT_AFTER) => Some((DEFAULT_AFTER.to_owned(), Reason::Default)),
         None => latest(&all).map(|at| (all[at].1.after.clone(), Reason::Latest)),
     };
@@ -738,6 +751,24 @@ mod tests {
 
     fn picked(plan: &Plan) -> Vec<(u64, &'static str, Reason)> {
         plan.picked.iter().map(|(i, d, r)| (d.core(), WORKDIR[*i], r.clone())).collect()
+    }
+
+    #[test]
+    fn a_flat_print_after_all_directory_links_the_dump_printed_before_vnc_remote_addr_map() {
+        let paths = [
+            "w/nc00/sg00/bir_debug.40.after-lower_sync.before-lower_act.json",
+            "w/nc00/sg00/bir_debug.44.after-coloring_allocator_reg.before-vnc_remote_addr_map.json",
+            "w/nc00/sg00/bir_debug.47.after-codegen.before-neff_packager.json",
+            "w/nc01/sg00/bir_debug.40.after-lower_sync.before-lower_act.json",
+            "w/nc01/sg00/bir_debug.44.after-coloring_allocator_reg.before-vnc_remote_addr_map.json",
+            "w/nc01/sg00/bir_debug.47.after-codegen.before-neff_packager.json",
+        ];
+        let plan = pick(&paths, None).unwrap();
+        let chosen: Vec<(usize, Reason)> = plan.picked.iter().map(|(i, _, r)| (*i, r.clone())).collect();
+        assert_eq!(chosen, [(1, Reason::LastBeforeVnc), (4, Reason::LastBeforeVnc)]);
+        // Asked for another pass, that one.
+        let asked = pick(&paths, Some("lower_sync")).unwrap();
+        assert!(asked.picked.iter().all(|(i, _, _)| *i == 0 || *i == 3));
     }
 
     #[test]

@@ -1,0 +1,434 @@
+//! Where did the cores part? A work directory's dumps after every pass
+//! (`bir_debug.<n>.after-<pass>…json`, per module), each pass with what it changed, the
+//! first pass after which a subgraph's cores differ in a way they did not before, and
+//! one entity through all of them (`birlink history`, docs/spec/history.md).
+//!
+//! Dumps are read one at a time and summed up ([`summary`]): a module's entities by key
+//! with a hash of their canonical lines, and the facts its cores must agree on. Only the
+//! last summary of each module is held, so memory is one dump's plus the summaries.
+//!
+//! **birlink's reading.** Passes run in the log's order when a log is given, else in
+//! the order of their dumps' `<n>`. An entity is matched across passes by kind and key;
+//! one a pass renamed (gone under its key, a new key of its kind in the same function,
+//! the same number of each) is matched by its place in that function: counted once as
+//! `renamed`, not as removed and added. The cores of one subgraph are compared with
+//! numbers masked in names (per-core suffixes), without remote views (a core's view of
+//! another's memory is its own by nature) and without core ids; what differs in a
+//! subgraph's first dump is its `baseline`, and a pass is a parting when a difference
+//! appears after it that the pass before it did not have.
+
+mod summary;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::diag::Diagnostic;
+use crate::model::entity::EntityKind;
+use crate::model::place::{Place, Slot};
+use crate::read::input::SourceFile;
+use crate::read::load::{load, LoadOptions};
+use crate::read::workdir::{self, Dump};
+use crate::tools::log::LogReading;
+
+use summary::Summary;
+
+/// What to follow besides the pass table.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HistoryOptions {
+    /// An entity's name to follow through every pass.
+    pub entity: Option<String>,
+    /// Only this core's modules.
+    pub core: Option<u64>,
+    /// Only this subgraph's modules.
+    pub subgraph: Option<u32>,
+}
+
+/// `birlink history --format json`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct History {
+    /// The passes, in the order they ran, each with what it changed per module.
+    pub passes: Vec<PassRow>,
+    /// Per subgraph, what differs between its cores in its first dump.
+    pub baseline: Vec<Parting>,
+    /// Per subgraph and in pass order, each pass after which a difference appears
+    /// between the cores that the pass before did not have.
+    pub parted: Vec<Parting>,
+    /// The entity followed, when one was asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity: Option<EntityHistory>,
+    /// Dumps that could not be read, with why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unread: Vec<Unread>,
+}
+
+/// One pass.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassRow {
+    /// The pass.
+    pub name: String,
+    /// Its place in the order (0-based).
+    pub index: usize,
+    /// Each module it was dumped for.
+    pub changed: Vec<ModuleChange>,
+}
+
+/// What one pass did to one module.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModuleChange {
+    /// The module (`nc00/sg00`).
+    pub module: String,
+    /// `first`, `changed` or `unchanged`.
+    pub state: ModuleState,
+    /// Entities added, by kind.
+    pub added: BTreeMap<EntityKind, usize>,
+    /// Entities removed, by kind.
+    pub removed: BTreeMap<EntityKind, usize>,
+    /// Entities changed, by kind.
+    pub changed: BTreeMap<EntityKind, usize>,
+    /// Entities renamed (matched by their place), by kind.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub renamed: BTreeMap<EntityKind, usize>,
+    /// The dump's path.
+    pub file: String,
+}
+
+/// A module's state after a pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModuleState {
+    /// Its first dump.
+    #[default]
+    First,
+    /// Something differs from its previous dump.
+    Changed,
+    /// Nothing does.
+    Unchanged,
+}
+
+/// What differs between a subgraph's cores.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Parting {
+    /// The subgraph.
+    pub subgraph: u32,
+    /// The pass after which it shows (the first dumped, for a baseline).
+    pub pass: String,
+    /// Entities on some cores only.
+    pub only_on: Vec<OnlyOn>,
+    /// Facts whose numbers differ between the cores.
+    pub counts: Vec<CountsDiffer>,
+}
+
+/// An entity some cores have and others lack.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct OnlyOn {
+    /// A core that has it.
+    pub core: u64,
+    /// Its kind.
+    pub kind: EntityKind,
+    /// Its name.
+    pub name: String,
+}
+
+/// A fact whose numbers differ between the cores.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct CountsDiffer {
+    /// What it is (`instructions before each CoreBarrier of sg0000 on SP`).
+    pub what: String,
+    /// Per core, its numbers (`null`: no static count).
+    pub values: Vec<(u64, Vec<Option<u64>>)>,
+}
+
+/// An entity through every pass.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntityHistory {
+    /// Its name.
+    pub name: String,
+    /// Per pass, core and subgraph, its state.
+    pub history: Vec<EntityState>,
+    /// Per core, the last pass it was seen after.
+    pub last_seen: Vec<(u64, Option<String>)>,
+}
+
+/// An entity's state in one module after one pass.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntityState {
+    /// The pass.
+    pub pass: String,
+    /// The core.
+    pub core: u64,
+    /// The subgraph (`None`: the linked module).
+    pub subgraph: Option<u32>,
+    /// `first`, `added`, `changed`, `unchanged`, `removed` or `absent`.
+    pub state: String,
+    /// Its canonical line(s) there, when it is there and differs from before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub text: Vec<String>,
+}
+
+/// A dump that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unread {
+    /// Its path.
+    pub file: String,
+    /// Why.
+    pub why: String,
+}
+
+/// The passes of the dumps among `paths`, in the order they ran: the log's (by each
+/// pass's first run) when given, else the dumps' `<n>`; with each pass's dumps.
+fn passes_in_order(
+    paths: &[String],
+    log: Option<&LogReading>,
+    options: &HistoryOptions,
+) -> Vec<(String, Vec<(usize, Dump)>)> {
+    let mut by_pass: BTreeMap<String, Vec<(usize, Dump)>> = BTreeMap::new();
+    for (i, path) in paths.iter().enumerate() {
+        let Some(dump) = workdir::dump_of(path) else { continue };
+        if options.core.is_some_and(|c| dump.core() != c) {
+            continue;
+        }
+        if options.subgraph.is_some_and(|s| dump.place.slot != Slot::Subgraph(crate::model::place::SubgraphId(s))) {
+            continue;
+        }
+        by_pass.entry(dump.after.clone()).or_default().push((i, dump));
+    }
+    let ran = |name: &str| log.and_then(|l| l.run.passes.iter().position(|p| p.name == name));
+    let mut passes: Vec<(String, Vec<(usize, Dump)>)> = by_pass.into_iter().collect();
+    passes.sort_by_key(|(name, dumps)| {
+        let ordinal = dumps.iter().filter_map(|(_, d)| d.ordinal).min().unwrap_or(u64::MAX);
+        (ran(name).unwrap_or(usize::MAX), ordinal, name.clone())
+    });
+    for (_, dumps) in &mut passes {
+        dumps.sort_by_key(|(_, d)| d.place);
+    }
+    passes
+}
+
+/// Reads one dump into a summary, or says why it cannot.
+fn read(
+    path: &str,
+    bytes: Vec<u8>,
+    core: u64,
+    entity: Option<&str>,
+) -> Result<(Summary, Vec<(String, String)>), String> {
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let set = load(vec![SourceFile::bytes(path, bytes)], &LoadOptions::default(), &mut diags);
+    let Some(module) = set.modules.into_iter().next() else {
+        let why = diags
+            .first()
+            .map_or_else(|| "no module in it".to_owned(), |d| format!("{}: {}", d.code.as_str(), d.message));
+        return Err(why);
+    };
+    Ok(Summary::of(module.module, Some(core), entity))
+}
+
+/// Every pass of a work directory's dumps with what it changed, where the cores parted
+/// and, when asked, one entity's history. `paths` are the directory's files (relative,
+/// `/`-separated); `bytes` gives a file's bytes by index, asked once per dump, one at a
+/// time (nothing holds more than the dump being read and the summaries); `log` orders
+/// the passes when given.
+pub fn history(
+    paths: &[String],
+    bytes: &mut dyn FnMut(usize) -> Result<Vec<u8>, String>,
+    log: Option<&LogReading>,
+    options: &HistoryOptions,
+) -> History {
+    let passes = passes_in_order(paths, log, options);
+    let entity = options.entity.as_deref();
+    let mut out = History::default();
+    let mut last: BTreeMap<Place, Summary> = BTreeMap::new();
+    // Per subgraph: the differences between its cores after the pass before.
+    let mut between: BTreeMap<u32, (BTreeSet<OnlyOn>, BTreeSet<CountsDiffer>)> = BTreeMap::new();
+    let mut followed: Vec<EntityState> = Vec::new();
+    let mut last_seen: BTreeMap<u64, Option<String>> = BTreeMap::new();
+    for (index, (pass, dumps)) in passes.into_iter().enumerate() {
+        let mut row = PassRow { name: pass.clone(), index, changed: Vec::new() };
+        let mut now: BTreeMap<Place, Summary> = BTreeMap::new();
+        for (i, dump) in dumps {
+            let read = bytes(i).and_then(|content| read(&paths[i], content, dump.core(), entity));
+            let (summary, kept) = match read {
+                Ok(read) => read,
+                Err(why) => {
+                    out.unread.push(Unread { file: paths[i].clone(), why });
+                    continue;
+                }
+            };
+            let before = last.get(&dump.place);
+            row.changed.push(change(before, &summary, dump.place, &paths[i]));
+            if let Some(name) = entity {
+                let state = entity_state(before, &summary, name, kept);
+                last_seen.entry(dump.core()).or_insert(None);
+                if state.state != "absent" && state.state != "removed" {
+                    last_seen.insert(dump.core(), Some(pass.clone()));
+                }
+                followed.push(EntityState {
+                    pass: pass.clone(),
+                    core: dump.core(),
+                    subgraph: match dump.place.slot {
+                        Slot::Subgraph(s) => Some(s.0),
+                        _ => None,
+                    },
+                    ..state
+                });
+            }
+            now.insert(dump.place, summary);
+        }
+        // The cores of each subgraph dumped after this pass, compared.
+        let mut subgraphs: BTreeMap<u32, Vec<(u64, &Summary)>> = BTreeMap::new();
+        for (place, summary) in &now {
+            if let Slot::Subgraph(s) = place.slot {
+                subgraphs.entry(s.0).or_default().push((place.core.0, summary));
+            }
+        }
+        for (subgraph, cores) in subgraphs {
+            if cores.len() < 2 {
+                continue;
+            }
+            let (only_on, counts) = differences(&cores);
+            match between.get(&subgraph) {
+                None => out.baseline.push(Parting {
+                    subgraph,
+                    pass: pass.clone(),
+                    only_on: only_on.iter().cloned().collect(),
+                    counts: counts.iter().cloned().collect(),
+                }),
+                Some((was_only, was_counts)) => {
+                    let new_only: Vec<OnlyOn> = only_on.difference(was_only).cloned().collect();
+                    // A fact parts anew when how the cores differ changed: its cores'
+                    // differences from core 0 (a pass adding alike to every core keeps
+                    // them).
+                    let was: BTreeMap<&String, Delta> =
+                        was_counts.iter().map(|c| (&c.what, delta(&c.values))).collect();
+                    let new_counts: Vec<CountsDiffer> =
+                        counts.iter().filter(|c| was.get(&c.what) != Some(&delta(&c.values))).cloned().collect();
+                    if !new_only.is_empty() || !new_counts.is_empty() {
+                        out.parted.push(Parting {
+                            subgraph,
+                            pass: pass.clone(),
+                            only_on: new_only,
+                            counts: new_counts,
+                        });
+                    }
+                }
+            }
+            between.insert(subgraph, (only_on, counts));
+        }
+        last.extend(now);
+        out.passes.push(row);
+    }
+    if let Some(name) = entity {
+        out.entity = Some(EntityHistory {
+            name: name.to_owned(),
+            history: followed,
+            last_seen: last_seen.into_iter().collect(),
+        });
+    }
+    out
+}
+
+/// How a fact's numbers differ between cores: per core, its count of numbers and each
+/// number's difference from the first core's.
+type Delta = Vec<(u64, usize, Vec<Option<i128>>)>;
+
+fn delta(values: &[(u64, Vec<Option<u64>>)]) -> Delta {
+    let Some((_, first)) = values.first() else { return Vec::new() };
+    values
+        .iter()
+        .map(|(core, v)| {
+            let d = v.iter().zip(first).map(|(a, b)| Some(i128::from((*a)?) - i128::from((*b)?))).collect();
+            (*core, v.len(), d)
+        })
+        .collect()
+}
+
+/// What a pass did to a module, against its previous dump.
+fn change(before: Option<&Summary>, now: &Summary, place: Place, file: &str) -> ModuleChange {
+    let mut row = ModuleChange { module: place.to_string(), file: file.to_owned(), ..ModuleChange::default() };
+    let Some(before) = before else {
+        row.state = ModuleState::First;
+        return row;
+    };
+    // Gone and new keys, by kind and function: paired in order where their numbers
+    // match (a rename), else counted as removed and added.
+    let mut gone: BTreeMap<(EntityKind, String), usize> = BTreeMap::new();
+    let mut new: BTreeMap<(EntityKind, String), usize> = BTreeMap::new();
+    for (key, held) in &before.entities {
+        match now.entities.get(key) {
+            Some(after) if after.hash != held.hash => *row.changed.entry(held.kind).or_insert(0) += 1,
+            Some(_) => {}
+            None => *gone.entry((held.kind, parent_of(key))).or_insert(0) += 1,
+        }
+    }
+    for (key, held) in &now.entities {
+        if !before.entities.contains_key(key) {
+            *new.entry((held.kind, parent_of(key))).or_insert(0) += 1;
+        }
+    }
+    for (at, n) in &gone {
+        match new.get(at) {
+            Some(m) if m == n => *row.renamed.entry(at.0).or_insert(0) += n,
+            _ => *row.removed.entry(at.0).or_insert(0) += n,
+        }
+    }
+    for (at, n) in &new {
+        if gone.get(at) != Some(n) {
+            *row.added.entry(at.0).or_insert(0) += n;
+        }
+    }
+    let same = row.changed.is_empty() && row.added.is_empty() && row.removed.is_empty() && row.renamed.is_empty();
+    row.state = if same { ModuleState::Unchanged } else { ModuleState::Changed };
+    row
+}
+
+/// A key's parent: everything before its last name (`inst:-:sg0000/Block1/x` →
+/// `inst:-:sg0000/Block1`).
+fn parent_of(key: &str) -> String {
+    key.rsplit_once('/').map_or_else(String::new, |(parent, _)| parent.to_owned())
+}
+
+/// The followed entity's state in a module after a pass.
+fn entity_state(before: Option<&Summary>, now: &Summary, name: &str, kept: Vec<(String, String)>) -> EntityState {
+    let here: Vec<(&String, u64)> =
+        now.entities.iter().filter(|(_, h)| h.name == name).map(|(k, h)| (k, h.hash)).collect();
+    let was: Vec<(&String, u64)> = before
+        .map(|b| b.entities.iter().filter(|(_, h)| h.name == name).map(|(k, h)| (k, h.hash)).collect())
+        .unwrap_or_default();
+    let text = || kept.iter().map(|(_, line)| line.clone()).collect();
+    let (state, text) = match (before.is_some(), was.is_empty(), here.is_empty()) {
+        (_, _, false) if before.is_none() => ("first", text()),
+        (_, true, false) => ("added", text()),
+        (_, false, false) if was != here => ("changed", text()),
+        (_, false, false) => ("unchanged", Vec::new()),
+        (true, false, true) => ("removed", Vec::new()),
+        _ => ("absent", Vec::new()),
+    };
+    EntityState { state: state.to_owned(), text, ..EntityState::default() }
+}
+
+/// What differs between a subgraph's cores: entities some lack (masked keys, remote
+/// views left out) and facts whose numbers differ.
+fn differences(cores: &[(u64, &Summary)]) -> (BTreeSet<OnlyOn>, BTreeSet<CountsDiffer>) {
+    let keys: Vec<BTreeMap<&str, &summary::Held>> = cores
+        .iter()
+        .map(|(_, s)| s.entities.values().filter(|h| !h.remote_view).map(|h| (h.masked.as_str(), h)).collect())
+        .collect();
+    let mut only_on = BTreeSet::new();
+    for (c, (core, _)) in cores.iter().enumerate() {
+        for (masked, held) in &keys[c] {
+            if keys.iter().any(|other| !other.contains_key(masked)) {
+                only_on.insert(OnlyOn { core: *core, kind: held.kind, name: held.name.clone() });
+            }
+        }
+    }
+    let mut counts = BTreeSet::new();
+    let whats: BTreeSet<&String> = cores.iter().flat_map(|(_, s)| s.facts.keys()).collect();
+    for what in whats {
+        let values: Vec<(u64, Vec<Option<u64>>)> =
+            cores.iter().map(|(core, s)| (*core, s.facts.get(what).cloned().unwrap_or_default())).collect();
+        if values.iter().any(|(_, v)| *v != values[0].1) {
+            counts.insert(CountsDiffer { what: what.clone(), values });
+        }
+    }
+    (only_on, counts)
+}

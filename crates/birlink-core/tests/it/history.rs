@@ -1,0 +1,171 @@
+//! `tools::history` on work directories printed after every pass, with partings
+//! planted: a pass that changes nothing, one that renames an instruction on every core,
+//! one that loses a memory location on core 1 (the NCC_ILLC059 shape), one that adds an
+//! instruction before a barrier on core 1 (IXLV002's drift) — in both layouts.
+
+use serde_json::Value;
+
+use birlink_core::gen::{self, GenConfig};
+use birlink_core::model::entity::EntityKind;
+use birlink_core::tools::history::{history, History, HistoryOptions, ModuleState};
+use birlink_core::Flow;
+
+/// The first memory location of core `core`'s module, and the module itself.
+fn first_memloc(module: &Value) -> String {
+    module["functions"][0]["allocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|set| set["memorylocations"].as_array().and_then(|m| m.first()).and_then(|m| m["name"].as_str()))
+        .unwrap()
+        .to_owned()
+}
+
+fn instructions(module: &mut Value) -> &mut Vec<Value> {
+    module["functions"][0]["blocks"][0]["instructions"].as_array_mut().unwrap()
+}
+
+/// A flat 2-core work directory dumped after five passes, partings planted; its files.
+fn planted(indented: bool) -> (Vec<(String, Vec<u8>)>, String) {
+    let config = GenConfig { flow: Flow::Flat, cores: 2, barriers: 2, ..GenConfig::default() };
+    let set = gen::generate_set(&config);
+    let mut modules: Vec<Value> = set.modules.clone();
+    let lost = first_memloc(&modules[1]);
+    // An instruction both cores have, by name.
+    let names =
+        |m: &mut Value| instructions(m).iter().map(|i| i["name"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    let theirs = names(&mut modules[1]);
+    let common = names(&mut modules[0]).into_iter().find(|n| theirs.contains(n)).unwrap();
+    let mut files = Vec::new();
+    let passes = ["lower_dma", "lower_sync", "rename_queues", "drop_names", "add_work"];
+    for (n, pass) in passes.iter().enumerate() {
+        for (core, module) in modules.iter_mut().enumerate() {
+            match *pass {
+                // Every core: one instruction both have gets a new name.
+                "rename_queues" => {
+                    let inst = instructions(module).iter_mut().find(|i| i["name"] == common.as_str()).unwrap();
+                    inst["name"] = Value::String(format!("{common}_renamed"));
+                }
+                // Core 1 loses a memory location.
+                "drop_names" if core == 1 => {
+                    for set in module["functions"][0]["allocations"].as_array_mut().unwrap() {
+                        if let Some(list) = set["memorylocations"].as_array_mut() {
+                            list.retain(|m| m["name"] != lost.as_str());
+                        }
+                    }
+                }
+                // Core 1 issues one more instruction before its first barrier, on its engine.
+                "add_work" if core == 1 => {
+                    let list = instructions(module);
+                    let at = list.iter().position(|i| i["opcode"] == "CoreBarrier").unwrap();
+                    let engine = list[at]["engine"].clone();
+                    let mut extra = list.iter().find(|i| i["opcode"] == "Activation").unwrap().clone();
+                    extra["name"] = Value::String("extra_work".to_owned());
+                    extra["engine"] = engine;
+                    list.insert(at, extra);
+                }
+                _ => {}
+            }
+            let text = if indented { serde_json::to_string_pretty(module) } else { serde_json::to_string(module) };
+            let path = format!("w/nc{core:02}/sg00/bir_debug.{}.after-{pass}.before-next.json", n + 3);
+            files.push((path, text.unwrap().into_bytes()));
+        }
+    }
+    (files, lost)
+}
+
+fn run(files: &[(String, Vec<u8>)], options: &HistoryOptions) -> History {
+    let paths: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
+    let mut asked = Vec::new();
+    let mut bytes = |i: usize| {
+        asked.push(i);
+        Ok(files[i].1.clone())
+    };
+    let out = history(&paths, &mut bytes, None, options);
+    // Each dump read once at most.
+    let all = asked.len();
+    asked.sort_unstable();
+    asked.dedup();
+    assert_eq!(asked.len(), all);
+    out
+}
+
+#[test]
+fn each_pass_says_what_it_changed_and_where_the_cores_part() {
+    for indented in [false, true] {
+        let (files, lost) = planted(indented);
+        let out = run(&files, &HistoryOptions::default());
+        let states: Vec<(&str, Vec<ModuleState>)> =
+            out.passes.iter().map(|p| (p.name.as_str(), p.changed.iter().map(|m| m.state).collect())).collect();
+        use ModuleState::*;
+        assert_eq!(
+            states,
+            [
+                ("lower_dma", vec![First, First]),
+                ("lower_sync", vec![Unchanged, Unchanged]),
+                ("rename_queues", vec![Changed, Changed]),
+                ("drop_names", vec![Unchanged, Changed]),
+                ("add_work", vec![Unchanged, Changed]),
+            ],
+            "indented: {indented}"
+        );
+        // A rename is one entity renamed, not one removed and one added.
+        let renamed = &out.passes[2].changed[0];
+        assert_eq!(renamed.renamed.get(&EntityKind::Instruction), Some(&1), "{renamed:?}");
+        assert!(
+            !renamed.added.contains_key(&EntityKind::Instruction)
+                && !renamed.removed.contains_key(&EntityKind::Instruction)
+        );
+        assert_eq!(out.passes[3].changed[1].removed.get(&EntityKind::Memloc), Some(&1));
+        // The partings: the name lost on core 1, then the drift before the barrier.
+        let parted: Vec<&str> = out.parted.iter().map(|p| p.pass.as_str()).collect();
+        assert_eq!(parted, ["drop_names", "add_work"], "{:#?}", out.parted);
+        let lost_on = &out.parted[0].only_on;
+        assert!(lost_on.iter().any(|o| o.core == 0 && o.kind == EntityKind::Memloc && o.name == lost), "{lost_on:?}");
+        let drift = &out.parted[1].counts;
+        assert!(drift.iter().any(|c| c.what.starts_with("instructions before each CoreBarrier of")), "{drift:?}");
+        // The renaming pass changed every core alike: no parting there.
+        assert!(out.parted.iter().all(|p| p.pass != "rename_queues"));
+    }
+}
+
+#[test]
+fn one_entity_through_every_pass_is_last_seen_on_core_1_before_the_pass_that_lost_it() {
+    let (files, lost) = planted(false);
+    let out = run(&files, &HistoryOptions { entity: Some(lost.clone()), ..HistoryOptions::default() });
+    let entity = out.entity.expect("the entity's history");
+    let on = |core: u64| -> Vec<(String, String)> {
+        entity.history.iter().filter(|s| s.core == core).map(|s| (s.pass.clone(), s.state.clone())).collect()
+    };
+    let states = |core| on(core).into_iter().map(|(_, s)| s).collect::<Vec<_>>();
+    assert_eq!(states(0), ["first", "unchanged", "unchanged", "unchanged", "unchanged"]);
+    assert_eq!(states(1), ["first", "unchanged", "unchanged", "removed", "absent"]);
+    assert!(entity.history[0].text.iter().any(|t| t.contains(&lost)), "its text where it first is");
+    assert_eq!(entity.last_seen, [(0, Some("add_work".to_owned())), (1, Some("rename_queues".to_owned()))]);
+    // Only core 1, only its passes.
+    let one = run(&files, &HistoryOptions { core: Some(1), ..HistoryOptions::default() });
+    assert!(one.passes.iter().all(|p| p.changed.len() == 1 && p.changed[0].module == "nc01/sg00"));
+    assert!(one.parted.is_empty(), "one core parts from none");
+}
+
+#[test]
+fn the_log_orders_the_passes_and_a_bad_dump_is_said_not_fatal() {
+    let (mut files, _) = planted(false);
+    // A log that ran add_work before drop_names reorders them.
+    let log = "2026-01-01T00:00:00Z USER 1 (nc00) [CoreForkPass]: Running lower_dma\n\
+               2026-01-01T00:00:00Z USER 1 (nc00) [CoreForkPass]: Running lower_sync\n\
+               2026-01-01T00:00:00Z USER 1 (nc00) [CoreForkPass]: Running rename_queues\n\
+               2026-01-01T00:00:00Z USER 1 (nc00) [CoreForkPass]: Running add_work\n\
+               2026-01-01T00:00:00Z USER 1 (nc00) [CoreForkPass]: Running drop_names\n";
+    let reading = birlink_core::tools::log::read_log(log);
+    let paths: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
+    let mut bytes = |i: usize| Ok(files[i].1.clone());
+    let out = history(&paths, &mut bytes, Some(&reading), &HistoryOptions::default());
+    let order: Vec<&str> = out.passes.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(order, ["lower_dma", "lower_sync", "rename_queues", "add_work", "drop_names"]);
+    // One dump cut short: said, and the rest still read.
+    files[3].1.truncate(40);
+    let out = run(&files, &HistoryOptions::default());
+    assert_eq!(out.unread.len(), 1, "{:?}", out.unread);
+    assert_eq!(out.passes.len(), 5);
+}

@@ -83,6 +83,9 @@ pub struct GenArgs {
     /// layer takes hundreds: its BirLinker block lists each as an `Inp[k]` line).
     #[arg(long, default_value_t = DEFAULTS.weights)]
     weights: usize,
+    /// Write a work directory printed after N passes (`ncCC/sgKK/bir_debug.<n>.after-<pass>…json`, the same module after each: what `birlink history` reads) instead of one module per core.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1000))]
+    print_after: Option<u64>,
     /// One bundle file, or one file per core.
     #[arg(long, value_enum, default_value_t = LayoutArg::Files)]
     layout: LayoutArg,
@@ -192,6 +195,11 @@ impl GenArgs {
             std::fs::File::create(&path).map(|file| std::io::BufWriter::with_capacity(1 << 20, file))
         })
         .map_err(|e| Error(format!("cannot write into `{}`: {e}", out.display())))?;
+        let mut written = written;
+        if let Some(passes) = self.print_after {
+            written = print_after(out, &written, passes as usize)
+                .map_err(|e| Error(format!("cannot write into `{}`: {e}", out.display())))?;
+        }
         let mut total = 0u64;
         for (name, bytes) in &written {
             total += bytes;
@@ -204,4 +212,54 @@ impl GenArgs {
         );
         Ok(Status::OK)
     }
+}
+
+/// The passes a 2.24 compile prints, in order (the modular flow's, from the public logs),
+/// repeated with a number past the end.
+const PASSES: &[&str] = &[
+    "lnc_verifier",
+    "expand_replication",
+    "unroll",
+    "localize_shared_memory",
+    "oom_checker",
+    "coloring_allocator_dram",
+    "lower_local_collectives",
+    "extend_shared_lifetimes",
+    "coloring_allocator_dram_shared",
+    "sync_shared_allocations",
+    "alloc_queues",
+    "chain_dma_transposes",
+    "insert_dma_switch_queue_instance",
+    "prefetch_scheduling_after_sched",
+    "lower_control",
+    "dep_reduction",
+    "lower_dma",
+    "alloc_semaphores",
+    "lower_sync",
+    "lower_act",
+    "coloring_allocator_reg",
+];
+
+/// Each module file written (`ncCC/sgKK/bir.json`) becomes `passes` dumps of a work
+/// directory printed after every pass, the same bytes after each.
+fn print_after(out: &std::path::Path, written: &[(String, u64)], passes: usize) -> std::io::Result<Vec<(String, u64)>> {
+    let name_of = |k: usize| match PASSES.get(k) {
+        Some(pass) => (*pass).to_owned(),
+        None => format!("pass_{k}"),
+    };
+    let mut dumps = Vec::new();
+    for (name, bytes) in written {
+        let Some(folder) = name.strip_suffix("/bir.json") else {
+            dumps.push((name.clone(), *bytes));
+            continue;
+        };
+        let module = out.join(name);
+        for k in 0..passes {
+            let dump = format!("{folder}/bir_debug.{}.after-{}.before-{}.json", k + 1, name_of(k), name_of(k + 1));
+            std::fs::copy(&module, out.join(&dump))?;
+            dumps.push((dump, *bytes));
+        }
+        std::fs::remove_file(&module)?;
+    }
+    Ok(dumps)
 }

@@ -558,6 +558,15 @@ pub fn line_at(set: &LinkedSet, at: EntityAt) -> String {
     }
 }
 
+/// An instruction's kept text (its canonical JSON, as read), when it is kept so: what a
+/// comparison can hash without printing its line.
+pub fn kept_text_at(set: &LinkedSet, at: EntityAt) -> Option<&str> {
+    match at.found {
+        Found::Inst(i, _) => in_at(set, at).module.store.insts[i].kept_text(),
+        _ => None,
+    }
+}
+
 /// Whether two instructions hold the same JSON (then their lines are the same, and a
 /// comparison need not print them): both kept texts equal, or both field maps.
 pub fn same_instruction(a: &LinkedSet, at_a: EntityAt, b: &LinkedSet, at_b: EntityAt) -> bool {

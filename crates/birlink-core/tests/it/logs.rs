@@ -422,6 +422,17 @@ fn failures_are_classed_as_the_user_must_act_on_them() {
         ["inst____main__.lnc2_reduce_shared_hbm-0:my_row.31_set"]
     );
     assert_eq!(failure.kind, Some(FailureKind::Compiler));
+    // 2.27's NCC_IXGM002 names its function and core; NCC_IBIR297 is known, with no shape.
+    let ixgm = read_log("2026-08-17T01:02:03Z ERROR 9 [SubgraphForkPass]: Subgraph 0 failed with error [INTERNAL_ERROR] [NCC_IXGM002] Expected function sg0000 in subgraph 0 to have 3 basic blocks, but on core 1 it has 1 basic blocks\n");
+    let failure = ixgm.run.failure.as_ref().unwrap();
+    assert_eq!(failure.code.as_deref(), Some("NCC_IXGM002"));
+    assert_eq!((failure.names[0].name.as_str(), failure.names[0].core), ("sg0000", Some(1)));
+    let known = birlink_core::diag::ncc::find("NCC_IXGM002").unwrap();
+    assert_eq!(known.birlink, Some(birlink_core::Code::SyncBlocks));
+    let ibir = read_log("2026-08-17T01:02:03Z ERROR 9 [ModuleForkPass]: Module 3 failed with error [INTERNAL_ERROR] [NCC_IBIR297] bir::samePartitionsAll\n");
+    assert_eq!(ibir.run.failure.as_ref().and_then(|f| f.code.as_deref()), Some("NCC_IBIR297"));
+    assert!(birlink_core::diag::ncc::find("IBIR297")
+        .is_some_and(|n| n.birlink.is_none() && n.fix.contains("compiler issue")));
 }
 
 #[test]

@@ -48,16 +48,27 @@ impl Summary {
         let mut summary = Summary::default();
         let mut kept = Vec::new();
         for (key, at) in query::all_entities(&set) {
-            let line = query::line_at(&set, at);
             let key = EntityKey { core: None, path: key.path };
             let text = key.to_string();
             let name = key.name().to_owned();
-            if entity.is_some_and(|e| e == name) {
-                kept.push((text.clone(), line.clone()));
-            }
+            let followed = entity.is_some_and(|e| e == name);
+            // An instruction kept as its text is hashed as it is (no line printed);
+            // anything else by its canonical line.
             let mut hasher = DefaultHasher::new();
-            line.hash(&mut hasher);
-            let remote_view = line.contains("remote_local_target");
+            let remote_view = match query::kept_text_at(&set, at).filter(|_| !followed) {
+                Some(kept_text) => {
+                    kept_text.hash(&mut hasher);
+                    false
+                }
+                None => {
+                    let line = query::line_at(&set, at);
+                    line.hash(&mut hasher);
+                    if followed {
+                        kept.push((text.clone(), line.clone()));
+                    }
+                    line.contains("remote_local_target")
+                }
+            };
             let masked = mask_numbers(&text).into_owned();
             summary.entities.insert(text, Held { kind: key.kind(), name, hash: hasher.finish(), remote_view, masked });
         }

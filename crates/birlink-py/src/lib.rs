@@ -303,7 +303,8 @@ fn history(
     subgraph: Option<u32>,
     log: Option<PathBuf>,
 ) -> PyResult<String> {
-    let options = birlink_core::tools::history::HistoryOptions { entity, core, subgraph };
+    let threads = std::thread::available_parallelism().map(usize::from).unwrap_or(1).min(2);
+    let options = birlink_core::tools::history::HistoryOptions { entity, core, subgraph, threads };
     let history = py
         .allow_threads(|| birlink_cli::cmd::history::history_of(&workdir, log.as_deref(), &options))
         .map_err(PyValueError::new_err)?;

@@ -96,7 +96,8 @@ pub fn history_of(workdir: &Path, log: Option<&Path>, options: &HistoryOptions) 
 impl HistoryArgs {
     /// Reads, compares, prints.
     pub fn run(self) -> Outcome {
-        let options = HistoryOptions { entity: self.entity.clone(), core: self.core, subgraph: self.subgraph };
+        let threads = std::thread::available_parallelism().map(usize::from).unwrap_or(1).min(2);
+        let options = HistoryOptions { entity: self.entity.clone(), core: self.core, subgraph: self.subgraph, threads };
         let history = history_of(&self.workdir, self.log.as_deref(), &options).map_err(Error)?;
         match self.format {
             Format::Json => out!("{}\n", serde_json::to_string_pretty(&history).unwrap_or_default()),

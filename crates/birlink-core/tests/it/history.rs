@@ -126,6 +126,8 @@ fn each_pass_says_what_it_changed_and_where_the_cores_part() {
         assert!(drift.iter().any(|c| c.what.starts_with("instructions before each CoreBarrier of")), "{drift:?}");
         // The renaming pass changed every core alike: no parting there.
         assert!(out.parted.iter().all(|p| p.pass != "rename_queues"));
+        // Two dumps read at once, each on its thread: the same history.
+        assert_eq!(run(&files, &HistoryOptions { threads: 2, ..HistoryOptions::default() }), out);
     }
 }
 

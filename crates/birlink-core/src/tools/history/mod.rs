@@ -42,6 +42,9 @@ pub struct HistoryOptions {
     pub core: Option<u64>,
     /// Only this subgraph's modules.
     pub subgraph: Option<u32>,
+    /// Dumps read at once, each on its own thread where threads may be spawned (not in
+    /// wasm); 0 or 1: one at a time. The outcome does not depend on it.
+    pub threads: usize,
 }
 
 /// `birlink history --format json`.
@@ -205,6 +208,44 @@ fn passes_in_order(
     passes
 }
 
+/// The dumps of a chunk summed up, each on its own thread when there are several and
+/// threads may be spawned; in the chunk's order.
+type Summed = Result<(Summary, Vec<(String, String)>), String>;
+
+#[cfg(not(target_arch = "wasm32"))]
+fn sum_up(
+    chunk: &[(usize, Dump)],
+    contents: Vec<Result<Vec<u8>, String>>,
+    paths: &[String],
+    entity: Option<&str>,
+) -> Vec<Summed> {
+    if chunk.len() < 2 {
+        return chunk
+            .iter()
+            .zip(contents)
+            .map(|((i, d), c)| c.and_then(|c| read(&paths[*i], c, d.core(), entity)))
+            .collect();
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = chunk
+            .iter()
+            .zip(contents)
+            .map(|((i, d), c)| scope.spawn(move || c.and_then(|c| read(&paths[*i], c, d.core(), entity))))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    })
+}
+
+#[cfg(target_arch = "wasm32")]
+fn sum_up(
+    chunk: &[(usize, Dump)],
+    contents: Vec<Result<Vec<u8>, String>>,
+    paths: &[String],
+    entity: Option<&str>,
+) -> Vec<Summed> {
+    chunk.iter().zip(contents).map(|((i, d), c)| c.and_then(|c| read(&paths[*i], c, d.core(), entity))).collect()
+}
+
 /// Reads one dump into a summary, or says why it cannot.
 fn read(
     path: &str,
@@ -245,8 +286,12 @@ pub fn history(
     for (index, (pass, dumps)) in passes.into_iter().enumerate() {
         let mut row = PassRow { name: pass.clone(), index, changed: Vec::new() };
         let mut now: BTreeMap<Place, Summary> = BTreeMap::new();
-        for (i, dump) in dumps {
-            let read = bytes(i).and_then(|content| read(&paths[i], content, dump.core(), entity));
+        let mut summed = Vec::with_capacity(dumps.len());
+        for chunk in dumps.chunks(options.threads.max(1)) {
+            let contents: Vec<Result<Vec<u8>, String>> = chunk.iter().map(|(i, _)| bytes(*i)).collect();
+            summed.extend(chunk.iter().cloned().zip(sum_up(chunk, contents, paths, entity)));
+        }
+        for ((i, dump), read) in summed {
             let (summary, kept) = match read {
                 Ok(read) => read,
                 Err(why) => {

@@ -434,11 +434,15 @@ fn parent_of(key: &str) -> String {
 
 /// The followed entity's state in a module after a pass.
 fn entity_state(before: Option<&Summary>, now: &Summary, name: &str, kept: Vec<(String, String)>) -> EntityState {
-    let here: Vec<(&String, u64)> =
-        now.entities.iter().filter(|(_, h)| h.name == name).map(|(k, h)| (k, h.hash)).collect();
-    let was: Vec<(&String, u64)> = before
-        .map(|b| b.entities.iter().filter(|(_, h)| h.name == name).map(|(k, h)| (k, h.hash)).collect())
-        .unwrap_or_default();
+    // Every entity of that name, in key order (the summaries are hash maps).
+    let named = |summary: &Summary| -> Vec<(String, u64)> {
+        let mut found: Vec<(String, u64)> =
+            summary.entities.iter().filter(|(_, h)| h.name == name).map(|(k, h)| (k.clone(), h.hash)).collect();
+        found.sort();
+        found
+    };
+    let here = named(now);
+    let was = before.map(named).unwrap_or_default();
     let text = || kept.iter().map(|(_, line)| line.clone()).collect();
     let (state, text) = match (before.is_some(), was.is_empty(), here.is_empty()) {
         (_, _, false) if before.is_none() => ("first", text()),

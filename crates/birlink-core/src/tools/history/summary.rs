@@ -4,9 +4,10 @@
 //! function, its basic blocks and its loops' trip counts. A summary holds no dump: the
 //! module is read, summed up and let go.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
+
+use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::model::entity::{EntityKey, EntityKind};
 use crate::model::ir::{Module, Op};
@@ -30,10 +31,10 @@ pub(super) struct Held {
 }
 
 /// A dump, summed up.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Summary {
     /// Entities by key (without core: `inst:-:sg0000/Block1/mm_0`).
-    pub entities: BTreeMap<String, Held>,
+    pub entities: FxHashMap<String, Held>,
     /// Facts the cores must agree on, by what they are (`blocks sg0000`,
     /// `before barrier sg0000 SP`, `trips sg0000`), each a list of numbers.
     pub facts: BTreeMap<String, Vec<Option<u64>>>,
@@ -54,7 +55,7 @@ impl Summary {
             let followed = entity.is_some_and(|e| e == name);
             // An instruction kept as its text is hashed as it is (no line printed);
             // anything else by its canonical line.
-            let mut hasher = DefaultHasher::new();
+            let mut hasher = FxHasher::default();
             let remote_view = match query::kept_text_at(&set, at).filter(|_| !followed) {
                 Some(kept_text) => {
                     kept_text.hash(&mut hasher);

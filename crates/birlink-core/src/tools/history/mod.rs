@@ -437,7 +437,7 @@ fn entity_state(before: Option<&Summary>, now: &Summary, name: &str, kept: Vec<(
     // Every entity of that name, in key order (the summaries are hash maps).
     let named = |summary: &Summary| -> Vec<(String, u64)> {
         let mut found: Vec<(String, u64)> =
-            summary.entities.iter().filter(|(_, h)| h.name == name).map(|(k, h)| (k.clone(), h.hash)).collect();
+            summary.entities.iter().filter(|(_, h)| &*h.name == name).map(|(k, h)| (k.clone(), h.hash)).collect();
         found.sort();
         found
     };
@@ -458,15 +458,19 @@ fn entity_state(before: Option<&Summary>, now: &Summary, name: &str, kept: Vec<(
 /// What differs between a subgraph's cores: entities some lack (masked keys, remote
 /// views left out) and facts whose numbers differ.
 fn differences(cores: &[(u64, &Summary)]) -> (BTreeSet<OnlyOn>, BTreeSet<CountsDiffer>) {
-    let keys: Vec<BTreeMap<&str, &summary::Held>> = cores
+    // Keys with their numbers masked (`memloc:-:sg0000/buf.#`): what the cores compare.
+    let keys: Vec<BTreeMap<String, &summary::Held>> = cores
         .iter()
-        .map(|(_, s)| s.entities.values().filter(|h| !h.remote_view).map(|h| (h.masked.as_str(), h)).collect())
+        .map(|(_, s)| {
+            let own = s.entities.iter().filter(|(_, h)| !h.remote_view);
+            own.map(|(key, h)| (crate::passes::partition::mask_numbers(key).into_owned(), h)).collect()
+        })
         .collect();
     let mut only_on = BTreeSet::new();
     for (c, (core, _)) in cores.iter().enumerate() {
         for (masked, held) in &keys[c] {
             if keys.iter().any(|other| !other.contains_key(masked)) {
-                only_on.insert(OnlyOn { core: *core, kind: held.kind, name: held.name.clone() });
+                only_on.insert(OnlyOn { core: *core, kind: held.kind, name: held.name.to_string() });
             }
         }
     }

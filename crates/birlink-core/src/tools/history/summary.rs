@@ -22,12 +22,9 @@ use crate::tools::query;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Held {
     pub kind: EntityKind,
-    pub name: String,
+    pub name: Box<str>,
     pub hash: u64,
     pub remote_view: bool,
-    /// Its key with its numbers masked (`memloc:-:sg0000/buf.#`): what the cores
-    /// compare.
-    pub masked: String,
 }
 
 /// A dump, summed up.
@@ -70,8 +67,8 @@ impl Summary {
                     line.contains("remote_local_target")
                 }
             };
-            let masked = mask_numbers(&text).into_owned();
-            summary.entities.insert(text, Held { kind: key.kind(), name, hash: hasher.finish(), remote_view, masked });
+            let held = Held { kind: key.kind(), name: name.into(), hash: hasher.finish(), remote_view };
+            summary.entities.insert(text, held);
         }
         summary.facts = facts(&set.modules[0].module);
         (summary, kept)

@@ -17,7 +17,7 @@ use crate::out::{out, outln};
 pub struct HistoryArgs {
     /// A compiler work directory printed after every pass (`--internal-print-after=…`).
     workdir: PathBuf,
-    /// Follow one entity (a memory location, set, instruction, function, queue or barrier name).
+    /// Follow one entity (a memory location, set, instruction, function, queue or barrier name), or the name a pasted compiler error quotes (`[NCC_ILLC059] Could not find MemoryLocation named … on core 1`).
     #[arg(long, value_name = "NAME")]
     entity: Option<String>,
     /// Only this core's modules.

@@ -144,6 +144,10 @@ fn one_entity_through_every_pass_is_last_seen_on_core_1_before_the_pass_that_los
     assert_eq!(states(1), ["first", "unchanged", "unchanged", "removed", "absent"]);
     assert!(entity.history[0].text.iter().any(|t| t.contains(&lost)), "its text where it first is");
     assert_eq!(entity.last_seen, [(0, Some("add_work".to_owned())), (1, Some("rename_queues".to_owned()))]);
+    // The same history from a pasted compiler error that quotes the name.
+    let pasted = format!("[INTERNAL_ERROR] [NCC_ILLC059] Could not find MemoryLocation named {lost} on core 1 - Please open a support ticket");
+    let from_error = run(&files, &HistoryOptions { entity: Some(pasted), ..HistoryOptions::default() });
+    assert_eq!(from_error.entity.as_ref().map(|e| (&e.name, &e.last_seen)), Some((&lost, &entity.last_seen)));
     // Only core 1, only its passes.
     let one = run(&files, &HistoryOptions { core: Some(1), ..HistoryOptions::default() });
     assert!(one.passes.iter().all(|p| p.changed.len() == 1 && p.changed[0].module == "nc01/sg00"));

@@ -178,6 +178,14 @@ pub struct Unread {
     pub why: String,
 }
 
+/// The name to follow from what the user gave: a name, or a pasted compiler error
+/// (`[NCC_ILLC059] Could not find MemoryLocation named X on core 1`), whose first
+/// quoted name is taken (the log reader's shapes, `tools::log::read`).
+pub fn entity_of(given: &str) -> String {
+    let found = crate::tools::log::read(given);
+    found.into_iter().find_map(|f| f.mentions.into_iter().next()).map_or_else(|| given.trim().to_owned(), |m| m.name)
+}
+
 /// The passes of the dumps among `paths`, in the order they ran: the log's (by each
 /// pass's first run) when given, else the dumps' `<n>`; with each pass's dumps.
 fn passes_in_order(
@@ -276,7 +284,8 @@ pub fn history(
     options: &HistoryOptions,
 ) -> History {
     let passes = passes_in_order(paths, log, options);
-    let entity = options.entity.as_deref();
+    let followed = options.entity.as_deref().map(entity_of);
+    let entity = followed.as_deref();
     let mut out = History::default();
     let mut last: BTreeMap<Place, Summary> = BTreeMap::new();
     // Per subgraph: the differences between its cores after the pass before.

@@ -216,42 +216,26 @@ fn passes_in_order(
     passes
 }
 
-/// The dumps of a chunk summed up, each on its own thread when there are several and
-/// threads may be spawned; in the chunk's order.
+/// A dump summed up, or why it could not be.
 type Summed = Result<(Summary, Vec<(String, String)>), String>;
 
-#[cfg(not(target_arch = "wasm32"))]
+/// The dumps of a chunk summed up, in the chunk's order: each on its own thread when
+/// there are several and threads may be spawned (not in wasm), else one after another.
 fn sum_up(
     chunk: &[(usize, Dump)],
     contents: Vec<Result<Vec<u8>, String>>,
     paths: &[String],
     entity: Option<&str>,
 ) -> Vec<Summed> {
-    if chunk.len() < 2 {
-        return chunk
-            .iter()
-            .zip(contents)
-            .map(|((i, d), c)| c.and_then(|c| read(&paths[*i], c, d.core(), entity)))
-            .collect();
+    let one =
+        |(i, d): &(usize, Dump), c: Result<Vec<u8>, String>| c.and_then(|c| read(&paths[*i], c, d.core(), entity));
+    if cfg!(target_arch = "wasm32") || chunk.len() < 2 {
+        return chunk.iter().zip(contents).map(|(dump, c)| one(dump, c)).collect();
     }
     std::thread::scope(|scope| {
-        let handles: Vec<_> = chunk
-            .iter()
-            .zip(contents)
-            .map(|((i, d), c)| scope.spawn(move || c.and_then(|c| read(&paths[*i], c, d.core(), entity))))
-            .collect();
+        let handles: Vec<_> = chunk.iter().zip(contents).map(|(dump, c)| scope.spawn(move || one(dump, c))).collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     })
-}
-
-#[cfg(target_arch = "wasm32")]
-fn sum_up(
-    chunk: &[(usize, Dump)],
-    contents: Vec<Result<Vec<u8>, String>>,
-    paths: &[String],
-    entity: Option<&str>,
-) -> Vec<Summed> {
-    chunk.iter().zip(contents).map(|((i, d), c)| c.and_then(|c| read(&paths[*i], c, d.core(), entity))).collect()
 }
 
 /// Reads one dump into a summary, or says why it cannot.

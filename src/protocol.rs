@@ -172,6 +172,30 @@ pub enum Request {
     Reduce { run: u64 },
     /// Stop that reduction.
     CancelReduce { run: u64 },
+    /// Read a work directory's dumps pass by pass (`tools::history`: the Passes view),
+    /// a pass per slice, with progress; a newer order replaces it.
+    History {
+        /// The page's order (answers for older ones are dropped).
+        seq: u64,
+        /// The directory's dumps (their paths as picked).
+        files: Vec<InputFile>,
+        /// The passes in the order the log says they ran (empty: the dumps' `<n>`).
+        ran: Vec<String>,
+        /// A name to follow, or a pasted compiler error quoting one.
+        entity: Option<String>,
+    },
+    /// Stop that reading.
+    CancelHistory { seq: u64 },
+    /// One pass's dump of a module against the module's previous dump
+    /// (`tools::history::diff`).
+    PassDiff {
+        /// The page's order.
+        seq: u64,
+        /// The previous dump (`None`: the module's first).
+        before: Option<InputFile>,
+        /// The pass's dump.
+        after: InputFile,
+    },
     /// Replay the sync check's execution of the run to a step (the Sync view).
     Replay {
         run: u64,
@@ -405,6 +429,22 @@ pub enum Response {
         /// Why.
         message: String,
     },
+    /// How far a work directory's reading is.
+    HistoryProgress {
+        seq: u64,
+        /// Passes read.
+        done: u32,
+        /// Passes dumped.
+        total: u32,
+        /// The pass being read next.
+        pass: String,
+    },
+    /// A work directory's history (`birlink history --format json`'s bytes), or why
+    /// there is none.
+    History { seq: u64, json: Result<Bytes, String> },
+    /// A pass's diff of a module (`tools::history::diff::PassDiff` as JSON), or why
+    /// there is none.
+    PassDiff { seq: u64, json: Result<Bytes, String> },
     /// The sync check's execution of a run, replayed to a step (`None`: no linked set).
     Replayed {
         run: u64,

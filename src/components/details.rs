@@ -10,7 +10,7 @@ use birlink_core::EntityKind;
 
 use super::EntityLink;
 use crate::context::use_app;
-use crate::state::{Action, Details as Shown, DetailsAction, Fetch, Mode};
+use crate::state::{Action, Details as Shown, DetailsAction, Fetch, Mode, PassesAction};
 
 /// A fetch that is not ready: what it waits for, or why there is nothing.
 fn pending<T>(fetch: &Fetch<T>, what: &str) -> Option<Html> {
@@ -201,6 +201,12 @@ fn entity_details(props: &EntityProps) -> Html {
         let label = format!("whole text of `{}`", unit.unit);
         html! { <button type="button" class="link" onclick={context.on(move || Action::Details(DetailsAction::ShowUnit(unit.clone())))}>{ label }</button> }
     });
+    // With dumps after every pass loaded: this name through them (the Passes view).
+    let follow = context.state.has_passes().then(|| {
+        let name = view.entity.name.clone();
+        let onclick = context.on(move || Action::Passes(PassesAction::Follow(Some(name.clone()))));
+        html! { <button type="button" class="link follow-passes" {onclick}>{ "through every pass" }</button> }
+    });
     html! {
         <>
             <h3 class="details-title">
@@ -211,6 +217,7 @@ fn entity_details(props: &EntityProps) -> Html {
                 if let Some(parent) = view.entity.parent.clone().filter(|p| !p.is_empty()) { { format!("in {parent}") } }
                 if let Some(core) = view.core { { format!(" · core {core}") } }
                 { " " }{ whole.unwrap_or_default() }
+                if let Some(follow) = follow { { " · " }{ follow } }
             </p>
             <p class="key"><code title="the entity's key: links to it use this">{ view.key.to_string() }</code></p>
             if let Some(source) = &view.source {

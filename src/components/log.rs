@@ -13,7 +13,7 @@ use birlink_core::tools::log::{Beside, Finding, Located, LogReading, HOW_TO_DUMP
 use super::bytes;
 use super::modal::Modal;
 use crate::context::use_app;
-use crate::state::{Action, LogAction};
+use crate::state::{Action, LogAction, PassesAction};
 
 /// The box a compiler log is pasted into.
 #[function_component(PasteLogDialog)]
@@ -69,8 +69,14 @@ fn place(
 ) -> Html {
     let core = mention.core.map(|c| format!(" on core {c}")).unwrap_or_default();
     let name = html! { <code class="name">{ mention.name.clone() }</code> };
+    // With dumps after every pass loaded: the name through them (the Passes view).
+    let passes = context.state.has_passes().then(|| {
+        let followed = mention.name.clone();
+        let onclick = context.on(move || Action::Passes(PassesAction::Follow(Some(followed.clone()))));
+        html! { <>{ " · " }<button type="button" class="link follow-passes" {onclick}>{ "through every pass" }</button></> }
+    });
     let Some(located) = located else {
-        return html! { <li>{ format!("{} ", mention.kind) }{ name }{ core }</li> };
+        return html! { <li>{ format!("{} ", mention.kind) }{ name }{ core }{ for passes }</li> };
     };
     // One button per entity so named; a core holding several numbers them (real dumps
     // repeat names across loop bodies).
@@ -107,6 +113,7 @@ fn place(
                 { ": " }{ for jumps }
             }
             if let Some(button) = diagnostic { { " · " }{ button } }
+            { for passes }
         </li>
     }
 }

@@ -23,6 +23,7 @@ mod load_panel;
 mod log;
 mod modal;
 mod pass_list;
+mod passes;
 mod pipeline;
 mod reduce;
 mod semaphores;

@@ -18,7 +18,7 @@ use birlink_core::tools::log::compile::{Failure, Lane as LaneKind, PassRun, RunS
 use birlink_core::tools::log::{Dumps, Located, LogReading};
 
 use crate::context::use_app;
-use crate::state::{Action, LogAction};
+use crate::state::{Action, LogAction, PassesAction};
 
 /// A column's width, a lane's height, the lane labels' width, the header's height.
 const COLUMN: f64 = 14.0;
@@ -262,6 +262,10 @@ fn pass_details(props: &PassDetailsProps) -> Html {
         (status, None) => status.as_str().to_owned(),
     };
     let close = context.on(|| Action::Log(LogAction::Pass(None)));
+    let reveal = {
+        let name = pass.name.clone();
+        context.on(move || Action::Passes(PassesAction::Reveal(name.clone())))
+    };
     let failure = props.failure.as_ref().map(|failure| {
         let jump = props.failure_place.as_ref().filter(|p| p.diagnostic.is_some() || !p.keys.is_empty()).map(|place| {
             let (key, diagnostic) = (place.keys.first().cloned(), place.diagnostic);
@@ -310,6 +314,7 @@ fn pass_details(props: &PassDetailsProps) -> Html {
                 <ul class="tl-dumps" id="timeline-dumps">
                     { for props.dumps.iter().map(|d| html! { <li><code>{ d.clone() }</code></li> }) }
                 </ul>
+                <p><button type="button" id="timeline-passes" onclick={reveal}>{ "What it did to each module, and whether the cores parted (Passes view)" }</button></p>
             }
         </div>
     }

@@ -8,6 +8,7 @@ use super::call_graph::CallGraph;
 use super::compare::Compare;
 use super::diagnostics::Diagnostics;
 use super::link_dir::LinkDir;
+use super::passes::PassesView;
 use super::pipeline::Pipeline;
 use super::semaphores::Semaphores;
 use super::sync::SyncView;
@@ -48,6 +49,7 @@ pub fn main_views() -> Html {
                 birlink_core::output::sync::SyncStatus::Skipped => return None,
             },
             View::LinkDir => report.link_dir.as_ref().map_or(0, |d| d.entries.len()),
+            View::Passes => return state.history().map(|h| h.parted.len().to_string()),
             View::Compare => {
                 return state.compare.comparison.as_ref().map(|c| {
                     if c.comparison.equal {
@@ -70,6 +72,8 @@ pub fn main_views() -> Html {
                 { for View::ALL.iter().enumerate().filter(|(_, &view)| match view {
                     View::LinkDir => result.report.link_dir.is_some() || state.view == View::LinkDir,
                     View::Compare => state.mode == Mode::Full || state.comparing() || state.view == View::Compare,
+                    // The Passes tab is a work directory's with dumps after passes.
+                    View::Passes => state.has_passes() || state.view == View::Passes,
                     _ => true,
                 }).map(|(i, &view)| {
                     let selected = state.view == view;
@@ -81,7 +85,7 @@ pub fn main_views() -> Html {
                     html! {
                         <button type="button" role="tab" id={format!("tab-{}", view.id())} aria-selected={selected.to_string()}
                                 aria-controls={format!("view-{}", view.id())} class={classes!("tab", selected.then_some("selected"), errors.then_some("has-errors"))}
-                                {onclick} title={format!("{} ({})", view.label(), i + 1)}>
+                                {onclick} title={format!("{} ({})", view.label(), (i + 1) % 10)}>
                             { view.label() }
                             if let Some(n) = count(view) { <span class="count">{ n }</span> }
                         </button>
@@ -99,6 +103,7 @@ pub fn main_views() -> Html {
                     View::Sync => html! { <SyncView /> },
                     View::LinkDir => html! { <LinkDir /> },
                     View::Compare => html! { <Compare /> },
+                    View::Passes => html! { <PassesView /> },
                 } }
             </section>
         </>

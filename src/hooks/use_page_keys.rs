@@ -16,6 +16,7 @@ fn key_of(event: &KeyboardEvent) -> Option<Key> {
         digit @ ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9") => {
             digit.parse::<usize>().ok().map(|n| Key::View(n - 1))
         }
+        "0" => Some(Key::View(9)),
         "?" => Some(Key::Help),
         "j" => Some(Key::Next),
         "k" => Some(Key::Previous),

@@ -21,8 +21,9 @@ use crate::protocol::{Bytes, Codec, InputFile, LinkRequest, Request, Response, R
 use crate::services::download;
 use crate::side::Side;
 use crate::state::{
-    Action, Ask, CompareAction, CompareOrder, DetailsAction, FileBlob, LinkOrder, LogAction, Mailbox, Outbox,
-    PickedFile, Query, ReduceAction, RunAction, RunResult, SearchAction, ShareAction, State, SyncAction,
+    Action, Ask, CompareAction, CompareOrder, DetailsAction, DiffOrder, FileBlob, LinkOrder, LogAction, Mailbox,
+    Outbox, PassesAction, PassesOrder, PickedFile, Query, ReduceAction, RunAction, RunResult, SearchAction,
+    ShareAction, State, SyncAction,
 };
 use crate::worker::LinkWorker;
 
@@ -62,6 +63,16 @@ fn read_comparison(a: u64, b: u64, numbers: bool, core_map: Vec<(u64, u64)>, jso
     });
     let options = birlink_core::tools::share::CompareState { numbers, core_map };
     Action::Compare(CompareAction::Compared { a, b, options, comparison })
+}
+
+/// JSON the worker wrote, read back (`what` names it in the message), or why the
+/// worker could not write it.
+fn read_back<T: serde::de::DeserializeOwned>(json: Result<Bytes, String>, what: &str) -> Result<Box<T>, String> {
+    json.and_then(|bytes| {
+        serde_json::from_slice(&bytes.to_vec())
+            .map(Box::new)
+            .map_err(|error| format!("the worker's {what} did not read back: {error}"))
+    })
 }
 
 /// A log file's reading read back, or why the worker could not read it.
@@ -123,6 +134,19 @@ fn response_action(response: Response) -> Option<Incoming> {
         }
         Response::ReduceFailed { run, message } => Action::Reduce(ReduceAction::Failed { run, message }),
         Response::Replayed { run, replay } => Action::Sync(SyncAction::Replayed { run, replay }),
+        Response::HistoryProgress { seq, done, total, pass } => {
+            Action::Passes(PassesAction::Progress { seq, done, total, pass })
+        }
+        Response::History { seq, json } => {
+            return Some(Incoming::Read(Box::new(move || {
+                Action::Passes(PassesAction::Read { seq, history: read_back(json, "history") })
+            })));
+        }
+        Response::PassDiff { seq, json } => {
+            return Some(Incoming::Read(Box::new(move || {
+                Action::Passes(PassesAction::Diffed { seq, diff: read_back(json, "diff") })
+            })));
+        }
     };
     Some(Incoming::Action(Box::new(action)))
 }
@@ -255,6 +279,39 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
         });
     }
 
+    // The Passes view's readings and diffs: sent at once.
+    {
+        let bridge = bridge.clone();
+        let order = state.passes.out.message.clone();
+        use_effect_with(state.passes.out.seq, move |_| {
+            let request = match order {
+                Some(PassesOrder::Read { seq, files, ran, entity }) => {
+                    Some(Request::History { seq, files: input_files(&files), ran, entity })
+                }
+                Some(PassesOrder::Cancel { seq }) => Some(Request::CancelHistory { seq }),
+                None => None,
+            };
+            if let Some(request) = request {
+                bridge.send(Wire::new(request));
+            }
+        });
+    }
+    {
+        let bridge = bridge.clone();
+        let order = state.passes.diff_out.message.clone();
+        use_effect_with(state.passes.diff_out.seq, move |_| {
+            if let Some(DiffOrder { seq, before, after }) = order {
+                let one = |f: &crate::state::LoadedFile| {
+                    f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob })
+                };
+                if let Some(after) = one(&after) {
+                    let before = before.as_ref().and_then(one);
+                    bridge.send(Wire::new(Request::PassDiff { seq, before, after }));
+                }
+            }
+        });
+    }
+
     // Questions: sent at once.
     use_send(bridge.clone(), &state.details.out);
     use_send(bridge.clone(), &state.search.out);
@@ -310,11 +367,14 @@ fn use_links(bridge: Rc<WorkerBridge<LinkWorker>>, state: &State) {
     });
 }
 
+/// The files that have blobs, as the worker takes them.
+fn input_files(files: &[crate::state::LoadedFile]) -> Vec<InputFile> {
+    files.iter().filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob })).collect()
+}
+
 /// What a link order asks the worker (the run it keeps is decided when it is sent).
 fn link_request(order: &LinkOrder) -> LinkRequest {
-    let input = |files: &[crate::state::LoadedFile]| -> Vec<InputFile> {
-        files.iter().filter_map(|f| f.blob.0.clone().map(|blob| InputFile { path: f.path.clone(), blob })).collect()
-    };
+    let input = input_files;
     LinkRequest {
         run: order.run,
         files: input(&order.files),

@@ -26,7 +26,8 @@
 //! * [`host`] — the embed protocol's requests and answers;
 //! * [`log`] — the compiler's log: pasted or dropped, located, beside the run;
 //! * [`reduce`] — a minimal repro of a failing link;
-//! * [`sync`] — the Sync view's replay of the execution.
+//! * [`sync`] — the Sync view's replay of the execution;
+//! * [`passes`] — the Passes view: a work directory's dumps after every pass.
 //!
 //! This file holds what they share: the [`State`] itself, the page's mode and place,
 //! the keys, and the reducer that dispatches each action to its concern.
@@ -52,6 +53,7 @@ pub mod host;
 pub mod link_set;
 pub mod log;
 pub mod outbox;
+pub mod passes;
 pub mod reduce;
 pub mod run;
 pub mod search;
@@ -71,6 +73,7 @@ pub use link_set::{
 };
 pub use log::{LogAction, LogFile, LogState, MAX_LOG_BYTES};
 pub use outbox::{Ask, DecodeOrder, Mailbox, Outbox, Query};
+pub use passes::{DiffFetch, DiffOrder, PassesAction, PassesOrder, PassesState, PassesStatus};
 pub use reduce::{ReduceAction, Reducing, Reduction};
 pub use run::{RunAction, RunRef, RunResult};
 pub use search::{Search, SearchAction};
@@ -144,6 +147,8 @@ pub struct State {
     pub reduction: Reduction,
     /// The Sync view's replay.
     pub sync: SyncState,
+    /// The Passes view.
+    pub passes: PassesState,
 }
 
 impl From<LogAction> for Action {
@@ -183,6 +188,7 @@ impl Default for State {
             log: LogState::default(),
             reduction: Reduction::default(),
             sync: SyncState::default(),
+            passes: PassesState::default(),
         }
     }
 }
@@ -192,7 +198,7 @@ impl Default for State {
 pub enum Key {
     /// `Escape`: close help, close search, or clear the selection.
     Escape,
-    /// `1`–`9`: a view.
+    /// `1`–`9`, `0`: a view.
     View(usize),
     /// `?`: the keyboard help.
     Help,
@@ -238,6 +244,8 @@ pub enum Action {
     Reduce(ReduceAction),
     /// The Sync view's replay.
     Sync(SyncAction),
+    /// The Passes view.
+    Passes(PassesAction),
     /// The samples index arrived.
     SamplesLoaded(Vec<SampleInfo>),
     /// Open or close the keyboard help.
@@ -289,6 +297,7 @@ impl State {
             Action::Log(action) => return self.apply_log(action),
             Action::Reduce(action) => return self.apply_reduce(action),
             Action::Sync(action) => return self.apply_sync(action),
+            Action::Passes(action) => return self.apply_passes(action),
             Action::SamplesLoaded(samples) => self.samples = Rc::new(samples),
             Action::ToggleHelp => self.help = !self.help,
             Action::Key(key) => return self.apply_key(key),

@@ -1255,3 +1255,90 @@ fn a_log_file_the_worker_cannot_read_says_why() {
     assert_eq!((file.reading, file.error.as_deref()), (false, Some("cannot read `log-neuron-cc.txt`: gone")));
     assert!(!state.log.read);
 }
+
+/// A work directory dumped after two passes on two cores, opened.
+fn dumped() -> State {
+    let files = ["lower_dma", "lower_sync"]
+        .iter()
+        .enumerate()
+        .flat_map(|(n, pass)| {
+            (0..2).map(move |core| {
+                picked(&format!("w/nc{core:02}/sg00/bir_debug.{}.after-{pass}.before-x.json", n + 3), 10)
+            })
+        })
+        .chain([picked("w/log-neuron-cc.txt", 5)])
+        .collect();
+    reduce(State::default(), LinkAction::shown(LinkOp::ReplaceFiles { files, sample: None }))
+}
+
+/// The history the worker answers for [`dumped`].
+fn dumped_history() -> birlink_core::tools::history::History {
+    use birlink_core::tools::history::{History, ModuleChange, ModuleState, PassRow};
+    let row = |index: usize, name: &str, state: ModuleState, n: usize| PassRow {
+        name: name.to_owned(),
+        index,
+        changed: (0..2)
+            .map(|core| ModuleChange {
+                module: format!("nc{core:02}/sg00"),
+                state,
+                file: format!("w/nc{core:02}/sg00/bir_debug.{n}.after-{name}.before-x.json"),
+                ..ModuleChange::default()
+            })
+            .collect(),
+    };
+    History {
+        passes: vec![row(0, "lower_dma", ModuleState::First, 3), row(1, "lower_sync", ModuleState::Changed, 4)],
+        ..History::default()
+    }
+}
+
+#[test]
+fn the_passes_view_reads_the_dumps_once_follows_a_name_and_diffs_a_cell_against_its_previous_dump() {
+    let state = dumped();
+    assert!(state.has_passes());
+    assert_eq!(state.dumps().len(), 4, "the log is no dump");
+    let state = reduce(state, Action::Passes(PassesAction::Open));
+    let Some(PassesOrder::Read { seq, files, entity, .. }) = state.passes.out.message.clone() else {
+        panic!("no reading asked: {:?}", state.passes.out)
+    };
+    assert_eq!((seq, files.len(), entity), (1, 4, None));
+    // Opened again while reading: nothing asked again.
+    let again = reduce(state.clone(), Action::Passes(PassesAction::Open));
+    assert_eq!(again.passes.out.seq, state.passes.out.seq);
+    let state =
+        reduce(state, Action::Passes(PassesAction::Progress { seq: 1, done: 1, total: 2, pass: "lower_sync".into() }));
+    assert_eq!(state.passes.status, PassesStatus::Reading { done: 1, total: 2, pass: "lower_sync".into() });
+    // An answer for an older order is dropped.
+    let stale = reduce(state.clone(), Action::Passes(PassesAction::Read { seq: 0, history: Err("old".into()) }));
+    assert_eq!(stale.passes.status, state.passes.status);
+    let state = reduce(state, Action::Passes(PassesAction::Read { seq: 1, history: Ok(Box::new(dumped_history())) }));
+    assert!(state.history().is_some());
+    // A cell asks for its dump against the module's previous one.
+    let state = reduce(state, Action::Passes(PassesAction::Cell(1, "nc01/sg00".into())));
+    let order = state.passes.diff_out.message.clone().expect("a diff asked");
+    assert_eq!(order.after.path, "w/nc01/sg00/bir_debug.4.after-lower_sync.before-x.json");
+    assert_eq!(order.before.map(|f| f.path), Some("w/nc01/sg00/bir_debug.3.after-lower_dma.before-x.json".to_owned()));
+    assert_eq!(state.passes.diff, DiffFetch::Waiting);
+    // `k` in the Passes view moves to the module's previous pass: its first dump.
+    let mut on_passes = state.clone();
+    on_passes.view = View::Passes;
+    let moved = reduce(on_passes, Action::Key(Key::Previous));
+    let order = moved.passes.diff_out.message.clone().expect("a diff asked");
+    assert_eq!(moved.passes.cell, Some((0, "nc01/sg00".to_owned())));
+    assert!(order.before.is_none() && order.after.path.contains("after-lower_dma"));
+    // Following a name (a pasted compiler error) reads again, with it, on the Passes view.
+    let line = "[NCC_ILLC059] Could not find MemoryLocation named buf_7 on core 1".to_owned();
+    let state = reduce(moved, Action::Passes(PassesAction::Follow(Some(line.clone()))));
+    assert_eq!(state.view, View::Passes);
+    let Some(PassesOrder::Read { seq, entity, .. }) = state.passes.out.message.clone() else { panic!() };
+    assert_eq!((seq, entity), (2, Some(line)));
+    assert_eq!(state.passes.cell, None);
+    // Cancel stops it; opening the view again does not restart it, Again does.
+    let state = reduce(state, Action::Passes(PassesAction::Cancel));
+    assert_eq!(state.passes.out.message, Some(PassesOrder::Cancel { seq: 2 }));
+    assert_eq!(state.passes.status, PassesStatus::Cancelled);
+    let opened = reduce(state.clone(), Action::Passes(PassesAction::Open));
+    assert_eq!(opened.passes.status, PassesStatus::Cancelled);
+    let state = reduce(state, Action::Passes(PassesAction::Again));
+    assert!(matches!(state.passes.out.message, Some(PassesOrder::Read { seq: 3, .. })));
+}

@@ -26,6 +26,7 @@ impl ViewLabels for View {
             View::Sync => "Sync",
             View::LinkDir => "sgLnk",
             View::Compare => "Compare",
+            View::Passes => "Passes",
         }
     }
 
@@ -40,6 +41,7 @@ impl ViewLabels for View {
             View::Sync => "sync",
             View::LinkDir => "link-dir",
             View::Compare => "compare",
+            View::Passes => "passes",
         }
     }
 }
@@ -115,6 +117,9 @@ impl State {
                 self.select(Selection::Diagnostic(order[next]));
             }
             View::Sync => self.move_sync_by(delta as i64),
+            View::Passes => {
+                self.move_pass_by(delta);
+            }
             View::CallGraph | View::Barriers | View::Semaphores | View::Addresses | View::LinkDir | View::Compare => {}
         }
     }

@@ -6,9 +6,11 @@
 //! * [`blobs`] — reading the page's blobs (in slices, when the loader reaches them) and
 //!   writing blobs back;
 //! * [`session`] — one run kept: the link itself, and what can be asked of it;
+//! * [`passes`] — a work directory's dumps read pass by pass (the Passes view);
 //! * this file — the dispatch of requests, and a reduction run in slices.
 
 mod blobs;
+mod passes;
 mod session;
 
 use gloo_worker::{HandlerId, Worker, WorkerScope};
@@ -21,6 +23,8 @@ use session::Session;
 pub struct LinkWorker {
     sessions: Vec<Session>,
     reducing: Option<Job>,
+    /// A work directory's passes being read (the Passes view).
+    reading: Option<passes::Reading>,
 }
 
 /// A reduction in slices: each runs tests for [`SLICE_MS`], answers its progress, and
@@ -36,8 +40,13 @@ struct Job {
 /// How long one slice of a reduction runs before the worker reads its messages.
 const SLICE_MS: f64 = 40.0;
 
-/// The worker's own message: run the next slice of the reduction of `run`.
-pub struct NextSlice(u64);
+/// The worker's own message: run the next slice of a job.
+pub enum NextSlice {
+    /// Of the reduction of a run.
+    Reduce(u64),
+    /// Of the reading of a work directory's passes (the page's order).
+    History(u64),
+}
 
 impl Worker for LinkWorker {
     type Message = NextSlice;
@@ -45,12 +54,16 @@ impl Worker for LinkWorker {
     type Output = Wire<Response>;
 
     fn create(_scope: &WorkerScope<Self>) -> Self {
-        LinkWorker { sessions: Vec::new(), reducing: None }
+        LinkWorker { sessions: Vec::new(), reducing: None, reading: None }
     }
 
-    fn update(&mut self, scope: &WorkerScope<Self>, NextSlice(run): Self::Message) {
-        if self.reducing.as_ref().is_some_and(|job| job.run == run) {
-            self.slice(scope);
+    fn update(&mut self, scope: &WorkerScope<Self>, message: Self::Message) {
+        match message {
+            NextSlice::Reduce(run) if self.reducing.as_ref().is_some_and(|job| job.run == run) => self.slice(scope),
+            NextSlice::History(seq) if self.reading.as_ref().is_some_and(|r| r.seq == seq) => {
+                passes::slice(&mut self.reading, scope)
+            }
+            _ => {}
         }
     }
 
@@ -72,6 +85,17 @@ impl Worker for LinkWorker {
                 }
                 return;
             }
+            Request::History { seq, files, ran, entity } => {
+                self.reading = Some(passes::Reading::new(seq, id, files, &ran, entity));
+                return passes::slice(&mut self.reading, scope);
+            }
+            Request::CancelHistory { seq } => {
+                if self.reading.as_ref().is_some_and(|r| r.seq == seq) {
+                    self.reading = None;
+                }
+                return;
+            }
+            Request::PassDiff { seq, before, after } => passes::diff(seq, before, after),
             Request::Decode { run, data, lnc } => decode(run, data, lnc),
             Request::Compare { a, b, numbers, core_map } => {
                 let json = match (self.session(a), self.session(b)) {
@@ -203,7 +227,10 @@ impl LinkWorker {
             | Request::Compare { .. }
             | Request::Decode { .. }
             | Request::Reduce { .. }
-            | Request::CancelReduce { .. } => return None,
+            | Request::CancelReduce { .. }
+            | Request::History { .. }
+            | Request::CancelHistory { .. }
+            | Request::PassDiff { .. } => return None,
         })
     }
 
@@ -290,7 +317,7 @@ impl LinkWorker {
             scope.respond(id, Wire::new(Response::Reducing { run, step }));
             // A timer, not a microtask: the page's messages are read before the next slice.
             let scope = scope.clone();
-            gloo::timers::callback::Timeout::new(0, move || scope.send_message(NextSlice(run))).forget();
+            gloo::timers::callback::Timeout::new(0, move || scope.send_message(NextSlice::Reduce(run))).forget();
             return;
         }
         let reduced = job.reduction.result();

@@ -41,3 +41,8 @@ pub const MAX_LNC: u64 = 64;
 /// bytes) and runs the whole link once per test; at this size a test takes well under a
 /// second in the worker, so Cancel is taken within one.
 pub const WASM_MAX_REDUCE_BYTES: u64 = 64_000_000;
+
+/// The largest dump the page's worker reads when comparing passes (`tools::history`):
+/// the budget applies per dump, since they are read one at a time; a dump holds its
+/// bytes and its module while it is summed up.
+pub const WASM_MAX_DUMP_BYTES: u64 = WASM_MAX_HELD_BYTES / 3;

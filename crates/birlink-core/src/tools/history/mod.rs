@@ -17,6 +17,7 @@
 //! subgraph's first dump is its `baseline`, and a pass is a parting when a difference
 //! appears after it that the pass before it did not have.
 
+pub mod diff;
 mod summary;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -186,13 +187,10 @@ pub fn entity_of(given: &str) -> String {
     found.into_iter().find_map(|f| f.mentions.into_iter().next()).map_or_else(|| given.trim().to_owned(), |m| m.name)
 }
 
-/// The passes of the dumps among `paths`, in the order they ran: the log's (by each
-/// pass's first run) when given, else the dumps' `<n>`; with each pass's dumps.
-fn passes_in_order(
-    paths: &[String],
-    log: Option<&LogReading>,
-    options: &HistoryOptions,
-) -> Vec<(String, Vec<(usize, Dump)>)> {
+/// The passes of the dumps among `paths`, in the order they ran: `ran`'s (the log's
+/// passes, by each pass's first run) for those it names, else the dumps' `<n>`; with
+/// each pass's dumps.
+fn passes_in_order(paths: &[String], ran: &[String], options: &HistoryOptions) -> Vec<(String, Vec<(usize, Dump)>)> {
     let mut by_pass: BTreeMap<String, Vec<(usize, Dump)>> = BTreeMap::new();
     for (i, path) in paths.iter().enumerate() {
         let Some(dump) = workdir::dump_of(path) else { continue };
@@ -204,7 +202,7 @@ fn passes_in_order(
         }
         by_pass.entry(dump.after.clone()).or_default().push((i, dump));
     }
-    let ran = |name: &str| log.and_then(|l| l.run.passes.iter().position(|p| p.name == name));
+    let ran = |name: &str| ran.iter().position(|p| p == name);
     let mut passes: Vec<(String, Vec<(usize, Dump)>)> = by_pass.into_iter().collect();
     passes.sort_by_key(|(name, dumps)| {
         let ordinal = dumps.iter().filter_map(|(_, d)| d.ordinal).min().unwrap_or(u64::MAX);
@@ -267,40 +265,107 @@ pub fn history(
     log: Option<&LogReading>,
     options: &HistoryOptions,
 ) -> History {
-    let passes = passes_in_order(paths, log, options);
-    let followed = options.entity.as_deref().map(entity_of);
-    let entity = followed.as_deref();
-    let mut out = History::default();
-    let mut last: BTreeMap<Place, Summary> = BTreeMap::new();
-    // Per subgraph: the differences between its cores after the pass before.
-    let mut between: BTreeMap<u32, (BTreeSet<OnlyOn>, BTreeSet<CountsDiffer>)> = BTreeMap::new();
-    let mut followed: Vec<EntityState> = Vec::new();
-    let mut last_seen: BTreeMap<u64, Option<String>> = BTreeMap::new();
-    for (index, (pass, dumps)) in passes.into_iter().enumerate() {
+    let mut run = HistoryRun::new(paths.to_vec(), log, options);
+    while run.step(bytes) {}
+    run.finish()
+}
+
+/// A history made a pass at a time ([`history`] runs it to the end): the page's worker
+/// runs a pass, says how far it is, and reads its messages (a Cancel) before the next.
+pub struct HistoryRun {
+    paths: Vec<String>,
+    /// The passes in order, each with its dumps.
+    passes: Vec<(String, Vec<(usize, Dump)>)>,
+    /// The next pass to read.
+    next: usize,
+    /// The name followed, read from what was given.
+    entity: Option<String>,
+    threads: usize,
+    out: History,
+    /// Each module's last summary.
+    last: BTreeMap<Place, Summary>,
+    /// Per subgraph: the differences between its cores after the pass before.
+    between: BTreeMap<u32, (BTreeSet<OnlyOn>, BTreeSet<CountsDiffer>)>,
+    followed: Vec<EntityState>,
+    last_seen: BTreeMap<u64, Option<String>>,
+}
+
+impl HistoryRun {
+    /// A run over `paths` (see [`history`]); nothing is read yet.
+    pub fn new(paths: Vec<String>, log: Option<&LogReading>, options: &HistoryOptions) -> HistoryRun {
+        let ran: Vec<String> = log.map(|l| l.run.passes.iter().map(|p| p.name.clone()).collect()).unwrap_or_default();
+        HistoryRun::in_order(paths, &ran, options)
+    }
+
+    /// A run over `paths` whose passes ran in `ran`'s order (a log's passes, as the page
+    /// holds them), those it does not name by their dumps' `<n>`.
+    pub fn in_order(paths: Vec<String>, ran: &[String], options: &HistoryOptions) -> HistoryRun {
+        let passes = passes_in_order(&paths, ran, options);
+        HistoryRun {
+            paths,
+            passes,
+            next: 0,
+            entity: options.entity.as_deref().map(entity_of),
+            threads: options.threads.max(1),
+            out: History::default(),
+            last: BTreeMap::new(),
+            between: BTreeMap::new(),
+            followed: Vec::new(),
+            last_seen: BTreeMap::new(),
+        }
+    }
+
+    /// The passes dumped.
+    pub fn total(&self) -> usize {
+        self.passes.len()
+    }
+
+    /// The passes read so far.
+    pub fn done(&self) -> usize {
+        self.next
+    }
+
+    /// The pass read next, when one is left.
+    pub fn next_pass(&self) -> Option<&str> {
+        self.passes.get(self.next).map(|(name, _)| name.as_str())
+    }
+
+    /// The dumps of every pass (the budget's measure): their indices in `paths`.
+    pub fn dumps(&self) -> impl Iterator<Item = usize> + '_ {
+        self.passes.iter().flat_map(|(_, dumps)| dumps.iter().map(|(i, _)| *i))
+    }
+
+    /// Reads the next pass's dumps and compares them; whether a pass is left.
+    pub fn step(&mut self, bytes: &mut dyn FnMut(usize) -> Result<Vec<u8>, String>) -> bool {
+        let Some((pass, dumps)) = self.passes.get(self.next).cloned() else { return false };
+        let index = self.next;
+        self.next += 1;
+        let entity = self.entity.clone();
+        let entity = entity.as_deref();
         let mut row = PassRow { name: pass.clone(), index, changed: Vec::new() };
         let mut now: BTreeMap<Place, Summary> = BTreeMap::new();
         let mut summed = Vec::with_capacity(dumps.len());
-        for chunk in dumps.chunks(options.threads.max(1)) {
+        for chunk in dumps.chunks(self.threads) {
             let contents: Vec<Result<Vec<u8>, String>> = chunk.iter().map(|(i, _)| bytes(*i)).collect();
-            summed.extend(chunk.iter().cloned().zip(sum_up(chunk, contents, paths, entity)));
+            summed.extend(chunk.iter().cloned().zip(sum_up(chunk, contents, &self.paths, entity)));
         }
         for ((i, dump), read) in summed {
             let (summary, kept) = match read {
                 Ok(read) => read,
                 Err(why) => {
-                    out.unread.push(Unread { file: paths[i].clone(), why });
+                    self.out.unread.push(Unread { file: self.paths[i].clone(), why });
                     continue;
                 }
             };
-            let before = last.get(&dump.place);
-            row.changed.push(change(before, &summary, dump.place, &paths[i]));
+            let before = self.last.get(&dump.place);
+            row.changed.push(change(before, &summary, dump.place, &self.paths[i]));
             if let Some(name) = entity {
                 let state = entity_state(before, &summary, name, kept);
-                last_seen.entry(dump.core()).or_insert(None);
+                self.last_seen.entry(dump.core()).or_insert(None);
                 if state.state != "absent" && state.state != "removed" {
-                    last_seen.insert(dump.core(), Some(pass.clone()));
+                    self.last_seen.insert(dump.core(), Some(pass.clone()));
                 }
-                followed.push(EntityState {
+                self.followed.push(EntityState {
                     pass: pass.clone(),
                     core: dump.core(),
                     subgraph: match dump.place.slot {
@@ -312,9 +377,17 @@ pub fn history(
             }
             now.insert(dump.place, summary);
         }
-        // The cores of each subgraph dumped after this pass, compared.
+        self.compare_cores(&pass, &now);
+        self.last.extend(now);
+        self.out.passes.push(row);
+        self.next < self.passes.len()
+    }
+
+    /// The cores of each subgraph dumped after `pass`, compared: a baseline at a
+    /// subgraph's first dump, a parting where a difference is new.
+    fn compare_cores(&mut self, pass: &str, now: &BTreeMap<Place, Summary>) {
         let mut subgraphs: BTreeMap<u32, Vec<(u64, &Summary)>> = BTreeMap::new();
-        for (place, summary) in &now {
+        for (place, summary) in now {
             if let Slot::Subgraph(s) = place.slot {
                 subgraphs.entry(s.0).or_default().push((place.core.0, summary));
             }
@@ -324,10 +397,10 @@ pub fn history(
                 continue;
             }
             let (only_on, counts) = differences(&cores);
-            match between.get(&subgraph) {
-                None => out.baseline.push(Parting {
+            match self.between.get(&subgraph) {
+                None => self.out.baseline.push(Parting {
                     subgraph,
-                    pass: pass.clone(),
+                    pass: pass.to_owned(),
                     only_on: only_on.iter().cloned().collect(),
                     counts: counts.iter().cloned().collect(),
                 }),
@@ -341,28 +414,29 @@ pub fn history(
                     let new_counts: Vec<CountsDiffer> =
                         counts.iter().filter(|c| was.get(&c.what) != Some(&delta(&c.values))).cloned().collect();
                     if !new_only.is_empty() || !new_counts.is_empty() {
-                        out.parted.push(Parting {
+                        self.out.parted.push(Parting {
                             subgraph,
-                            pass: pass.clone(),
+                            pass: pass.to_owned(),
                             only_on: new_only,
                             counts: new_counts,
                         });
                     }
                 }
             }
-            between.insert(subgraph, (only_on, counts));
+            self.between.insert(subgraph, (only_on, counts));
         }
-        last.extend(now);
-        out.passes.push(row);
     }
-    if let Some(name) = entity {
-        out.entity = Some(EntityHistory {
-            name: name.to_owned(),
-            history: followed,
-            last_seen: last_seen.into_iter().collect(),
-        });
+
+    /// The history of the passes read (all of them once [`HistoryRun::step`] said none
+    /// is left).
+    pub fn finish(self) -> History {
+        let mut out = self.out;
+        if let Some(name) = self.entity {
+            out.entity =
+                Some(EntityHistory { name, history: self.followed, last_seen: self.last_seen.into_iter().collect() });
+        }
+        out
     }
-    out
 }
 
 /// How a fact's numbers differ between cores: per core, its count of numbers and each
@@ -452,11 +526,18 @@ fn entity_state(before: Option<&Summary>, now: &Summary, name: &str, kept: Vec<(
 /// views left out) and facts whose numbers differ.
 fn differences(cores: &[(u64, &Summary)]) -> (BTreeSet<OnlyOn>, BTreeSet<CountsDiffer>) {
     // Keys with their numbers masked (`memloc:-:sg0000/buf.#`): what the cores compare.
+    // Of the entities one masked key names, the one first in key order speaks for them
+    // (a summary is a hash map, whose order differs between 32- and 64-bit builds).
     let keys: Vec<BTreeMap<String, &summary::Held>> = cores
         .iter()
         .map(|(_, s)| {
-            let own = s.entities.iter().filter(|(_, h)| !h.remote_view);
-            own.map(|(key, h)| (crate::passes::partition::mask_numbers(key).into_owned(), h)).collect()
+            let mut own: Vec<(&String, &summary::Held)> = s.entities.iter().filter(|(_, h)| !h.remote_view).collect();
+            own.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            let mut masked: BTreeMap<String, &summary::Held> = BTreeMap::new();
+            for (key, held) in own {
+                masked.entry(crate::passes::partition::mask_numbers(key).into_owned()).or_insert(held);
+            }
+            masked
         })
         .collect();
     let mut only_on = BTreeSet::new();

@@ -37,11 +37,14 @@ pub enum View {
     LinkDir,
     /// `compare`: the link set against another one (`tools::compare`).
     Compare,
+    /// `passes`: a work directory's dumps after every pass, where the cores part
+    /// (`tools::history`).
+    Passes,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: [View; 9] = [
+    pub const ALL: [View; 10] = [
         View::Pipeline,
         View::CallGraph,
         View::Barriers,
@@ -51,6 +54,7 @@ impl View {
         View::Sync,
         View::LinkDir,
         View::Compare,
+        View::Passes,
     ];
 
     /// Its name in links.
@@ -65,6 +69,7 @@ impl View {
             View::Sync => "sync",
             View::LinkDir => "linkdir",
             View::Compare => "compare",
+            View::Passes => "passes",
         }
     }
 

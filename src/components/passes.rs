@@ -195,6 +195,7 @@ fn partings(props: &ReadProps) -> Html {
     let history = &props.history;
     let subgraphs: BTreeSet<u32> = history.parted.iter().map(|p| p.subgraph).collect();
     let index_of = |pass: &str| history.passes.iter().position(|p| p.name == pass);
+    let differs = history.baseline.iter().any(|b| !b.only_on.is_empty() || !b.counts.is_empty());
     let jump = |parting: &Parting| {
         let context = context.clone();
         let module = history
@@ -217,8 +218,11 @@ fn partings(props: &ReadProps) -> Html {
     };
     html! {
         <section class="passes-parted" id="passes-parted" aria-label="Where the cores part">
-            if history.parted.is_empty() {
+            if history.parted.is_empty() && !differs {
                 <p class="verdict ok">{ format!("The cores do not part: no pass after the first dump ({}) made a subgraph's cores differ in a new way.", history.passes.first().map_or("", |p| p.name.as_str())) }</p>
+            }
+            if history.parted.is_empty() && differs {
+                <p class="verdict">{ "No pass dumped here parted the cores anew: they already differ in their first dump (below). To see which pass parted them, print earlier passes: " }<code>{ "--internal-compiler-debug-mode=all --internal-backend-options=--print-after-all" }</code></p>
             }
             { for subgraphs.iter().filter_map(|s| history.parted.iter().find(|p| p.subgraph == *s)).map(|first| html! {
                 <div class="parting first" data-subgraph={first.subgraph.to_string()}>
@@ -240,8 +244,8 @@ fn partings(props: &ReadProps) -> Html {
                     }) }
                 </details>
             }
-            if history.baseline.iter().any(|b| !b.only_on.is_empty() || !b.counts.is_empty()) {
-                <details class="parting baseline">
+            if differs {
+                <details class="parting baseline" id="passes-baseline" open={history.parted.is_empty()}>
                     <summary>{ "How the cores already differed in their first dump (the baseline)" }</summary>
                     { for history.baseline.iter().map(|b| html! {
                         <div>

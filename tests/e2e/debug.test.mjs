@@ -183,6 +183,19 @@ test('debug build: a work directory with its compiler log — the timeline, a pa
   await page.click('#timeline-jump');
   await page.waitForFunction(() => document.querySelector('#tab-diagnostics')?.getAttribute('aria-selected') === 'true');
   assert.deepEqual(page.errors, []);
+  // The Passes view: one pass dumped, the cores already apart in it; the error's name
+  // followed from the log (core 1 never has it), a cell's diff, Cancel-free to the end.
+  await page.click('#tab-passes');
+  await page.locator('#passes-table').waitFor({ timeout: 60000 });
+  assert.match(await page.locator('#passes-baseline').innerText(), /only on core 0/);
+  await page.locator('.finding .follow-passes').first().click();
+  await page.locator('#passes-entity-history').waitFor({ timeout: 60000 });
+  assert.deepEqual(await page.locator('#passes-entity-history .last-seen li').allInnerTexts(),
+    ['core 0: last seen after `coloring_allocator_dram`', 'core 1: never seen']);
+  await page.locator('#passes-table td[data-module="nc01/sg00"] button').click();
+  await page.locator('#pass-diff .unit-diff').first().waitFor({ timeout: 60000 });
+  await page.locator('#show-unchanged-units').check();
+  assert.deepEqual(page.errors, []);
   // A modular work directory: each core's BirLinker block held against birlink's log.
   await page.goto(`${server.url}?sample=workdir-moe`);
   assert.match(await verdict(page, 120000), /linked nc00\/sgLnk, nc01\/sgLnk/);

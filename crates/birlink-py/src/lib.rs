@@ -293,8 +293,9 @@ fn read_log(py: Python<'_>, log: &[u8], dumps: Option<Vec<PathBuf>>, lnc: Option
 }
 
 /// A work directory's history, as `birlink history WORKDIR --format json` prints it.
+/// `threads`: dumps read at once (1, the default, holds the least memory; 2 is faster).
 #[pyfunction]
-#[pyo3(signature = (workdir, entity=None, core=None, subgraph=None, log=None))]
+#[pyo3(signature = (workdir, entity=None, core=None, subgraph=None, log=None, threads=1))]
 fn history(
     py: Python<'_>,
     workdir: PathBuf,
@@ -302,8 +303,9 @@ fn history(
     core: Option<u64>,
     subgraph: Option<u32>,
     log: Option<PathBuf>,
+    threads: usize,
 ) -> PyResult<String> {
-    let threads = std::thread::available_parallelism().map(usize::from).unwrap_or(1).min(2);
+    let threads = threads.clamp(1, 64);
     let options = birlink_core::tools::history::HistoryOptions { entity, core, subgraph, threads };
     let history = py
         .allow_threads(|| birlink_cli::cmd::history::history_of(&workdir, log.as_deref(), &options))

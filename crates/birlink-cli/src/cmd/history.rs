@@ -29,9 +29,9 @@ pub struct HistoryArgs {
     /// The compile's log (`log-neuron-cc.txt`), for the order the passes ran in (default: the one in WORKDIR, else the dumps' numbers).
     #[arg(long)]
     log: Option<PathBuf>,
-    /// Dumps read at once, each on its own thread (default: 2, or 1 on one core): 1 holds the least memory.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
-    threads: Option<u64>,
+    /// Dumps read at once, each on its own thread: 1 (the default) holds the least memory (about twice the largest dump); 2 is faster and holds two.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64), default_value_t = 1)]
+    threads: u64,
     /// What to print.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -99,9 +99,7 @@ pub fn history_of(workdir: &Path, log: Option<&Path>, options: &HistoryOptions) 
 impl HistoryArgs {
     /// Reads, compares, prints.
     pub fn run(self) -> Outcome {
-        let threads = self
-            .threads
-            .map_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1).min(2), |n| n as usize);
+        let threads = self.threads as usize;
         let options = HistoryOptions { entity: self.entity.clone(), core: self.core, subgraph: self.subgraph, threads };
         let history = history_of(&self.workdir, self.log.as_deref(), &options).map_err(Error)?;
         match self.format {

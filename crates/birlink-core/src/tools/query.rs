@@ -534,14 +534,21 @@ fn in_at(set: &LinkedSet, at: EntityAt) -> In<'_> {
 /// two link sets are compared by (`tools::compare`).
 pub fn all_entities(set: &LinkedSet) -> Vec<(EntityKey, EntityAt)> {
     let mut entities = Vec::new();
+    each_entity(set, &mut |key, at| entities.push((key, at)));
+    entities
+}
+
+/// Calls `visit` with every entity of the set and where it is, in [`all_entities`]'s
+/// order, holding none of them (a work directory's history sums up a dump's 150k
+/// entities one at a time).
+pub fn each_entity(set: &LinkedSet, visit: &mut dyn FnMut(EntityKey, EntityAt)) {
     for (index, at) in modules(set) {
         let mut occurrences = Occurrences::default();
         each(at.module, &mut |found, _, _| {
-            entities.push((key_at(at, found, occurrences.next(at.module, found)), EntityAt { module: index, found }));
+            visit(key_at(at, found, occurrences.next(at.module, found)), EntityAt { module: index, found });
             false
         });
     }
-    entities
 }
 
 /// An entity's canonical line.

@@ -22,6 +22,7 @@ mod summary;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::diag::Diagnostic;
@@ -461,20 +462,20 @@ fn change(before: Option<&Summary>, now: &Summary, place: Place, file: &str) -> 
         row.state = ModuleState::First;
         return row;
     };
-    // Gone and new keys, by kind and function: paired in order where their numbers
-    // match (a rename), else counted as removed and added.
-    let mut gone: BTreeMap<(EntityKind, String), usize> = BTreeMap::new();
-    let mut new: BTreeMap<(EntityKind, String), usize> = BTreeMap::new();
+    // Gone and new keys, by kind and parent: paired where their numbers match (a
+    // rename), else counted as removed and added.
+    let mut gone: BTreeMap<(EntityKind, u64), usize> = BTreeMap::new();
+    let mut new: BTreeMap<(EntityKind, u64), usize> = BTreeMap::new();
     for (key, held) in &before.entities {
         match now.entities.get(key) {
             Some(after) if after.hash != held.hash => *row.changed.entry(held.kind).or_insert(0) += 1,
             Some(_) => {}
-            None => *gone.entry((held.kind, parent_of(key))).or_insert(0) += 1,
+            None => *gone.entry((held.kind, held.parent)).or_insert(0) += 1,
         }
     }
     for (key, held) in &now.entities {
         if !before.entities.contains_key(key) {
-            *new.entry((held.kind, parent_of(key))).or_insert(0) += 1;
+            *new.entry((held.kind, held.parent)).or_insert(0) += 1;
         }
     }
     for (at, n) in &gone {
@@ -493,18 +494,12 @@ fn change(before: Option<&Summary>, now: &Summary, place: Place, file: &str) -> 
     row
 }
 
-/// A key's parent: everything before its last name (`inst:-:sg0000/Block1/x` →
-/// `inst:-:sg0000/Block1`).
-fn parent_of(key: &str) -> String {
-    key.rsplit_once('/').map_or_else(String::new, |(parent, _)| parent.to_owned())
-}
-
 /// The followed entity's state in a module after a pass.
 fn entity_state(before: Option<&Summary>, now: &Summary, name: &str, kept: Vec<(String, String)>) -> EntityState {
     // Every entity of that name, in key order (the summaries are hash maps).
-    let named = |summary: &Summary| -> Vec<(String, u64)> {
-        let mut found: Vec<(String, u64)> =
-            summary.entities.iter().filter(|(_, h)| &*h.name == name).map(|(k, h)| (k.clone(), h.hash)).collect();
+    let named = |summary: &Summary| -> Vec<(u64, u64)> {
+        let mut found: Vec<(u64, u64)> =
+            summary.entities.iter().filter(|(_, h)| summary.name(h) == name).map(|(k, h)| (*k, h.hash)).collect();
         found.sort();
         found
     };
@@ -526,25 +521,31 @@ fn entity_state(before: Option<&Summary>, now: &Summary, name: &str, kept: Vec<(
 /// views left out) and facts whose numbers differ.
 fn differences(cores: &[(u64, &Summary)]) -> (BTreeSet<OnlyOn>, BTreeSet<CountsDiffer>) {
     // Keys with their numbers masked (`memloc:-:sg0000/buf.#`): what the cores compare.
-    // Of the entities one masked key names, the one first in key order speaks for them
-    // (a summary is a hash map, whose order differs between 32- and 64-bit builds).
-    let keys: Vec<BTreeMap<String, &summary::Held>> = cores
+    // Of the entities one masked key names, the one first by name (then key) speaks
+    // for them: the same on every platform.
+    let keys: Vec<FxHashMap<u64, (&str, u64, &summary::Held)>> = cores
         .iter()
         .map(|(_, s)| {
-            let mut own: Vec<(&String, &summary::Held)> = s.entities.iter().filter(|(_, h)| !h.remote_view).collect();
-            own.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            let mut masked: BTreeMap<String, &summary::Held> = BTreeMap::new();
-            for (key, held) in own {
-                masked.entry(crate::passes::partition::mask_numbers(key).into_owned()).or_insert(held);
+            let mut masked: FxHashMap<u64, (&str, u64, &summary::Held)> = FxHashMap::default();
+            for (key, held) in s.entities.iter().filter(|(_, h)| !h.remote_view) {
+                let candidate = (s.name(held), *key, held);
+                masked
+                    .entry(held.masked)
+                    .and_modify(|first| {
+                        if (candidate.0, candidate.1) < (first.0, first.1) {
+                            *first = candidate;
+                        }
+                    })
+                    .or_insert(candidate);
             }
             masked
         })
         .collect();
     let mut only_on = BTreeSet::new();
     for (c, (core, _)) in cores.iter().enumerate() {
-        for (masked, held) in &keys[c] {
+        for (masked, (name, _, held)) in &keys[c] {
             if keys.iter().any(|other| !other.contains_key(masked)) {
-                only_on.insert(OnlyOn { core: *core, kind: held.kind, name: held.name.to_string() });
+                only_on.insert(OnlyOn { core: *core, kind: held.kind, name: (*name).to_owned() });
             }
         }
     }

@@ -17,38 +17,103 @@ use crate::passes::partition::mask_numbers;
 use crate::passes::sync::program::trips_of;
 use crate::tools::query;
 
-/// An entity of a summary: its kind, name, line hash, and whether it is a remote view
-/// of another core's memory (a core's own by nature: never a parting).
+/// An entity of a summary: its kind, its name (a range of the summary's names), its
+/// line's hash, its parent's key and its key with numbers masked (hashed), and whether
+/// it is a remote view of another core's memory (a core's own by nature: never a
+/// parting). 40 bytes: a 75k-instruction module's summary is a few MB.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Held {
     pub kind: EntityKind,
-    pub name: Box<str>,
-    pub hash: u64,
     pub remote_view: bool,
+    /// Its name: `start..start + len` of [`Summary::names`].
+    name: (u32, u32),
+    /// Its canonical line (or kept text), hashed: compared within one run.
+    pub hash: u64,
+    /// Its parent's key (`inst:-:sg0000/Block1` for `…/Block1/mm_0`), hashed.
+    pub parent: u64,
+    /// Its key with numbers masked (`memloc:-:sg####/buf.#`), hashed.
+    pub masked: u64,
 }
 
 /// A dump, summed up.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Summary {
-    /// Entities by key (without core: `inst:-:sg0000/Block1/mm_0`).
-    pub entities: FxHashMap<String, Held>,
+    /// Entities by key (without core: `inst:-:sg0000/Block1/mm_0`), hashed
+    /// ([`stable_hash`]).
+    pub entities: FxHashMap<u64, Held>,
+    /// Every entity's name, one after another.
+    names: String,
     /// Facts the cores must agree on, by what they are (`blocks sg0000`,
     /// `before barrier sg0000 SP`, `trips sg0000`), each a list of numbers.
     pub facts: BTreeMap<String, Vec<Option<u64>>>,
 }
 
+/// A 64-bit hash of bytes that is the same on every platform (a key's: the hash is
+/// its identity across the dumps, and a tie between entities is broken by it), unlike
+/// `FxHasher`'s, which works in `usize`s.
+pub(super) fn stable_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h: u64 = 0x9e37_79b9_7f4a_7c15 ^ bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut word = [0u8; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    // The final mix (MurmurHash3's), so that close keys land far apart.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// `text` with each run of digits one `#` (`passes::partition::mask_numbers`), written
+/// into `out`.
+fn mask_into(text: &str, out: &mut String) {
+    out.clear();
+    let mut in_digits = false;
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                out.push('#');
+            }
+            in_digits = true;
+        } else {
+            out.push(c);
+            in_digits = false;
+        }
+    }
+}
+
 impl Summary {
+    /// An entity's name.
+    pub(super) fn name(&self, held: &Held) -> &str {
+        let (start, len) = held.name;
+        &self.names[start as usize..(start + len) as usize]
+    }
+
     /// A module, summed up; `entity` is a name whose canonical lines are kept (its
     /// history's text).
     pub(super) fn of(module: Module, core: Option<u64>, entity: Option<&str>) -> (Summary, Vec<(String, String)>) {
+        use std::fmt::Write as _;
         let name = module.name().to_owned();
         let set = LinkedSet { modules: vec![LinkedModule { module, core, name }] };
         let mut summary = Summary::default();
         let mut kept = Vec::new();
-        for (key, at) in query::all_entities(&set) {
+        // One buffer for every key, one for its masked form: no string per entity.
+        let (mut text, mut masked) = (String::new(), String::new());
+        query::each_entity(&set, &mut |key, at| {
             let key = EntityKey { core: None, path: key.path };
-            let text = key.to_string();
-            let name = key.name().to_owned();
+            text.clear();
+            let _ = write!(text, "{key}");
+            let name = key.name();
             let followed = entity.is_some_and(|e| e == name);
             // An instruction kept as its text is hashed as it is (no line printed);
             // anything else by its canonical line.
@@ -67,9 +132,21 @@ impl Summary {
                     line.contains("remote_local_target")
                 }
             };
-            let held = Held { kind: key.kind(), name: name.into(), hash: hasher.finish(), remote_view };
-            summary.entities.insert(text, held);
-        }
+            let parent = text.rsplit_once('/').map_or("", |(parent, _)| parent);
+            mask_into(&text, &mut masked);
+            let at_name = (summary.names.len() as u32, name.len() as u32);
+            summary.names.push_str(name);
+            let held = Held {
+                kind: key.kind(),
+                remote_view,
+                name: at_name,
+                hash: hasher.finish(),
+                parent: stable_hash(parent.as_bytes()),
+                masked: stable_hash(masked.as_bytes()),
+            };
+            summary.entities.insert(stable_hash(text.as_bytes()), held);
+        });
+        summary.names.shrink_to_fit();
         summary.facts = facts(&set.modules[0].module);
         (summary, kept)
     }

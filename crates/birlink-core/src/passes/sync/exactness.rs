@@ -25,7 +25,7 @@ pub(super) fn reasons(program: &Program<'_>, ran: &Ran, notes: &[&Noted], stuck:
     // Waits that do not only wait for a count to grow.
     let mut waited: HashSet<SemKey> = HashSet::new();
     for (step, s) in program.steps.iter().enumerate() {
-        for wait in &program.waits[s.waits.range()] {
+        for wait in program.waits_of(step as u32) {
             waited.insert((s.core(), wait.kind, wait.id));
             if !wait.is_monotone() {
                 out.push(NotExact {
@@ -40,12 +40,12 @@ pub(super) fn reasons(program: &Program<'_>, ran: &Ran, notes: &[&Noted], stuck:
     // Updates that lower or overwrite a waited semaphore (`evt-set` grows only where it
     // is the only mode updating its semaphore).
     let mut modes: HashMap<SemKey, HashSet<Mode>> = HashMap::new();
-    for (core, update) in &program.updates {
-        modes.entry((*core, update.kind, update.id)).or_default().insert(update.mode);
+    for update in &program.updates {
+        modes.entry((update.core(), update.kind, update.id)).or_default().insert(update.mode);
     }
-    for (step, s) in program.steps.iter().enumerate() {
-        for (core, update) in &program.updates[s.updates.range()] {
-            let sem = (*core, update.kind, update.id);
+    for step in 0..program.steps.len() {
+        for update in program.updates_of(step as u32) {
+            let sem = (update.core(), update.kind, update.id);
             if !waited.contains(&sem) {
                 continue;
             }
@@ -54,7 +54,7 @@ pub(super) fn reasons(program: &Program<'_>, ran: &Ran, notes: &[&Noted], stuck:
             if !grows {
                 out.push(NotExact {
                     reason: Reason::NonMonotoneUpdate,
-                    core: Some(program.core_id(*core)),
+                    core: Some(program.core_id(update.core())),
                     instruction: name(step as u32),
                     semaphore: semaphore(update.kind, update.id),
                 });
@@ -64,7 +64,7 @@ pub(super) fn reasons(program: &Program<'_>, ran: &Ran, notes: &[&Noted], stuck:
     // Queues two or more lanes (engines of a core) trigger, holding a block that waits.
     let mut triggered_by: HashMap<u32, HashSet<(CoreIx, u16)>> = HashMap::new();
     for s in &program.steps {
-        for &block in &program.triggers[s.triggers.range()] {
+        for &block in program.triggers_of(s) {
             if let Some(queue) = program.steps[block as usize].lane() {
                 triggered_by.entry(queue as u32).or_default().insert((s.core(), s.engine));
             }
@@ -72,7 +72,7 @@ pub(super) fn reasons(program: &Program<'_>, ran: &Ran, notes: &[&Noted], stuck:
     }
     for (step, s) in program.steps.iter().enumerate() {
         let shared = s.lane().is_some_and(|lane| triggered_by.get(&(lane as u32)).is_some_and(|by| by.len() >= 2));
-        if let (true, Some(wait)) = (shared, program.waits[s.waits.range()].first()) {
+        if let (true, Some(wait)) = (shared, program.waits_of(step as u32).first()) {
             out.push(NotExact {
                 reason: Reason::QueueOrder,
                 core: Some(program.core_id(s.core())),

@@ -306,7 +306,7 @@ impl Exec<'_, '_> {
         let program = self.program;
         let s = &program.steps[step as usize];
         let core = s.core();
-        for (k, w) in program.waits[s.waits.range()].iter().enumerate() {
+        for (k, w) in program.waits_of(step).iter().enumerate() {
             let value = self.ran.sems.get(&(core, w.kind, w.id)).copied().unwrap_or(0);
             if !w.cmp.holds(value, w.value) {
                 self.ran.stuck[lane] = Some(Stuck::Wait(k));
@@ -338,20 +338,20 @@ impl Exec<'_, '_> {
         }
         let (seq, round) = (self.ran.steps, self.ran.rounds);
         watch.issue(program, Issue { lane, step, seq, round, partners: &partners, meet: meet.map(|r| &r.meet) });
-        for w in &program.waits[s.waits.range()] {
+        for w in program.waits_of(step) {
             if w.clears {
                 self.ran.sems.insert((core, w.kind, w.id), 0);
             }
         }
-        for (target, u) in &program.updates[s.updates.range()] {
-            let value = self.ran.sems.entry((*target, u.kind, u.id)).or_insert(0);
-            *value = match u.change {
+        for u in program.updates_of(step) {
+            let value = self.ran.sems.entry((u.core(), u.kind, u.id)).or_insert(0);
+            *value = match u.change() {
                 Change::Add(v) => value.saturating_add(v),
                 Change::Write(v) => v,
             };
-            watch.update(lane, (*target, u.kind, u.id));
+            watch.update(lane, (u.core(), u.kind, u.id));
         }
-        for &block in &program.triggers[s.triggers.range()] {
+        for &block in program.triggers_of(s) {
             if let Some(queue) = program.steps[block as usize].lane() {
                 if let Cursor::Queue { fifo } = &mut self.ran.cursors[queue] {
                     fifo.push_back(block);

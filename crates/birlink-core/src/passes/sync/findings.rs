@@ -268,11 +268,11 @@ pub(super) fn leftovers(program: &Program<'_>, ran: &Ran, drafts: &mut Vec<Draft
     // Every semaphore an update touches, with its role.
     let mut roles: BTreeMap<Sem, Role<'_>> = BTreeMap::new();
     for (step, s) in program.steps.iter().enumerate() {
-        for (k, at) in s.updates.range().enumerate() {
-            let (target, update) = &program.updates[at];
-            let local = *target == s.core();
+        for (k, at) in program.updates_range(step as u32).enumerate() {
+            let update = &program.updates[at];
+            let local = update.core() == s.core();
             let role = (local, program.inst(step as u32).name(), k);
-            let entry = roles.entry((*target, update.kind, update.id)).or_insert(role);
+            let entry = roles.entry((update.core(), update.kind, update.id)).or_insert(role);
             if local && !entry.0 {
                 *entry = role;
             }

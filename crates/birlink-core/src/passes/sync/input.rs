@@ -20,8 +20,7 @@ use crate::output::sync::WaitRow;
 /// A step's `k`-th wait as the report shows it (its `from` read again from the
 /// instruction: the program keeps counts, not what is only shown).
 pub(super) fn wait_row(program: &Program<'_>, step: u32, k: usize) -> WaitRow {
-    let s = &program.steps[step as usize];
-    let wait = &program.waits[s.waits.range()][k];
+    let wait = &program.waits_of(step)[k];
     let view = program.inst(step).view();
     let mut entries = Vec::new();
     if let Some(list) = view.get("sync_info").and_then(|sync| sync.get("on_wait")) {
@@ -87,14 +86,19 @@ pub(super) fn notes<'n>(program: &'n Program<'_>, recursive: &'n [Noted]) -> Vec
 /// BL0707: one per instruction, at its first wait that is false at 0 on a semaphore no
 /// update in the set touches on its core.
 pub(super) fn unknown_semaphores(program: &Program<'_>, drafts: &mut Vec<Draft>) {
-    let touched: HashSet<(CoreIx, super::entries::SemKind, u64)> =
-        program.updates.iter().map(|(core, u)| (*core, u.kind, u.id)).collect();
+    // Grown as semaphores are met, not sized for every update at once (a set of 800k
+    // updates touches a few thousand semaphores).
+    let mut touched: HashSet<(CoreIx, super::entries::SemKind, u64)> = HashSet::new();
+    for u in &program.updates {
+        touched.insert((u.core(), u.kind, u.id));
+    }
     for (step, s) in program.steps.iter().enumerate() {
-        let unknown = program.waits[s.waits.range()]
+        let unknown = program
+            .waits_of(step as u32)
             .iter()
             .position(|w| !w.cmp.holds(0, w.value) && !touched.contains(&(s.core(), w.kind, w.id)));
         let Some(k) = unknown else { continue };
-        let wait = &program.waits[s.waits.range()][k];
+        let wait = &program.waits_of(step as u32)[k];
         let core = program.core_id(s.core());
         let name = program.inst(step as u32).name();
         let (kind, id) = (wait.kind.as_str(), wait.id);

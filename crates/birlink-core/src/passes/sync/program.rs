@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 
 use serde_json::Value;
 
-use super::entries::{self, Change, Mode, SemKind, Update, Wait};
+use super::entries::{self, Mode, SemKind, Update, Wait};
 use crate::model::arena::Handle;
 use crate::model::ir::{opcode, Allocation, Block, Function, Inst, Module, Op};
 use crate::model::linked::LinkedSet;
@@ -33,6 +33,17 @@ pub(super) const NO_LANE: u32 = u32::MAX;
 pub(super) const NO_FUNCTION: u32 = u32::MAX;
 /// A step that is no rendezvous.
 pub(super) const NO_RENDEZVOUS: u32 = u32::MAX;
+/// A step that triggers no block and touches no shared memory.
+pub(super) const NO_RARE: u32 = u32::MAX;
+
+/// What few steps have, kept beside them so that a step is 44 bytes, not 68.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Rare {
+    /// The blocks it triggers (steps of queue lanes).
+    pub triggers: Span,
+    /// The shared memory it touches.
+    pub accesses: Span,
+}
 
 /// A range of a flat list.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -122,16 +133,17 @@ pub(super) struct Step {
     pub lane: u32,
     /// Its function ([`NO_FUNCTION`]: a queue's block).
     pub function: u32,
-    /// Its waits, in entry order.
-    pub waits: Span,
-    /// Its updates, in entry order.
-    pub updates: Span,
-    /// The blocks it triggers (steps of queue lanes).
-    pub triggers: Span,
-    /// The shared memory it touches.
-    pub accesses: Span,
-    /// The instructions it depends on (same core), interned names.
-    pub dependencies: Span,
+    /// Where its waits start in [`Program::waits`] (they end where the next step's
+    /// start: every list is in step order; [`Program::waits_of`]).
+    pub waits: u32,
+    /// Where its updates start ([`Program::updates_of`]).
+    pub updates: u32,
+    /// What few steps have (the blocks they trigger, the shared memory they touch):
+    /// an index of [`Program::rare`] ([`NO_RARE`]: neither).
+    pub rare: u32,
+    /// Where the instructions it depends on (same core, interned names) start
+    /// ([`Program::dependencies_of`]).
+    pub dependencies: u32,
     /// The rendezvous it is, when un-lowered ([`NO_RENDEZVOUS`]: none).
     pub rendezvous: u32,
     /// Its name, interned per core (for dependencies).
@@ -350,8 +362,10 @@ pub(super) struct Program<'m> {
     pub lanes: Vec<Lane>,
     /// Waits.
     pub waits: Vec<Wait>,
-    /// Updates, each with the core whose semaphore it changes.
-    pub updates: Vec<(CoreIx, Update)>,
+    /// Updates (each says the core whose semaphore it changes).
+    pub updates: Vec<Update>,
+    /// What few steps have ([`Step::rare`]).
+    pub rare: Vec<Rare>,
     /// Triggered blocks.
     pub triggers: Vec<u32>,
     /// Accesses.
@@ -376,6 +390,54 @@ pub(super) struct Program<'m> {
 }
 
 impl Program<'_> {
+    /// The range of a step's entries in a list, from where it and the next step start.
+    fn entries(&self, step: u32, start: fn(&Step) -> u32, len: usize) -> std::ops::Range<usize> {
+        let from = start(&self.steps[step as usize]) as usize;
+        let to = self.steps.get(step as usize + 1).map_or(len, |next| start(next) as usize);
+        from..to
+    }
+
+    /// Where a step's waits are in [`Program::waits`].
+    pub(super) fn waits_range(&self, step: u32) -> std::ops::Range<usize> {
+        self.entries(step, |s| s.waits, self.waits.len())
+    }
+
+    /// A step's waits, in entry order.
+    pub(super) fn waits_of(&self, step: u32) -> &[Wait] {
+        &self.waits[self.waits_range(step)]
+    }
+
+    /// Where a step's updates are in [`Program::updates`].
+    pub(super) fn updates_range(&self, step: u32) -> std::ops::Range<usize> {
+        self.entries(step, |s| s.updates, self.updates.len())
+    }
+
+    /// A step's updates, in entry order.
+    pub(super) fn updates_of(&self, step: u32) -> &[Update] {
+        &self.updates[self.updates_range(step)]
+    }
+
+    /// Where the names a step depends on are in [`Program::dependencies`].
+    pub(super) fn dependencies_range(&self, step: u32) -> std::ops::Range<usize> {
+        self.entries(step, |s| s.dependencies, self.dependencies.len())
+    }
+
+    /// The blocks a step triggers (steps of queue lanes).
+    pub(super) fn triggers_of(&self, s: &Step) -> &[u32] {
+        match self.rare.get(s.rare as usize) {
+            Some(rare) => &self.triggers[rare.triggers.range()],
+            None => &[],
+        }
+    }
+
+    /// The shared memory a step touches.
+    pub(super) fn accesses_of(&self, s: &Step) -> &[Access] {
+        match self.rare.get(s.rare as usize) {
+            Some(rare) => &self.accesses[rare.accesses.range()],
+            None => &[],
+        }
+    }
+
     /// A step's instruction.
     pub(super) fn inst(&self, step: u32) -> &Inst {
         let step = &self.steps[step as usize];
@@ -478,10 +540,11 @@ struct Builder<'m> {
     order: u32,
 }
 
-/// Reads the program of every core of a per-core linked set. Each core's program is
-/// read on its own (on up to `threads` threads where threads may be spawned; not in
-/// wasm) and the parts are joined in core order: the outcome does not depend on
-/// `threads`. Only the shared cells are numbered across cores, first, in core order.
+/// Reads the program of every core of a per-core linked set. On one thread each core's
+/// builder goes on from the program so far; on several (where threads may be spawned:
+/// not in wasm) each core's program is read on its own and the parts are joined in core
+/// order. The outcome does not depend on `threads`. Only the shared cells are numbered
+/// across cores, first, in core order.
 pub(super) fn build(set: &LinkedSet, threads: usize) -> Program<'_> {
     let cores = set.modules.len() as u64;
     let mut cells: HashMap<(u64, String), u32> = HashMap::new();
@@ -494,11 +557,8 @@ pub(super) fn build(set: &LinkedSet, threads: usize) -> Program<'_> {
             Builder::new(index, cores, id, &linked.module, &mut cells)
         })
         .collect();
-    let parts = read_cores(builders, threads);
-    let mut program = Program::default();
-    for part in parts {
-        program.append(part);
-    }
+    let mut program = if threads <= 1 || builders.len() <= 1 { in_turn(builders) } else { joined(builders, threads) };
+    program.shrink();
     program.walked_instructions = walked(&program);
     let mut by_index: Vec<(u64, String)> = vec![(0, String::new()); cells.len()];
     for (cell, index) in cells {
@@ -508,33 +568,65 @@ pub(super) fn build(set: &LinkedSet, threads: usize) -> Program<'_> {
     program
 }
 
-/// Each core's part of the program, in core order.
-#[cfg(not(target_arch = "wasm32"))]
-fn read_cores(builders: Vec<Builder<'_>>, threads: usize) -> Vec<Program<'_>> {
-    if threads <= 1 || builders.len() <= 1 {
-        return builders.into_iter().map(Builder::read).collect();
+/// The cores read one after another into one program: each builder's indices are the
+/// program's already, so no part is read and copied again (the least memory: the
+/// page's worker, `--threads 1`).
+fn in_turn(builders: Vec<Builder<'_>>) -> Program<'_> {
+    let mut program = Program::default();
+    // Steps are at most the instructions: one list, never grown.
+    program.steps.reserve_exact(builders.iter().map(|b| b.module.store.insts.len()).sum());
+    for mut builder in builders {
+        builder.program = program;
+        program = builder.read();
     }
-    // Cores in turn over the threads; each part keeps its place.
+    program
+}
+
+/// The cores read on up to `threads` threads, each into its own part, joined in core
+/// order as they come: a part is appended as soon as the parts before it are, and let
+/// go, so what is held besides the program is the parts being read and the few waiting
+/// for an earlier one (a worker hands a part over before it reads its next).
+#[cfg(not(target_arch = "wasm32"))]
+fn joined(builders: Vec<Builder<'_>>, threads: usize) -> Program<'_> {
     let threads = threads.min(builders.len());
+    let mut program = Program::default();
+    // Steps are at most the instructions: one list, never grown.
+    program.steps.reserve_exact(builders.iter().map(|b| b.module.store.insts.len()).sum());
+    // Cores in turn over the threads.
     let mut shares: Vec<Vec<(usize, Builder<'_>)>> = (0..threads).map(|_| Vec::new()).collect();
     for (k, builder) in builders.into_iter().enumerate() {
         shares[k % threads].push((k, builder));
     }
-    let mut parts: Vec<(usize, Program<'_>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = shares
-            .into_iter()
-            .map(|share| scope.spawn(move || share.into_iter().map(|(k, b)| (k, b.read())).collect::<Vec<_>>()))
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    std::thread::scope(|scope| {
+        let (parts, received) = std::sync::mpsc::sync_channel::<(usize, Program<'_>)>(0);
+        for share in shares {
+            let parts = parts.clone();
+            scope.spawn(move || {
+                for (k, builder) in share {
+                    if parts.send((k, builder.read())).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(parts);
+        let mut waiting: BTreeMap<usize, Program<'_>> = BTreeMap::new();
+        let mut next = 0;
+        for (k, part) in received {
+            waiting.insert(k, part);
+            while let Some(part) = waiting.remove(&next) {
+                program.append(part);
+                next += 1;
+            }
+        }
     });
-    parts.sort_by_key(|(k, _)| *k);
-    parts.into_iter().map(|(_, part)| part).collect()
+    program
 }
 
-/// Each core's part of the program, in core order (one thread: wasm spawns none).
+/// Wasm spawns no thread: the cores are read in turn.
 #[cfg(target_arch = "wasm32")]
-fn read_cores(builders: Vec<Builder<'_>>, _threads: usize) -> Vec<Program<'_>> {
-    builders.into_iter().map(Builder::read).collect()
+fn joined(builders: Vec<Builder<'_>>, _threads: usize) -> Program<'_> {
+    in_turn(builders)
 }
 
 impl Span {
@@ -545,13 +637,27 @@ impl Span {
 }
 
 impl<'m> Program<'m> {
+    /// Gives back what its lists grew by and did not fill (a large list's shrink is a
+    /// remap in place, not a copy).
+    fn shrink(&mut self) {
+        self.steps.shrink_to_fit();
+        self.items.shrink_to_fit();
+        self.waits.shrink_to_fit();
+        self.updates.shrink_to_fit();
+        self.rare.shrink_to_fit();
+        self.triggers.shrink_to_fit();
+        self.accesses.shrink_to_fit();
+        self.dependencies.shrink_to_fit();
+    }
+
     /// Appends one core's part, read on its own: its indices into the flat lists move
     /// past what is already there.
     fn append(&mut self, part: Program<'m>) {
         let steps = self.steps.len() as u32;
         let shift_step = |s: u32| s + steps;
         let (items, loops, calls, lanes) = (self.items.len(), self.loops.len(), self.calls.len(), self.lanes.len());
-        let (waits, updates, triggers) = (self.waits.len(), self.updates.len(), self.triggers.len());
+        let (waits, updates, triggers, rare) =
+            (self.waits.len(), self.updates.len(), self.triggers.len(), self.rare.len());
         let (accesses, dependencies, rendezvous) =
             (self.accesses.len(), self.dependencies.len(), self.rendezvous.len());
         let Program {
@@ -563,6 +669,7 @@ impl<'m> Program<'m> {
             lanes: part_lanes,
             waits: part_waits,
             updates: part_updates,
+            rare: part_rare,
             triggers: part_triggers,
             accesses: part_accesses,
             dependencies: part_dependencies,
@@ -574,11 +681,12 @@ impl<'m> Program<'m> {
             walked_instructions: _,
         } = part;
         self.steps.extend(part_steps.into_iter().map(|mut s| {
-            s.waits = s.waits.shifted(waits);
-            s.updates = s.updates.shifted(updates);
-            s.triggers = s.triggers.shifted(triggers);
-            s.accesses = s.accesses.shifted(accesses);
-            s.dependencies = s.dependencies.shifted(dependencies);
+            s.waits += waits as u32;
+            s.updates += updates as u32;
+            if s.rare != NO_RARE {
+                s.rare += rare as u32;
+            }
+            s.dependencies += dependencies as u32;
             if s.lane != NO_LANE {
                 s.lane += lanes as u32;
             }
@@ -603,6 +711,11 @@ impl<'m> Program<'m> {
         }));
         self.waits.extend(part_waits);
         self.updates.extend(part_updates);
+        self.rare.extend(
+            part_rare
+                .into_iter()
+                .map(|r| Rare { triggers: r.triggers.shifted(triggers), accesses: r.accesses.shifted(accesses) }),
+        );
         self.triggers.extend(part_triggers.into_iter().map(shift_step));
         self.accesses.extend(part_accesses);
         self.dependencies.extend(part_dependencies);
@@ -738,11 +851,6 @@ impl<'m> Builder<'m> {
             order: 0,
         };
         let store = &module.store;
-        // Names first: a dependency may name an instruction further on.
-        for (_, inst) in store.insts.iter() {
-            let next = builder.names.len() as u32;
-            builder.names.entry(inst.name()).or_insert(next);
-        }
         for (k, &f) in module.functions.iter().enumerate() {
             builder.functions.entry(store.functions[f].name()).or_insert(k as u32);
             for allocation in &store.functions[f].allocations {
@@ -775,6 +883,13 @@ impl<'m> Builder<'m> {
     fn read(mut self) -> Program<'m> {
         let module = self.module;
         let store = &module.store;
+        // Names first, when the core is read (not while the cores before it are): a
+        // dependency may name an instruction further on.
+        self.names.reserve(store.insts.len());
+        for (_, inst) in store.insts.iter() {
+            let next = self.names.len() as u32;
+            self.names.entry(inst.name()).or_insert(next);
+        }
         // The queues' blocks by name, for triggers (their steps are made after the
         // functions', in the set's order).
         for &q in &module.queues {
@@ -967,35 +1082,26 @@ impl<'m> Builder<'m> {
                 None => self.note_entry(inst, (index, function), order, What::UnreadableWait, entry.to_value()),
             }
         });
-        let waits = Span::of(waits_start, self.program.waits.len());
+        let waits = waits_start as u32;
         let updates_start = self.program.updates.len();
         for_each(keys.sync.and_then(|s| s.get("on_update")), |entry| {
             updated = true;
-            match entries::update(entry, self.cores) {
-                Some(update) => {
-                    let target = update.target.map_or(self.core, |t| t as usize);
-                    self.program.updates.push((target, update));
-                }
+            match entries::update(entry, self.cores, self.core) {
+                Some(update) => self.program.updates.push(update),
                 None => self.note_entry(inst, (index, function), order, What::UnreadableUpdate, entry.to_value()),
             }
         });
         if opcode == opcode::GROUP_RESET_SEMAPHORES {
-            let core = self.core;
+            let core = self.core as u16;
             for_each(keys.sema_group, |id| {
                 if let Some(id) = id.as_u64() {
-                    let reset = Update {
-                        kind: SemKind::Semaphore,
-                        id,
-                        target: None,
-                        change: Change::Write(0),
-                        mode: Mode::SemWrImm,
-                        value: 0,
-                    };
-                    self.program.updates.push((core, reset));
+                    let reset =
+                        Update { kind: SemKind::Semaphore, id, core, mode: Mode::SemWrImm, value: 0, remote: false };
+                    self.program.updates.push(reset);
                 }
             });
         }
-        let updates = Span::of(updates_start, self.program.updates.len());
+        let updates = updates_start as u32;
         let lowered = waited || updated;
         // The rendezvous it is, and a sendrecv's pipe.
         let mut rendezvous = None;
@@ -1059,7 +1165,7 @@ impl<'m> Builder<'m> {
                 self.program.dependencies.push(name);
             }
         });
-        let dependencies = Span::of(dependencies_start, self.program.dependencies.len());
+        let dependencies = dependencies_start as u32;
         self.program.steps.push(Step {
             core: self.core as u16,
             inst,
@@ -1068,8 +1174,12 @@ impl<'m> Builder<'m> {
             function: function.unwrap_or(NO_FUNCTION),
             waits,
             updates,
-            triggers: Span::default(),
-            accesses,
+            rare: if accesses.len == 0 {
+                NO_RARE
+            } else {
+                self.program.rare.push(Rare { triggers: Span::default(), accesses });
+                (self.program.rare.len() - 1) as u32
+            },
             dependencies,
             rendezvous: rendezvous.unwrap_or(NO_RENDEZVOUS),
             barrier: i.op == Op::CoreBarrier,
@@ -1179,7 +1289,15 @@ impl<'m> Builder<'m> {
                     }),
                 }
             });
-            self.program.steps[step as usize].triggers = Span::of(start, self.program.triggers.len());
+            let triggers = Span::of(start, self.program.triggers.len());
+            let rare = self.program.steps[step as usize].rare;
+            match self.program.rare.get_mut(rare as usize) {
+                Some(rare) => rare.triggers = triggers,
+                None => {
+                    self.program.rare.push(Rare { triggers, accesses: Span::default() });
+                    self.program.steps[step as usize].rare = (self.program.rare.len() - 1) as u32;
+                }
+            }
         }
     }
 
@@ -1369,6 +1487,16 @@ mod tests {
 
     fn trips_of(value: Value) -> Option<u64> {
         trips(value.as_object().unwrap_or(&serde_json::Map::new()))
+    }
+
+    #[test]
+    fn a_step_and_its_lists_stay_small() {
+        // What the program holds per instruction (docs/benchmarks.md, the sync check):
+        // a step, a walk item, and per entry a wait or an update.
+        assert_eq!(std::mem::size_of::<Step>(), 44);
+        assert_eq!(std::mem::size_of::<Item>(), 8);
+        assert_eq!(std::mem::size_of::<Wait>(), 24);
+        assert_eq!(std::mem::size_of::<Update>(), 24);
     }
 
     #[test]

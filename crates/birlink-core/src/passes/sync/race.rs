@@ -82,20 +82,39 @@ impl Race {
     /// its core that bear its name.
     pub(super) fn new(program: &Program<'_>) -> Race {
         let lanes = program.lanes.len();
-        // A dependency names a step of its own core: one slot per (core, name) named.
-        let mut slot_of_name: FxHashMap<(u16, u32), u32> = FxHashMap::default();
-        let mut dependency_slots = vec![u32::MAX; program.dependencies.len()];
-        for step in &program.steps {
-            for at in step.dependencies.range() {
-                let next = slot_of_name.len() as u32;
-                dependency_slots[at] = *slot_of_name.entry((step.core, program.dependencies[at])).or_insert(next);
+        // A dependency names a step of its own core: one slot per (core, name) named,
+        // numbered as first named. Names are interned per core from 0, so the slots are
+        // a flat table by core and name (4 bytes a name, not a hash map's 20).
+        let mut names = vec![0usize; program.cores.len()];
+        for (at, step) in program.steps.iter().enumerate() {
+            let core = &mut names[step.core()];
+            *core = (*core).max(step.name as usize + 1);
+            for &name in &program.dependencies[program.dependencies_range(at as u32)] {
+                *core = (*core).max(name as usize + 1);
             }
         }
-        let slot_of_step = program
-            .steps
-            .iter()
-            .map(|step| slot_of_name.get(&(step.core, step.name)).copied().unwrap_or(u32::MAX))
-            .collect();
+        let mut first = Vec::with_capacity(names.len());
+        let mut total = 0usize;
+        for n in &names {
+            first.push(total);
+            total += n;
+        }
+        let mut slot_of_name = vec![u32::MAX; total];
+        let mut slots = 0u32;
+        let mut dependency_slots = vec![u32::MAX; program.dependencies.len()];
+        for (k, step) in program.steps.iter().enumerate() {
+            for at in program.dependencies_range(k as u32) {
+                let slot = &mut slot_of_name[first[step.core()] + program.dependencies[at] as usize];
+                if *slot == u32::MAX {
+                    *slot = slots;
+                    slots += 1;
+                }
+                dependency_slots[at] = *slot;
+            }
+        }
+        let slot_of_step =
+            program.steps.iter().map(|step| slot_of_name[first[step.core()] + step.name as usize]).collect();
+        drop(slot_of_name);
         let triggers = program.lanes.iter().map(|lane| lane.initial.iter().map(|_| None).collect()).collect();
         Race {
             lanes,
@@ -106,7 +125,7 @@ impl Race {
             triggers,
             slot_of_step,
             dependency_slots,
-            slot_at: vec![(u32::MAX, 0); slot_of_name.len()],
+            slot_at: vec![(u32::MAX, 0); slots as usize],
             ring: vec![0; lanes * RING * lanes],
             ring_ticks: vec![0; lanes * RING],
             ring_next: vec![0; lanes],
@@ -137,7 +156,7 @@ impl Watch for Race {
         let s = &program.steps[step as usize];
         // Its waits' semaphores.
         let n = self.lanes;
-        for w in &program.waits[s.waits.range()] {
+        for w in program.waits_of(step) {
             if let Some(theirs) = self.sems.get(&(s.core(), w.kind, w.id)) {
                 for (mine, theirs) in self.clocks[lane * n..(lane + 1) * n].iter_mut().zip(theirs.iter()) {
                     *mine = (*mine).max(*theirs);
@@ -165,7 +184,7 @@ impl Watch for Race {
             }
         }
         // Its dependencies at their latest issue (their lane's kept clock then).
-        for at in s.dependencies.range() {
+        for at in program.dependencies_range(step) {
             let (other, tick) = self.slot_at[self.dependency_slots[at] as usize];
             if other == u32::MAX {
                 continue;
@@ -185,7 +204,7 @@ impl Watch for Race {
         *own = own.saturating_add(1);
         let tick = *own;
         // Its accesses.
-        for access in &program.accesses[s.accesses.range()] {
+        for access in program.accesses_of(s) {
             self.access(program, access.cell, Seen { step, lane: lane as u32, tick }, access.write);
         }
         // What depends on it sees this clock: kept in its lane's ring.
@@ -200,7 +219,7 @@ impl Watch for Race {
             self.slot_at[slot as usize] = (lane as u32, tick);
         }
         // The blocks it triggers carry its clock.
-        for &block in &program.triggers[s.triggers.range()] {
+        for &block in program.triggers_of(s) {
             if let Some(queue) = program.steps[block as usize].lane() {
                 let clock: Box<[u32]> = self.clock(lane).into();
                 self.triggers[queue].push_back(Some(clock));

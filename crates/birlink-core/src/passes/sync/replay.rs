@@ -29,7 +29,7 @@ impl Watch for Trace {
         let s = &program.steps[at.step as usize];
         self.current = (at.seq, s.core());
         let mut waits = false;
-        for wait in &program.waits[s.waits.range()] {
+        for wait in program.waits_of(at.step) {
             waits = true;
             if let Some(updates) = self.pending.remove(&(s.core(), wait.kind, wait.id)) {
                 self.arrows.extend(updates.into_iter().filter(|&u| u >= self.from).map(|u| (u, at.seq)));

@@ -45,14 +45,13 @@ fn lane_ref(program: &Program<'_>, lane: usize) -> LaneRef {
 
 /// Whether a step updates `sem`.
 fn updates(program: &Program<'_>, step: u32, sem: SemKey) -> bool {
-    let s = &program.steps[step as usize];
-    program.updates[s.updates.range()].iter().any(|(core, u)| (*core, u.kind, u.id) == sem)
+    program.updates_of(step).iter().any(|u| (u.core(), u.kind, u.id) == sem)
 }
 
 /// Whether a step updates `sem`, or triggers a block that does.
 fn signals(program: &Program<'_>, step: u32, sem: SemKey) -> bool {
     let s = &program.steps[step as usize];
-    updates(program, step, sem) || program.triggers[s.triggers.range()].iter().any(|&b| updates(program, b, sem))
+    updates(program, step, sem) || program.triggers_of(s).iter().any(|&b| updates(program, b, sem))
 }
 
 /// Whether a lane's rest (§4) holds a step `pred` accepts: from its current instruction
@@ -143,11 +142,14 @@ fn partner(program: &Program<'_>, ran: &Ran, core: usize, engine: &str, meet: &M
 pub(super) fn state(program: &Program<'_>, ran: &Ran) -> State {
     let mut state = State::default();
     let blocked: Vec<usize> = (0..program.lanes.len()).filter(|&l| !ran.done(l)).collect();
-    let touched: HashSet<SemKey> = program.updates.iter().map(|(core, u)| (*core, u.kind, u.id)).collect();
+    let mut touched: HashSet<SemKey> = HashSet::new();
+    for u in &program.updates {
+        touched.insert((u.core(), u.kind, u.id));
+    }
     // Each update's step, in the set's order.
     let mut updaters: Vec<(u32, usize)> = Vec::new();
-    for (step, s) in program.steps.iter().enumerate() {
-        updaters.extend(s.updates.range().map(|u| (step as u32, u)));
+    for step in 0..program.steps.len() as u32 {
+        updaters.extend(program.updates_range(step).map(|u| (step, u)));
     }
     let mut edges: Vec<Vec<usize>> = Vec::new();
     for &lane in &blocked {
@@ -172,20 +174,20 @@ pub(super) fn state(program: &Program<'_>, ran: &Ran) -> State {
         let mut to: Vec<usize> = Vec::new();
         match ran.stuck[lane] {
             Some(Stuck::Wait(k)) => {
-                let wait = &program.waits[s.waits.range()][k];
+                let wait = &program.waits_of(step)[k];
                 let sem: SemKey = (core, wait.kind, wait.id);
                 row.wait = Some(wait_row(program, step, k));
                 row.current = Some(ran.sems.get(&sem).copied().unwrap_or(0));
                 row.updates = updaters
                     .iter()
                     .filter(|&&(_, u)| {
-                        let (target, update) = &program.updates[u];
-                        (*target, update.kind, update.id) == sem
+                        let update = &program.updates[u];
+                        (update.core(), update.kind, update.id) == sem
                     })
                     .take(UPDATES_LISTED)
                     .map(|&(step, u)| {
                         let (engine, queue) = step_lane(program, step);
-                        let update = &program.updates[u].1;
+                        let update = &program.updates[u];
                         UpdateRow {
                             core: program.core_id(program.steps[step as usize].core()),
                             engine,

@@ -300,8 +300,8 @@ pub(super) fn wait_from<'a, V: JsonView<'a>>(entry: V) -> Option<Value> {
 }
 
 /// An `on_update` entry, or `None` when it cannot be read (`cores` is the number of
-/// cores: a `target_core` must name one).
-pub(super) fn update<'a, V: JsonView<'a>>(entry: V, cores: u64, own: super::program::CoreIx) -> Option<Update> {
+/// cores: a `target_core` must name one; `own` is the issuing core's index).
+pub(super) fn update<'a, V: JsonView<'a>>(entry: V, cores: u64, own: usize) -> Option<Update> {
     let keys = Keys::of(entry, "update_value");
     let id = keys.id?.as_u64()?;
     let mode = keys.mode()?;

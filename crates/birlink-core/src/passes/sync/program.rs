@@ -629,6 +629,7 @@ fn joined(builders: Vec<Builder<'_>>, _threads: usize) -> Program<'_> {
     in_turn(builders)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Span {
     /// The same range of a list `by` longer at its front.
     fn shifted(self, by: usize) -> Span {
@@ -652,6 +653,7 @@ impl<'m> Program<'m> {
 
     /// Appends one core's part, read on its own: its indices into the flat lists move
     /// past what is already there.
+    #[cfg(not(target_arch = "wasm32"))]
     fn append(&mut self, part: Program<'m>) {
         let steps = self.steps.len() as u32;
         let shift_step = |s: u32| s + steps;

@@ -87,6 +87,40 @@ pub(super) fn later(run: u64, index: usize, file: &InputFile) -> SourceFile {
     }
 }
 
+thread_local! {
+    /// Blobs lent to a reader while one read uses them (a dump the Passes view
+    /// compares), by number: a reader holds the number, as the core's `Reader` must
+    /// cross threads and a blob cannot.
+    static LENT: std::cell::RefCell<Vec<(u64, web_sys::Blob)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static NEXT_LENT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// A blob lent to a reader; given back when dropped.
+pub(super) struct Lent(u64);
+
+impl Drop for Lent {
+    fn drop(&mut self) {
+        let key = self.0;
+        LENT.with(|lent| lent.borrow_mut().retain(|(k, _)| *k != key));
+    }
+}
+
+/// A blob's content read when the loader reaches it, in slices (held once, compacted
+/// as it arrives), and the loan that keeps the blob while it is read.
+pub(super) fn lend(blob: &web_sys::Blob) -> (birlink_core::Content, Lent) {
+    let key = NEXT_LENT.with(|next| {
+        next.set(next.get() + 1);
+        next.get()
+    });
+    LENT.with(|lent| lent.borrow_mut().push((key, blob.clone())));
+    let reader = birlink_core::Reader::chunked(move |each| {
+        let blob = LENT.with(|lent| lent.borrow().iter().find(|(k, _)| *k == key).map(|(_, b)| b.clone()));
+        let blob = blob.ok_or_else(|| "the file is no longer open".to_owned())?;
+        read_slices(&blob, each)
+    });
+    (birlink_core::Content::Later { len: blob.size() as u64, reader }, Lent(key))
+}
+
 /// A blob's sample for `read::compact::held_estimate` (from its middle); none when it
 /// cannot be read (the read itself will say why).
 pub(super) fn sample(blob: &web_sys::Blob) -> Vec<u8> {

@@ -1,7 +1,7 @@
 //! A work directory's dumps read pass by pass for the Passes view
 //! (`birlink_core::tools::history`, docs/spec/history.md §6): the dumps stay the page's
-//! blobs and are read one at a time, synchronously (`FileReaderSync`), when their pass
-//! comes; each slice reads passes for [`SLICE_MS`] at most past its first, answers how
+//! blobs and are read one at a time, synchronously (`FileReaderSync`) and in slices the
+//! loader compacts as they arrive, when their pass comes; each slice reads passes for [`SLICE_MS`] at most past its first, answers how
 //! far it is and schedules the next with a timer, so a Cancel (or a newer order) gets in
 //! between. The budget applies per dump (`limits::WASM_MAX_DUMP_BYTES`): a dump over it
 //! is listed unread with what to do, and the others are still compared.
@@ -10,6 +10,7 @@ use gloo_worker::{HandlerId, WorkerScope};
 
 use birlink_core::limits::WASM_MAX_DUMP_BYTES;
 use birlink_core::tools::history::{diff, HistoryOptions, HistoryRun};
+use birlink_core::{Content, Role, SourceFile};
 
 use super::{blobs, LinkWorker, NextSlice};
 use crate::protocol::{Bytes, InputFile, Response, Wire};
@@ -44,17 +45,21 @@ impl Reading {
     }
 }
 
-/// A dump's bytes, unless it is over the page's budget for one dump.
-fn dump_bytes(blob: &web_sys::Blob) -> Result<Vec<u8>, String> {
+/// A dump's content, read in slices when the loader reaches it, with the loan that
+/// keeps its blob meanwhile; unreadable when it is over the page's budget for one dump.
+fn dump(blob: Option<&web_sys::Blob>) -> (Content, Option<blobs::Lent>) {
+    let Some(blob) = blob else { return (Content::Unreadable("the file is no longer open".to_owned()), None) };
     let size = blob.size() as u64;
     if size > WASM_MAX_DUMP_BYTES {
-        return Err(format!(
+        let why = format!(
             "BL0010: this dump is {}, over the page's {} for one dump: run `birlink history` on the directory",
             birlink_core::english::human_bytes(size),
             birlink_core::english::human_bytes(WASM_MAX_DUMP_BYTES)
-        ));
+        );
+        return (Content::Unreadable(why), None);
     }
-    blobs::read_blob(blob)
+    let (content, lent) = blobs::lend(blob);
+    (content, Some(lent))
 }
 
 /// Reads passes for a slice, then answers the progress and schedules the next slice, or
@@ -65,9 +70,14 @@ pub(super) fn slice(reading: &mut Option<Reading>, scope: &WorkerScope<LinkWorke
     let mut more = job.run.next_pass().is_some();
     while more {
         let blobs = &job.blobs;
-        more = job
-            .run
-            .step(&mut |i| blobs.get(i).ok_or_else(|| "the file is no longer open".to_owned()).and_then(dump_bytes));
+        // The loans last the pass: its dumps are read inside the step.
+        let mut loans = Vec::new();
+        more = job.run.step(&mut |i| {
+            let (content, lent) = dump(blobs.get(i));
+            loans.extend(lent);
+            content
+        });
+        drop(loans);
         if blobs::now() >= until {
             break;
         }
@@ -97,14 +107,17 @@ fn respond(scope: &WorkerScope<LinkWorker>, id: HandlerId, response: Response) {
 
 /// One pass's dump of a module against the module's previous dump.
 pub(super) fn diff(seq: u64, before: Option<InputFile>, after: InputFile) -> Response {
-    let read = |file: &InputFile| dump_bytes(&file.blob).map_err(|why| format!("{}: {why}", file.path));
-    let json = before
-        .as_ref()
-        .map(|f| read(f).map(|bytes| (f.path.as_str(), bytes)))
-        .transpose()
-        .and_then(|before| Ok((before, read(&after)?)))
-        .and_then(|(before, bytes)| diff::pass_diff(before, (after.path.as_str(), bytes)))
+    let mut loans = Vec::new();
+    let mut file = |input: &InputFile| {
+        let (content, lent) = dump(Some(&input.blob));
+        loans.extend(lent);
+        SourceFile { path: input.path.clone(), content, role: Role::Auto }
+    };
+    let before = before.as_ref().map(&mut file);
+    let after = file(&after);
+    let json = diff::pass_diff(before, after)
         .and_then(|d| serde_json::to_vec(&d).map_err(|error| format!("could not write the diff: {error}")))
         .map(|json| Bytes::from(&json));
+    drop(loans);
     Response::PassDiff { seq, json }
 }

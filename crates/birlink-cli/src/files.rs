@@ -253,6 +253,12 @@ pub fn gather_as_browser(inputs: &[PathBuf]) -> Result<Vec<(String, Vec<u8>)>, S
         .collect()
 }
 
+/// A file's content, read when the loader reaches it, in chunks (`birlink history`'s
+/// dumps: one held at a time, never twice).
+pub fn content(path: &Path) -> birlink_core::Content {
+    read(path, Role::Auto).content
+}
+
 /// The `--netlist` file.
 pub fn read_netlist(path: &Path) -> SourceFile {
     read(path, Role::Netlist)

@@ -85,7 +85,7 @@ pub fn history_of(workdir: &Path, log: Option<&Path>, options: &HistoryOptions) 
         None => None,
     };
     let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
-    let mut read = |i: usize| std::fs::read(&files[i].1).map_err(|e| e.to_string());
+    let mut read = |i: usize| crate::files::content(&files[i].1);
     let history = history::history(&names, &mut read, log.as_ref(), options);
     if history.passes.is_empty() {
         return Err(format!(

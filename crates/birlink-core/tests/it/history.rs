@@ -79,7 +79,7 @@ fn run(files: &[(String, Vec<u8>)], options: &HistoryOptions) -> History {
     let mut asked = Vec::new();
     let mut bytes = |i: usize| {
         asked.push(i);
-        Ok(files[i].1.clone())
+        birlink_core::Content::Bytes(files[i].1.clone())
     };
     let out = history(&paths, &mut bytes, None, options);
     // Each dump read once at most.
@@ -165,7 +165,7 @@ fn the_log_orders_the_passes_and_a_bad_dump_is_said_not_fatal() {
                2026-01-01T00:00:00Z USER 1 (nc00) [CoreForkPass]: Running drop_names\n";
     let reading = birlink_core::tools::log::read_log(log);
     let paths: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
-    let mut bytes = |i: usize| Ok(files[i].1.clone());
+    let mut bytes = |i: usize| birlink_core::Content::Bytes(files[i].1.clone());
     let out = history(&paths, &mut bytes, Some(&reading), &HistoryOptions::default());
     let order: Vec<&str> = out.passes.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(order, ["lower_dma", "lower_sync", "rename_queues", "add_work", "drop_names"]);
@@ -174,4 +174,34 @@ fn the_log_orders_the_passes_and_a_bad_dump_is_said_not_fatal() {
     let out = run(&files, &HistoryOptions::default());
     assert_eq!(out.unread.len(), 1, "{:?}", out.unread);
     assert_eq!(out.passes.len(), 5);
+}
+
+#[test]
+fn dumps_read_in_chunks_when_reached_give_the_same_history_and_an_unreadable_one_is_said() {
+    for indented in [false, true] {
+        let (files, _) = planted(indented);
+        let whole = run(&files, &HistoryOptions { entity: Some("extra_work".to_owned()), ..HistoryOptions::default() });
+        let paths: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
+        // Each dump given as the CLI gives it: read when the loader reaches it, in chunks.
+        let mut later = |i: usize| {
+            let bytes = std::sync::Arc::new(files[i].1.clone());
+            let len = bytes.len() as u64;
+            let reader = birlink_core::Reader::chunked(move |each| {
+                bytes.chunks(4096).for_each(&mut *each);
+                Ok(())
+            });
+            birlink_core::Content::Later { len, reader }
+        };
+        let options = HistoryOptions { entity: Some("extra_work".to_owned()), ..HistoryOptions::default() };
+        assert_eq!(history(&paths, &mut later, None, &options), whole, "indented: {indented}");
+        // A dump that cannot be read is listed with why; the others are compared.
+        let mut gone = |i: usize| match i {
+            0 => birlink_core::Content::Unreadable("permission denied".to_owned()),
+            _ => birlink_core::Content::Bytes(files[i].1.clone()),
+        };
+        let out = history(&paths, &mut gone, None, &HistoryOptions::default());
+        assert_eq!(out.unread.len(), 1);
+        assert!(out.unread[0].why.contains("permission denied"), "{:?}", out.unread);
+        assert_eq!(out.passes.len(), 5);
+    }
 }

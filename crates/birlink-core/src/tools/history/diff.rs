@@ -90,21 +90,22 @@ pub enum Row {
     Gap(usize),
 }
 
-/// Reads two dumps of one module (the earlier `None`: the module's first dump) and says
-/// what changed; `Err` says which dump could not be read, and why.
-pub fn pass_diff(before: Option<(&str, Vec<u8>)>, after: (&str, Vec<u8>)) -> Result<PassDiff, String> {
-    let after_text = units(after.0, after.1)?;
+/// Reads two dumps of one module (the earlier `None`: the module's first dump), one at a
+/// time, and says what changed; `Err` says which dump could not be read, and why.
+pub fn pass_diff(before: Option<SourceFile>, after: SourceFile) -> Result<PassDiff, String> {
+    let after_text = units(after)?;
     let before_text = match before {
-        Some((path, bytes)) => units(path, bytes)?,
+        Some(file) => units(file)?,
         None => Vec::new(),
     };
     Ok(diff_units(&before_text, &after_text))
 }
 
 /// A dump's units: each unit's lines.
-fn units(path: &str, bytes: Vec<u8>) -> Result<Vec<Vec<String>>, String> {
+fn units(file: SourceFile) -> Result<Vec<Vec<String>>, String> {
+    let path = file.path.clone();
     let mut diags: Vec<Diagnostic> = Vec::new();
-    let set = load(vec![SourceFile::bytes(path, bytes)], &LoadOptions::default(), &mut diags);
+    let set = load(vec![file], &LoadOptions::default(), &mut diags);
     let Some(linked) = set.modules.into_iter().next() else {
         let why = diags
             .first()

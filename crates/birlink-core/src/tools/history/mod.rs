@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use crate::diag::Diagnostic;
 use crate::model::entity::EntityKind;
 use crate::model::place::{Place, Slot};
-use crate::read::input::SourceFile;
+use crate::read::input::{Content, Role, SourceFile};
 use crate::read::load::{load, LoadOptions};
 use crate::read::workdir::{self, Dump};
 use crate::tools::log::LogReading;
@@ -220,14 +220,8 @@ type Summed = Result<(Summary, Vec<(String, String)>), String>;
 
 /// The dumps of a chunk summed up, in the chunk's order: each on its own thread when
 /// there are several and threads may be spawned (not in wasm), else one after another.
-fn sum_up(
-    chunk: &[(usize, Dump)],
-    contents: Vec<Result<Vec<u8>, String>>,
-    paths: &[String],
-    entity: Option<&str>,
-) -> Vec<Summed> {
-    let one =
-        |(i, d): &(usize, Dump), c: Result<Vec<u8>, String>| c.and_then(|c| read(&paths[*i], c, d.core(), entity));
+fn sum_up(chunk: &[(usize, Dump)], contents: Vec<Content>, paths: &[String], entity: Option<&str>) -> Vec<Summed> {
+    let one = |(i, d): &(usize, Dump), c: Content| read(&paths[*i], c, d.core(), entity);
     if cfg!(target_arch = "wasm32") || chunk.len() < 2 {
         return chunk.iter().zip(contents).map(|(dump, c)| one(dump, c)).collect();
     }
@@ -240,12 +234,13 @@ fn sum_up(
 /// Reads one dump into a summary, or says why it cannot.
 fn read(
     path: &str,
-    bytes: Vec<u8>,
+    content: Content,
     core: u64,
     entity: Option<&str>,
 ) -> Result<(Summary, Vec<(String, String)>), String> {
     let mut diags: Vec<Diagnostic> = Vec::new();
-    let set = load(vec![SourceFile::bytes(path, bytes)], &LoadOptions::default(), &mut diags);
+    let file = SourceFile { path: path.to_owned(), content, role: Role::Auto };
+    let set = load(vec![file], &LoadOptions::default(), &mut diags);
     let Some(module) = set.modules.into_iter().next() else {
         let why = diags
             .first()
@@ -257,17 +252,18 @@ fn read(
 
 /// Every pass of a work directory's dumps with what it changed, where the cores parted
 /// and, when asked, one entity's history. `paths` are the directory's files (relative,
-/// `/`-separated); `bytes` gives a file's bytes by index, asked once per dump, one at a
-/// time (nothing holds more than the dump being read and the summaries); `log` orders
-/// the passes when given.
+/// `/`-separated); `content` gives a file's content by index, asked once per dump, one
+/// at a time, best as `Content::Later` (the loader then reads it in chunks: nothing
+/// holds more than the dump being read and the summaries); `log` orders the passes when
+/// given.
 pub fn history(
     paths: &[String],
-    bytes: &mut dyn FnMut(usize) -> Result<Vec<u8>, String>,
+    content: &mut dyn FnMut(usize) -> Content,
     log: Option<&LogReading>,
     options: &HistoryOptions,
 ) -> History {
     let mut run = HistoryRun::new(paths.to_vec(), log, options);
-    while run.step(bytes) {}
+    while run.step(content) {}
     run.finish()
 }
 
@@ -337,7 +333,7 @@ impl HistoryRun {
     }
 
     /// Reads the next pass's dumps and compares them; whether a pass is left.
-    pub fn step(&mut self, bytes: &mut dyn FnMut(usize) -> Result<Vec<u8>, String>) -> bool {
+    pub fn step(&mut self, content: &mut dyn FnMut(usize) -> Content) -> bool {
         let Some((pass, dumps)) = self.passes.get(self.next).cloned() else { return false };
         let index = self.next;
         self.next += 1;
@@ -347,7 +343,7 @@ impl HistoryRun {
         let mut now: BTreeMap<Place, Summary> = BTreeMap::new();
         let mut summed = Vec::with_capacity(dumps.len());
         for chunk in dumps.chunks(self.threads) {
-            let contents: Vec<Result<Vec<u8>, String>> = chunk.iter().map(|(i, _)| bytes(*i)).collect();
+            let contents: Vec<Content> = chunk.iter().map(|(i, _)| content(*i)).collect();
             summed.extend(chunk.iter().cloned().zip(sum_up(chunk, contents, &self.paths, entity)));
         }
         for ((i, dump), read) in summed {

@@ -518,8 +518,8 @@ fn unit(unit: &UnitDiff) -> Html {
                             };
                             html! {
                                 <tr class="changed">
-                                    <td class="ln">{ line(a.as_ref().map(|a| a.0)) }</td><td class="a">{ left }</td>
-                                    <td class="ln">{ line(b.as_ref().map(|b| b.0)) }</td><td class="b">{ right }</td>
+                                    <td class="ln">{ line(a.as_ref().map(|a| a.0)) }</td><td class={classes!("a", a.is_some().then_some("has"))}>{ left }</td>
+                                    <td class="ln">{ line(b.as_ref().map(|b| b.0)) }</td><td class={classes!("b", b.is_some().then_some("has"))}>{ right }</td>
                                 </tr>
                             }
                         }

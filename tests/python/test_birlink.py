@@ -386,6 +386,8 @@ def test_history_is_the_clis():
     assert cli.returncode == 0, cli.stderr
     history = birlink.history(workdir)
     assert history == json.loads(cli.stdout)
+    # Two dumps read at once: the same history.
+    assert birlink.history(workdir, threads=2) == history
     assert [p["name"] for p in history["passes"]] == ["lower_dma", "lower_sync", "lower_act"]
     assert [m["state"] for m in history["passes"][0]["changed"]] == ["first", "first"]
     # One entity, on one core.

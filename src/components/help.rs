@@ -8,10 +8,13 @@ use crate::state::{Action, Mode};
 
 const KEYS: &[(&str, &str)] = &[
     (
-        "1 … 9",
-        "Pipeline, Call graph, Barriers, Semaphores, Addresses, Diagnostics, Sync, sgLnk (a work directory), Compare",
+        "1 … 9, 0",
+        "Pipeline, Call graph, Barriers, Semaphores, Addresses, Diagnostics, Sync, sgLnk (a work directory), Compare, Passes (dumps after every pass)",
     ),
-    ("j / k", "next / previous step (Pipeline), diagnostic (Diagnostics) or replayed step (Sync)"),
+    (
+        "j / k",
+        "next / previous step (Pipeline), diagnostic (Diagnostics), replayed step (Sync) or pass (Passes)",
+    ),
     ("↑ / ↓", "move in a focused table; Home / End, Page Up / Down"),
     ("/", "search names across cores (source:FILE: the instructions of a kernel file); ↑ ↓ Enter in the results"),
     ("Tab, Enter", "reach a node of the call graph, show its details"),

@@ -163,12 +163,16 @@ impl State {
     /// The shown link set's dumps (files named `bir_debug.<n>.after-<pass>…json` under
     /// a core's folder).
     pub fn dumps(&self) -> Vec<&LoadedFile> {
-        self.shown().link.files.iter().filter(|f| workdir::dump_of(&f.path).is_some()).collect()
+        self.dump_files().collect()
     }
 
     /// Whether the shown link set has dumps to compare pass by pass.
     pub fn has_passes(&self) -> bool {
-        self.shown().link.files.iter().any(|f| workdir::dump_of(&f.path).is_some())
+        self.dump_files().next().is_some()
+    }
+
+    fn dump_files(&self) -> impl Iterator<Item = &LoadedFile> {
+        self.shown().link.files.iter().filter(|f| workdir::dump_of(&f.path).is_some())
     }
 
     /// The history read, when it is of the shown dumps.

@@ -1315,7 +1315,7 @@ fn the_passes_view_reads_the_dumps_once_follows_a_name_and_diffs_a_cell_against_
     assert!(state.history().is_some());
     // A cell asks for its dump against the module's previous one.
     let state = reduce(state, Action::Passes(PassesAction::Cell(1, "nc01/sg00".into())));
-    let order = state.passes.diff_out.message.clone().expect("a diff asked");
+    let Some(order) = state.passes.diff_out.message.clone() else { panic!("a diff asked") };
     assert_eq!(order.after.path, "w/nc01/sg00/bir_debug.4.after-lower_sync.before-x.json");
     assert_eq!(order.before.map(|f| f.path), Some("w/nc01/sg00/bir_debug.3.after-lower_dma.before-x.json".to_owned()));
     assert_eq!(state.passes.diff, DiffFetch::Waiting);
@@ -1323,7 +1323,7 @@ fn the_passes_view_reads_the_dumps_once_follows_a_name_and_diffs_a_cell_against_
     let mut on_passes = state.clone();
     on_passes.view = View::Passes;
     let moved = reduce(on_passes, Action::Key(Key::Previous));
-    let order = moved.passes.diff_out.message.clone().expect("a diff asked");
+    let Some(order) = moved.passes.diff_out.message.clone() else { panic!("a diff asked") };
     assert_eq!(moved.passes.cell, Some((0, "nc01/sg00".to_owned())));
     assert!(order.before.is_none() && order.after.path.contains("after-lower_dma"));
     // Following a name (a pasted compiler error) reads again, with it, on the Passes view.

@@ -98,11 +98,7 @@ pub(super) fn slice(reading: &mut Option<Reading>, scope: &WorkerScope<LinkWorke
     let json = serde_json::to_vec(&history)
         .map(|json| Bytes::from(&json))
         .map_err(|error| format!("could not write the history: {error}"));
-    respond(scope, id, Response::History { seq, json });
-}
-
-fn respond(scope: &WorkerScope<LinkWorker>, id: HandlerId, response: Response) {
-    scope.respond(id, Wire::new(response));
+    scope.respond(id, Wire::new(Response::History { seq, json }));
 }
 
 /// One pass's dump of a module against the module's previous dump.

@@ -5,12 +5,12 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use birlink_core::{LinkOptions, Severity};
 
 use super::link::{sync_check, DenyArg};
-use super::{create_dir, exit_for, write, Error, FlowArg, Outcome, Status};
+use super::{create_dir, exit_for, write, Error, FlowArg, Format, Outcome, Status};
 use crate::files;
 use crate::out::out;
 use crate::render;
@@ -39,12 +39,6 @@ pub struct CheckArgs {
     /// What to print: a readable summary, or the report (with --log: the log's `sync`).
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Human,
-    Json,
 }
 
 impl CheckArgs {

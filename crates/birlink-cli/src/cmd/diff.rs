@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use birlink_core::tools::compare::{self, CompareOptions, Normalize};
 use birlink_core::LinkOptions;
 
-use super::{Error, Outcome, Status};
+use super::{Error, Format, Outcome, Status};
 use crate::files;
 use crate::out::out;
 
@@ -48,12 +48,6 @@ pub struct DiffArgs {
 #[derive(Clone, Copy, ValueEnum)]
 enum NormalizeArg {
     Numbers,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Human,
-    Json,
 }
 
 /// Links one side as `birlink link` does (one thread per core, a work directory read

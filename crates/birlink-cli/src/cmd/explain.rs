@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use birlink_core::diag::ncc;
 use birlink_core::model::place::{CoreId, Place};
@@ -13,7 +13,7 @@ use birlink_core::tools::log;
 use birlink_core::tools::log::compile::RunStatus;
 use birlink_core::Code;
 
-use super::{Error, Outcome, Status};
+use super::{Error, Format, Outcome, Status};
 use crate::out::{out, outln};
 
 /// `birlink explain`'s arguments.
@@ -35,12 +35,6 @@ pub struct ExplainArgs {
     /// With `--log`: a readable account, or the whole log read as JSON (`docs/spec/log.md`).
     #[arg(long, value_enum, default_value_t = Format::Human, requires = "log")]
     format: Format,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Format {
-    Human,
-    Json,
 }
 
 /// The whole log, told: the run, its passes, the link, the failure.

@@ -5,11 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use birlink_core::tools::history::{self, History, HistoryOptions, ModuleState};
 
-use super::{Error, Outcome, Status};
+use super::{Error, Format, Outcome, Status};
 use crate::out::{out, outln};
 
 /// `birlink history`'s arguments.
@@ -35,12 +35,6 @@ pub struct HistoryArgs {
     /// What to print.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Human,
-    Json,
 }
 
 /// Every file under `dir`, named from `dir`'s own name on (`w/nc00/sg00/…`), sorted.

@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 
 use birlink_core::{LinkOptions, Severity, SyncCheck};
 
-use super::{create_dir, exit_for, write, Error, FlowArg, Outcome};
+use super::{create_dir, exit_for, write, Error, FlowArg, Format, Outcome};
 use crate::out::out;
 use crate::{files, render};
 
@@ -87,12 +87,6 @@ pub fn sync_check(no_sync: bool, deny: &[DenyArg]) -> SyncCheck {
     } else {
         SyncCheck::Run
     }
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Human,
-    Json,
 }
 
 impl LinkArgs {

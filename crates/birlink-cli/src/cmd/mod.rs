@@ -38,6 +38,13 @@ impl Status {
 /// What a subcommand returns.
 pub type Outcome = Result<Status, Error>;
 
+/// `--format`: a readable summary, or JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+}
+
 /// `--flow`: how to link (docs/spec/link.md §2).
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum FlowArg {

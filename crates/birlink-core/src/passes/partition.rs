@@ -291,6 +291,14 @@ pub fn mask_numbers(text: &str) -> std::borrow::Cow<'_, str> {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
+    mask_numbers_into(text, &mut out);
+    std::borrow::Cow::Owned(out)
+}
+
+/// [`mask_numbers`] written into `out` (emptied first): a caller masking many names
+/// reuses one buffer.
+pub fn mask_numbers_into(text: &str, out: &mut String) {
+    out.clear();
     let mut in_digits = false;
     for c in text.chars() {
         if c.is_ascii_digit() {
@@ -303,7 +311,6 @@ pub fn mask_numbers(text: &str) -> std::borrow::Cow<'_, str> {
             in_digits = false;
         }
     }
-    std::borrow::Cow::Owned(out)
 }
 
 /// Names in `candidates` closest to `name`, best first (at most `limit`): small edits,

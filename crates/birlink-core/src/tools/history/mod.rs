@@ -327,11 +327,6 @@ impl HistoryRun {
         self.passes.get(self.next).map(|(name, _)| name.as_str())
     }
 
-    /// The dumps of every pass (the budget's measure): their indices in `paths`.
-    pub fn dumps(&self) -> impl Iterator<Item = usize> + '_ {
-        self.passes.iter().flat_map(|(_, dumps)| dumps.iter().map(|(i, _)| *i))
-    }
-
     /// Reads the next pass's dumps and compares them; whether a pass is left.
     pub fn step(&mut self, content: &mut dyn FnMut(usize) -> Content) -> bool {
         let Some((pass, dumps)) = self.passes.get(self.next).cloned() else { return false };

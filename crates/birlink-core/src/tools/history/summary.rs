@@ -13,7 +13,7 @@ use crate::model::entity::{EntityKey, EntityKind};
 use crate::model::ir::{Module, Op};
 use crate::model::linked::{LinkedModule, LinkedSet};
 use crate::model::view::JsonView;
-use crate::passes::partition::mask_numbers;
+use crate::passes::partition::{mask_numbers, mask_numbers_into};
 use crate::passes::sync::program::trips_of;
 use crate::tools::query;
 
@@ -74,24 +74,6 @@ pub(super) fn stable_hash(bytes: &[u8]) -> u64 {
     h ^ (h >> 33)
 }
 
-/// `text` with each run of digits one `#` (`passes::partition::mask_numbers`), written
-/// into `out`.
-fn mask_into(text: &str, out: &mut String) {
-    out.clear();
-    let mut in_digits = false;
-    for c in text.chars() {
-        if c.is_ascii_digit() {
-            if !in_digits {
-                out.push('#');
-            }
-            in_digits = true;
-        } else {
-            out.push(c);
-            in_digits = false;
-        }
-    }
-}
-
 impl Summary {
     /// An entity's name.
     pub(super) fn name(&self, held: &Held) -> &str {
@@ -133,7 +115,7 @@ impl Summary {
                 }
             };
             let parent = text.rsplit_once('/').map_or("", |(parent, _)| parent);
-            mask_into(&text, &mut masked);
+            mask_numbers_into(&text, &mut masked);
             let at_name = (summary.names.len() as u32, name.len() as u32);
             summary.names.push_str(name);
             let held = Held {

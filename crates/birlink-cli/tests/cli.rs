@@ -974,3 +974,38 @@ fn history_reads_every_dumped_pass_and_follows_one_name() {
     assert_eq!(refused.status.code(), Some(2));
     assert!(text(&refused.stderr).contains("is not a directory"), "{}", text(&refused.stderr));
 }
+
+/// On two threads the linked set is written while the sync check runs; what is written
+/// is what one thread writes after it, and a linked.json that cannot be written is an
+/// error after the report is.
+#[test]
+fn the_linked_set_written_beside_the_sync_check_is_the_same() {
+    let outputs = ["report.json", "linked.json", "linked.txt", "bir_linker.log"];
+    for name in ["sync-barrier-on-one-path.json", "sync-race.json", "flat-2core.json", "moe-2core.json"] {
+        let runs: Vec<Vec<Vec<u8>>> = ["1", "2"]
+            .iter()
+            .map(|threads| {
+                let out = temp(&format!("beside-{name}-{threads}"));
+                let run = birlink(&[
+                    "link",
+                    &sample(name),
+                    "--out",
+                    out.to_str().expect("path"),
+                    "--text",
+                    "--threads",
+                    threads,
+                ]);
+                assert!(run.status.code().is_some(), "{name}: {}", text(&run.stderr));
+                outputs.iter().map(|file| std::fs::read(out.join(file)).unwrap_or_default()).collect()
+            })
+            .collect();
+        assert!(!runs[0][1].is_empty(), "{name}: linked.json written");
+        assert!(runs[0] == runs[1], "{name}: one thread and two wrote different files");
+    }
+    let out = temp("beside-unwritable");
+    std::fs::create_dir_all(out.join("linked.json")).expect("a folder where linked.json goes");
+    let run = birlink(&["link", &sample("flat-2core.json"), "--out", out.to_str().expect("path"), "--threads", "2"]);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert!(text(&run.stderr).contains("cannot write"), "{}", text(&run.stderr));
+    assert!(out.join("report.json").exists());
+}

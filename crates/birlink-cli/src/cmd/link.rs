@@ -131,30 +131,34 @@ impl LinkArgs {
                     .to_owned(),
             ));
         }
-        let outcome = birlink_core::run(sources, &options);
         let report_path = self.out.join("report.json");
         let linked_path = self.out.join("linked.json");
         let text_path = self.out.join("linked.txt");
         let log_path = self.out.join("bir_linker.log");
+        // The linked set is written while the sync check runs (it needs no finding).
+        let mut wrote_linked: Option<Result<(), Error>> = None;
+        let outcome = birlink_core::passes::run_beside(sources, &options, &mut |_| {}, &mut |set| {
+            wrote_linked = Some(write_linked(set, &linked_path, self.text.then_some(&text_path)));
+        });
         let mut written = Vec::new();
         write(&report_path, birlink_core::report_json(&outcome))?;
         written.push(report_path);
-        match &outcome.linked {
-            Some(set) => {
-                std::fs::File::create(&linked_path)
-                    .and_then(|file| {
-                        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-                        birlink_core::output::json::write_set(set, &mut out)?;
-                        std::io::Write::flush(&mut out)
-                    })
-                    .map_err(|e| Error(format!("cannot write `{}`: {e}", linked_path.display())))?;
+        match (&outcome.linked, wrote_linked) {
+            (Some(_), Some(wrote)) => {
+                wrote?;
                 written.push(linked_path);
                 if self.text {
-                    write(&text_path, birlink_core::output::print::set_text(set))?;
                     written.push(text_path);
                 }
             }
-            None => remove_stale(&[&linked_path, &text_path])?,
+            (Some(set), None) => {
+                write_linked(set, &linked_path, self.text.then_some(&text_path))?;
+                written.push(linked_path);
+                if self.text {
+                    written.push(text_path);
+                }
+            }
+            (None, _) => remove_stale(&[&linked_path, &text_path])?,
         }
         match birlink_core::bir_linker_log(&outcome) {
             Some(log) => {
@@ -204,6 +208,25 @@ impl LinkArgs {
         }
         Ok(exit_for(diagnostics))
     }
+}
+
+/// Writes `linked.json` (and `linked.txt`, when asked for).
+fn write_linked(
+    set: &birlink_core::model::linked::LinkedSet,
+    linked_path: &std::path::Path,
+    text_path: Option<&std::path::PathBuf>,
+) -> Result<(), Error> {
+    std::fs::File::create(linked_path)
+        .and_then(|file| {
+            let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+            birlink_core::output::json::write_set(set, &mut out)?;
+            std::io::Write::flush(&mut out)
+        })
+        .map_err(|e| Error(format!("cannot write `{}`: {e}", linked_path.display())))?;
+    if let Some(text_path) = text_path {
+        write(text_path, birlink_core::output::print::set_text(set))?;
+    }
+    Ok(())
 }
 
 /// Removes what an earlier run wrote and this one did not: a stale linked set or log

@@ -65,6 +65,29 @@ fn skip_sync(flow: Flow, passes: &[PassRow], linked: Option<&LinkedSet>, check: 
     }
 }
 
+/// The sync check of `set`, `beside` given the set meanwhile on its own thread (where
+/// threads may be spawned and more than one is allowed), else first.
+fn check_beside(
+    set: &LinkedSet,
+    deny: sync::Deny,
+    threads: usize,
+    beside: &mut (dyn FnMut(&LinkedSet) + Send),
+) -> sync::Checked {
+    #[cfg(not(target_arch = "wasm32"))]
+    if threads > 1 {
+        return std::thread::scope(|scope| {
+            let other = scope.spawn(|| beside(set));
+            let checked = sync::check(set, deny, threads - 1);
+            if let Err(panic) = other.join() {
+                std::panic::resume_unwind(panic);
+            }
+            checked
+        });
+    }
+    beside(set);
+    sync::check(set, deny, threads)
+}
+
 /// Runs the pipeline over the inputs.
 pub fn run(sources: Vec<SourceFile>, options: &LinkOptions) -> Outcome {
     run_with_progress(sources, options, &mut |_| {})
@@ -75,6 +98,19 @@ pub fn run_with_progress(
     sources: Vec<SourceFile>,
     options: &LinkOptions,
     progress: &mut dyn FnMut(Progress),
+) -> Outcome {
+    run_beside(sources, options, progress, &mut |_| {})
+}
+
+/// [`run_with_progress`], giving `beside` the linked set once it is linked: on a thread
+/// of its own while the sync check runs, where threads may be spawned and
+/// `options.threads` is more than one, else before the check. What the CLI writes of the
+/// linked set (`linked.json`) needs no sync finding, so it is written meanwhile.
+pub fn run_beside(
+    sources: Vec<SourceFile>,
+    options: &LinkOptions,
+    progress: &mut dyn FnMut(Progress),
+    beside: &mut (dyn FnMut(&LinkedSet) + Send),
 ) -> Outcome {
     let mut diags = Vec::new();
     let mut report = Report::default();
@@ -119,11 +155,16 @@ pub fn run_with_progress(
 
     report.passes = ledger.rows;
     report.sync = match skip_sync(flow, &report.passes, linked.as_ref(), options.sync) {
-        Some(why) => Sync::skipped(why, linked.as_ref().map_or(0, |l| l.modules.len() as u64)),
+        Some(why) => {
+            if let Some(set) = &linked {
+                beside(set);
+            }
+            Sync::skipped(why, linked.as_ref().map_or(0, |l| l.modules.len() as u64))
+        }
         None => {
             progress(Progress::Pass(Pass::Sync));
             let deny = if options.sync == SyncCheck::Deny { sync::Deny::Warnings } else { sync::Deny::No };
-            let checked = linked.as_ref().map(|set| sync::check(set, deny, options.threads));
+            let checked = linked.as_ref().map(|set| check_beside(set, deny, options.threads, beside));
             checked.map_or_else(Sync::default, |checked| {
                 diags.extend(checked.diagnostics);
                 checked.sync

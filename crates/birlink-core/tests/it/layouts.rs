@@ -337,3 +337,54 @@ fn read_later(path: &str, bytes: Vec<u8>, chunk: usize) -> SourceFile {
     });
     SourceFile { path: path.to_owned(), content: Content::Later { len, reader }, role: Role::Auto }
 }
+
+/// The sync check reads an instruction's `engine`, `sync_info` and `dependencies` where
+/// the reader found them (a compact dump with sorted keys) and walks its members
+/// otherwise (every other layout, and any instruction with another key or opcode the
+/// check reads): both readings give the same report.
+#[test]
+fn the_sync_check_reads_an_instruction_alike_whether_its_keys_were_found_or_walked() {
+    let long = "x".repeat(70_000);
+    let cases = [
+        json!({"name": "w", "opcode": "Matmult", "engine": "PE", "dependencies": [["i1", "Flow"], "i2"],
+               "sync_info": {"on_wait": [{"id": 9, "wait_value": 1}], "on_update": [{"id": 3, "mode": "sem-inc"}]}}),
+        json!({"name": "far", "opcode": "Matmult", "engine": "Activation", "debug": {"note": long},
+               "sync_info": {"on_wait": [{"id": 9, "wait_value": 1}]}}),
+        json!({"name": "s", "opcode": "SendRecv", "engine": "DMA", "pipe_id": 2, "send_to_rank": 0, "recv_from_rank": 0}),
+        json!({"name": "t", "opcode": "DmaTrigger", "engine": "SP", "dma_blocks": ["nowhere"], "queue": "q"}),
+        json!({"name": "r", "opcode": "GroupResetSemaphores", "engine": "Pool", "sema_group": [3, 4]}),
+        json!({"name": "j", "opcode": "UnconditionalBranch", "engine": "Pool", "target": "nowhere"}),
+        json!({"name": "e", "opcode": "Matmult", "engine": "PE", "dependencies": ["i\u{7}1"],
+               "sync_info": {"on_update": [{"id": 3, "mode": "sem-inc", "target_core": 0}]}}),
+    ];
+    // A flat set (per-core modules: the check runs), the instruction on core 1.
+    let config = birlink_core::gen::GenConfig {
+        insts: 20,
+        flow: birlink_core::Flow::Flat,
+        barriers: 2,
+        ..birlink_core::gen::GenConfig::default()
+    };
+    let flat = birlink_core::gen::generate(&config, birlink_core::gen::Layout::Files);
+    for inst in cases {
+        let what = inst["name"].clone();
+        let sources: Vec<SourceFile> = flat
+            .iter()
+            .map(|file| {
+                let mut value: Value = serde_json::from_slice(&file.bytes).expect("generated json");
+                if file.path.contains("nc01") {
+                    let Some(insts) =
+                        value.pointer_mut("/functions/0/blocks/0/instructions").and_then(Value::as_array_mut)
+                    else {
+                        panic!("the first block's instructions");
+                    };
+                    insts.push(inst.clone());
+                }
+                SourceFile::text(file.path.clone(), print(&value, Layout::COMPACT))
+            })
+            .collect();
+        let options = birlink_core::LinkOptions { flow: Some(birlink_core::Flow::Flat), ..Default::default() };
+        let outcome = birlink_core::run(sources.clone(), &options);
+        assert!(outcome.report.sync.execution.is_some(), "{what}: the check ran: {:?}", outcome.report.sync.why);
+        check_layouts(&sources, &options).unwrap_or_else(|e| panic!("{what}: {e}"));
+    }
+}

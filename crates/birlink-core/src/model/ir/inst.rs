@@ -29,7 +29,8 @@ use crate::model::view::{Json, JsonView, Text};
 /// `target_core`, so they stay true.
 ///
 /// Its size is what a link set holds per instruction besides the text (56 bytes; a
-/// test keeps it there): a million instructions are 56 MB.
+/// test keeps it there): a million instructions are 56 MB. [`KeysAt`] fills what was
+/// padding.
 #[derive(Clone, Debug)]
 pub struct Inst {
     /// Its JSON: kept text, or its parsed fields (minus a `Loop`'s `blocks`).
@@ -43,6 +44,60 @@ pub struct Inst {
     pub op: Op,
     /// Whether some `sync_info.on_update` entry has a `target_core`.
     pub remote_update: bool,
+    /// Where kept text's `engine`, `sync_info` and `dependencies` values start, when the
+    /// reader found them.
+    pub(super) keys: KeysAt,
+}
+
+/// Where a kept instruction's `engine`, `sync_info` and `dependencies` values start in
+/// its text (0: the key is not there), as the reader found them in its scan, so that
+/// the sync check reads those three values without walking the instruction's members
+/// again ([`Inst::sync_keys`]). Known only when the kept text is the input's own bytes
+/// and the instruction has none of [`KeysAt::OTHER_SYNC_KEYS`] nor one of
+/// [`KeysAt::OTHER_SYNC_OPCODES`]; for any other ([`KeysAt::UNKNOWN`]) the check walks
+/// the members. Offsets are 16 bits: a longer text is unknown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KeysAt {
+    engine: u16,
+    sync_info: u16,
+    dependencies: u16,
+}
+
+impl KeysAt {
+    /// Not found: the members are walked.
+    pub(crate) const UNKNOWN: KeysAt = KeysAt { engine: u16::MAX, sync_info: u16::MAX, dependencies: u16::MAX };
+
+    /// The other top-level keys the sync check reads of an instruction kept as text
+    /// (docs/spec/sync.md §2–§3): one of them makes the offsets unknown.
+    pub(crate) const OTHER_SYNC_KEYS: [&'static str; 6] =
+        ["pipe_id", "send_to_rank", "recv_from_rank", "dma_engine", "dma_blocks", "sema_group"];
+
+    /// The opcodes of kept instructions the sync check reads more of.
+    pub(crate) const OTHER_SYNC_OPCODES: [&'static str; 3] =
+        [opcode::COMPARE_AND_BRANCH, opcode::UNCONDITIONAL_BRANCH, opcode::GROUP_RESET_SEMAPHORES];
+
+    /// The offsets of the three values in a text of `len` bytes (`None`: not there).
+    pub(crate) fn of(len: usize, engine: Option<usize>, sync_info: Option<usize>, dependencies: Option<usize>) -> Self {
+        if len >= usize::from(u16::MAX) {
+            return KeysAt::UNKNOWN;
+        }
+        // Offset 0 is the text's `{`, never a value's start.
+        let at = |offset: Option<usize>| offset.and_then(|o| u16::try_from(o).ok()).unwrap_or(0);
+        KeysAt { engine: at(engine), sync_info: at(sync_info), dependencies: at(dependencies) }
+    }
+}
+
+/// A kept instruction's three values the sync check reads ([`Inst::sync_keys`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SyncKeys<'a> {
+    /// The kept text.
+    pub text: &'a str,
+    /// `engine`.
+    pub engine: Option<Json<'a>>,
+    /// `sync_info`.
+    pub sync_info: Option<Json<'a>>,
+    /// `dependencies`.
+    pub dependencies: Option<Json<'a>>,
 }
 
 /// An instruction's JSON. Kept text is valid compact JSON, exactly what `serde_json`
@@ -210,16 +265,24 @@ impl Inst {
             Some((text, name)) => Held::Owned { text: text.into(), name },
             None => Held::Fields(Box::new(fields)),
         };
-        Inst { held, body, src, op, remote_update }
+        Inst { held, body, src, op, remote_update, keys: KeysAt::UNKNOWN }
     }
 
     /// An instruction no pass acts on, kept as `text`, which is already its compact form
     /// (`json::fast` parsed and checked it): what [`Inst::new`] would make of its fields,
     /// without them. When `text` is a slice of `file`, the instruction keeps a span of it;
-    /// `name` is a slice of `text` (else, rarely, the fields are parsed and held).
-    pub(crate) fn kept(text: &str, file: Option<&FileText>, name: &str, remote_update: bool, src: Option<Src>) -> Inst {
+    /// `name` is a slice of `text` (else, rarely, the fields are parsed and held);
+    /// `keys` are where its sync keys' values lie in `text`.
+    pub(crate) fn kept(
+        text: &str,
+        file: Option<&FileText>,
+        name: &str,
+        remote_update: bool,
+        src: Option<Src>,
+        keys: KeysAt,
+    ) -> Inst {
         let held = Held::kept(text, file, name).unwrap_or_else(|| Held::Fields(Box::new(parse_kept(text))));
-        Inst { held, body: None, src, op: Op::Other, remote_update }
+        Inst { held, body: None, src, op: Op::Other, remote_update, keys }
     }
 
     /// An instruction kept as `text`, its canonical form, which the reader gathers at
@@ -242,7 +305,7 @@ impl Inst {
         });
         let waits = span.is_some();
         let held = span.unwrap_or_else(|| Held::Fields(Box::new(parse_kept(text))));
-        (Inst { held, body: None, src, op: Op::Other, remote_update }, waits)
+        (Inst { held, body: None, src, op: Op::Other, remote_update, keys: KeysAt::UNKNOWN }, waits)
     }
 
     /// Gives a waiting instruction ([`Inst::kept_waiting`]) the text its span is in.
@@ -279,6 +342,36 @@ impl Inst {
             Some(text) if !text.contains('\\') => InstView::Text(Text(text)),
             _ => InstView::Fields(self.fields()),
         }
+    }
+
+    /// A kept instruction's `engine`, `sync_info` and `dependencies`, read where the
+    /// reader found them ([`KeysAt`]): `None` when it did not, or when one of them has
+    /// an escape (which the text view does not read), for the caller to walk
+    /// [`Inst::view`] instead.
+    pub(crate) fn sync_keys(&self) -> Option<SyncKeys<'_>> {
+        if self.keys == KeysAt::UNKNOWN {
+            return None;
+        }
+        let text = self.kept_text()?;
+        let value = |at: u16| -> Result<Option<Json<'_>>, ()> {
+            if at == 0 {
+                return Ok(None);
+            }
+            let at = usize::from(at);
+            let end = crate::model::view::value_end(text.as_bytes(), at).ok_or(())?;
+            let value = text.get(at..end).ok_or(())?;
+            if value.contains('\\') {
+                return Err(());
+            }
+            Ok(Some(Json::Text(Text(value))))
+        };
+        let KeysAt { engine, sync_info, dependencies } = self.keys;
+        Some(SyncKeys {
+            text,
+            engine: value(engine).ok()?,
+            sync_info: value(sync_info).ok()?,
+            dependencies: value(dependencies).ok()?,
+        })
     }
 
     /// The fields, to change them (kept text is parsed first).

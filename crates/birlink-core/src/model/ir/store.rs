@@ -87,7 +87,7 @@ impl Store {
             maps.insts.adjust_all(insts);
         }
         for inst in maps.insts.new_handles() {
-            let Inst { held: _, body, src: _, op: _, remote_update: _ } = &mut self.insts[inst];
+            let Inst { held: _, body, src: _, op: _, remote_update: _, keys: _ } = &mut self.insts[inst];
             if let Some(body) = body {
                 maps.blocks.adjust_all(body);
             }

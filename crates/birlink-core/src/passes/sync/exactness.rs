@@ -7,6 +7,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rustc_hash::{FxHashMap, FxHashSet};
+
 use super::entries::SemKey;
 use super::entries::{Mode, SemKind};
 use super::execution::Ran;
@@ -23,7 +25,7 @@ pub(super) fn reasons(program: &Program<'_>, ran: &Ran, notes: &[&Noted], stuck:
     let mut out = Vec::new();
     let name = |step: u32| Some(program.inst(step).name().to_owned());
     // Waits that do not only wait for a count to grow.
-    let mut waited: HashSet<SemKey> = HashSet::new();
+    let mut waited: FxHashSet<SemKey> = FxHashSet::default();
     for (step, s) in program.steps.iter().enumerate() {
         for wait in program.waits_of(step as u32) {
             waited.insert((s.core(), wait.kind, wait.id));
@@ -39,7 +41,7 @@ pub(super) fn reasons(program: &Program<'_>, ran: &Ran, notes: &[&Noted], stuck:
     }
     // Updates that lower or overwrite a waited semaphore (`evt-set` grows only where it
     // is the only mode updating its semaphore).
-    let mut modes: HashMap<SemKey, HashSet<Mode>> = HashMap::new();
+    let mut modes: FxHashMap<SemKey, HashSet<Mode>> = FxHashMap::default();
     for update in &program.updates {
         modes.entry((update.core(), update.kind, update.id)).or_default().insert(update.mode);
     }

@@ -18,8 +18,49 @@ pub(super) trait Watch {
     /// `step` issues on `lane`, the execution's `seq`-th step, in round `round`: its
     /// rendezvous partners (each with whether it already passed) and what it meets.
     fn issue(&mut self, program: &Program<'_>, at: Issue<'_>);
-    /// The step just issued on `lane` updates `sem` (after [`Watch::issue`]).
-    fn update(&mut self, lane: usize, sem: SemKey);
+    /// The step just issued on `lane` updates `sem`, the execution's `index`-th
+    /// semaphore ([`Semaphores`]), after [`Watch::issue`].
+    fn update(&mut self, lane: usize, sem: SemKey, index: u32);
+}
+
+/// The semaphores the program's waits and updates name, numbered densely (in the order
+/// first named: waits and updates step by step), so that the execution keeps values in
+/// a vector, not a map, and a [`Watch`] can too. Numbered once per run from the static
+/// program: a modular set's dispatcher runs a definition's steps 46 times, each time
+/// without a look-up.
+#[derive(Debug, Default)]
+pub(super) struct Semaphores {
+    /// Each number's semaphore.
+    pub keys: Vec<SemKey>,
+    /// Each wait's number, as the program lists waits.
+    pub waits: Vec<u32>,
+    /// Each update's number, as the program lists updates.
+    pub updates: Vec<u32>,
+}
+
+impl Semaphores {
+    fn of(program: &Program<'_>) -> Semaphores {
+        let mut number: FxHashMap<SemKey, u32> = FxHashMap::default();
+        let mut keys = Vec::new();
+        let mut numbered = |key: SemKey| {
+            *number.entry(key).or_insert_with(|| {
+                keys.push(key);
+                (keys.len() - 1) as u32
+            })
+        };
+        let mut waits = Vec::with_capacity(program.waits.len());
+        let mut updates = Vec::with_capacity(program.updates.len());
+        for (step, s) in program.steps.iter().enumerate() {
+            for w in program.waits_of(step as u32) {
+                waits.push(numbered((s.core(), w.kind, w.id)));
+            }
+            for u in program.updates_of(step as u32) {
+                updates.push(numbered((u.core(), u.kind, u.id)));
+            }
+        }
+        drop(number);
+        Semaphores { keys, waits, updates }
+    }
 }
 
 /// One issue, as a [`Watch`] is told it.
@@ -37,6 +78,8 @@ pub(super) struct Issue<'a> {
     pub partners: &'a [(usize, bool)],
     /// What it meets, when it is a rendezvous.
     pub meet: Option<&'a Meet>,
+    /// Its waits' semaphores' numbers ([`Semaphores`]).
+    pub waits: &'a [u32],
 }
 
 /// The walk's moves (items stepped over, loop iterations begun, calls entered) allowed
@@ -143,6 +186,11 @@ impl Ran {
 struct Exec<'p, 'm> {
     program: &'p Program<'m>,
     ran: Ran,
+    /// The semaphores, numbered.
+    sems: Semaphores,
+    /// Each semaphore's value, by number, and whether an update or a clearing wait
+    /// touched it (what [`Ran::sems`] holds when the run ends).
+    values: Vec<(i64, bool)>,
     /// The engine lane of each core and engine name, for rendezvous partners.
     lane_of: HashMap<(CoreIx, &'p str), usize>,
     recursive_seen: HashSet<(CoreIx, u32)>,
@@ -189,8 +237,12 @@ pub(super) fn run(program: &Program<'_>, watch: &mut dyn Watch, limit: u64) -> R
             }
         })
         .collect();
+    let sems = Semaphores::of(program);
+    let values = vec![(0, false); sems.keys.len()];
     let mut exec = Exec {
         program,
+        sems,
+        values,
         ran: Ran {
             cursors,
             stuck: vec![None; lanes],
@@ -233,7 +285,10 @@ pub(super) fn run(program: &Program<'_>, watch: &mut dyn Watch, limit: u64) -> R
     if exec.ran.stopped && (0..lanes).all(|l| exec.ran.done(l)) {
         exec.ran.stopped = false;
     }
-    exec.ran
+    let Exec { mut ran, sems, values, .. } = exec;
+    ran.sems =
+        sems.keys.into_iter().zip(values).filter(|(_, (_, touched))| *touched).map(|(k, (v, _))| (k, v)).collect();
+    ran
 }
 
 impl Exec<'_, '_> {
@@ -306,8 +361,9 @@ impl Exec<'_, '_> {
         let program = self.program;
         let s = &program.steps[step as usize];
         let core = s.core();
-        for (k, w) in program.waits_of(step).iter().enumerate() {
-            let value = self.ran.sems.get(&(core, w.kind, w.id)).copied().unwrap_or(0);
+        let waits = program.waits_range(step);
+        for (k, (w, &sem)) in program.waits[waits.clone()].iter().zip(&self.sems.waits[waits.clone()]).enumerate() {
+            let (value, _) = self.values[sem as usize];
             if !w.cmp.holds(value, w.value) {
                 self.ran.stuck[lane] = Some(Stuck::Wait(k));
                 return false;
@@ -337,19 +393,23 @@ impl Exec<'_, '_> {
             fifo.pop_front();
         }
         let (seq, round) = (self.ran.steps, self.ran.rounds);
-        watch.issue(program, Issue { lane, step, seq, round, partners: &partners, meet: meet.map(|r| &r.meet) });
-        for w in program.waits_of(step) {
+        let wait_sems = &self.sems.waits[waits.clone()];
+        let meets = meet.map(|r| &r.meet);
+        watch.issue(program, Issue { lane, step, seq, round, partners: &partners, meet: meets, waits: wait_sems });
+        for (w, &sem) in program.waits[waits].iter().zip(wait_sems) {
             if w.clears {
-                self.ran.sems.insert((core, w.kind, w.id), 0);
+                self.values[sem as usize] = (0, true);
             }
         }
-        for u in program.updates_of(step) {
-            let value = self.ran.sems.entry((u.core(), u.kind, u.id)).or_insert(0);
+        let updates = program.updates_range(step);
+        for (u, &sem) in program.updates[updates.clone()].iter().zip(&self.sems.updates[updates]) {
+            let (value, touched) = &mut self.values[sem as usize];
+            *touched = true;
             *value = match u.change() {
                 Change::Add(v) => value.saturating_add(v),
                 Change::Write(v) => v,
             };
-            watch.update(lane, (u.core(), u.kind, u.id));
+            watch.update(lane, (u.core(), u.kind, u.id), sem);
         }
         for &block in program.triggers_of(s) {
             if let Some(queue) = program.steps[block as usize].lane() {

@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use rustc_hash::FxHashMap;
 use serde_json::{json, Value};
 
 use super::execution::Ran;
@@ -265,19 +266,22 @@ type Role<'p> = (bool, &'p str, usize);
 pub(super) fn leftovers(program: &Program<'_>, ran: &Ran, drafts: &mut Vec<Draft>) {
     type Sem = (CoreIx, super::entries::SemKind, u64);
     let cores = program.cores.len();
-    // Every semaphore an update touches, with its role.
-    let mut roles: BTreeMap<Sem, Role<'_>> = BTreeMap::new();
+    // Every semaphore an update touches, with its role: the first local update's
+    // (else the first's) step and place among its updates, its name read at the end.
+    let mut first: FxHashMap<Sem, (bool, u32, usize)> = FxHashMap::default();
     for (step, s) in program.steps.iter().enumerate() {
         for (k, at) in program.updates_range(step as u32).enumerate() {
             let update = &program.updates[at];
             let local = update.core() == s.core();
-            let role = (local, program.inst(step as u32).name(), k);
-            let entry = roles.entry((update.core(), update.kind, update.id)).or_insert(role);
+            let role = (local, step as u32, k);
+            let entry = first.entry((update.core(), update.kind, update.id)).or_insert(role);
             if local && !entry.0 {
                 *entry = role;
             }
         }
     }
+    let roles: BTreeMap<Sem, Role<'_>> =
+        first.into_iter().map(|(sem, (local, step, k))| (sem, (local, program.inst(step).name(), k))).collect();
     let sems: Vec<Sem> = roles.keys().copied().collect();
     let mut parent: Vec<usize> = (0..sems.len()).collect();
     fn find(parent: &mut [usize], mut i: usize) -> usize {
@@ -293,8 +297,8 @@ pub(super) fn leftovers(program: &Program<'_>, ran: &Ran, drafts: &mut Vec<Draft
             parent[a.max(b)] = a.min(b);
         }
     };
-    let mut by_id: HashMap<(super::entries::SemKind, u64), usize> = HashMap::new();
-    let mut by_role: HashMap<(super::entries::SemKind, Role<'_>), usize> = HashMap::new();
+    let mut by_id: FxHashMap<(super::entries::SemKind, u64), usize> = FxHashMap::default();
+    let mut by_role: FxHashMap<(super::entries::SemKind, Role<'_>), usize> = FxHashMap::default();
     for (i, sem) in sems.iter().enumerate() {
         if let Some(&j) = by_id.get(&(sem.1, sem.2)) {
             union(&mut parent, i, j);

@@ -4,7 +4,7 @@
 //! no block), both in the functions the entry reaches and the queues' blocks, in the
 //! set's order.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use serde_json::{json, Value};
 
@@ -88,7 +88,7 @@ pub(super) fn notes<'n>(program: &'n Program<'_>, recursive: &'n [Noted]) -> Vec
 pub(super) fn unknown_semaphores(program: &Program<'_>, drafts: &mut Vec<Draft>) {
     // Grown as semaphores are met, not sized for every update at once (a set of 800k
     // updates touches a few thousand semaphores).
-    let mut touched: HashSet<(CoreIx, super::entries::SemKind, u64)> = HashSet::new();
+    let mut touched: FxHashSet<(CoreIx, super::entries::SemKind, u64)> = FxHashSet::default();
     for u in &program.updates {
         touched.insert((u.core(), u.kind, u.id));
     }

@@ -524,6 +524,8 @@ struct Builder<'m> {
     module: &'m Module,
     /// Instruction names, interned (dependencies name them).
     names: FxHashMap<&'m str, u32>,
+    /// Each instruction's name's number, by its handle's index.
+    name_of: Vec<u32>,
     /// Dependency names no instruction of the core bears.
     strangers: FxHashMap<String, u32>,
     engines: Vec<String>,
@@ -532,6 +534,9 @@ struct Builder<'m> {
     memlocs: FxHashMap<&'m str, Vec<(u32, Option<u32>)>>,
     /// The names of the memory locations that are shared cells.
     shared: Vec<&'m str>,
+    /// Finds any of `shared` or a backslash in a text (`None`: it could not be built,
+    /// and every text may share).
+    sharing: Option<aho_corasick::AhoCorasick>,
     /// Queues' blocks by queue and name, with their steps once made.
     blocks: Vec<(&'m str, Vec<(&'m str, u32)>)>,
     /// Blocks some trigger names.
@@ -843,11 +848,13 @@ impl<'m> Builder<'m> {
             cores,
             module,
             names: FxHashMap::default(),
+            name_of: Vec::new(),
             strangers: FxHashMap::default(),
             engines: Vec::new(),
             functions: FxHashMap::default(),
             memlocs: FxHashMap::default(),
             shared: Vec::new(),
+            sharing: None,
             blocks: Vec::new(),
             triggered: HashSet::new(),
             order: 0,
@@ -878,6 +885,8 @@ impl<'m> Builder<'m> {
                 }
             }
         }
+        let patterns = builder.shared.iter().copied().chain(["\\"]);
+        builder.sharing = aho_corasick::AhoCorasick::new(patterns).ok();
         builder
     }
 
@@ -888,9 +897,11 @@ impl<'m> Builder<'m> {
         // Names first, when the core is read (not while the cores before it are): a
         // dependency may name an instruction further on.
         self.names.reserve(store.insts.len());
+        self.name_of.reserve_exact(store.insts.len());
         for (_, inst) in store.insts.iter() {
             let next = self.names.len() as u32;
-            self.names.entry(inst.name()).or_insert(next);
+            let number = *self.names.entry(inst.name()).or_insert(next);
+            self.name_of.push(number);
         }
         // The queues' blocks by name, for triggers (their steps are made after the
         // functions', in the set's order).
@@ -1042,7 +1053,19 @@ impl<'m> Builder<'m> {
     fn step(&mut self, inst: Handle<Inst>, function: Option<u32>, order: u32) -> (u32, Found) {
         let module = self.module;
         let i = &module.store.insts[inst];
+        // Most instructions: the three keys where the reader found them, when the text
+        // names no shared memory location (else its operands are read, below).
+        if let Some(found) = i.sync_keys().filter(|found| !self.may_share(Some(found.text))) {
+            let keys = Keys {
+                engine: found.engine,
+                sync: found.sync_info,
+                dependencies: found.dependencies,
+                ..Keys::default()
+            };
+            return self.step_of(inst, function, order, keys, false);
+        }
         let view = i.view();
+        let shares = self.may_share(view.text());
         let mut keys = Keys::default();
         view.for_each_member(&mut |key, value| match key {
             "engine" => keys.engine = Some(value),
@@ -1061,6 +1084,20 @@ impl<'m> Builder<'m> {
             "cores" => keys.cores = Some(value),
             _ => {}
         });
+        self.step_of(inst, function, order, keys, shares)
+    }
+
+    /// [`Builder::step`] once its keys are read (`shares`: its operands may name a
+    /// shared memory location).
+    fn step_of(
+        &mut self,
+        inst: Handle<Inst>,
+        function: Option<u32>,
+        order: u32,
+        keys: Keys<'_>,
+        shares: bool,
+    ) -> (u32, Found) {
+        let i = &self.module.store.insts[inst];
         let opcode = keys.opcode.and_then(Json::as_str).unwrap_or("");
         let found = Found {
             triggers: keys.triggers,
@@ -1072,7 +1109,11 @@ impl<'m> Builder<'m> {
         };
         let engine = keys.engine.and_then(Json::as_str).unwrap_or("Unassigned");
         let engine = self.intern_engine(engine);
-        let name = self.intern_name(i.name());
+        // Numbered with the core's names (an instruction of the module always is).
+        let name = match self.name_of.get(inst.index()) {
+            Some(&number) => number,
+            None => self.intern_name(i.name()),
+        };
         let index = self.program.steps.len() as u32;
         // Waits and updates.
         let (mut waited, mut updated) = (false, false);
@@ -1139,7 +1180,7 @@ impl<'m> Builder<'m> {
         // descriptors' own. Its operands are read only when its text names a shared
         // memory location at all (most instructions touch none).
         let accesses_start = self.program.accesses.len();
-        if self.may_share(view.text()) {
+        if shares {
             self.operands(keys.ins, function, false);
             self.operands(keys.outs, function, true);
             if i.op == Op::DmaBlock {
@@ -1191,14 +1232,13 @@ impl<'m> Builder<'m> {
     }
 
     /// Whether an instruction whose kept text is `text` may name a shared memory
-    /// location (a parsed instruction, or a core with many shared names: it may).
+    /// location: its text holds one's name or an escape (one pass of the searcher), or
+    /// it is parsed (`None`) and the core has shared memory at all.
     fn may_share(&self, text: Option<&str>) -> bool {
-        const SCANNED: usize = 16;
-        match text {
-            Some(text) if self.shared.len() <= SCANNED => {
-                self.shared.iter().any(|name| memchr::memmem::find(text.as_bytes(), name.as_bytes()).is_some())
-            }
-            _ => !self.shared.is_empty(),
+        match (text, &self.sharing) {
+            _ if self.shared.is_empty() => false,
+            (Some(text), Some(searcher)) => searcher.is_match(text),
+            _ => true,
         }
     }
 

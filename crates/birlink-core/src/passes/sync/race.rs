@@ -52,8 +52,8 @@ pub(super) struct Race {
     clocks: Vec<u32>,
     /// Each lane's core.
     core_of: Vec<usize>,
-    /// Semaphores' clocks.
-    sems: FxHashMap<SemKey, Box<[u32]>>,
+    /// Semaphores' clocks, by the execution's numbers (`None`: never updated).
+    sems: Vec<Option<Box<[u32]>>>,
     /// Each lane's clock when it last arrived at a rendezvous, by what it meets.
     arrivals: HashMap<(u32, Meet), Box<[u32]>>,
     /// Each queue lane's FIFO of trigger clocks (`None`: in the FIFO from the start).
@@ -62,8 +62,9 @@ pub(super) struct Race {
     slot_of_step: Vec<u32>,
     /// Each dependency's slot, as the program lists dependencies.
     dependency_slots: Vec<u32>,
-    /// Each slot's latest issue: its lane and that lane's entry then (`u32::MAX`: none).
-    slot_at: Vec<(u32, u32)>,
+    /// Each slot's latest issue: its lane, that lane's entry then (`u32::MAX`: none) and
+    /// where in the lane's ring its clock was kept (a later issue may have taken it).
+    slot_at: Vec<(u32, u32, u32)>,
     /// Each lane's clocks at its last [`RING`] issues of a dependency target, and their
     /// own entries; the next place to write.
     ring: Vec<u32>,
@@ -120,12 +121,12 @@ impl Race {
             lanes,
             clocks: vec![0; lanes * lanes],
             core_of: program.lanes.iter().map(|l| l.core).collect(),
-            sems: FxHashMap::default(),
+            sems: Vec::new(),
             arrivals: HashMap::new(),
             triggers,
             slot_of_step,
             dependency_slots,
-            slot_at: vec![(u32::MAX, 0); slots as usize],
+            slot_at: vec![(u32::MAX, 0, 0); slots as usize],
             ring: vec![0; lanes * RING * lanes],
             ring_ticks: vec![0; lanes * RING],
             ring_next: vec![0; lanes],
@@ -152,12 +153,12 @@ impl Watch for Race {
     /// rendezvous partners' arrival clocks join too (a partner that passed, its kept
     /// one); a queue lane takes its FIFO's head's trigger clock.
     fn issue(&mut self, program: &Program<'_>, at: Issue<'_>) {
-        let Issue { lane, step, partners, meet, .. } = at;
+        let Issue { lane, step, partners, meet, waits, .. } = at;
         let s = &program.steps[step as usize];
         // Its waits' semaphores.
         let n = self.lanes;
-        for w in program.waits_of(step) {
-            if let Some(theirs) = self.sems.get(&(s.core(), w.kind, w.id)) {
+        for &sem in waits {
+            if let Some(Some(theirs)) = self.sems.get(sem as usize) {
                 for (mine, theirs) in self.clocks[lane * n..(lane + 1) * n].iter_mut().zip(theirs.iter()) {
                     *mine = (*mine).max(*theirs);
                 }
@@ -185,14 +186,16 @@ impl Watch for Race {
         }
         // Its dependencies at their latest issue (their lane's kept clock then).
         for at in program.dependencies_range(step) {
-            let (other, tick) = self.slot_at[self.dependency_slots[at] as usize];
+            let (other, tick, kept) = self.slot_at[self.dependency_slots[at] as usize];
             if other == u32::MAX {
                 continue;
             }
             let other = other as usize;
-            let ticks = &self.ring_ticks[other * RING..(other + 1) * RING];
-            // The issue kept with that entry, else the oldest kept (the next to write).
-            let k = ticks.iter().position(|&t| t == tick).unwrap_or(self.ring_next[other]);
+            // The issue kept with that entry (a lane's entries only grow, so its place
+            // still holds it when it holds that entry), else the oldest kept (the next
+            // to write).
+            let kept = kept as usize;
+            let k = if self.ring_ticks[other * RING + kept] == tick { kept } else { self.ring_next[other] };
             let from = (other * RING + k) * n;
             let (ring, clocks) = (&self.ring, &mut self.clocks);
             for (mine, theirs) in clocks[lane * n..(lane + 1) * n].iter_mut().zip(&ring[from..from + n]) {
@@ -216,7 +219,7 @@ impl Watch for Race {
             let to = (lane * RING + k) * n;
             let (clocks, ring) = (&self.clocks, &mut self.ring);
             ring[to..to + n].copy_from_slice(&clocks[lane * n..(lane + 1) * n]);
-            self.slot_at[slot as usize] = (lane as u32, tick);
+            self.slot_at[slot as usize] = (lane as u32, tick, k as u32);
         }
         // The blocks it triggers carry its clock.
         for &block in program.triggers_of(s) {
@@ -228,10 +231,14 @@ impl Watch for Race {
     }
 
     /// An update by `lane` of a semaphore: the semaphore's clock joins the lane's.
-    fn update(&mut self, lane: usize, sem: SemKey) {
+    fn update(&mut self, lane: usize, _sem: SemKey, index: u32) {
         let n = self.lanes;
         let clock = &self.clocks[lane * n..(lane + 1) * n];
-        let entry = self.sems.entry(sem).or_insert_with(|| vec![0; n].into_boxed_slice());
+        let index = index as usize;
+        if self.sems.len() <= index {
+            self.sems.resize(index + 1, None);
+        }
+        let entry = self.sems[index].get_or_insert_with(|| vec![0; n].into_boxed_slice());
         for (theirs, mine) in entry.iter_mut().zip(clock) {
             *theirs = (*theirs).max(*mine);
         }

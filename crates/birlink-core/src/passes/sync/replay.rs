@@ -60,7 +60,7 @@ impl Watch for Trace {
         }
     }
 
-    fn update(&mut self, _lane: usize, sem: SemKey) {
+    fn update(&mut self, _lane: usize, sem: SemKey, _index: u32) {
         let (seq, core) = self.current;
         if sem.0 != core {
             self.pending.entry(sem).or_default().push(seq);

@@ -630,7 +630,9 @@ impl<'d> Reader<'d> {
             return Some((self.store.insts.push(inst), waits));
         }
         if canonical.unchanged {
-            let inst = Inst::kept(canonical.text, Some(&self.doc.text), name, remote_update(sync), src);
+            // The text is the input: the sync check's keys are where the tape says.
+            let keys = top.keys_at(op);
+            let inst = Inst::kept(canonical.text, Some(&self.doc.text), name, remote_update(sync), src, keys);
             return Some((self.store.insts.push(inst), false));
         }
         if self.rewritten.text.len() + canonical.text.len() > self.rewritten.text.capacity() {

@@ -347,6 +347,54 @@ mod tests {
         assert_eq!(kept, ["0 Queue m", "1 Memref gone", "2 Memref gone", "3 Queue m", "4 Call m"]);
     }
 
+    #[test]
+    fn the_reader_says_where_the_sync_checks_keys_are_only_when_it_read_them_in_place() {
+        use crate::model::view::JsonView;
+        let insts = [
+            r#"{"dependencies":[["a","Flow"]],"engine":"PE","name":"plain","opcode":"Matmult","sync_info":{"on_wait":[{"id":4,"wait_value":1}]}}"#,
+            r#"{"name":"bare","opcode":"Matmult"}"#,
+            r#"{"engine":"DMA","name":"piped","opcode":"SendRecv","pipe_id":3}"#,
+            r#"{"dma_blocks":["b"],"engine":"SP","name":"trigger","opcode":"DmaTrigger"}"#,
+            r#"{"engine":"Pool","name":"reset","opcode":"GroupResetSemaphores","sema_group":[1]}"#,
+            r#"{"name":"jump","opcode":"UnconditionalBranch","target":"b0"}"#,
+            r#"{"dependencies":["x\u0041"],"engine":"PE","name":"escaped","opcode":"Matmult"}"#,
+        ];
+        let compact = FileText::new(format!(
+            r#"{{"functions":[{{"name":"f","blocks":[{{"name":"b0","instructions":[{}]}}]}}]}}"#,
+            insts.join(",")
+        ));
+        let read = module(&compact);
+        type Keys = Option<(String, String, String)>;
+        let found: Vec<(&str, Keys)> = read
+            .store
+            .insts
+            .iter()
+            .map(|(_, inst)| {
+                let text = |v: Option<crate::model::view::Json<'_>>| {
+                    v.map(|v| v.compact_text().into_owned()).unwrap_or_default()
+                };
+                (inst.name(), inst.sync_keys().map(|k| (text(k.engine), text(k.sync_info), text(k.dependencies))))
+            })
+            .collect();
+        let plain = (
+            r#""PE""#.to_owned(),
+            r#"{"on_wait":[{"id":4,"wait_value":1}]}"#.to_owned(),
+            r#"[["a","Flow"]]"#.to_owned(),
+        );
+        assert_eq!(found[0], ("plain", Some(plain)));
+        assert_eq!(found[1], ("bare", Some(Default::default())));
+        // Another key or opcode the check reads, or an escape in a value it reads: walked.
+        for (name, keys) in &found[2..] {
+            assert_eq!(*keys, None, "{name}");
+        }
+        // A text the reader wrote again (indented here) has no offsets: walked.
+        let pretty = FileText::new(
+            serde_json::to_string_pretty(&serde_json::from_str::<serde_json::Value>(&compact).unwrap()).unwrap(),
+        );
+        let read = module(&pretty);
+        assert!(read.store.insts.iter().all(|(_, inst)| inst.sync_keys().is_none()));
+    }
+
     #[cfg(target_pointer_width = "64")]
     #[test]
     fn an_instruction_stays_small() {

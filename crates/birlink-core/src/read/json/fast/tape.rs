@@ -4,6 +4,7 @@
 //! tape), [`Top`] (the common top-level keys found at once), [`Node`] (one value, a
 //! [`JsonView`] as a parsed map is) — so no text is scanned twice.
 
+use crate::model::ir::KeysAt;
 use crate::model::view::{JsonType, JsonView};
 
 /// One value on the tape: its kind, where it is in the input (offsets from the
@@ -88,7 +89,8 @@ impl<'s> Canonical<'s> {
 }
 
 /// The top-level keys [`Top`] finds at once.
-pub(super) const TOP_KEYS: [&str; 11] = [
+/// `engine` and the keys after it are the sync check's ([`KeysAt`]).
+pub(super) const TOP_KEYS: [&str; 18] = [
     "name",
     "opcode",
     "sync_info",
@@ -100,6 +102,13 @@ pub(super) const TOP_KEYS: [&str; 11] = [
     "on_true",
     "on_false",
     "instance",
+    "engine",
+    "pipe_id",
+    "send_to_rank",
+    "recv_from_rank",
+    "dma_engine",
+    "dma_blocks",
+    "sema_group",
 ];
 
 /// Where [`Top`] keeps `key`: its index in [`TOP_KEYS`] (a `match`, which compares a
@@ -117,6 +126,13 @@ pub(super) fn top_slot(key: &str) -> Option<usize> {
         "on_true" => 8,
         "on_false" => 9,
         "instance" => 10,
+        "engine" => 11,
+        "pipe_id" => 12,
+        "send_to_rank" => 13,
+        "recv_from_rank" => 14,
+        "dma_engine" => 15,
+        "dma_blocks" => 16,
+        "sema_group" => 17,
         _ => return None,
     })
 }
@@ -140,6 +156,23 @@ impl<'s> Top<'s> {
             },
             None => self.root.get(key),
         }
+    }
+
+    /// Where the sync check's three values start in the instruction's input text
+    /// ([`KeysAt`]), for an instruction whose opcode is `opcode`: unknown when it has
+    /// one of the other keys the check reads, or one of the opcodes it reads more of.
+    pub(crate) fn keys_at(&self, opcode: &str) -> KeysAt {
+        let other = |key: &&str| top_slot(key).is_some_and(|slot| self.found[slot] != 0);
+        if KeysAt::OTHER_SYNC_KEYS.iter().any(other) || KeysAt::OTHER_SYNC_OPCODES.contains(&opcode) {
+            return KeysAt::UNKNOWN;
+        }
+        let Some(root) = self.root.slot() else { return KeysAt::UNKNOWN };
+        let start = |key: &str| -> Option<usize> {
+            let index = self.found[top_slot(key)?];
+            let slot = self.root.tape.get(index as usize).filter(|_| index != 0)?;
+            slot.start.checked_sub(root.start).map(|at| at as usize)
+        };
+        KeysAt::of((root.end - root.start) as usize, start("engine"), start("sync_info"), start("dependencies"))
     }
 }
 

@@ -252,10 +252,13 @@ fn read(
 
 /// Every pass of a work directory's dumps with what it changed, where the cores parted
 /// and, when asked, one entity's history. `paths` are the directory's files (relative,
-/// `/`-separated); `content` gives a file's content by index, asked once per dump, one
-/// at a time, best as `Content::Later` (the loader then reads it in chunks: nothing
-/// holds more than the dump being read and the summaries); `log` orders the passes when
-/// given.
+/// `/`-separated); `content` gives a file's content by index, asked once per dump (and
+/// once more for a module's previous dump when the next has its length, to compare
+/// their bytes), one at a time, best as `Content::Later` (the loader then reads it in
+/// chunks: nothing holds more than the dump being read and the summaries); `log`
+/// orders the passes when given. A dump that is its module's previous dump again — the
+/// same length and 128-bit digest: its pass changed nothing — is not read (birlink's
+/// reading: the digest stands for the bytes).
 pub fn history(
     paths: &[String],
     content: &mut dyn FnMut(usize) -> Content,
@@ -285,6 +288,45 @@ pub struct HistoryRun {
     between: BTreeMap<u32, (BTreeSet<OnlyOn>, BTreeSet<CountsDiffer>)>,
     followed: Vec<EntityState>,
     last_seen: BTreeMap<u64, Option<String>>,
+    /// Each module's last dump: its index, length and digest (when its bytes were read
+    /// whole: [`Fingerprint`]).
+    fingerprints: BTreeMap<Place, Fingerprint>,
+    /// Dumps not read: each its module's last dump again.
+    unchanged: usize,
+}
+
+/// What identifies a module's last dump's bytes: a dump of the same length and digest
+/// is the same dump again (its pass changed nothing), and is not read.
+#[derive(Clone, Copy, Debug)]
+struct Fingerprint {
+    /// The dump's index among the paths (to read it again for its digest).
+    index: usize,
+    len: u64,
+    /// Its bytes' digest, once they were read whole.
+    digest: Option<(u64, u64)>,
+}
+
+/// A 128-bit digest of bytes (two 64-bit multiply-rotate lanes over 8-byte words, each
+/// with a final mix): what [`Fingerprint`] compares. Not cryptographic: it tells a dump
+/// from the one before it, which no one crafts.
+fn digest(bytes: &[u8]) -> (u64, u64) {
+    const K1: u64 = 0x9e37_79b9_7f4a_7c15;
+    const K2: u64 = 0xc2b2_ae3d_27d4_eb4f;
+    let (mut a, mut b) = (K1 ^ bytes.len() as u64, K2.wrapping_add(bytes.len() as u64));
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        a = (a.rotate_left(5) ^ w).wrapping_mul(K1);
+        b = (b.rotate_left(29) ^ w).wrapping_mul(K2);
+    }
+    let mut word = [0u8; 8];
+    word[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    let w = u64::from_le_bytes(word);
+    a = (a.rotate_left(5) ^ w).wrapping_mul(K1);
+    b = (b.rotate_left(29) ^ w).wrapping_mul(K2);
+    (summary::stable_hash(&a.to_le_bytes()), summary::stable_hash(&b.to_le_bytes()))
 }
 
 impl HistoryRun {
@@ -309,7 +351,44 @@ impl HistoryRun {
             between: BTreeMap::new(),
             followed: Vec::new(),
             last_seen: BTreeMap::new(),
+            fingerprints: BTreeMap::new(),
+            unchanged: 0,
         }
+    }
+
+    /// How many dumps were not read so far, each being its module's last dump again
+    /// (the same length and digest: its pass changed nothing).
+    pub fn unchanged_dumps(&self) -> usize {
+        self.unchanged
+    }
+
+    /// A dump's content, or `None` when it is its module's last dump again (the same
+    /// length and digest: only then are its bytes, and the last dump's, read whole and
+    /// compared). Its fingerprint is kept either way.
+    fn unless_unchanged(
+        &mut self,
+        index: usize,
+        place: Place,
+        content: &mut dyn FnMut(usize) -> Content,
+    ) -> Option<Content> {
+        let this = content(index);
+        let len = this.len();
+        let last = self.fingerprints.get(&place).copied();
+        let mut fingerprint = Fingerprint { index, len, digest: None };
+        let same_len = last.filter(|last| last.len == len && len > 0);
+        let Some(last) = same_len else {
+            self.fingerprints.insert(place, fingerprint);
+            return Some(this);
+        };
+        let bytes = match this.read() {
+            Ok(bytes) => bytes,
+            Err(why) => return Some(Content::Unreadable(why)),
+        };
+        let now = digest(&bytes);
+        fingerprint.digest = Some(now);
+        self.fingerprints.insert(place, fingerprint);
+        let before = last.digest.or_else(|| content(last.index).read().ok().map(|b| digest(&b)));
+        (before != Some(now)).then_some(Content::Bytes(bytes))
     }
 
     /// The passes dumped.
@@ -337,14 +416,36 @@ impl HistoryRun {
         let mut row = PassRow { name: pass.clone(), index, changed: Vec::new() };
         let mut now: BTreeMap<Place, Summary> = BTreeMap::new();
         let mut summed = Vec::with_capacity(dumps.len());
-        for chunk in dumps.chunks(self.threads) {
-            let contents: Vec<Content> = chunk.iter().map(|(i, _)| content(*i)).collect();
-            summed.extend(chunk.iter().cloned().zip(sum_up(chunk, contents, &self.paths, entity)));
+        // A dump that is its module's last again is that dump's summary again; the
+        // others are read, in chunks of `threads`.
+        let mut to_read = Vec::new();
+        let mut contents = Vec::new();
+        for (i, dump) in &dumps {
+            match self.unless_unchanged(*i, dump.place, content) {
+                Some(read) => {
+                    to_read.push((*i, dump.clone()));
+                    contents.push(read);
+                }
+                None => {
+                    self.unchanged += 1;
+                    let again = self.last.get(&dump.place).cloned().map(|summary| (summary, Vec::new()));
+                    summed.push(((*i, dump.clone()), again.ok_or_else(|| "no summary of its last dump".to_owned())));
+                }
+            }
         }
+        let mut contents = contents.into_iter();
+        for chunk in to_read.chunks(self.threads) {
+            let these: Vec<Content> = contents.by_ref().take(chunk.len()).collect();
+            summed.extend(chunk.iter().cloned().zip(sum_up(chunk, these, &self.paths, entity)));
+        }
+        // In the pass's order of dumps, as before.
+        summed.sort_by_key(|((i, _), _)| dumps.iter().position(|(j, _)| j == i));
         for ((i, dump), read) in summed {
             let (summary, kept) = match read {
                 Ok(read) => read,
                 Err(why) => {
+                    // Not a module's last dump to compare the next one with.
+                    self.fingerprints.remove(&dump.place);
                     self.out.unread.push(Unread { file: self.paths[i].clone(), why });
                     continue;
                 }

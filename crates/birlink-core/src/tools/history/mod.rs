@@ -306,27 +306,72 @@ struct Fingerprint {
     digest: Option<(u64, u64)>,
 }
 
-/// A 128-bit digest of bytes (two 64-bit multiply-rotate lanes over 8-byte words, each
-/// with a final mix): what [`Fingerprint`] compares. Not cryptographic: it tells a dump
-/// from the one before it, which no one crafts.
-fn digest(bytes: &[u8]) -> (u64, u64) {
+/// A 128-bit digest of bytes, fed chunk by chunk (two 64-bit multiply-rotate lanes
+/// over 8-byte words, each with a final mix): what [`Fingerprint`] compares. Not
+/// cryptographic: it tells a dump from the one before it, which no one crafts.
+struct Digest {
+    a: u64,
+    b: u64,
+    len: u64,
+    /// The bytes of a word not yet whole.
+    pending: [u8; 8],
+    filled: usize,
+}
+
+impl Digest {
     const K1: u64 = 0x9e37_79b9_7f4a_7c15;
     const K2: u64 = 0xc2b2_ae3d_27d4_eb4f;
-    let (mut a, mut b) = (K1 ^ bytes.len() as u64, K2.wrapping_add(bytes.len() as u64));
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        a = (a.rotate_left(5) ^ w).wrapping_mul(K1);
-        b = (b.rotate_left(29) ^ w).wrapping_mul(K2);
+
+    fn new() -> Digest {
+        Digest { a: Digest::K1, b: Digest::K2, len: 0, pending: [0; 8], filled: 0 }
     }
-    let mut word = [0u8; 8];
-    word[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    let w = u64::from_le_bytes(word);
-    a = (a.rotate_left(5) ^ w).wrapping_mul(K1);
-    b = (b.rotate_left(29) ^ w).wrapping_mul(K2);
-    (summary::stable_hash(&a.to_le_bytes()), summary::stable_hash(&b.to_le_bytes()))
+
+    fn word(&mut self, w: u64) {
+        self.a = (self.a.rotate_left(5) ^ w).wrapping_mul(Digest::K1);
+        self.b = (self.b.rotate_left(29) ^ w).wrapping_mul(Digest::K2);
+    }
+
+    fn update(&mut self, mut bytes: &[u8]) {
+        self.len += bytes.len() as u64;
+        if self.filled > 0 {
+            let take = (8 - self.filled).min(bytes.len());
+            self.pending[self.filled..self.filled + take].copy_from_slice(&bytes[..take]);
+            self.filled += take;
+            bytes = &bytes[take..];
+            if self.filled < 8 {
+                return;
+            }
+            self.word(u64::from_le_bytes(self.pending));
+            self.filled = 0;
+        }
+        let mut words = bytes.chunks_exact(8);
+        for chunk in &mut words {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.word(u64::from_le_bytes(word));
+        }
+        let rest = words.remainder();
+        self.pending[..rest.len()].copy_from_slice(rest);
+        self.filled = rest.len();
+    }
+
+    fn finish(mut self) -> (u64, u64) {
+        let mut last = [0u8; 8];
+        last[..self.filled].copy_from_slice(&self.pending[..self.filled]);
+        self.word(u64::from_le_bytes(last) ^ self.len);
+        (summary::stable_hash(&self.a.to_le_bytes()), summary::stable_hash(&self.b.to_le_bytes()))
+    }
+
+    /// The digest of a content's bytes, read chunk by chunk (never held whole).
+    fn of(content: Content) -> Result<(u64, u64), String> {
+        let mut digest = Digest::new();
+        match content {
+            Content::Bytes(bytes) => digest.update(&bytes),
+            Content::Unreadable(why) => return Err(why),
+            Content::Later { reader, .. } => reader.each_chunk(&mut |chunk| digest.update(chunk))?,
+        }
+        Ok(digest.finish())
+    }
 }
 
 impl HistoryRun {
@@ -363,8 +408,8 @@ impl HistoryRun {
     }
 
     /// A dump's content, or `None` when it is its module's last dump again (the same
-    /// length and digest: only then are its bytes, and the last dump's, read whole and
-    /// compared). Its fingerprint is kept either way.
+    /// length and digest: only then are its bytes, and the last dump's, read for their
+    /// digests). Its fingerprint is kept either way.
     fn unless_unchanged(
         &mut self,
         index: usize,
@@ -380,15 +425,16 @@ impl HistoryRun {
             self.fingerprints.insert(place, fingerprint);
             return Some(this);
         };
-        let bytes = match this.read() {
-            Ok(bytes) => bytes,
+        // Both digests read chunk by chunk: no dump is held for them; one that differs
+        // is asked for again and read as any.
+        let now = match Digest::of(this) {
+            Ok(now) => now,
             Err(why) => return Some(Content::Unreadable(why)),
         };
-        let now = digest(&bytes);
         fingerprint.digest = Some(now);
         self.fingerprints.insert(place, fingerprint);
-        let before = last.digest.or_else(|| content(last.index).read().ok().map(|b| digest(&b)));
-        (before != Some(now)).then_some(Content::Bytes(bytes))
+        let before = last.digest.or_else(|| Digest::of(content(last.index)).ok());
+        (before != Some(now)).then(|| content(index))
     }
 
     /// The passes dumped.
@@ -417,28 +463,27 @@ impl HistoryRun {
         let mut now: BTreeMap<Place, Summary> = BTreeMap::new();
         let mut summed = Vec::with_capacity(dumps.len());
         // A dump that is its module's last again is that dump's summary again; the
-        // others are read, in chunks of `threads`.
-        let mut to_read = Vec::new();
-        let mut contents = Vec::new();
-        for (i, dump) in &dumps {
-            match self.unless_unchanged(*i, dump.place, content) {
-                Some(read) => {
-                    to_read.push((*i, dump.clone()));
-                    contents.push(read);
-                }
-                None => {
-                    self.unchanged += 1;
-                    let again = self.last.get(&dump.place).cloned().map(|summary| (summary, Vec::new()));
-                    summed.push(((*i, dump.clone()), again.ok_or_else(|| "no summary of its last dump".to_owned())));
+        // others are read, `threads` at a time, each asked for just before it is read.
+        for chunk in dumps.chunks(self.threads) {
+            let mut to_read = Vec::with_capacity(chunk.len());
+            let mut contents = Vec::with_capacity(chunk.len());
+            for (i, dump) in chunk {
+                match self.unless_unchanged(*i, dump.place, content) {
+                    Some(read) => {
+                        to_read.push((*i, dump.clone()));
+                        contents.push(read);
+                    }
+                    None => {
+                        self.unchanged += 1;
+                        let again = self.last.get(&dump.place).cloned().map(|summary| (summary, Vec::new()));
+                        let again = again.ok_or_else(|| "no summary of its last dump".to_owned());
+                        summed.push(((*i, dump.clone()), again));
+                    }
                 }
             }
+            summed.extend(to_read.iter().cloned().zip(sum_up(&to_read, contents, &self.paths, entity)));
         }
-        let mut contents = contents.into_iter();
-        for chunk in to_read.chunks(self.threads) {
-            let these: Vec<Content> = contents.by_ref().take(chunk.len()).collect();
-            summed.extend(chunk.iter().cloned().zip(sum_up(chunk, these, &self.paths, entity)));
-        }
-        // In the pass's order of dumps, as before.
+        // In the pass's order of dumps.
         summed.sort_by_key(|((i, _), _)| dumps.iter().position(|(j, _)| j == i));
         for ((i, dump), read) in summed {
             let (summary, kept) = match read {
@@ -651,4 +696,36 @@ fn differences(cores: &[(u64, &Summary)]) -> (BTreeSet<OnlyOn>, BTreeSet<CountsD
         }
     }
     (only_on, counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Digest;
+
+    fn whole(bytes: &[u8]) -> (u64, u64) {
+        let mut digest = Digest::new();
+        digest.update(bytes);
+        digest.finish()
+    }
+
+    #[test]
+    fn a_digest_does_not_depend_on_how_the_bytes_are_cut_and_tells_any_change() {
+        let bytes: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let expected = whole(&bytes);
+        for cut in [1, 3, 7, 8, 9, 64, 999] {
+            let mut digest = Digest::new();
+            bytes.chunks(cut).for_each(|chunk| digest.update(chunk));
+            assert_eq!(digest.finish(), expected, "chunks of {cut}");
+        }
+        for at in [0, 7, 8, 500, 999] {
+            let mut other = bytes.clone();
+            other[at] ^= 1;
+            assert_ne!(whole(&other), expected, "byte {at}");
+        }
+        // A zero byte more, or less, is another length.
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_ne!(whole(&longer), expected);
+        assert_ne!(whole(&bytes[..999]), whole(&[&bytes[..999], &[0u8][..]].concat()));
+    }
 }

@@ -137,9 +137,10 @@ impl LinkArgs {
         let log_path = self.out.join("bir_linker.log");
         // The linked set is written while the sync check runs (it needs no finding).
         let mut wrote_linked: Option<Result<(), Error>> = None;
-        let outcome = birlink_core::passes::run_beside(sources, &options, &mut |_| {}, &mut |set| {
+        let mut write_beside = |set: &birlink_core::model::linked::LinkedSet| {
             wrote_linked = Some(write_linked(set, &linked_path, self.text.then_some(&text_path)));
-        });
+        };
+        let outcome = birlink_core::passes::run_beside(sources, &options, &mut |_| {}, Some(&mut write_beside));
         let mut written = Vec::new();
         write(&report_path, birlink_core::report_json(&outcome))?;
         written.push(report_path);

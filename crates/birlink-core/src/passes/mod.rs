@@ -65,14 +65,15 @@ fn skip_sync(flow: Flow, passes: &[PassRow], linked: Option<&LinkedSet>, check: 
     }
 }
 
-/// The sync check of `set`, `beside` given the set meanwhile on its own thread (where
-/// threads may be spawned and more than one is allowed), else first.
+/// The sync check of `set`, `beside` (when given) given the set meanwhile on its own
+/// thread (where threads may be spawned and more than one is allowed), else first.
 fn check_beside(
     set: &LinkedSet,
     deny: sync::Deny,
     threads: usize,
-    beside: &mut (dyn FnMut(&LinkedSet) + Send),
+    beside: Option<&mut (dyn FnMut(&LinkedSet) + Send)>,
 ) -> sync::Checked {
+    let Some(beside) = beside else { return sync::check(set, deny, threads) };
     #[cfg(not(target_arch = "wasm32"))]
     if threads > 1 {
         return std::thread::scope(|scope| {
@@ -99,10 +100,10 @@ pub fn run_with_progress(
     options: &LinkOptions,
     progress: &mut dyn FnMut(Progress),
 ) -> Outcome {
-    run_beside(sources, options, progress, &mut |_| {})
+    run_beside(sources, options, progress, None)
 }
 
-/// [`run_with_progress`], giving `beside` the linked set once it is linked: on a thread
+/// [`run_with_progress`], giving `beside` (when given) the linked set once it is linked: on a thread
 /// of its own while the sync check runs, where threads may be spawned and
 /// `options.threads` is more than one, else before the check. What the CLI writes of the
 /// linked set (`linked.json`) needs no sync finding, so it is written meanwhile.
@@ -110,7 +111,7 @@ pub fn run_beside(
     sources: Vec<SourceFile>,
     options: &LinkOptions,
     progress: &mut dyn FnMut(Progress),
-    beside: &mut (dyn FnMut(&LinkedSet) + Send),
+    mut beside: Option<&mut (dyn FnMut(&LinkedSet) + Send)>,
 ) -> Outcome {
     let mut diags = Vec::new();
     let mut report = Report::default();
@@ -156,7 +157,7 @@ pub fn run_beside(
     report.passes = ledger.rows;
     report.sync = match skip_sync(flow, &report.passes, linked.as_ref(), options.sync) {
         Some(why) => {
-            if let Some(set) = &linked {
+            if let (Some(set), Some(beside)) = (&linked, beside.as_mut()) {
                 beside(set);
             }
             Sync::skipped(why, linked.as_ref().map_or(0, |l| l.modules.len() as u64))
@@ -164,7 +165,7 @@ pub fn run_beside(
         None => {
             progress(Progress::Pass(Pass::Sync));
             let deny = if options.sync == SyncCheck::Deny { sync::Deny::Warnings } else { sync::Deny::No };
-            let checked = linked.as_ref().map(|set| check_beside(set, deny, options.threads, beside));
+            let checked = linked.as_ref().map(|set| check_beside(set, deny, options.threads, beside.take()));
             checked.map_or_else(Sync::default, |checked| {
                 diags.extend(checked.diagnostics);
                 checked.sync

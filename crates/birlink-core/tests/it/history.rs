@@ -176,22 +176,24 @@ fn the_log_orders_the_passes_and_a_bad_dump_is_said_not_fatal() {
     assert_eq!(out.passes.len(), 5);
 }
 
+/// A dump given as the CLI gives it: read when the loader reaches it, in chunks.
+fn later(bytes: &[u8]) -> birlink_core::Content {
+    let bytes = std::sync::Arc::new(bytes.to_vec());
+    let len = bytes.len() as u64;
+    let reader = birlink_core::Reader::chunked(move |each| {
+        bytes.chunks(4096).for_each(&mut *each);
+        Ok(())
+    });
+    birlink_core::Content::Later { len, reader }
+}
+
 #[test]
 fn dumps_read_in_chunks_when_reached_give_the_same_history_and_an_unreadable_one_is_said() {
     for indented in [false, true] {
         let (files, _) = planted(indented);
         let whole = run(&files, &HistoryOptions { entity: Some("extra_work".to_owned()), ..HistoryOptions::default() });
         let paths: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
-        // Each dump given as the CLI gives it: read when the loader reaches it, in chunks.
-        let mut later = |i: usize| {
-            let bytes = std::sync::Arc::new(files[i].1.clone());
-            let len = bytes.len() as u64;
-            let reader = birlink_core::Reader::chunked(move |each| {
-                bytes.chunks(4096).for_each(&mut *each);
-                Ok(())
-            });
-            birlink_core::Content::Later { len, reader }
-        };
+        let mut later = |i: usize| later(&files[i].1);
         let options = HistoryOptions { entity: Some("extra_work".to_owned()), ..HistoryOptions::default() };
         assert_eq!(history(&paths, &mut later, None, &options), whole, "indented: {indented}");
         // A dump that cannot be read is listed with why; the others are compared.
@@ -217,15 +219,7 @@ fn a_dump_that_is_its_modules_last_again_is_not_read() {
         let paths: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
         let options = HistoryOptions { entity: Some(lost.clone()), ..HistoryOptions::default() };
         let mut run = HistoryRun::new(paths.clone(), None, &options);
-        let mut later = |i: usize| {
-            let bytes = std::sync::Arc::new(files[i].1.clone());
-            let len = bytes.len() as u64;
-            let reader = birlink_core::Reader::chunked(move |each| {
-                bytes.chunks(4096).for_each(&mut *each);
-                Ok(())
-            });
-            birlink_core::Content::Later { len, reader }
-        };
+        let mut later = |i: usize| later(&files[i].1);
         while run.step(&mut later) {}
         // `lower_sync` changed nothing on either core; `drop_names` and `add_work`
         // changed core 1 only.

@@ -321,6 +321,7 @@ def history(
     subgraph: Optional[int] = None,
     log: Optional[Union[str, "os.PathLike[str]"]] = None,
     threads: int = 1,
+    table: bool = True,
 ) -> Dict[str, Any]:
     """Where did the cores part? A compiler work directory printed after every pass
     (``--internal-print-after=…``), read one dump at a time: each pass in the order it ran
@@ -328,9 +329,11 @@ def history(
     cores in its first dump (``baseline``), each pass after which they part anew
     (``parted``) and, with ``entity``, that name through every pass on every core — what
     ``birlink history WORKDIR --format json`` prints (``docs/spec/history.md``).
-    ``threads=2`` reads two dumps at once: faster, and holds two."""
+    ``threads=2`` reads two dumps at once: faster, and holds two. ``table=False`` (with
+    ``entity``) follows the entity alone, with no pass table (``--no-table``: each dump
+    read for the instructions that may carry the name; the same ``entity``)."""
     text = _birlink.history(
-        os.fspath(workdir), entity, core, subgraph, os.fspath(log) if log is not None else None, threads
+        os.fspath(workdir), entity, core, subgraph, os.fspath(log) if log is not None else None, threads, table
     )
     return json.loads(text)
 

@@ -395,5 +395,13 @@ def test_history_is_the_clis():
     one = birlink.history(workdir, entity=name, core=1)
     assert {s["core"] for s in one["entity"]["history"]} == {1}
     assert one["entity"]["history"][0]["state"] == "first"
+    # The entity alone, with no pass table: the same history, as the CLI prints it.
+    alone = birlink.history(workdir, entity=name, table=False)
+    assert alone["entity"] == birlink.history(workdir, entity=name)["entity"]
+    assert alone["no_table"] is True and all(p["changed"] == [] for p in alone["passes"])
+    cli = rust("history", str(workdir), "--entity", name, "--no-table", "--format", "json")
+    assert json.loads(cli.stdout) == alone
+    with pytest.raises(ValueError):
+        birlink.history(workdir, table=False)
     with pytest.raises(ValueError):
         birlink.history(SAMPLES / "matmul-2core.json")

@@ -965,6 +965,14 @@ fn history_reads_every_dumped_pass_and_follows_one_name() {
     let followed = text(&birlink(&["history", &workdir, "--entity", "input_act"]).stdout);
     assert!(followed.contains("`input_act` through the passes:"), "{followed}");
     assert!(followed.contains("last seen on core 1 after lower_act"), "{followed}");
+    // The name alone, with no pass table: the same lines about it, no table.
+    let alone = text(&birlink(&["history", &workdir, "--entity", "input_act", "--no-table"]).stdout);
+    assert!(alone.starts_with("3 passes dumped, in the order they ran: lower_dma, lower_sync, lower_act\n"), "{alone}");
+    let about = |s: &str| s.lines().skip_while(|l| !l.starts_with('`')).map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(about(&alone), about(&followed));
+    assert!(!alone.contains("never part"), "{alone}");
+    let without = birlink(&["history", &workdir, "--no-table"]);
+    assert_eq!(without.status.code(), Some(2), "--no-table needs --entity");
     let json = birlink(&["history", &workdir, "--format", "json", "--subgraph", "0"]);
     let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
     assert_eq!(value["passes"].as_array().map(Vec::len), Some(3));

@@ -294,8 +294,10 @@ fn read_log(py: Python<'_>, log: &[u8], dumps: Option<Vec<PathBuf>>, lnc: Option
 
 /// A work directory's history, as `birlink history WORKDIR --format json` prints it.
 /// `threads`: dumps read at once (1, the default, holds the least memory; 2 is faster).
+/// `table=False` with `entity`: the entity alone (`--no-table`).
 #[pyfunction]
-#[pyo3(signature = (workdir, entity=None, core=None, subgraph=None, log=None, threads=1))]
+#[pyo3(signature = (workdir, entity=None, core=None, subgraph=None, log=None, threads=1, table=true))]
+#[allow(clippy::too_many_arguments, reason = "Python's keyword arguments, each optional")]
 fn history(
     py: Python<'_>,
     workdir: PathBuf,
@@ -304,9 +306,14 @@ fn history(
     subgraph: Option<u32>,
     log: Option<PathBuf>,
     threads: usize,
+    table: bool,
 ) -> PyResult<String> {
     let threads = threads.clamp(1, 64);
-    let options = birlink_core::tools::history::HistoryOptions { entity, core, subgraph, threads };
+    if !table && entity.is_none() {
+        return Err(PyValueError::new_err("table=False follows an entity alone: give entity="));
+    }
+    let no_table = !table;
+    let options = birlink_core::tools::history::HistoryOptions { entity, core, subgraph, threads, no_table };
     let history = py
         .allow_threads(|| birlink_cli::cmd::history::history_of(&workdir, log.as_deref(), &options))
         .map_err(PyValueError::new_err)?;

@@ -20,6 +20,9 @@ pub struct HistoryArgs {
     /// Follow one entity (a memory location, set, instruction, function, queue or barrier name), or the name a pasted compiler error quotes (`[NCC_ILLC059] Could not find MemoryLocation named … on core 1`).
     #[arg(long, value_name = "NAME")]
     entity: Option<String>,
+    /// With `--entity`: follow it alone, with no pass table (faster: each dump is read for the instructions that may carry the name; the entity's history is the same).
+    #[arg(long, requires = "entity")]
+    no_table: bool,
     /// Only this core's modules.
     #[arg(long)]
     core: Option<u64>,
@@ -94,7 +97,13 @@ impl HistoryArgs {
     /// Reads, compares, prints.
     pub fn run(self) -> Outcome {
         let threads = self.threads as usize;
-        let options = HistoryOptions { entity: self.entity.clone(), core: self.core, subgraph: self.subgraph, threads };
+        let options = HistoryOptions {
+            entity: self.entity.clone(),
+            core: self.core,
+            subgraph: self.subgraph,
+            threads,
+            no_table: self.no_table,
+        };
         let history = history_of(&self.workdir, self.log.as_deref(), &options).map_err(Error)?;
         match self.format {
             Format::Json => out!("{}\n", serde_json::to_string_pretty(&history).unwrap_or_default()),
@@ -110,6 +119,35 @@ fn kinds(counts: &std::collections::BTreeMap<birlink_core::model::entity::Entity
 }
 
 fn tell(history: &History) {
+    if history.no_table {
+        let names: Vec<&str> = history.passes.iter().map(|p| p.name.as_str()).collect();
+        outln!("{} passes dumped, in the order they ran: {}", names.len(), names.join(", "));
+    } else {
+        table(history);
+    }
+    if let Some(entity) = &history.entity {
+        outln!("`{}` through the passes:", entity.name);
+        for state in entity.history.iter().filter(|s| s.state != "unchanged") {
+            let module = match state.subgraph {
+                Some(s) => format!("nc{:02}/sg{s:02}", state.core),
+                None => format!("nc{:02}/sgLnk", state.core),
+            };
+            outln!("  after {} on {module}: {}", state.pass, state.state);
+        }
+        for (core, pass) in &entity.last_seen {
+            match pass {
+                Some(pass) => outln!("  last seen on core {core} after {pass}"),
+                None => outln!("  never seen on core {core}"),
+            }
+        }
+    }
+    if !history.unread.is_empty() {
+        outln!("{} dumps could not be read: {}", history.unread.len(), history.unread[0].why);
+    }
+}
+
+/// The pass table, the baseline and the partings.
+fn table(history: &History) {
     outln!("{} passes dumped, in the order they ran:", history.passes.len());
     for pass in &history.passes {
         let cells: Vec<String> = pass
@@ -150,24 +188,5 @@ fn tell(history: &History) {
             let values: Vec<String> = counts.values.iter().map(|(core, v)| format!("core {core}: {v:?}")).collect();
             outln!("    {}: {}", counts.what, values.join(", "));
         }
-    }
-    if let Some(entity) = &history.entity {
-        outln!("`{}` through the passes:", entity.name);
-        for state in entity.history.iter().filter(|s| s.state != "unchanged") {
-            let module = match state.subgraph {
-                Some(s) => format!("nc{:02}/sg{s:02}", state.core),
-                None => format!("nc{:02}/sgLnk", state.core),
-            };
-            outln!("  after {} on {module}: {}", state.pass, state.state);
-        }
-        for (core, pass) in &entity.last_seen {
-            match pass {
-                Some(pass) => outln!("  last seen on core {core} after {pass}"),
-                None => outln!("  never seen on core {core}"),
-            }
-        }
-    }
-    if !history.unread.is_empty() {
-        outln!("{} dumps could not be read: {}", history.unread.len(), history.unread[0].why);
     }
 }

@@ -551,6 +551,20 @@ pub fn each_entity(set: &LinkedSet, visit: &mut dyn FnMut(EntityKey, EntityAt)) 
     }
 }
 
+/// [`each_entity`] for the entities named `name` alone, with the keys [`each_entity`]
+/// gives them (an instruction's occurrence counts its siblings of that name only).
+pub fn each_entity_named(set: &LinkedSet, name: &str, visit: &mut dyn FnMut(EntityKey, EntityAt)) {
+    for (index, at) in modules(set) {
+        let mut occurrences = Occurrences::default();
+        each(at.module, &mut |found, found_name, _| {
+            if found_name == name {
+                visit(key_at(at, found, occurrences.next(at.module, found)), EntityAt { module: index, found });
+            }
+            false
+        });
+    }
+}
+
 /// An entity's canonical line.
 pub fn line_at(set: &LinkedSet, at: EntityAt) -> String {
     let module = in_at(set, at).module;

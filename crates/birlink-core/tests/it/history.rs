@@ -250,3 +250,77 @@ fn a_dump_that_is_its_modules_last_again_is_not_read() {
     let pass = out.passes.iter().find(|p| p.name == "lower_sync").unwrap();
     assert_eq!(pass.changed[0].state, ModuleState::Changed, "{:?}", pass.changed[0]);
 }
+
+/// Every string under a `name` key, in document order.
+fn names_in(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map {
+                match v {
+                    Value::String(name) if key == "name" => out.push(name.clone()),
+                    _ => names_in(v, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| names_in(v, out)),
+        _ => {}
+    }
+}
+
+/// An entity followed alone (no pass table: each dump read for the instructions that
+/// may carry its name) has the history the pass table's reading gives it — every name
+/// of the planted directory (functions, blocks, sets, locations, queues, instructions;
+/// one renamed, one lost on core 1, one added), a set's derived name, a name no dump
+/// has; one dump spelling an instruction's name with a `\u` escape; both layouts,
+/// given whole or in chunks, one thread or two.
+#[test]
+fn an_entity_followed_alone_has_the_history_the_pass_table_gives_it() {
+    for indented in [false, true] {
+        let (mut files, lost) = planted(indented);
+        let first: Value = serde_json::from_slice(&files[0].1).unwrap();
+        let mut names = Vec::new();
+        names_in(&first, &mut names);
+        names.sort();
+        names.dedup();
+        // An instruction of core 0, spelt with an escape in its second dump.
+        let escaped_name = instructions(&mut first.clone())[0]["name"].as_str().unwrap().to_owned();
+        let quoted = format!("\"{escaped_name}\"");
+        let spelt = format!("\"\\u{:04x}{}\"", u32::from(escaped_name.as_bytes()[0]), &escaped_name[1..]);
+        let text = String::from_utf8(files[2].1.clone()).unwrap();
+        assert!(text.contains(&quoted), "{escaped_name} in the dump");
+        files[2].1 = text.replace(&quoted, &spelt).into_bytes();
+        let step = (names.len() / 24).max(1);
+        let mut followed: Vec<String> = names.iter().step_by(step).cloned().collect();
+        followed.extend([
+            lost.clone(),
+            "extra_work".to_owned(),
+            escaped_name.clone(),
+            format!("{lost}_set"),
+            "no_such_name".to_owned(),
+        ]);
+        let paths: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
+        for name in followed {
+            let table = run(&files, &HistoryOptions { entity: Some(name.clone()), ..HistoryOptions::default() });
+            let alone = HistoryOptions { entity: Some(name.clone()), no_table: true, ..HistoryOptions::default() };
+            let out = run(&files, &alone);
+            assert_eq!(out.entity, table.entity, "{name}, indented: {indented}");
+            assert!(out.no_table && !table.no_table);
+            assert!(out.parted.is_empty() && out.baseline.is_empty());
+            assert!(out.passes.iter().all(|p| p.changed.is_empty()));
+            let order = |h: &History| h.passes.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
+            assert_eq!(order(&out), order(&table));
+            let mut chunked = |i: usize| later(&files[i].1);
+            let two = HistoryOptions { threads: 2, ..alone.clone() };
+            assert_eq!(history(&paths, &mut chunked, None, &two), out, "{name}, in chunks, two threads");
+        }
+        // The escaped spelling is that instruction all the same: unchanged after
+        // `lower_sync` on core 0, as the table reads it.
+        let out = run(
+            &files,
+            &HistoryOptions { entity: Some(escaped_name.clone()), no_table: true, ..HistoryOptions::default() },
+        );
+        let history = &out.entity.as_ref().unwrap().history;
+        let at = history.iter().find(|s| s.pass == "lower_sync" && s.core == 0).unwrap();
+        assert_eq!(at.state, "unchanged", "{escaped_name}: {history:?}");
+    }
+}

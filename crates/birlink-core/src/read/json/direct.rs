@@ -57,8 +57,26 @@ pub(super) fn read_or_leave_in_place(text: &FileText, file: FileId) -> Result<(D
 }
 
 fn read_probing(text: &FileText, file: FileId, probe: bool) -> Result<(Document, Vec<Diagnostic>), Left> {
+    read_keeping(text, file, probe, None)
+}
+
+/// Which instructions a reading keeps: those whose text (as it lies in the document)
+/// this says yes to; the others are passed over by their brackets and strings alone,
+/// neither checked nor lowered.
+pub(super) type Keep<'k> = &'k dyn Fn(&[u8]) -> bool;
+
+/// [`read`], keeping only the instructions `keep` says yes to (every one when `None`):
+/// what an entity's history reads of a dump (`tools::history`). Everything but the
+/// instructions passed over is read as [`read`] reads it.
+pub(super) fn read_keeping(
+    text: &FileText,
+    file: FileId,
+    probe: bool,
+    keep: Option<Keep<'_>>,
+) -> Result<(Document, Vec<Diagnostic>), Left> {
     let doc = Doc::new(FileText::clone(text), true);
     let mut cursor = Cursor::new(Text::Shared(text), probe);
+    cursor.keep = keep;
     match document(&mut cursor, file, &doc) {
         Some(read) => Ok(read),
         None if cursor.wants_in_place => Err(Left::InPlace),
@@ -250,6 +268,13 @@ fn inst(
     depth: usize,
 ) -> Option<Option<Handle<Inst>>> {
     let start = cursor.i;
+    if let Some(keep) = cursor.keep {
+        let end = fast::skip(cursor.text.bytes(), start)?;
+        if !keep(cursor.text.bytes().get(start..end)?) {
+            cursor.i = end;
+            return Some(None);
+        }
+    }
     let mut scratch = reader.take_scratch();
     let mut written = None;
     let input = cursor.text.input();
@@ -428,12 +453,14 @@ struct Cursor<'t> {
     probe: u32,
     /// Gave up so.
     wants_in_place: bool,
+    /// Only the instructions this keeps are read ([`read_keeping`]).
+    keep: Option<Keep<'t>>,
 }
 
 impl<'t> Cursor<'t> {
     fn new(text: Text<'t>, probe: bool) -> Cursor<'t> {
         let probe = if probe { PROBED } else { 0 };
-        Cursor { text, i: 0, nesting: 0, w: 0, in_bundle: false, probe, wants_in_place: false }
+        Cursor { text, i: 0, nesting: 0, w: 0, in_bundle: false, probe, wants_in_place: false, keep: None }
     }
 
     #[inline]

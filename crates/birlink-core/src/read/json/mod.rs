@@ -73,6 +73,14 @@ pub(crate) fn read_direct_owning(text: FileText, file: FileId) -> Owned {
     }
 }
 
+/// A module read for some of its instructions alone: those whose text `keep` says yes
+/// to; everything else of the module is read as [`read_document`] reads it (an entity's
+/// history, `tools::history`, reads the instructions that may carry its name). `None`
+/// when the direct reader leaves the text (not JSON, or odd): the caller reads it whole.
+pub(crate) fn read_keeping(text: &FileText, file: FileId, keep: &dyn Fn(&[u8]) -> bool) -> Option<Document> {
+    direct::read_keeping(text, file, false, Some(keep)).ok().map(|(document, _)| document)
+}
+
 /// [`read_document`] with serde_json driving, whatever the text: the reader of what the
 /// direct one leaves, and its oracle.
 pub(crate) fn read_serde(text: &FileText, file: FileId, diags: &mut Vec<Diagnostic>) -> Result<Document, ParseError> {

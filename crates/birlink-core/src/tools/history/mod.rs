@@ -18,6 +18,7 @@
 //! appears after it that the pass before it did not have.
 
 pub mod diff;
+mod follow;
 mod summary;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -47,6 +48,10 @@ pub struct HistoryOptions {
     /// Dumps read at once, each on its own thread where threads may be spawned (not in
     /// wasm); 0 or 1: one at a time. The outcome does not depend on it.
     pub threads: usize,
+    /// With `entity`: follow it alone, with no pass table (`passes` lists the passes
+    /// with no module rows; no `baseline`, no `parted`): each dump is read for the
+    /// instructions that may carry its name ([`follow`]). Its history is the same.
+    pub no_table: bool,
 }
 
 /// `birlink history --format json`.
@@ -65,6 +70,10 @@ pub struct History {
     /// Dumps that could not be read, with why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unread: Vec<Unread>,
+    /// The entity was followed alone ([`HistoryOptions::no_table`]): no module rows,
+    /// baseline or partings were made.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_table: bool,
 }
 
 /// One pass.
@@ -220,8 +229,17 @@ type Summed = Result<(Summary, Vec<(String, String)>), String>;
 
 /// The dumps of a chunk summed up, in the chunk's order: each on its own thread when
 /// there are several and threads may be spawned (not in wasm), else one after another.
-fn sum_up(chunk: &[(usize, Dump)], contents: Vec<Content>, paths: &[String], entity: Option<&str>) -> Vec<Summed> {
-    let one = |(i, d): &(usize, Dump), c: Content| read(&paths[*i], c, d.core(), entity);
+fn sum_up(
+    chunk: &[(usize, Dump)],
+    contents: Vec<Content>,
+    paths: &[String],
+    entity: Option<&str>,
+    follow: Option<&follow::Follow>,
+) -> Vec<Summed> {
+    let one = |(i, d): &(usize, Dump), c: Content| match follow {
+        Some(follow) => follow.read(c, d.core(), |c| read(&paths[*i], c, d.core(), entity)),
+        None => read(&paths[*i], c, d.core(), entity),
+    };
     if cfg!(target_arch = "wasm32") || chunk.len() < 2 {
         return chunk.iter().zip(contents).map(|(dump, c)| one(dump, c)).collect();
     }
@@ -280,6 +298,8 @@ pub struct HistoryRun {
     next: usize,
     /// The name followed, read from what was given.
     entity: Option<String>,
+    /// The search for it, when it is followed alone (no pass table).
+    follow: Option<follow::Follow>,
     threads: usize,
     out: History,
     /// Each module's last summary.
@@ -385,11 +405,14 @@ impl HistoryRun {
     /// holds them), those it does not name by their dumps' `<n>`.
     pub fn in_order(paths: Vec<String>, ran: &[String], options: &HistoryOptions) -> HistoryRun {
         let passes = passes_in_order(&paths, ran, options);
+        let entity = options.entity.as_deref().map(entity_of);
+        let follow = entity.as_deref().filter(|_| options.no_table).and_then(follow::Follow::new);
         HistoryRun {
             paths,
             passes,
             next: 0,
-            entity: options.entity.as_deref().map(entity_of),
+            entity,
+            follow,
             threads: options.threads.max(1),
             out: History::default(),
             last: BTreeMap::new(),
@@ -481,7 +504,8 @@ impl HistoryRun {
                     }
                 }
             }
-            summed.extend(to_read.iter().cloned().zip(sum_up(&to_read, contents, &self.paths, entity)));
+            let read = sum_up(&to_read, contents, &self.paths, entity, self.follow.as_ref());
+            summed.extend(to_read.iter().cloned().zip(read));
         }
         // In the pass's order of dumps.
         summed.sort_by_key(|((i, _), _)| dumps.iter().position(|(j, _)| j == i));
@@ -496,7 +520,9 @@ impl HistoryRun {
                 }
             };
             let before = self.last.get(&dump.place);
-            row.changed.push(change(before, &summary, dump.place, &self.paths[i]));
+            if self.follow.is_none() {
+                row.changed.push(change(before, &summary, dump.place, &self.paths[i]));
+            }
             if let Some(name) = entity {
                 let state = entity_state(before, &summary, name, kept);
                 self.last_seen.entry(dump.core()).or_insert(None);
@@ -515,7 +541,9 @@ impl HistoryRun {
             }
             now.insert(dump.place, summary);
         }
-        self.compare_cores(&pass, &now);
+        if self.follow.is_none() {
+            self.compare_cores(&pass, &now);
+        }
         self.last.extend(now);
         self.out.passes.push(row);
         self.next < self.passes.len()
@@ -569,6 +597,7 @@ impl HistoryRun {
     /// is left).
     pub fn finish(self) -> History {
         let mut out = self.out;
+        out.no_table = self.follow.is_some();
         if let Some(name) = self.entity {
             out.entity =
                 Some(EntityHistory { name, history: self.followed, last_seen: self.last_seen.into_iter().collect() });

@@ -95,8 +95,7 @@ impl Summary {
             let key = EntityKey { core: None, path: key.path };
             text.clear();
             let _ = write!(text, "{key}");
-            let name = key.name();
-            let followed = entity.is_some_and(|e| e == name);
+            let followed = entity.is_some_and(|e| e == key.name());
             // An instruction kept as its text is hashed as it is (no line printed);
             // anything else by its canonical line.
             let mut hasher = FxHasher::default();
@@ -114,23 +113,50 @@ impl Summary {
                     line.contains("remote_local_target")
                 }
             };
-            let parent = text.rsplit_once('/').map_or("", |(parent, _)| parent);
-            mask_numbers_into(&text, &mut masked);
-            let at_name = (summary.names.len() as u32, name.len() as u32);
-            summary.names.push_str(name);
-            let held = Held {
-                kind: key.kind(),
-                remote_view,
-                name: at_name,
-                hash: hasher.finish(),
-                parent: stable_hash(parent.as_bytes()),
-                masked: stable_hash(masked.as_bytes()),
-            };
-            summary.entities.insert(stable_hash(text.as_bytes()), held);
+            summary.hold(&key, &text, &mut masked, hasher.finish(), remote_view);
         });
         summary.names.shrink_to_fit();
         summary.facts = facts(&set.modules[0].module);
         (summary, kept)
+    }
+
+    /// A module summed up for the entities named `entity` alone, as [`Summary::of`]
+    /// sums them up (their lines kept): what an entity's history compares when no pass
+    /// table is asked for. No facts.
+    pub(super) fn of_entity(module: Module, core: Option<u64>, entity: &str) -> (Summary, Vec<(String, String)>) {
+        let name = module.name().to_owned();
+        let set = LinkedSet { modules: vec![LinkedModule { module, core, name }] };
+        let mut summary = Summary::default();
+        let mut kept = Vec::new();
+        let mut masked = String::new();
+        query::each_entity_named(&set, entity, &mut |key, at| {
+            let key = EntityKey { core: None, path: key.path };
+            let text = key.to_string();
+            let line = query::line_at(&set, at);
+            let mut hasher = FxHasher::default();
+            line.hash(&mut hasher);
+            summary.hold(&key, &text, &mut masked, hasher.finish(), line.contains("remote_local_target"));
+            kept.push((text, line));
+        });
+        (summary, kept)
+    }
+
+    /// Holds an entity: `text` is its key printed, `hash` its line's (or kept text's).
+    fn hold(&mut self, key: &EntityKey, text: &str, masked: &mut String, hash: u64, remote_view: bool) {
+        let name = key.name();
+        let parent = text.rsplit_once('/').map_or("", |(parent, _)| parent);
+        mask_numbers_into(text, masked);
+        let at_name = (self.names.len() as u32, name.len() as u32);
+        self.names.push_str(name);
+        let held = Held {
+            kind: key.kind(),
+            remote_view,
+            name: at_name,
+            hash,
+            parent: stable_hash(parent.as_bytes()),
+            masked: stable_hash(masked.as_bytes()),
+        };
+        self.entities.insert(stable_hash(text.as_bytes()), held);
     }
 }
 

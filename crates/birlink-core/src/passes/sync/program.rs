@@ -534,15 +534,41 @@ struct Builder<'m> {
     memlocs: FxHashMap<&'m str, Vec<(u32, Option<u32>)>>,
     /// The names of the memory locations that are shared cells.
     shared: Vec<&'m str>,
-    /// Finds any of `shared` or a backslash in a text (`None`: it could not be built,
-    /// and every text may share).
-    sharing: Option<aho_corasick::AhoCorasick>,
+    /// Finds any of `shared` in a text (`None`: it could not be built, and every text
+    /// may share); a backslash is looked for beside it (an escaped name is never missed).
+    sharing: Option<Sharing>,
     /// Queues' blocks by queue and name, with their steps once made.
     blocks: Vec<(&'m str, Vec<(&'m str, u32)>)>,
     /// Blocks some trigger names.
     triggered: HashSet<u32>,
     /// The next instruction's place in the set's order.
     order: u32,
+}
+
+/// A search for the shared memory locations' names in an instruction's text: SIMD
+/// (`aho_corasick::packed`, Teddy) where the machine has it and the names are few — an
+/// automaton's prefilter looks for their first bytes, which are a name's common
+/// letters, and stops at nearly every one — else the automaton.
+enum Sharing {
+    Packed(aho_corasick::packed::Searcher),
+    Automaton(aho_corasick::AhoCorasick),
+}
+
+impl Sharing {
+    fn new(names: &[&str]) -> Option<Sharing> {
+        let packed = aho_corasick::packed::Config::new().builder().extend(names).build();
+        match packed {
+            Some(searcher) => Some(Sharing::Packed(searcher)),
+            None => aho_corasick::AhoCorasick::new(names).ok().map(Sharing::Automaton),
+        }
+    }
+
+    fn finds(&self, text: &str) -> bool {
+        match self {
+            Sharing::Packed(searcher) => searcher.find(text).is_some(),
+            Sharing::Automaton(automaton) => automaton.is_match(text),
+        }
+    }
 }
 
 /// Reads the program of every core of a per-core linked set. On one thread each core's
@@ -885,8 +911,7 @@ impl<'m> Builder<'m> {
                 }
             }
         }
-        let patterns = builder.shared.iter().copied().chain(["\\"]);
-        builder.sharing = aho_corasick::AhoCorasick::new(patterns).ok();
+        builder.sharing = Sharing::new(&builder.shared);
         builder
     }
 
@@ -1237,7 +1262,7 @@ impl<'m> Builder<'m> {
     fn may_share(&self, text: Option<&str>) -> bool {
         match (text, &self.sharing) {
             _ if self.shared.is_empty() => false,
-            (Some(text), Some(searcher)) => searcher.is_match(text),
+            (Some(text), Some(sharing)) => memchr::memchr(b'\\', text.as_bytes()).is_some() || sharing.finds(text),
             _ => true,
         }
     }

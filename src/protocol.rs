@@ -183,6 +183,8 @@ pub enum Request {
         ran: Vec<String>,
         /// A name to follow, or a pasted compiler error quoting one.
         entity: Option<String>,
+        /// Follow it alone, with no pass table (the page holds the table already).
+        no_table: bool,
     },
     /// Stop that reading.
     CancelHistory { seq: u64 },

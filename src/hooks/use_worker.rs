@@ -285,8 +285,8 @@ pub fn use_worker(state: &UseReducerHandle<State>) {
         let order = state.passes.out.message.clone();
         use_effect_with(state.passes.out.seq, move |_| {
             let request = match order {
-                Some(PassesOrder::Read { seq, files, ran, entity }) => {
-                    Some(Request::History { seq, files: input_files(&files), ran, entity })
+                Some(PassesOrder::Read { seq, files, ran, entity, no_table }) => {
+                    Some(Request::History { seq, files: input_files(&files), ran, entity, no_table })
                 }
                 Some(PassesOrder::Cancel { seq }) => Some(Request::CancelHistory { seq }),
                 None => None,

@@ -67,6 +67,8 @@ pub enum PassesOrder {
         ran: Vec<String>,
         /// The name to follow.
         entity: Option<String>,
+        /// Follow it alone: the table read before is kept ([`PassesState::table`]).
+        no_table: bool,
     },
     /// Stop reading.
     Cancel {
@@ -97,6 +99,9 @@ pub struct PassesState {
     pub entity: Option<String>,
     /// Where the reading is.
     pub status: PassesStatus,
+    /// The pass table last read, with the dumps it is of: a name followed over the same
+    /// dumps is read alone (no table: faster) and shown with it.
+    pub table: Option<(Vec<u64>, Rc<History>)>,
     /// The cell chosen: a pass (by index) and a module (its name).
     pub cell: Option<(usize, String)>,
     /// Its diff.
@@ -183,10 +188,14 @@ impl State {
         }
     }
 
-    /// Starts reading the shown dumps.
+    /// Starts reading the shown dumps: a followed name alone when the table of these
+    /// dumps is held, else the table (and the name).
     fn read_passes(&mut self) {
         let files: Vec<LoadedFile> = self.dumps().into_iter().cloned().collect();
         self.passes.of = files.iter().map(|f| f.id).collect();
+        if self.passes.table.as_ref().is_some_and(|(of, _)| *of != self.passes.of) {
+            self.passes.table = None;
+        }
         self.passes.seq += 1;
         self.passes.cell = None;
         self.passes.diff = DiffFetch::None;
@@ -202,9 +211,20 @@ impl State {
             .as_ref()
             .map(|r| r.run.passes.iter().map(|p| p.name.clone()).collect())
             .unwrap_or_default();
-        self.passes.status = PassesStatus::Reading { done: 0, total: 0, pass: String::new() };
         let (seq, entity) = (self.passes.seq, self.passes.entity.clone());
-        self.passes.out.post(PassesOrder::Read { seq, files, ran, entity });
+        let held = self.passes.table.as_ref().map(|(_, table)| Rc::clone(table));
+        if let (None, Some(table)) = (&entity, &held) {
+            // Nothing followed: the table again, as read (a name still being read is
+            // stopped).
+            if matches!(self.passes.status, PassesStatus::Reading { .. }) {
+                self.passes.out.post(PassesOrder::Cancel { seq: seq - 1 });
+            }
+            self.passes.status = PassesStatus::Read(Rc::clone(table));
+            return;
+        }
+        self.passes.status = PassesStatus::Reading { done: 0, total: 0, pass: String::new() };
+        let no_table = entity.is_some() && held.is_some();
+        self.passes.out.post(PassesOrder::Read { seq, files, ran, entity, no_table });
     }
 
     /// The file at a history's path among the shown ones.
@@ -308,7 +328,20 @@ impl State {
                     return false;
                 }
                 self.passes.status = match history {
-                    Ok(history) => PassesStatus::Read(Rc::new(*history)),
+                    // A name followed alone: shown with the table it was followed beside.
+                    Ok(followed) if followed.no_table => match &self.passes.table {
+                        Some((_, table)) => {
+                            let mut history = History::clone(table);
+                            history.entity = followed.entity;
+                            PassesStatus::Read(Rc::new(history))
+                        }
+                        None => PassesStatus::Read(Rc::new(*followed)),
+                    },
+                    Ok(history) => {
+                        let table = History { entity: None, ..History::clone(&history) };
+                        self.passes.table = Some((self.passes.of.clone(), Rc::new(table)));
+                        PassesStatus::Read(Rc::new(*history))
+                    }
                     Err(why) => PassesStatus::Failed(why),
                 };
                 self.reveal_wanted();

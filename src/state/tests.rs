@@ -1294,6 +1294,7 @@ fn dumped_history() -> birlink_core::tools::history::History {
 
 #[test]
 fn the_passes_view_reads_the_dumps_once_follows_a_name_and_diffs_a_cell_against_its_previous_dump() {
+    use birlink_core::tools::history::{EntityHistory, History, PassRow};
     let state = dumped();
     assert!(state.has_passes());
     assert_eq!(state.dumps().len(), 4, "the log is no dump");
@@ -1330,9 +1331,24 @@ fn the_passes_view_reads_the_dumps_once_follows_a_name_and_diffs_a_cell_against_
     let line = "[NCC_ILLC059] Could not find MemoryLocation named buf_7 on core 1".to_owned();
     let state = reduce(moved, Action::Passes(PassesAction::Follow(Some(line.clone()))));
     assert_eq!(state.view, View::Passes);
-    let Some(PassesOrder::Read { seq, entity, .. }) = state.passes.out.message.clone() else { panic!() };
-    assert_eq!((seq, entity), (2, Some(line)));
+    let Some(PassesOrder::Read { seq, entity, no_table, .. }) = state.passes.out.message.clone() else { panic!() };
+    // The table of these dumps is held: the name is read alone, and shown with it.
+    assert_eq!((seq, entity, no_table), (2, Some(line.clone()), true));
     assert_eq!(state.passes.cell, None);
+    let followed = History {
+        passes: dumped_history().passes.into_iter().map(|p| PassRow { changed: Vec::new(), ..p }).collect(),
+        entity: Some(EntityHistory { name: "buf_7".into(), ..EntityHistory::default() }),
+        no_table: true,
+        ..History::default()
+    };
+    let read = reduce(state.clone(), Action::Passes(PassesAction::Read { seq: 2, history: Ok(Box::new(followed)) }));
+    let shown = read.history().expect("read");
+    assert_eq!(shown.passes, dumped_history().passes, "the table kept");
+    assert_eq!(shown.entity.as_ref().map(|e| e.name.as_str()), Some("buf_7"));
+    // Following nothing shows the table again without reading.
+    let unfollowed = reduce(read, Action::Passes(PassesAction::Follow(None)));
+    assert_eq!(unfollowed.history().map(|h| h.as_ref()), Some(&dumped_history()));
+    assert_eq!(unfollowed.passes.out.seq, state.passes.out.seq, "nothing asked of the worker");
     // Cancel stops it; opening the view again does not restart it, Again does.
     let state = reduce(state, Action::Passes(PassesAction::Cancel));
     assert_eq!(state.passes.out.message, Some(PassesOrder::Cancel { seq: 2 }));

@@ -85,8 +85,8 @@ impl Worker for LinkWorker {
                 }
                 return;
             }
-            Request::History { seq, files, ran, entity } => {
-                self.reading = Some(passes::Reading::new(seq, id, files, &ran, entity));
+            Request::History { seq, files, ran, entity, no_table } => {
+                self.reading = Some(passes::Reading::new(seq, id, files, &ran, entity, no_table));
                 return passes::slice(&mut self.reading, scope);
             }
             Request::CancelHistory { seq } => {

@@ -37,10 +37,11 @@ impl Reading {
         files: Vec<InputFile>,
         ran: &[String],
         entity: Option<String>,
+        no_table: bool,
     ) -> Reading {
         let paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
         let blobs = files.into_iter().map(|f| f.blob).collect();
-        let options = HistoryOptions { entity, ..HistoryOptions::default() };
+        let options = HistoryOptions { entity, no_table, ..HistoryOptions::default() };
         Reading { seq, id, blobs, run: HistoryRun::in_order(paths, ran, &options) }
     }
 }

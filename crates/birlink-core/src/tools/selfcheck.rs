@@ -16,7 +16,9 @@
 //!   entity with that key (what links to entities rely on).
 //! * Both readers read each input alike: straight from its text (`json::direct`) and
 //!   with serde_json driving (`json::stream`), the same module, entities, pointers, uses
-//!   and diagnostics ([`direct_agrees`]), in every layout.
+//!   and diagnostics ([`direct_agrees`]), in every layout; and read for one name alone
+//!   (`birlink history --no-table`), the entities so named that the whole reading gives
+//!   (`tools::history::follow_agrees`).
 //! * The layout does not matter: the input printed again in every layout (pretty and
 //!   compact, keys sorted and not, `json::layout`) gives the same report — but for
 //!   lines, columns and byte counts — and the same `linked.json` ([`check_layouts`]).
@@ -55,6 +57,7 @@ pub fn check_run(sources: Vec<SourceFile>, options: &LinkOptions) -> Result<(), 
     for source in &sources {
         if let Some(text) = source.content.bytes().and_then(|b| std::str::from_utf8(b).ok()) {
             direct_agrees(text).map_err(|e| format!("`{}`: {e}", source.path))?;
+            crate::tools::history::follow_agrees(text).map_err(|e| format!("`{}`: {e}", source.path))?;
         }
     }
     check_diagnostics(&outcome, &paths)?;

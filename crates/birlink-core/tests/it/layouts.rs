@@ -146,7 +146,8 @@ fn minus_zero_is_written_as_the_writer_prints_it() {
 }
 
 /// The direct reader reads every sample and real-shaped set itself, in every layout (it
-/// leaves nothing to serde_json but what is unusual), and as serde_json driving does.
+/// leaves nothing to serde_json but what is unusual), and as serde_json driving does;
+/// read for one name alone, each gives the entities so named that it gives whole.
 #[test]
 fn the_direct_reader_reads_samples_and_real_shaped_sets_in_every_layout() {
     use birlink_core::gen::{GenConfig, Shape};
@@ -183,6 +184,10 @@ fn the_direct_reader_reads_samples_and_real_shaped_sets_in_every_layout() {
             Ok(true) => {}
             Ok(false) => broken.push(format!("{name}: left to serde_json")),
             Err(problem) => broken.push(format!("{name}: {problem}")),
+        }
+        // Read for one name alone (`history --no-table`): what the whole reading gives.
+        if let Err(problem) = birlink_core::tools::history::follow_agrees(text) {
+            broken.push(format!("{name}: {problem}"));
         }
     }
     assert!(texts.len() > 100, "{}", texts.len());

@@ -2,7 +2,8 @@
 //! --no-table`): each dump is read for the entities so named alone.
 //!
 //! An entity's line depends on its own fields only (`output::print`), and an
-//! instruction's name is its own `name` string, so an instruction whose text holds
+//! instruction's name is its own `name` string (the empty name when it has none: then
+//! every instruction is read), so an instruction whose text holds
 //! neither the name as JSON writes it (`"NAME"`, escapes included) nor an escape that
 //! could spell it otherwise (`\u`, `\/`) is not one of them: the reader passes over it
 //! by its brackets and strings alone (`read::json::read_keeping`), and reads the rest of
@@ -26,8 +27,9 @@ use crate::read::json::{self, Document};
 /// What an entity's history looks for in an instruction's text.
 pub(super) struct Follow {
     name: String,
-    /// The name as JSON writes it, quoted.
-    quoted: Finder<'static>,
+    /// The name as JSON writes it, quoted; `None` for the empty name, which an
+    /// instruction with no `name` (or not a string) has: every instruction may be so.
+    quoted: Option<Finder<'static>>,
     /// Buffers a dump was read into, for the next dump (one per thread at most): a
     /// dump's bytes then land in pages already the process's.
     spare: Mutex<Vec<Vec<u8>>>,
@@ -54,7 +56,7 @@ impl Follow {
         let quoted = serde_json::to_string(name).ok()?;
         Some(Follow {
             name: name.to_owned(),
-            quoted: Finder::new(quoted.as_bytes()).into_owned(),
+            quoted: (!name.is_empty()).then(|| Finder::new(quoted.as_bytes()).into_owned()),
             spare: Mutex::new(Vec::new()),
         })
     }
@@ -62,7 +64,8 @@ impl Follow {
     /// Whether an instruction's text may carry the name: it holds the name quoted, or
     /// an escape that could spell it otherwise (`\u`, `\/`).
     fn maybe_named(&self, inst: &[u8]) -> bool {
-        self.quoted.find(inst).is_some()
+        let Some(quoted) = &self.quoted else { return true };
+        quoted.find(inst).is_some()
             || memchr::memchr_iter(b'\\', inst).any(|at| matches!(inst.get(at + 1), Some(b'u' | b'/')))
     }
 

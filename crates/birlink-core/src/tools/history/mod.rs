@@ -727,6 +727,48 @@ fn differences(cores: &[(u64, &Summary)]) -> (BTreeSet<OnlyOn>, BTreeSet<CountsD
     (only_on, counts)
 }
 
+/// The `--no-table` reading's oracle (`tools::selfcheck`, the fuzz targets): for names of
+/// a document (up to eight of its entities', spread over them, and one it does not
+/// have), the document read for one name alone ([`follow`]) gives the entities so named
+/// — their keys, kinds, lines and hashes — that the whole reading gives. `Ok` when the
+/// whole reading reads no module (a dump the table lists unread).
+pub fn follow_agrees(text: &str) -> Result<(), String> {
+    let bytes = || Content::Bytes(text.as_bytes().to_vec());
+    let Ok((all, _)) = read("dump.json", bytes(), 0, None) else { return Ok(()) };
+    let mut names: Vec<&str> = all.entities.values().map(|held| all.name(held)).collect();
+    names.sort_unstable();
+    names.dedup();
+    let step = names.len().div_ceil(8).max(1);
+    let mut names: Vec<String> = names.into_iter().step_by(step).map(str::to_owned).collect();
+    names.push("no such name".to_owned());
+    // The entities of that name, comparable across summaries (a name is a range of
+    // each summary's own string).
+    let named = |summary: &Summary, name: &str| {
+        let mut found: Vec<(u64, EntityKind, bool, u64, u64, u64)> = summary
+            .entities
+            .iter()
+            .filter(|(_, held)| summary.name(held) == name)
+            .map(|(key, h)| (*key, h.kind, h.remote_view, h.hash, h.parent, h.masked))
+            .collect();
+        found.sort_unstable();
+        found
+    };
+    for name in names {
+        let whole = |content| read("dump.json", content, 0, Some(&name));
+        let (table, mut table_lines) = whole(bytes())?;
+        let follow = follow::Follow::new(&name).ok_or_else(|| format!("no search for `{name}`"))?;
+        let (alone, mut alone_lines) = follow.read(bytes(), 0, whole)?;
+        table_lines.sort();
+        alone_lines.sort();
+        if named(&table, &name) != named(&alone, &name) || table_lines != alone_lines {
+            return Err(format!(
+                "`{name}` read alone is {alone_lines:?}, in the whole reading {table_lines:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::Digest;

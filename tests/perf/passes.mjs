@@ -5,7 +5,10 @@
 // large): `birlink gen --cores 2 --insts 75000 --shape real --compact --flow flat
 // --print-after 82 --out DIR` writes a 10 GB one.
 //
-//     node tests/perf/passes.mjs DIR
+//     node tests/perf/passes.mjs DIR [NAME]
+//
+// With NAME, the name is then followed (the Passes view's Follow, the table held: read
+// alone, `--no-table`) and the time to its strip is printed too.
 
 import { execFileSync } from 'node:child_process';
 import { serve, launch, open, verdict } from '../e2e/harness.mjs';
@@ -31,9 +34,9 @@ function largest(peak, now) {
   return peak;
 }
 
-const dir = process.argv[2];
+const [dir, entity] = process.argv.slice(2);
 if (!dir) {
-  console.error('usage: node tests/perf/passes.mjs DIR');
+  console.error('usage: node tests/perf/passes.mjs DIR [NAME]');
   process.exit(2);
 }
 const server = await serve();
@@ -78,6 +81,17 @@ try {
   const wasm = await page.locator('#verdict').getAttribute('data-memory-bytes');
   wasmPeak = Math.max(wasmPeak, await wasmBytes());
   console.log(`the worker's wasm memory after the link ${(Number(wasm) / 1e6).toFixed(0)} MB, after every dump ${(wasmPeak / 1e6).toFixed(0)} MB; the largest process of each kind while the dumps were read: ${Object.entries(peak).map(([k, b]) => `${k} ${(b / 1e6).toFixed(0)} MB`).join(', ')}; page errors: ${JSON.stringify(page.errors)}`);
+  if (entity) {
+    // Follow the name: the table is held, so the dumps are read for it alone.
+    const asked = Date.now();
+    await page.locator('#passes-entity').fill(entity);
+    await page.click('#passes-follow');
+    await page.locator('#passes-entity-history').waitFor({ timeout: 1800000 });
+    const followed = Date.now();
+    const seen = await page.locator('#passes-entity-history .last-seen li').allInnerTexts();
+    wasmPeak = Math.max(wasmPeak, await wasmBytes());
+    console.log(`\`${entity}\` followed through every dump in ${((followed - asked) / 1000).toFixed(1)} s (${seen.join('; ')}); the worker's wasm memory ${(wasmPeak / 1e6).toFixed(0)} MB at most`);
+  }
   await page.screenshot({ path: 'target/passes-10g.png' });
 } finally {
   await browser.close();

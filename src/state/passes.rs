@@ -332,7 +332,14 @@ impl State {
                     Ok(followed) if followed.no_table => match &self.passes.table {
                         Some((_, table)) => {
                             let mut history = History::clone(table);
+                            let followed = *followed;
                             history.entity = followed.entity;
+                            // A dump that could not be read this time is said too.
+                            for unread in followed.unread {
+                                if !history.unread.iter().any(|u| u.file == unread.file) {
+                                    history.unread.push(unread);
+                                }
+                            }
                             PassesStatus::Read(Rc::new(history))
                         }
                         None => PassesStatus::Read(Rc::new(*followed)),

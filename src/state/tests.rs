@@ -1294,7 +1294,7 @@ fn dumped_history() -> birlink_core::tools::history::History {
 
 #[test]
 fn the_passes_view_reads_the_dumps_once_follows_a_name_and_diffs_a_cell_against_its_previous_dump() {
-    use birlink_core::tools::history::{EntityHistory, History, PassRow};
+    use birlink_core::tools::history::{EntityHistory, History, PassRow, Unread};
     let state = dumped();
     assert!(state.has_passes());
     assert_eq!(state.dumps().len(), 4, "the log is no dump");
@@ -1335,9 +1335,11 @@ fn the_passes_view_reads_the_dumps_once_follows_a_name_and_diffs_a_cell_against_
     // The table of these dumps is held: the name is read alone, and shown with it.
     assert_eq!((seq, entity, no_table), (2, Some(line.clone()), true));
     assert_eq!(state.passes.cell, None);
+    let gone = Unread { file: "w/nc01/sg00/bir_debug.4.after-lower_sync.before-x.json".into(), why: "gone".into() };
     let followed = History {
         passes: dumped_history().passes.into_iter().map(|p| PassRow { changed: Vec::new(), ..p }).collect(),
         entity: Some(EntityHistory { name: "buf_7".into(), ..EntityHistory::default() }),
+        unread: vec![gone.clone()],
         no_table: true,
         ..History::default()
     };
@@ -1345,6 +1347,7 @@ fn the_passes_view_reads_the_dumps_once_follows_a_name_and_diffs_a_cell_against_
     let shown = read.history().expect("read");
     assert_eq!(shown.passes, dumped_history().passes, "the table kept");
     assert_eq!(shown.entity.as_ref().map(|e| e.name.as_str()), Some("buf_7"));
+    assert_eq!(shown.unread, [gone], "a dump unread while following is said");
     // Following nothing shows the table again without reading.
     let unfollowed = reduce(read, Action::Passes(PassesAction::Follow(None)));
     assert_eq!(unfollowed.history().map(|h| h.as_ref()), Some(&dumped_history()));

@@ -761,9 +761,7 @@ pub fn follow_agrees(text: &str) -> Result<(), String> {
         table_lines.sort();
         alone_lines.sort();
         if named(&table, &name) != named(&alone, &name) || table_lines != alone_lines {
-            return Err(format!(
-                "`{name}` read alone is {alone_lines:?}, in the whole reading {table_lines:?}"
-            ));
+            return Err(format!("`{name}` read alone is {alone_lines:?}, in the whole reading {table_lines:?}"));
         }
     }
     Ok(())

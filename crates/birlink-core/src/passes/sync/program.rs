@@ -387,6 +387,9 @@ pub(super) struct Program<'m> {
     /// call entered each time it is met (the budget's other measure: a dispatcher calling
     /// one definition 46 times issues it 46 times), plus the queues' blocks.
     pub walked_instructions: u64,
+    /// Each engine lane's walk of the functions and loop bodies it may enter, by the
+    /// span walked and the lane ([`Program::lane_walk`]).
+    pub lane_walks: FxHashMap<(u32, u32, u32), Span>,
 }
 
 impl Program<'_> {
@@ -589,6 +592,7 @@ pub(super) fn build(set: &LinkedSet, threads: usize) -> Program<'_> {
         })
         .collect();
     let mut program = if threads <= 1 || builders.len() <= 1 { in_turn(builders) } else { joined(builders, threads) };
+    program.make_lane_walks();
     program.shrink();
     program.walked_instructions = walked(&program);
     let mut by_index: Vec<(u64, String)> = vec![(0, String::new()); cells.len()];
@@ -669,6 +673,83 @@ impl Span {
 }
 
 impl<'m> Program<'m> {
+    /// The items lane `lane` walks of `span` (a function's items or a loop's body): its
+    /// own steps, the loops it issues in and every call, in order — what its walk stops
+    /// at of the whole span, so that a lane does not step over the other engines'
+    /// instructions (a modular set's dispatcher has each engine walk a 25k-instruction
+    /// definition 46 times). The span itself when none was made (a lane of no engine).
+    pub(super) fn lane_walk(&self, span: Span, lane: usize) -> Span {
+        self.lane_walks.get(&(span.start, span.len, lane as u32)).copied().unwrap_or(span)
+    }
+
+    /// Makes every engine lane's walk of its core's functions that issue on its engine
+    /// (the entry's always: every lane starts there) and of the loop bodies those hold,
+    /// appended to [`Program::items`]: one pass over a span makes every lane's walk of it.
+    fn make_lane_walks(&mut self) {
+        let mut walks = std::mem::take(&mut self.lane_walks);
+        for core in 0..self.cores.len() {
+            let lanes: Vec<(usize, u64)> = (0..self.lanes.len())
+                .filter(|&l| self.lanes[l].core == core && self.lanes[l].queue.is_none())
+                .filter_map(|l| self.lanes[l].engine_ix.map(|ix| (l, engine_bit(ix))))
+                .collect();
+            let entry = self.cores[core].entry;
+            for f in 0..self.cores[core].functions.len() {
+                let function = &self.cores[core].functions[f];
+                let (items, engines) = (function.items, function.engines);
+                let entered: Vec<(usize, u64)> =
+                    lanes.iter().copied().filter(|&(_, bit)| engines & bit != 0 || entry == Some(f as u32)).collect();
+                self.split_walks(&mut walks, items, &entered);
+            }
+        }
+        self.lane_walks = walks;
+    }
+
+    /// Each of `lanes`' walk of `span` (and of the bodies of the loops in it they issue
+    /// in), made in one pass over it.
+    fn split_walks(&mut self, walks: &mut FxHashMap<(u32, u32, u32), Span>, span: Span, lanes: &[(usize, u64)]) {
+        let todo: Vec<(usize, u64)> =
+            lanes.iter().copied().filter(|&(l, _)| !walks.contains_key(&(span.start, span.len, l as u32))).collect();
+        if todo.is_empty() {
+            return;
+        }
+        // Each lane's place among `todo`.
+        let mut slot = vec![u32::MAX; self.lanes.len()];
+        for (k, &(lane, _)) in todo.iter().enumerate() {
+            slot[lane] = k as u32;
+        }
+        let mut kept: Vec<Vec<Item>> = vec![Vec::new(); todo.len()];
+        for at in span.range() {
+            let item = self.items[at];
+            match item {
+                Item::Step(s) => {
+                    if let Some(&k) = self.steps[s as usize].lane().and_then(|lane| slot.get(lane)) {
+                        if let Some(walk) = kept.get_mut(k as usize) {
+                            walk.push(item);
+                        }
+                    }
+                }
+                Item::Loop(l) => {
+                    let (engines, body) = (self.loops[l as usize].engines, self.loops[l as usize].body);
+                    let entering: Vec<(usize, u64)> =
+                        todo.iter().copied().filter(|&(_, bit)| engines & bit != 0).collect();
+                    self.split_walks(walks, body, &entering);
+                    for (k, &(_, bit)) in todo.iter().enumerate() {
+                        if engines & bit != 0 {
+                            kept[k].push(item);
+                        }
+                    }
+                }
+                // Every call: the walk says a recursive one whoever's engines it holds.
+                Item::Call(_) => kept.iter_mut().for_each(|walk| walk.push(item)),
+            }
+        }
+        for ((lane, _), walk) in todo.into_iter().zip(kept) {
+            let start = self.items.len();
+            self.items.extend(walk);
+            walks.insert((span.start, span.len, lane as u32), Span::of(start, self.items.len()));
+        }
+    }
+
     /// Gives back what its lists grew by and did not fill (a large list's shrink is a
     /// remap in place, not a copy).
     fn shrink(&mut self) {
@@ -712,6 +793,8 @@ impl<'m> Program<'m> {
             noted: part_noted,
             static_instructions,
             walked_instructions: _,
+            // Made once the parts are joined.
+            lane_walks: _,
         } = part;
         self.steps.extend(part_steps.into_iter().map(|mut s| {
             s.waits += waits as u32;

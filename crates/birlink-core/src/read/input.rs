@@ -120,6 +120,19 @@ impl Sink for Chunks<'_> {
     }
 }
 
+/// A sink that takes the whole file into a buffer, the rest as the reader appends it.
+struct Whole<'a>(&'a mut Vec<u8>);
+
+impl Sink for Whole<'_> {
+    fn chunk(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+
+    fn rest(&mut self) -> Option<&mut Vec<u8>> {
+        Some(self.0)
+    }
+}
+
 impl Reader {
     /// A reader from a function that reads the whole file.
     pub fn new(read: impl Fn() -> Result<Vec<u8>, String> + Send + Sync + 'static) -> Reader {
@@ -145,6 +158,13 @@ impl Reader {
         let mut bytes = Vec::new();
         self.each_chunk(&mut |chunk| bytes.extend_from_slice(chunk))?;
         Ok(bytes)
+    }
+
+    /// Reads the bytes into `bytes` (appended), which a reader that can append them
+    /// itself (a file's `read_to_end`) fills with no copy between: a buffer kept from an
+    /// earlier file is filled in pages already the process's.
+    pub fn read_into(&self, bytes: &mut Vec<u8>) -> Result<(), String> {
+        (self.0)(&mut Whole(bytes))
     }
 
     /// Calls `each` with every chunk of the bytes, in order.

@@ -183,7 +183,7 @@ fn decode_all(
 /// fault and a cleared page, about a tenth of reading a producer's compact dump. It
 /// holds at most one buffer per reading thread, only between two files, and only of
 /// files of at least [`Spare::MIN`] bytes.
-struct Spare {
+pub(crate) struct Spare {
     held: std::sync::Mutex<Vec<Vec<u8>>>,
     /// The reading threads.
     most: usize,
@@ -194,7 +194,7 @@ impl Spare {
     /// to them, and lost).
     const MIN: u64 = 1 << 20;
 
-    fn new(threads: usize) -> Spare {
+    pub(crate) fn new(threads: usize) -> Spare {
         Spare { held: std::sync::Mutex::default(), most: threads.max(1) }
     }
 
@@ -203,7 +203,7 @@ impl Spare {
     }
 
     /// A buffer for a file of `len` bytes, when one is spare.
-    fn take(&self, len: u64) -> Option<Vec<u8>> {
+    pub(crate) fn take(&self, len: u64) -> Option<Vec<u8>> {
         if len < Self::MIN {
             return None;
         }
@@ -211,7 +211,7 @@ impl Spare {
     }
 
     /// Keeps `text`'s bytes when nothing else holds them (else they are let go).
-    fn give(&self, text: FileText) {
+    pub(crate) fn give(&self, text: FileText) {
         if (text.len() as u64) < Self::MIN {
             return;
         }

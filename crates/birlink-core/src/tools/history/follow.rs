@@ -14,15 +14,15 @@
 //! test compares them on every work directory of the suite). A text the reader leaves
 //! (not JSON, not UTF-8, a bundle) is read whole, as the pass table reads it.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use memchr::memmem::Finder;
 
 use super::summary::Summary;
 use crate::model::ir::FileId;
-use crate::read::compact::Sink;
 use crate::read::input::Content;
 use crate::read::json::{self, Document};
+use crate::read::load::Spare;
 
 /// What an entity's history looks for in an instruction's text.
 pub(super) struct Follow {
@@ -30,34 +30,20 @@ pub(super) struct Follow {
     /// The name as JSON writes it, quoted; `None` for the empty name, which an
     /// instruction with no `name` (or not a string) has: every instruction may be so.
     quoted: Option<Finder<'static>>,
-    /// Buffers a dump was read into, for the next dump (one per thread at most): a
-    /// dump's bytes then land in pages already the process's.
-    spare: Mutex<Vec<Vec<u8>>>,
-}
-
-/// A sink that takes a file whole into a buffer: a reader that can append to it itself
-/// (a file's `read_to_end`) reads straight into it.
-struct Whole<'b>(&'b mut Vec<u8>);
-
-impl Sink for Whole<'_> {
-    fn chunk(&mut self, bytes: &[u8]) {
-        self.0.extend_from_slice(bytes);
-    }
-
-    fn rest(&mut self) -> Option<&mut Vec<u8>> {
-        Some(self.0)
-    }
+    /// Buffers a dump was read into, for the next dump (the loader's own kind): its
+    /// bytes then land in pages already the process's.
+    spare: Spare,
 }
 
 impl Follow {
     /// The search for `name`; `None` when it cannot be built (the whole dump is then
     /// read).
-    pub(super) fn new(name: &str) -> Option<Follow> {
+    pub(super) fn new(name: &str, threads: usize) -> Option<Follow> {
         let quoted = serde_json::to_string(name).ok()?;
         Some(Follow {
             name: name.to_owned(),
             quoted: (!name.is_empty()).then(|| Finder::new(quoted.as_bytes()).into_owned()),
-            spare: Mutex::new(Vec::new()),
+            spare: Spare::new(threads),
         })
     }
 
@@ -81,10 +67,10 @@ impl Follow {
             Content::Bytes(bytes) => bytes,
             Content::Unreadable(why) => return Err(why),
             Content::Later { reader, len } => {
-                let mut bytes = self.spare.lock().ok().and_then(|mut spare| spare.pop()).unwrap_or_default();
+                let mut bytes = self.spare.take(len).unwrap_or_default();
                 bytes.clear();
                 bytes.reserve(usize::try_from(len).unwrap_or(0));
-                reader.fill(&mut Whole(&mut bytes))?;
+                reader.read_into(&mut bytes)?;
                 bytes
             }
         };
@@ -97,16 +83,16 @@ impl Follow {
             Some(Document::Module(module, _)) => Some(Summary::of_entity(*module, Some(core), &self.name)),
             _ => None,
         };
-        // The module is gone: the text is the buffer again.
-        let bytes = Arc::try_unwrap(text).unwrap_or_else(|shared| String::clone(&shared)).into_bytes();
         match summed {
+            // The module is gone: the text is a spare buffer again.
             Some(summed) => {
-                if let Ok(mut spare) = self.spare.lock() {
-                    spare.push(bytes);
-                }
+                self.spare.give(text);
                 Ok(summed)
             }
-            None => whole(Content::Bytes(bytes)),
+            None => {
+                let bytes = Arc::try_unwrap(text).unwrap_or_else(|shared| String::clone(&shared)).into_bytes();
+                whole(Content::Bytes(bytes))
+            }
         }
     }
 }

@@ -406,14 +406,15 @@ impl HistoryRun {
     pub fn in_order(paths: Vec<String>, ran: &[String], options: &HistoryOptions) -> HistoryRun {
         let passes = passes_in_order(&paths, ran, options);
         let entity = options.entity.as_deref().map(entity_of);
-        let follow = entity.as_deref().filter(|_| options.no_table).and_then(follow::Follow::new);
+        let threads = options.threads.max(1);
+        let follow = entity.as_deref().filter(|_| options.no_table).and_then(|name| follow::Follow::new(name, threads));
         HistoryRun {
             paths,
             passes,
             next: 0,
             entity,
             follow,
-            threads: options.threads.max(1),
+            threads,
             out: History::default(),
             last: BTreeMap::new(),
             between: BTreeMap::new(),
@@ -756,7 +757,7 @@ pub fn follow_agrees(text: &str) -> Result<(), String> {
     for name in names {
         let whole = |content| read("dump.json", content, 0, Some(&name));
         let (table, mut table_lines) = whole(bytes())?;
-        let follow = follow::Follow::new(&name).ok_or_else(|| format!("no search for `{name}`"))?;
+        let follow = follow::Follow::new(&name, 1).ok_or_else(|| format!("no search for `{name}`"))?;
         let (alone, mut alone_lines) = follow.read(bytes(), 0, whole)?;
         table_lines.sort();
         alone_lines.sort();

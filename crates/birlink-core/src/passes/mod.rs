@@ -65,8 +65,11 @@ fn skip_sync(flow: Flow, passes: &[PassRow], linked: Option<&LinkedSet>, check: 
     }
 }
 
-/// The sync check of `set`, `beside` (when given) given the set meanwhile on its own
-/// thread (where threads may be spawned and more than one is allowed), else first.
+/// The sync check of `set`, `beside` (when given) given the set meanwhile: on its own
+/// thread where threads may be spawned and more than one is allowed, else first. Beside
+/// the check, the cores' programs are read on the threads left; but when the execution
+/// will outlast the writing ([`sync::runs_long`]: a modular set), they are read on every
+/// thread first and only the execution runs beside it.
 fn check_beside(
     set: &LinkedSet,
     deny: sync::Deny,
@@ -76,9 +79,13 @@ fn check_beside(
     let Some(beside) = beside else { return sync::check(set, deny, threads) };
     #[cfg(not(target_arch = "wasm32"))]
     if threads > 1 {
+        let prepared = sync::runs_long(set).then(|| sync::prepare(set, threads));
         return std::thread::scope(|scope| {
             let other = scope.spawn(|| beside(set));
-            let checked = sync::check(set, deny, threads - 1);
+            let checked = match prepared {
+                Some(prepared) => prepared.check(deny),
+                None => sync::check(set, deny, threads - 1),
+            };
             if let Err(panic) = other.join() {
                 std::panic::resume_unwind(panic);
             }

@@ -546,4 +546,35 @@ mod tests {
         }
         assert!(walked > 1000, "{walked} steps in all");
     }
+
+    /// What the modules say a walk from each entry issues (read before any program, to
+    /// schedule the check) is what the execution issues on the engines' lanes, in both
+    /// flows, loops 3 deep; a modular set's dispatcher makes it many times the set's
+    /// instructions (the check runs long), a flat set's not.
+    #[test]
+    fn the_issues_the_modules_promise_are_the_issues_the_engines_make() {
+        for flow in [Flow::Flat, Flow::Modular] {
+            for loop_depth in [0, 3] {
+                let config = GenConfig { flow, cores: 2, insts: 400, loop_depth, barriers: 4, ..GenConfig::default() };
+                let sources = gen::generate(&config, Layout::Files).iter().map(|f| f.source()).collect();
+                let outcome = crate::passes::run(sources, &config.link_options());
+                let Some(set) = outcome.linked else { panic!("{config:?} did not link") };
+                let program = program::build(&set, 1);
+                let ran = run(&program, &mut Trace::default(), u64::MAX);
+                assert!((0..program.lanes.len()).all(|lane| ran.done(lane)), "{config:?} did not complete");
+                let engines: u64 = (0..program.lanes.len())
+                    .filter(|&lane| program.lanes[lane].queue.is_none())
+                    .map(|lane| ran.lane_issued[lane].0)
+                    .sum();
+                let (issued, instructions) = program::issues_and_instructions(&set);
+                assert_eq!(issued, engines, "{config:?}");
+                assert_eq!(instructions, set.modules.iter().map(|m| m.module.store.insts.len() as u64).sum::<u64>());
+                assert_eq!(
+                    super::super::runs_long(&set),
+                    flow == Flow::Modular,
+                    "{config:?}: {issued} of {instructions}"
+                );
+            }
+        }
+    }
 }

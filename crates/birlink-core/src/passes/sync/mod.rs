@@ -57,7 +57,45 @@ pub struct Checked {
 /// Checks a per-core linked set, reading the cores' programs on up to `threads`
 /// threads (the outcome does not depend on it).
 pub fn check(set: &LinkedSet, deny: Deny, threads: usize) -> Checked {
-    let program = program::build(set, threads);
+    prepare(set, threads).check(deny)
+}
+
+/// A set's programs read (step 1), ready to run and judge: [`check`] in two halves, so
+/// that a caller can read on every thread and run beside other work.
+pub struct Prepared<'m> {
+    program: program::Program<'m>,
+    cores: u64,
+}
+
+/// Whether the check's execution is expected to take longer than reading the programs:
+/// a walk from the cores' entries issues at least [`RUNS_LONG`] times the instructions
+/// the set holds (a modular set's dispatcher calls each definition once per partition).
+/// It only schedules the work; the outcome is the same either way.
+pub fn runs_long(set: &LinkedSet) -> bool {
+    let (issued, instructions) = program::issues_and_instructions(set);
+    issued >= instructions.saturating_mul(RUNS_LONG)
+}
+
+/// See [`runs_long`]. A step of the execution costs about a twentieth of reading an
+/// instruction, and writing a set about as much as reading its programs: measured
+/// (docs/benchmarks.md), reading first pays off on the modular sets (16 issues per
+/// instruction) and loses on the flat ones (1); between, four.
+const RUNS_LONG: u64 = 4;
+
+/// Reads the cores' programs of a per-core linked set on up to `threads` threads.
+pub fn prepare(set: &LinkedSet, threads: usize) -> Prepared<'_> {
+    Prepared { program: program::build(set, threads), cores: set.modules.len() as u64 }
+}
+
+impl Prepared<'_> {
+    /// Steps 2–6: runs the programs and judges them.
+    pub fn check(self, deny: Deny) -> Checked {
+        checked(self.program, self.cores, deny)
+    }
+}
+
+/// [`Prepared::check`].
+fn checked(program: program::Program<'_>, cores: u64, deny: Deny) -> Checked {
     let mut race = race::Race::new(&program);
     let ran = execution::run(&program, &mut race, u64::MAX);
     let verdict = if ran.stopped {
@@ -139,7 +177,7 @@ pub fn check(set: &LinkedSet, deny: Deny, threads: usize) -> Checked {
         status: SyncStatus::Ran,
         why: None,
         source: SyncSource::Modules,
-        cores: set.modules.len() as u64,
+        cores,
         lanes,
         execution: Some(execution),
         findings: kept.findings,

@@ -11,7 +11,9 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use rustc_hash::FxHashMap;
+use std::hash::BuildHasher;
+
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use serde_json::Value;
 
@@ -531,6 +533,10 @@ struct Builder<'m> {
     name_of: Vec<u32>,
     /// Dependency names no instruction of the core bears.
     strangers: FxHashMap<String, u32>,
+    /// The names of the instructions stepped over last, by their hash, with their
+    /// numbers: a dependency nearly always names an instruction just before its own,
+    /// and finding it here spares a probe of `names` (a table of every instruction).
+    recent: Box<[Recent<'m>; RECENT]>,
     engines: Vec<String>,
     functions: FxHashMap<&'m str, u32>,
     /// Memory locations by name: each function holding one, and its shared cell.
@@ -547,6 +553,12 @@ struct Builder<'m> {
     /// The next instruction's place in the set's order.
     order: u32,
 }
+
+/// How many recent names [`Builder::recent`] holds (a power of two).
+const RECENT: usize = 64;
+
+/// A recent name: its hash, its number, itself.
+type Recent<'m> = (u64, u32, &'m str);
 
 /// A search for the shared memory locations' names in an instruction's text: SIMD
 /// (`aho_corasick::packed`, Teddy) where the machine has it and the names are few — an
@@ -889,6 +901,68 @@ fn walked(program: &Program<'_>) -> u64 {
     total.saturating_add(blocks)
 }
 
+/// How many instructions a walk from each core's entry issues (calls entered unless
+/// recursive, loops taken their trip count, an unknown count once: what the execution
+/// issues on the engines' lanes when it completes), against how many the set holds:
+/// read from the modules before any program is, so a caller can schedule the check
+/// (docs/spec/sync.md §11). Only the opcodes, a call's `target` and a loop's count are
+/// read.
+pub(super) fn issues_and_instructions(set: &LinkedSet) -> (u64, u64) {
+    fn blocks(module: &Module, list: &[Handle<Block>], functions: &FxHashMap<&str, usize>, walk: &mut Walk) -> u64 {
+        let mut n = 0u64;
+        for &block in list {
+            for &inst in &module.store.blocks[block].insts {
+                let i = &module.store.insts[inst];
+                n = n.saturating_add(match i.op {
+                    Op::Loop => {
+                        let body = i.body.as_deref().map_or(0, |b| blocks(module, b, functions, walk));
+                        trips_of(i).unwrap_or(1).saturating_mul(body)
+                    }
+                    Op::Call => {
+                        let view = i.view();
+                        let target = view.get("target").and_then(Json::as_str).and_then(|t| functions.get(t));
+                        target.map_or(0, |&f| function(module, f, functions, walk))
+                    }
+                    _ => 1,
+                });
+            }
+        }
+        n
+    }
+    fn function(module: &Module, f: usize, functions: &FxHashMap<&str, usize>, walk: &mut Walk) -> u64 {
+        if let Some(n) = walk.memo[f] {
+            return n;
+        }
+        if walk.chain.contains(&f) {
+            return 0;
+        }
+        walk.chain.push(f);
+        let n = blocks(module, &module.store.functions[module.functions[f]].blocks, functions, walk);
+        walk.chain.pop();
+        walk.memo[f] = Some(n);
+        n
+    }
+    struct Walk {
+        memo: Vec<Option<u64>>,
+        chain: Vec<usize>,
+    }
+    let (mut issued, mut instructions) = (0u64, 0u64);
+    for linked in &set.modules {
+        let module = &linked.module;
+        instructions = instructions.saturating_add(module.store.insts.len() as u64);
+        let mut functions = FxHashMap::default();
+        for (k, &f) in module.functions.iter().enumerate() {
+            functions.entry(module.store.functions[f].name()).or_insert(k);
+        }
+        let entry = functions.get("main").copied().or((!module.functions.is_empty()).then_some(0));
+        if let Some(entry) = entry {
+            let mut walk = Walk { memo: vec![None; module.functions.len()], chain: Vec::new() };
+            issued = issued.saturating_add(function(module, entry, &functions, &mut walk));
+        }
+    }
+    (issued, instructions)
+}
+
 /// A `Loop`'s trip count ([`trips`]).
 pub(crate) fn trips_of(inst: &Inst) -> Option<u64> {
     trips(&inst.fields())
@@ -930,6 +1004,15 @@ impl<'m> Builder<'m> {
         *self.strangers.entry(name.to_owned()).or_insert(next)
     }
 
+    /// A dependency's name's number: a recent instruction's, else [`Builder::intern_name`].
+    fn dependency_name(&mut self, name: &str) -> u32 {
+        let hash = FxBuildHasher.hash_one(name);
+        match self.recent[hash as usize % RECENT] {
+            (h, number, recent) if h == hash && recent == name => number,
+            _ => self.intern_name(name),
+        }
+    }
+
     fn intern_engine(&mut self, engine: &str) -> u16 {
         match self.engines.iter().position(|e| e == engine) {
             Some(at) => at as u16,
@@ -959,6 +1042,7 @@ impl<'m> Builder<'m> {
             names: FxHashMap::default(),
             name_of: Vec::new(),
             strangers: FxHashMap::default(),
+            recent: Box::new([(0, 0, ""); RECENT]),
             engines: Vec::new(),
             functions: FxHashMap::default(),
             memlocs: FxHashMap::default(),
@@ -1222,6 +1306,8 @@ impl<'m> Builder<'m> {
             Some(&number) => number,
             None => self.intern_name(i.name()),
         };
+        let hash = FxBuildHasher.hash_one(i.name());
+        self.recent[hash as usize % RECENT] = (hash, name, i.name());
         let index = self.program.steps.len() as u32;
         // Waits and updates.
         let (mut waited, mut updated) = (false, false);
@@ -1312,7 +1398,7 @@ impl<'m> Builder<'m> {
                 first.and_then(Json::as_str)
             });
             if let Some(name) = name {
-                let name = self.intern_name(name);
+                let name = self.dependency_name(name);
                 self.program.dependencies.push(name);
             }
         });

@@ -7,7 +7,10 @@
 //! cell by every lane of another core: not ordered before it, it is a race.
 //!
 //! Memory is per lane, per semaphore, per dependency target and per cell and lane —
-//! never per issue: a loop's iterations overwrite what they left.
+//! never per issue: a loop's iterations overwrite what they left. A clock has an entry
+//! for each lane that accesses a shared cell only: the check compares no other entry,
+//! and a join or a tick of one entry never moves another, so leaving the others out
+//! changes no verdict (a set without shared memory keeps empty clocks).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -46,8 +49,12 @@ const RING: usize = 32;
 
 /// The race check's state.
 pub(super) struct Race {
-    /// Lanes in the set.
+    /// Entries in a clock: the lanes that access a shared cell.
     lanes: usize,
+    /// Each lane's entry in a clock (`u32::MAX`: it has none).
+    entry_of: Vec<u32>,
+    /// Each lane's issues so far: its own entry, when it has one.
+    issued: Vec<u32>,
     /// Each lane's clock, `lanes` entries each.
     clocks: Vec<u32>,
     /// Each lane's core.
@@ -62,11 +69,11 @@ pub(super) struct Race {
     slot_of_step: Vec<u32>,
     /// Each dependency's slot, as the program lists dependencies.
     dependency_slots: Vec<u32>,
-    /// Each slot's latest issue: its lane, that lane's entry then (`u32::MAX`: none) and
-    /// where in the lane's ring its clock was kept (a later issue may have taken it).
+    /// Each slot's latest issue: its lane (`u32::MAX`: none), that lane's issues then
+    /// and where in the lane's ring its clock was kept (a later issue may have taken it).
     slot_at: Vec<(u32, u32, u32)>,
-    /// Each lane's clocks at its last [`RING`] issues of a dependency target, and their
-    /// own entries; the next place to write.
+    /// Each lane's clocks at its last [`RING`] issues of a dependency target, and its
+    /// issues then; the next place to write.
     ring: Vec<u32>,
     ring_ticks: Vec<u32>,
     ring_next: Vec<usize>,
@@ -82,7 +89,20 @@ impl Race {
     /// A check for `program`: clocks at zero, each dependency resolved to the steps of
     /// its core that bear its name.
     pub(super) fn new(program: &Program<'_>) -> Race {
-        let lanes = program.lanes.len();
+        let mut entry_of = vec![u32::MAX; program.lanes.len()];
+        let mut lanes = 0;
+        for step in &program.steps {
+            if let Some(lane) = step.lane() {
+                if !program.accesses_of(step).is_empty() && entry_of[lane] == u32::MAX {
+                    entry_of[lane] = 0;
+                }
+            }
+        }
+        for entry in entry_of.iter_mut().filter(|e| **e == 0) {
+            *entry = lanes as u32;
+            lanes += 1;
+        }
+        let all = program.lanes.len();
         // A dependency names a step of its own core: one slot per (core, name) named,
         // numbered as first named. Names are interned per core from 0, so the slots are
         // a flat table by core and name (4 bytes a name, not a hash map's 20).
@@ -119,7 +139,9 @@ impl Race {
         let triggers = program.lanes.iter().map(|lane| lane.initial.iter().map(|_| None).collect()).collect();
         Race {
             lanes,
-            clocks: vec![0; lanes * lanes],
+            entry_of,
+            issued: vec![0; all],
+            clocks: vec![0; all * lanes],
             core_of: program.lanes.iter().map(|l| l.core).collect(),
             sems: Vec::new(),
             arrivals: HashMap::new(),
@@ -127,9 +149,9 @@ impl Race {
             slot_of_step,
             dependency_slots,
             slot_at: vec![(u32::MAX, 0, 0); slots as usize],
-            ring: vec![0; lanes * RING * lanes],
-            ring_ticks: vec![0; lanes * RING],
-            ring_next: vec![0; lanes],
+            ring: vec![0; all * RING * lanes],
+            ring_ticks: vec![0; all * RING],
+            ring_next: vec![0; all],
             cells: FxHashMap::default(),
             reported: HashSet::new(),
             found: Vec::new(),
@@ -191,9 +213,16 @@ impl Watch for Race {
                 continue;
             }
             let other = other as usize;
-            // The issue kept with that entry (a lane's entries only grow, so its place
-            // still holds it when it holds that entry), else the oldest kept (the next
-            // to write).
+            // Already ordered after it: its own lane's clock only grows; and a clock is
+            // a join of lanes' clocks each taken after its tick, so holding the other
+            // lane's entry at that issue or later is holding that issue's whole clock
+            // (a tick at its ceiling proves nothing).
+            let entry = self.entry_of[other] as usize;
+            if other == lane || (entry < n && tick != u32::MAX && self.clocks[lane * n + entry] >= tick) {
+                continue;
+            }
+            // The issue kept there (a lane's issues only grow, so its place still holds
+            // it when it holds that count), else the oldest kept (the next to write).
             let kept = kept as usize;
             let k = if self.ring_ticks[other * RING + kept] == tick { kept } else { self.ring_next[other] };
             let from = (other * RING + k) * n;
@@ -203,9 +232,12 @@ impl Watch for Race {
             }
         }
         // Tick.
-        let own = &mut self.clocks[lane * n + lane];
-        *own = own.saturating_add(1);
-        let tick = *own;
+        let tick = self.issued[lane].saturating_add(1);
+        self.issued[lane] = tick;
+        let entry = self.entry_of[lane];
+        if entry != u32::MAX {
+            self.clocks[lane * n + entry as usize] = tick;
+        }
         // Its accesses.
         for access in program.accesses_of(s) {
             self.access(program, access.cell, Seen { step, lane: lane as u32, tick }, access.write);
@@ -247,20 +279,21 @@ impl Watch for Race {
 
 impl Race {
     /// An access to `cell`: checked against the latest write (and, for a write, read) by
-    /// every lane of another core, then remembered as its lane's latest.
+    /// every lane of another core, then remembered as its lane's latest (a cell's row
+    /// has a place per clock entry: only the lanes that access shared cells).
     fn access(&mut self, program: &Program<'_>, cell: u32, seen: Seen, write: bool) {
         let n = self.lanes;
         let me = seen.lane as usize;
         let core = self.core_of[me];
         let row = self.cells.entry(cell).or_insert_with(|| vec![(None, None); n]);
         let mut races = Vec::new();
-        for (other, (last_write, last_read)) in row.iter().enumerate() {
-            if self.core_of[other] == core {
-                continue;
-            }
+        for (last_write, last_read) in row.iter() {
             let candidates = [last_write.map(|x| (x, true)), if write { last_read.map(|x| (x, false)) } else { None }];
             for (x, x_writes) in candidates.into_iter().flatten() {
-                let before = x.tick <= self.clocks[me * n + x.lane as usize];
+                if self.core_of[x.lane as usize] == core {
+                    continue;
+                }
+                let before = x.tick <= self.clocks[me * n + self.entry_of[x.lane as usize] as usize];
                 if before {
                     continue;
                 }
@@ -276,10 +309,11 @@ impl Race {
             }
         }
         let row = self.cells.entry(cell).or_insert_with(|| vec![(None, None); n]);
+        let mine = &mut row[self.entry_of[me] as usize];
         if write {
-            row[me].0 = Some(seen);
+            mine.0 = Some(seen);
         } else {
-            row[me].1 = Some(seen);
+            mine.1 = Some(seen);
         }
         for race in races {
             if self.reported.insert((cell, race.first.0, race.second.0)) {

@@ -143,10 +143,23 @@ pub(crate) fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
+/// How many bytes of a string [`string_end`] looks at one by one before it searches.
+const SHORT_STRING: usize = 24;
+
 /// The end of the string whose opening quote is at `at` (past its closing quote): an
 /// escaped character, `\"` among them, is stepped over.
 fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
     let mut i = at + 1;
+    // Most strings read here are keys and short names: a plain loop over their first
+    // bytes ends them sooner than a vector search is set up.
+    let short = bytes.len().min(i + SHORT_STRING);
+    while i < short {
+        match bytes[i] {
+            b'"' => return Some(i + 1),
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
     loop {
         i += memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
         if bytes[i] == b'"' {

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use std::hash::BuildHasher;
 
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 
 use serde_json::Value;
 
@@ -543,9 +543,9 @@ struct Builder<'m> {
     memlocs: FxHashMap<&'m str, Vec<(u32, Option<u32>)>>,
     /// The names of the memory locations that are shared cells.
     shared: Vec<&'m str>,
-    /// Finds any of `shared` in a text (`None`: it could not be built, and every text
-    /// may share); a backslash is looked for beside it (an escaped name is never missed).
-    sharing: Option<Sharing>,
+    /// Finds one of `shared` as an operand's `memref` in a text; a backslash is looked
+    /// for beside it (an escaped name is never missed).
+    sharing: Sharing<'m>,
     /// Queues' blocks by queue and name, with their steps once made.
     blocks: Vec<(&'m str, Vec<(&'m str, u32)>)>,
     /// Blocks some trigger names.
@@ -560,29 +560,39 @@ const RECENT: usize = 64;
 /// A recent name: its hash, its number, itself.
 type Recent<'m> = (u64, u32, &'m str);
 
-/// A search for the shared memory locations' names in an instruction's text: SIMD
-/// (`aho_corasick::packed`, Teddy) where the machine has it and the names are few — an
-/// automaton's prefilter looks for their first bytes, which are a name's common
-/// letters, and stops at nearly every one — else the automaton.
-enum Sharing {
-    Packed(aho_corasick::packed::Searcher),
-    Automaton(aho_corasick::AhoCorasick),
+/// Whether an instruction's text gives a shared memory location's name as an operand's
+/// `memref`: each `"memref"` key (`memchr`'s `memmem`) has its string value looked up
+/// among the names. A key is the only string a colon follows, so a text with no
+/// backslash (the caller looks for one: an escape could spell the key or the name
+/// otherwise) names one exactly when this finds it; what cannot be read to its end is
+/// taken to name one.
+struct Sharing<'m> {
+    key: memchr::memmem::Finder<'static>,
+    names: FxHashSet<&'m str>,
 }
 
-impl Sharing {
-    fn new(names: &[&str]) -> Option<Sharing> {
-        let packed = aho_corasick::packed::Config::new().builder().extend(names).build();
-        match packed {
-            Some(searcher) => Some(Sharing::Packed(searcher)),
-            None => aho_corasick::AhoCorasick::new(names).ok().map(Sharing::Automaton),
-        }
+impl<'m> Sharing<'m> {
+    fn new(names: &[&'m str]) -> Sharing<'m> {
+        Sharing { key: memchr::memmem::Finder::new(b"\"memref\""), names: names.iter().copied().collect() }
     }
 
     fn finds(&self, text: &str) -> bool {
-        match self {
-            Sharing::Packed(searcher) => searcher.find(text).is_some(),
-            Sharing::Automaton(automaton) => automaton.is_match(text),
-        }
+        let bytes = text.as_bytes();
+        let after = |mut at: usize, byte: u8| {
+            while bytes.get(at).is_some_and(u8::is_ascii_whitespace) {
+                at += 1;
+            }
+            (bytes.get(at) == Some(&byte)).then_some(at + 1)
+        };
+        self.key.find_iter(bytes).any(|at| {
+            let Some(start) = after(at + b"\"memref\"".len(), b':').and_then(|colon| after(colon, b'"')) else {
+                return false;
+            };
+            match memchr::memchr(b'"', &bytes[start..]) {
+                Some(len) => text.get(start..start + len).is_none_or(|name| self.names.contains(name)),
+                None => true,
+            }
+        })
     }
 }
 
@@ -1047,7 +1057,7 @@ impl<'m> Builder<'m> {
             functions: FxHashMap::default(),
             memlocs: FxHashMap::default(),
             shared: Vec::new(),
-            sharing: None,
+            sharing: Sharing::new(&[]),
             blocks: Vec::new(),
             triggered: HashSet::new(),
             order: 0,
@@ -1426,13 +1436,13 @@ impl<'m> Builder<'m> {
     }
 
     /// Whether an instruction whose kept text is `text` may name a shared memory
-    /// location: its text holds one's name or an escape (one pass of the searcher), or
-    /// it is parsed (`None`) and the core has shared memory at all.
+    /// location: an operand's `memref` in its text is one's name, or the text holds an
+    /// escape, or it is parsed (`None`) and the core has shared memory at all.
     fn may_share(&self, text: Option<&str>) -> bool {
-        match (text, &self.sharing) {
+        match text {
             _ if self.shared.is_empty() => false,
-            (Some(text), Some(sharing)) => memchr::memchr(b'\\', text.as_bytes()).is_some() || sharing.finds(text),
-            _ => true,
+            Some(text) => memchr::memchr(b'\\', text.as_bytes()).is_some() || self.sharing.finds(text),
+            None => true,
         }
     }
 
@@ -1723,6 +1733,36 @@ mod tests {
 
     fn trips_of(value: Value) -> Option<u64> {
         trips(value.as_object().unwrap_or(&serde_json::Map::new()))
+    }
+
+    /// A shared name is found as an operand's `memref` value, in either layout, in a
+    /// DMA block's descriptors too; the same name elsewhere (a `memsetref`, the debug
+    /// text, a `memref_owner_func`) or a `"memref"` that is a value is not; a value
+    /// that does not end is taken to name one.
+    #[test]
+    fn a_shared_name_is_found_as_an_operands_memref_only() {
+        let sharing = Sharing::new(&["c_partial_0", "intermediate7"]);
+        let finds = [
+            r#"{"ins":[{"memref":"c_partial_0","offset":0}],"name":"i0"}"#,
+            r#"{"outs": [ {"memref" : "intermediate7"} ]}"#,
+            "{\n  \"outs\": [\n    {\n      \"memref\":\n        \"intermediate7\"\n    }\n  ]\n}",
+            r#"{"blocks":[{"instructions":[{"ins":[{"memref":"x"}],"outs":[{"memref":"c_partial_0"}]}]}]}"#,
+            r#"{"ins":[{"memref":"c_partial_0"#,
+        ];
+        for text in finds {
+            assert!(sharing.finds(text), "{text}");
+        }
+        let misses = [
+            r#"{"ins":[{"memref":"c_partial_00","memsetref":"c_partial_0"}]}"#,
+            r#"{"debug":{"tensor_name":"c_partial_0"},"outs":[{"memref":"psum_0","memref_owner_func":"intermediate7"}]}"#,
+            r#"{"kind":"memref","name":"intermediate7"}"#,
+            r#"{"ins":[{"memref":"intermediate"}]}"#,
+            "",
+        ];
+        for text in misses {
+            assert!(!sharing.finds(text), "{text}");
+        }
+        assert!(!Sharing::new(&[]).finds(finds[0]));
     }
 
     #[test]

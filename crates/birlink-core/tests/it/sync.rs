@@ -3,8 +3,8 @@
 //! loops — completes, exactly, with no finding; take one barrier off one core's engine
 //! and the lockstep check says where the cores part (BL0701) and the execution hangs at
 //! a lane of that engine, on a core that kept it (BL0706, exact), whether the cores'
-//! programs are read on one thread or several; the replay of the execution to its end
-//! is the check's own execution.
+//! programs are read on one thread or several, alone or beside other work; the replay
+//! of the execution to its end is the check's own execution.
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -116,6 +116,25 @@ proptest! {
         let replay = birlink_core::passes::sync::replay(linked, execution.steps, 50);
         prop_assert_eq!(replay.upto, execution.steps);
         prop_assert!(replay.at.iter().all(Option::is_none), "every lane done at the end");
+    }
+
+    /// The check with the linked set handed meanwhile to other work (the CLI writes it),
+    /// on two threads — a modular set's programs read first on both, a flat set's beside
+    /// that work — reports what the check on one thread alone does, and the work is
+    /// given the set once.
+    #[test]
+    fn the_check_beside_other_work_reports_what_it_reports_alone(config in symmetric()) {
+        let set = gen::generate_set(&config);
+        let alone = birlink_core::run(bundle(&set), &LinkOptions { threads: 1, ..LinkOptions::default() });
+        let mut given = Vec::new();
+        let mut beside = |linked: &birlink_core::model::linked::LinkedSet| given.push(linked.modules.len());
+        let options = LinkOptions { threads: 2, ..LinkOptions::default() };
+        let with = birlink_core::passes::run_beside(bundle(&set), &options, &mut |_| {}, Some(&mut beside));
+        prop_assert_eq!(given, vec![alone.linked.as_ref().map_or(0, |l| l.modules.len())]);
+        let bytes = |outcome: &birlink_core::Outcome| serde_json::to_string(&outcome.report.sync).expect("serialises");
+        prop_assert_eq!(bytes(&with), bytes(&alone));
+        let diagnostics = |outcome: &birlink_core::Outcome| serde_json::to_string(&outcome.report.diagnostics).expect("serialises");
+        prop_assert_eq!(diagnostics(&with), diagnostics(&alone));
     }
 
     /// One barrier off one core's engine: BL0701 where the cores part, and a hang at a

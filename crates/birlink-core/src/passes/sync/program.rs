@@ -640,15 +640,20 @@ fn in_turn(builders: Vec<Builder<'_>>) -> Program<'_> {
 }
 
 /// The cores read on up to `threads` threads, each into its own part, joined in core
-/// order as they come: a part is appended as soon as the parts before it are, and let
-/// go, so what is held besides the program is the parts being read and the few waiting
-/// for an earlier one (a worker hands a part over before it reads its next).
+/// order as they come: the first core's part is the program (read into a step list
+/// sized for every core's), each later part is appended as soon as the parts before it
+/// are, and let go, so what is held besides the program is the parts being read and
+/// the few waiting for an earlier one (a worker hands a part over before it reads its
+/// next).
 #[cfg(not(target_arch = "wasm32"))]
-fn joined(builders: Vec<Builder<'_>>, threads: usize) -> Program<'_> {
+fn joined(mut builders: Vec<Builder<'_>>, threads: usize) -> Program<'_> {
     let threads = threads.min(builders.len());
     let mut program = Program::default();
     // Steps are at most the instructions: one list, never grown.
-    program.steps.reserve_exact(builders.iter().map(|b| b.module.store.insts.len()).sum());
+    let steps = builders.iter().map(|b| b.module.store.insts.len()).sum();
+    if let Some(first) = builders.first_mut() {
+        first.program.steps.reserve_exact(steps);
+    }
     // Cores in turn over the threads.
     let mut shares: Vec<Vec<(usize, Builder<'_>)>> = (0..threads).map(|_| Vec::new()).collect();
     for (k, builder) in builders.into_iter().enumerate() {
@@ -672,7 +677,11 @@ fn joined(builders: Vec<Builder<'_>>, threads: usize) -> Program<'_> {
         for (k, part) in received {
             waiting.insert(k, part);
             while let Some(part) = waiting.remove(&next) {
-                program.append(part);
+                if next == 0 {
+                    program = part;
+                } else {
+                    program.append(part);
+                }
                 next += 1;
             }
         }

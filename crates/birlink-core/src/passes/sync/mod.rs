@@ -67,10 +67,11 @@ pub struct Prepared<'m> {
     cores: u64,
 }
 
-/// Whether the check's execution is expected to take longer than reading the programs:
-/// a walk from the cores' entries issues at least [`RUNS_LONG`] times the instructions
-/// the set holds (a modular set's dispatcher calls each definition once per partition).
-/// It only schedules the work; the outcome is the same either way.
+/// Whether the check's execution is expected to outlast writing the set, so that the
+/// programs are best read on every thread before it runs beside the writing: a walk
+/// from the cores' entries issues at least [`RUNS_LONG`] times the instructions the set
+/// holds (a modular set's dispatcher calls each definition once per partition). It only
+/// schedules the work; the outcome is the same either way.
 pub fn runs_long(set: &LinkedSet) -> bool {
     let (issued, instructions) = program::issues_and_instructions(set);
     issued >= instructions.saturating_mul(RUNS_LONG)
@@ -94,7 +95,7 @@ impl Prepared<'_> {
     }
 }
 
-/// [`Prepared::check`].
+/// Steps 2–6 over the programs read ([`Prepared::check`]).
 fn checked(program: program::Program<'_>, cores: u64, deny: Deny) -> Checked {
     let mut race = race::Race::new(&program);
     let ran = execution::run(&program, &mut race, u64::MAX);

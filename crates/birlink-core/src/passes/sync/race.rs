@@ -89,20 +89,25 @@ impl Race {
     /// A check for `program`: clocks at zero, each dependency resolved to the steps of
     /// its core that bear its name.
     pub(super) fn new(program: &Program<'_>) -> Race {
-        let mut entry_of = vec![u32::MAX; program.lanes.len()];
-        let mut lanes = 0;
+        let all = program.lanes.len();
+        // The lanes that access a shared cell, numbered in lane order.
+        let mut shares = vec![false; all];
         for step in &program.steps {
             if let Some(lane) = step.lane() {
-                if !program.accesses_of(step).is_empty() && entry_of[lane] == u32::MAX {
-                    entry_of[lane] = 0;
-                }
+                shares[lane] |= !program.accesses_of(step).is_empty();
             }
         }
-        for entry in entry_of.iter_mut().filter(|e| **e == 0) {
-            *entry = lanes as u32;
-            lanes += 1;
-        }
-        let all = program.lanes.len();
+        let mut lanes = 0;
+        let entry_of = shares
+            .iter()
+            .map(|&shares| {
+                if !shares {
+                    return u32::MAX;
+                }
+                lanes += 1;
+                lanes as u32 - 1
+            })
+            .collect();
         // A dependency names a step of its own core: one slot per (core, name) named,
         // numbered as first named. Names are interned per core from 0, so the slots are
         // a flat table by core and name (4 bytes a name, not a hash map's 20).

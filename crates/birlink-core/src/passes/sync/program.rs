@@ -539,6 +539,8 @@ struct Builder<'m> {
     recent: Box<[Recent<'m>; RECENT]>,
     engines: Vec<String>,
     functions: FxHashMap<&'m str, u32>,
+    /// The entry function ([`functions_and_entry`]).
+    entry: Option<u32>,
     /// Memory locations by name: each function holding one, and its shared cell.
     memlocs: FxHashMap<&'m str, Vec<(u32, Option<u32>)>>,
     /// The names of the memory locations that are shared cells.
@@ -920,6 +922,17 @@ fn walked(program: &Program<'_>) -> u64 {
     total.saturating_add(blocks)
 }
 
+/// A module's functions by name (the first of a name is the one) and its entry: `main`,
+/// else its first function.
+fn functions_and_entry(module: &Module) -> (FxHashMap<&str, u32>, Option<u32>) {
+    let mut functions = FxHashMap::default();
+    for (k, &f) in module.functions.iter().enumerate() {
+        functions.entry(module.store.functions[f].name()).or_insert(k as u32);
+    }
+    let entry = functions.get("main").copied().or((!module.functions.is_empty()).then_some(0));
+    (functions, entry)
+}
+
 /// How many instructions a walk from each core's entry issues (calls entered unless
 /// recursive, loops taken their trip count, an unknown count once: what the execution
 /// issues on the engines' lanes when it completes), against how many the set holds:
@@ -927,7 +940,7 @@ fn walked(program: &Program<'_>) -> u64 {
 /// (docs/spec/sync.md §11). Only the opcodes, a call's `target` and a loop's count are
 /// read.
 pub(super) fn issues_and_instructions(set: &LinkedSet) -> (u64, u64) {
-    fn blocks(module: &Module, list: &[Handle<Block>], functions: &FxHashMap<&str, usize>, walk: &mut Walk) -> u64 {
+    fn blocks(module: &Module, list: &[Handle<Block>], functions: &FxHashMap<&str, u32>, walk: &mut Walk) -> u64 {
         let mut n = 0u64;
         for &block in list {
             for &inst in &module.store.blocks[block].insts {
@@ -940,7 +953,7 @@ pub(super) fn issues_and_instructions(set: &LinkedSet) -> (u64, u64) {
                     Op::Call => {
                         let view = i.view();
                         let target = view.get("target").and_then(Json::as_str).and_then(|t| functions.get(t));
-                        target.map_or(0, |&f| function(module, f, functions, walk))
+                        target.map_or(0, |&f| function(module, f as usize, functions, walk))
                     }
                     _ => 1,
                 });
@@ -948,7 +961,7 @@ pub(super) fn issues_and_instructions(set: &LinkedSet) -> (u64, u64) {
         }
         n
     }
-    fn function(module: &Module, f: usize, functions: &FxHashMap<&str, usize>, walk: &mut Walk) -> u64 {
+    fn function(module: &Module, f: usize, functions: &FxHashMap<&str, u32>, walk: &mut Walk) -> u64 {
         if let Some(n) = walk.memo[f] {
             return n;
         }
@@ -969,14 +982,10 @@ pub(super) fn issues_and_instructions(set: &LinkedSet) -> (u64, u64) {
     for linked in &set.modules {
         let module = &linked.module;
         instructions = instructions.saturating_add(module.store.insts.len() as u64);
-        let mut functions = FxHashMap::default();
-        for (k, &f) in module.functions.iter().enumerate() {
-            functions.entry(module.store.functions[f].name()).or_insert(k);
-        }
-        let entry = functions.get("main").copied().or((!module.functions.is_empty()).then_some(0));
+        let (functions, entry) = functions_and_entry(module);
         if let Some(entry) = entry {
             let mut walk = Walk { memo: vec![None; module.functions.len()], chain: Vec::new() };
-            issued = issued.saturating_add(function(module, entry, &functions, &mut walk));
+            issued = issued.saturating_add(function(module, entry as usize, &functions, &mut walk));
         }
     }
     (issued, instructions)
@@ -1064,6 +1073,7 @@ impl<'m> Builder<'m> {
             recent: Box::new([(0, 0, ""); RECENT]),
             engines: Vec::new(),
             functions: FxHashMap::default(),
+            entry: None,
             memlocs: FxHashMap::default(),
             shared: Vec::new(),
             sharing: Sharing::new(&[]),
@@ -1072,8 +1082,9 @@ impl<'m> Builder<'m> {
             order: 0,
         };
         let store = &module.store;
+        let (functions, entry) = functions_and_entry(module);
+        (builder.functions, builder.entry) = (functions, entry);
         for (k, &f) in module.functions.iter().enumerate() {
-            builder.functions.entry(store.functions[f].name()).or_insert(k as u32);
             for allocation in &store.functions[f].allocations {
                 let Allocation::Set(set) = allocation else { continue };
                 let shared_set = store.sets[*set].addr_space() == "Shared";
@@ -1153,8 +1164,7 @@ impl<'m> Builder<'m> {
         }
         // Triggers, now that every block has its step.
         self.triggers(pending);
-        let entry = self.functions.get("main").copied().or((!functions.is_empty()).then_some(0));
-        let mut prog = CoreProg { id: self.id, module, functions, entry, engines: Vec::new() };
+        let mut prog = CoreProg { id: self.id, module, functions, entry: self.entry, engines: Vec::new() };
         self.engines_and_reach(&mut prog);
         prog.engines = std::mem::take(&mut self.engines);
         self.lanes(&prog, &queue_blocks);

@@ -169,6 +169,108 @@ fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
+/// A place in canonical compact text, read forward once: an object's members and an
+/// array's elements are handed to the caller as the cursor comes to them, so that a
+/// nested value is looked at once, where [`Text`]'s members find each value's end
+/// before the caller looks inside it (the sync check reads every instruction's
+/// `sync_info` so). A string with an escape, or text that is not a value of the shape
+/// asked for, ends the read with `None`: the caller reads that value another way.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cursor<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// At byte `at` of `text`, where a value starts.
+    pub(crate) fn new(text: &'a str, at: usize) -> Cursor<'a> {
+        Cursor { text, at }
+    }
+
+    /// The byte the cursor is at.
+    pub(crate) fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.at).copied()
+    }
+
+    /// The object that starts here: `each` gets every key with the cursor at its value,
+    /// and steps over the value; then the cursor is past the object.
+    pub(crate) fn object(&mut self, mut each: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+        self.expect(b'{')?;
+        if self.peek() == Some(b'}') {
+            self.at += 1;
+            return Some(());
+        }
+        loop {
+            let key = self.string()?;
+            self.expect(b':')?;
+            each(self, key)?;
+            if self.expect(b',').is_none() {
+                return self.expect(b'}');
+            }
+        }
+    }
+
+    /// The array that starts here: `each` gets the cursor at every element, and steps
+    /// over it; then the cursor is past the array.
+    pub(crate) fn array(&mut self, mut each: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.expect(b'[')?;
+        if self.peek() == Some(b']') {
+            self.at += 1;
+            return Some(());
+        }
+        loop {
+            each(self)?;
+            if self.expect(b',').is_none() {
+                return self.expect(b']');
+            }
+        }
+    }
+
+    /// The string that starts here, without its quotes (`None`: not a string, or one
+    /// with an escape).
+    pub(crate) fn string(&mut self) -> Option<&'a str> {
+        let bytes = self.text.as_bytes();
+        if bytes.get(self.at) != Some(&b'"') {
+            return None;
+        }
+        let start = self.at + 1;
+        let mut i = start;
+        let short = bytes.len().min(start + SHORT_STRING);
+        while i < short && !matches!(bytes[i], b'"' | b'\\') {
+            i += 1;
+        }
+        if i == short {
+            i += memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
+        }
+        if bytes.get(i) != Some(&b'"') {
+            return None;
+        }
+        self.at = i + 1;
+        self.text.get(start..i)
+    }
+
+    /// The value that starts here, stepped over: its text (`None` when it holds an
+    /// escape).
+    pub(crate) fn value(&mut self) -> Option<Text<'a>> {
+        let start = self.at;
+        if self.peek() == Some(b'"') {
+            self.string()?;
+        } else {
+            let end = value_end(self.text.as_bytes(), start)?;
+            if self.text.get(start..end)?.contains('\\') {
+                return None;
+            }
+            self.at = end;
+        }
+        Some(Text(self.text.get(start..self.at)?))
+    }
+
+    /// Steps over `byte` when the cursor is at it.
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        (self.peek()? == byte).then(|| self.at += 1)
+    }
+}
+
 pub(crate) struct Members<'a> {
     text: &'a str,
     at: usize,
@@ -397,5 +499,50 @@ mod tests {
         ] {
             same(text);
         }
+    }
+    /// What a cursor reads in one pass is what the value is; it stops (`None`) at an
+    /// escape, or where the text is not the shape asked for.
+    #[test]
+    fn a_cursor_reads_nested_values_once_and_stops_at_an_escape() {
+        let text = r#"{"on_update":[{"id":3,"mode":"sem-inc"}],"on_wait":[{"from":{"a":[1]},"id":4,"wait_value":-2}],"x":"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"}"#;
+        let mut read = Vec::new();
+        let mut cursor = Cursor::new(text, 0);
+        let done = cursor.object(|cursor, key| match key {
+            "on_update" | "on_wait" => cursor.array(|entry| {
+                entry.object(|entry, key| {
+                    let value = entry.value()?;
+                    read.push(format!("{key}={}", value.0));
+                    Some(())
+                })
+            }),
+            _ => cursor.string().map(|s| read.push(format!("{key}:{}", s.len()))),
+        });
+        assert_eq!(done, Some(()));
+        assert_eq!(cursor.peek(), None, "past the object");
+        assert_eq!(read, ["id=3", "mode=\"sem-inc\"", r#"from={"a":[1]}"#, "id=4", "wait_value=-2", "x:32"]);
+        // Empty ones, and a value of each kind stepped over.
+        for (text, end) in [("{}", 2), ("[]", 2), (r#"[1,"a",{},[],null]"#, 18), ("{},", 2)] {
+            let mut cursor = Cursor::new(text, 0);
+            let stepped = if text.starts_with('{') {
+                cursor.object(|c, _| c.value().map(drop))
+            } else {
+                cursor.array(|c| c.value().map(drop))
+            };
+            assert_eq!((stepped, cursor.at), (Some(()), end), "{text}");
+        }
+        // An escape in a key, a string, or a value stepped over; a short or long string.
+        for text in [
+            r#"{"a\"b":1}"#,
+            r#"{"a":"\n"}"#,
+            r#"{"a":{"b":"\""}}"#,
+            r#"{"a":"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\u0041"}"#,
+        ] {
+            assert_eq!(Cursor::new(text, 0).object(|c, _| c.value().map(drop)), None, "{text}");
+        }
+        // Not the shape asked for, or cut short.
+        for text in ["[1]", r#"{"a":1"#, r#"{"a" 1}"#, r#"{"a":1,}"#, r#"{"a":"b"#, ""] {
+            assert_eq!(Cursor::new(text, 0).object(|c, _| c.value().map(drop)), None, "{text}");
+        }
+        assert_eq!(Cursor::new("[1,2", 0).array(|c| c.value().map(drop)), None);
     }
 }

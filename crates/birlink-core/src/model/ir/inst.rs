@@ -94,10 +94,11 @@ pub(crate) struct SyncKeys<'a> {
     pub text: &'a str,
     /// `engine`.
     pub engine: Option<Json<'a>>,
-    /// `sync_info`.
-    pub sync_info: Option<Json<'a>>,
-    /// `dependencies`.
-    pub dependencies: Option<Json<'a>>,
+    /// Where `sync_info`'s value starts in the text, to be read with a
+    /// [`Cursor`](crate::model::view::Cursor) (which stops at an escape).
+    pub sync_info: Option<usize>,
+    /// Where `dependencies`' value starts, likewise.
+    pub dependencies: Option<usize>,
 }
 
 /// An instruction's JSON. Kept text is valid compact JSON, exactly what `serde_json`
@@ -344,34 +345,30 @@ impl Inst {
         }
     }
 
-    /// A kept instruction's `engine`, `sync_info` and `dependencies`, read where the
-    /// reader found them ([`KeysAt`]): `None` when it did not, or when one of them has
-    /// an escape (which the text view does not read), for the caller to walk
-    /// [`Inst::view`] instead.
+    /// A kept instruction's `engine`, `sync_info` and `dependencies`, where the reader
+    /// found them ([`KeysAt`]): `None` when it did not, or when `engine` has an escape
+    /// (which the text view does not read), for the caller to walk [`Inst::view`]
+    /// instead. The other two are where their values start: the caller's cursor stops
+    /// at an escape in them.
     pub(crate) fn sync_keys(&self) -> Option<SyncKeys<'_>> {
         if self.keys == KeysAt::UNKNOWN {
             return None;
         }
         let text = self.kept_text()?;
-        let value = |at: u16| -> Result<Option<Json<'_>>, ()> {
-            if at == 0 {
-                return Ok(None);
-            }
-            let at = usize::from(at);
-            let end = crate::model::view::value_end(text.as_bytes(), at).ok_or(())?;
-            let value = text.get(at..end).ok_or(())?;
-            if value.contains('\\') {
-                return Err(());
-            }
-            Ok(Some(Json::Text(Text(value))))
-        };
+        let at = |at: u16| (at != 0).then_some(usize::from(at));
         let KeysAt { engine, sync_info, dependencies } = self.keys;
-        Some(SyncKeys {
-            text,
-            engine: value(engine).ok()?,
-            sync_info: value(sync_info).ok()?,
-            dependencies: value(dependencies).ok()?,
-        })
+        let engine = match at(engine) {
+            None => None,
+            Some(at) => {
+                let end = crate::model::view::value_end(text.as_bytes(), at)?;
+                let value = text.get(at..end)?;
+                if value.contains('\\') {
+                    return None;
+                }
+                Some(Json::Text(Text(value)))
+            }
+        };
+        Some(SyncKeys { text, engine, sync_info: at(sync_info), dependencies: at(dependencies) })
     }
 
     /// The fields, to change them (kept text is parsed first).

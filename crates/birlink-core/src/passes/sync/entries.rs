@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::model::view::{JsonType, JsonView};
+use crate::model::view::{Cursor, JsonType, JsonView, Text};
 
 /// A semaphore's type: a `semaphore` or an `event`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -225,7 +225,13 @@ impl<'a, V: JsonView<'a>> Keys<'a, V> {
     /// The keys of `entry` (the last of a key, as a map keeps it); `value_key` is
     /// `wait_value` or `update_value`.
     fn of(entry: V, value_key: &str) -> Keys<'a, V> {
-        let mut keys = Keys {
+        let mut keys = Keys::none();
+        entry.for_each_member(&mut |key, value| keys.set(key, value, value_key));
+        keys
+    }
+
+    fn none() -> Keys<'a, V> {
+        Keys {
             id: None,
             mode: None,
             kind: None,
@@ -235,19 +241,22 @@ impl<'a, V: JsonView<'a>> Keys<'a, V> {
             from: None,
             target_core: None,
             _text: std::marker::PhantomData,
-        };
-        entry.for_each_member(&mut |key, value| match key {
-            "id" => keys.id = Some(value),
-            "mode" => keys.mode = Some(value),
-            "type" => keys.kind = Some(value),
-            "cmp" => keys.cmp = Some(value),
-            "value" => keys.value = Some(value),
-            "from" => keys.from = Some(value),
-            "target_core" => keys.target_core = Some(value),
-            key if key == value_key => keys.named_value = Some(value),
+        }
+    }
+
+    /// Keeps `value` when `key` is one an entry is read by.
+    fn set(&mut self, key: &str, value: V, value_key: &str) {
+        match key {
+            "id" => self.id = Some(value),
+            "mode" => self.mode = Some(value),
+            "type" => self.kind = Some(value),
+            "cmp" => self.cmp = Some(value),
+            "value" => self.value = Some(value),
+            "from" => self.from = Some(value),
+            "target_core" => self.target_core = Some(value),
+            key if key == value_key => self.named_value = Some(value),
             _ => {}
-        });
-        keys
+        }
     }
 
     /// `mode`: `Some(None)` without one, `None` when it is not a string.
@@ -269,9 +278,29 @@ impl<'a, V: JsonView<'a>> Keys<'a, V> {
     }
 }
 
+/// The keys of the entry object at `cursor`, read in one pass (`None`: the cursor read
+/// no object, or met an escape).
+fn keys_at<'a>(cursor: &mut Cursor<'a>, value_key: &str) -> Option<Keys<'a, Text<'a>>> {
+    let mut keys = Keys::none();
+    cursor.object(|cursor, key| {
+        keys.set(key, cursor.value()?, value_key);
+        Some(())
+    })?;
+    Some(keys)
+}
+
 /// An `on_wait` entry, or `None` when it cannot be read.
 pub(super) fn wait<'a, V: JsonView<'a>>(entry: V) -> Option<Wait> {
-    let keys = Keys::of(entry, "wait_value");
+    wait_of(Keys::of(entry, "wait_value"))
+}
+
+/// The `on_wait` entry at `cursor`, stepped over: `None` when it cannot be read there
+/// (for the caller to read it with [`wait`]).
+pub(super) fn wait_at(cursor: &mut Cursor<'_>) -> Option<Wait> {
+    wait_of(keys_at(cursor, "wait_value")?)
+}
+
+fn wait_of<'a, V: JsonView<'a>>(keys: Keys<'a, V>) -> Option<Wait> {
     let id = keys.id?.as_u64()?;
     let mode = keys.mode()?;
     let (clears, register, default_value) = match mode {
@@ -302,7 +331,16 @@ pub(super) fn wait_from<'a, V: JsonView<'a>>(entry: V) -> Option<Value> {
 /// An `on_update` entry, or `None` when it cannot be read (`cores` is the number of
 /// cores: a `target_core` must name one; `own` is the issuing core's index).
 pub(super) fn update<'a, V: JsonView<'a>>(entry: V, cores: u64, own: usize) -> Option<Update> {
-    let keys = Keys::of(entry, "update_value");
+    update_of(Keys::of(entry, "update_value"), cores, own)
+}
+
+/// The `on_update` entry at `cursor`, stepped over: `None` when it cannot be read there
+/// (for the caller to read it with [`update`]).
+pub(super) fn update_at(cursor: &mut Cursor<'_>, cores: u64, own: usize) -> Option<Update> {
+    update_of(keys_at(cursor, "update_value")?, cores, own)
+}
+
+fn update_of<'a, V: JsonView<'a>>(keys: Keys<'a, V>, cores: u64, own: usize) -> Option<Update> {
     let id = keys.id?.as_u64()?;
     let mode = keys.mode()?;
     let kind = keys.kind(mode);

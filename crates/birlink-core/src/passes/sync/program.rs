@@ -19,9 +19,10 @@ use serde_json::Value;
 
 use super::entries::{self, Mode, SemKind, Update, Wait};
 use crate::model::arena::Handle;
+use crate::model::ir::SyncKeys;
 use crate::model::ir::{opcode, Allocation, Block, Function, Inst, Module, Op};
 use crate::model::linked::LinkedSet;
-use crate::model::view::{Json, JsonView};
+use crate::model::view::{Cursor, Json, JsonView};
 
 /// The engines in the wire order; other names come after, bytewise.
 const ENGINES: [&str; 8] = ["Unassigned", "Pool", "Activation", "PE", "DMA", "DVE", "SP", "ALL"];
@@ -511,6 +512,16 @@ struct Found {
     branch: Branch,
 }
 
+/// What [`Builder::lists_in_place`] read: whether the instruction has `on_wait` and
+/// `on_update` entries, and where they start in the program's lists.
+#[derive(Clone, Copy, Debug)]
+struct Lists {
+    waited: bool,
+    updated: bool,
+    waits: usize,
+    updates: usize,
+}
+
 /// Calls `each` with every element of `list`, when it is an array.
 fn for_each<'a>(list: Option<Json<'a>>, mut each: impl FnMut(Json<'a>)) {
     if let Some(list) = list {
@@ -537,6 +548,9 @@ struct Builder<'m> {
     /// numbers: a dependency nearly always names an instruction just before its own,
     /// and finding it here spares a probe of `names` (a table of every instruction).
     recent: Box<[Recent<'m>; RECENT]>,
+    /// The dependencies' names of the instruction being read in place
+    /// ([`Builder::lists_in_place`]).
+    named: Vec<&'m str>,
     engines: Vec<String>,
     functions: FxHashMap<&'m str, u32>,
     /// The entry function ([`functions_and_entry`]).
@@ -1071,6 +1085,7 @@ impl<'m> Builder<'m> {
             name_of: Vec::new(),
             strangers: FxHashMap::default(),
             recent: Box::new([(0, 0, ""); RECENT]),
+            named: Vec::new(),
             engines: Vec::new(),
             functions: FxHashMap::default(),
             entry: None,
@@ -1277,13 +1292,10 @@ impl<'m> Builder<'m> {
         // Most instructions: the three keys where the reader found them, when the text
         // names no shared memory location (else its operands are read, below).
         if let Some(found) = i.sync_keys().filter(|found| !self.may_share(Some(found.text))) {
-            let keys = Keys {
-                engine: found.engine,
-                sync: found.sync_info,
-                dependencies: found.dependencies,
-                ..Keys::default()
-            };
-            return self.step_of(inst, function, order, keys, false);
+            if let Some(lists) = self.lists_in_place(found) {
+                let keys = Keys { engine: found.engine, ..Keys::default() };
+                return self.step_of(inst, function, order, keys, false, Some(lists));
+            }
         }
         let view = i.view();
         let shares = self.may_share(view.text());
@@ -1305,7 +1317,65 @@ impl<'m> Builder<'m> {
             "cores" => keys.cores = Some(value),
             _ => {}
         });
-        self.step_of(inst, function, order, keys, shares)
+        self.step_of(inst, function, order, keys, shares, None)
+    }
+
+    /// A kept instruction's waits and updates, pushed on the program's lists, and its
+    /// dependencies' names, in [`Builder::named`]: read in one pass over `sync_info`
+    /// and `dependencies` where the reader found them. `None` (nothing pushed) when
+    /// one of them is not read so (an escape, an entry that cannot be read, a list that
+    /// is not one): the caller walks the instruction's members instead.
+    fn lists_in_place(&mut self, found: SyncKeys<'m>) -> Option<Lists> {
+        let (waits, updates) = (self.program.waits.len(), self.program.updates.len());
+        let lists = self.read_in_place(found);
+        if lists.is_none() {
+            self.program.waits.truncate(waits);
+            self.program.updates.truncate(updates);
+        }
+        lists
+    }
+
+    /// [`Builder::lists_in_place`], before it undoes a read that stopped.
+    fn read_in_place(&mut self, found: SyncKeys<'m>) -> Option<Lists> {
+        let (waits, updates) = (self.program.waits.len(), self.program.updates.len());
+        let mut lists = Lists { waited: false, updated: false, waits, updates };
+        if let Some(at) = found.sync_info {
+            let (cores, core, program) = (self.cores, self.core, &mut self.program);
+            Cursor::new(found.text, at).object(|cursor, key| match key {
+                "on_wait" => cursor.array(|entry| {
+                    lists.waited = true;
+                    program.waits.push(entries::wait_at(entry)?);
+                    Some(())
+                }),
+                "on_update" => cursor.array(|entry| {
+                    lists.updated = true;
+                    program.updates.push(entries::update_at(entry, cores, core)?);
+                    Some(())
+                }),
+                _ => cursor.value().map(drop),
+            })?;
+        }
+        self.named.clear();
+        if let Some(at) = found.dependencies {
+            let named = &mut self.named;
+            // Names, or `[name, kind]` pairs.
+            Cursor::new(found.text, at).array(|dependency| match dependency.peek()? {
+                b'"' => dependency.string().map(|name| named.push(name)),
+                b'[' => {
+                    let mut first = true;
+                    dependency.array(|element| {
+                        if std::mem::take(&mut first) && element.peek() == Some(b'"') {
+                            named.push(element.string()?);
+                        } else {
+                            element.value()?;
+                        }
+                        Some(())
+                    })
+                }
+                _ => dependency.value().map(drop),
+            })?;
+        }
+        Some(lists)
     }
 
     /// [`Builder::step`] once its keys are read (`shares`: its operands may name a
@@ -1317,6 +1387,7 @@ impl<'m> Builder<'m> {
         order: u32,
         keys: Keys<'_>,
         shares: bool,
+        in_place: Option<Lists>,
     ) -> (u32, Found) {
         let i = &self.module.store.insts[inst];
         let opcode = keys.opcode.and_then(Json::as_str).unwrap_or("");
@@ -1339,8 +1410,11 @@ impl<'m> Builder<'m> {
         self.recent[hash as usize % RECENT] = (hash, name, i.name());
         let index = self.program.steps.len() as u32;
         // Waits and updates.
-        let (mut waited, mut updated) = (false, false);
-        let waits_start = self.program.waits.len();
+        let (waits_start, updates_start) = match in_place {
+            Some(lists) => (lists.waits, lists.updates),
+            None => (self.program.waits.len(), self.program.updates.len()),
+        };
+        let (mut waited, mut updated) = in_place.map_or((false, false), |lists| (lists.waited, lists.updated));
         for_each(keys.sync.and_then(|s| s.get("on_wait")), |entry| {
             waited = true;
             match entries::wait(entry) {
@@ -1349,7 +1423,6 @@ impl<'m> Builder<'m> {
             }
         });
         let waits = waits_start as u32;
-        let updates_start = self.program.updates.len();
         for_each(keys.sync.and_then(|s| s.get("on_update")), |entry| {
             updated = true;
             match entries::update(entry, self.cores, self.core) {
@@ -1418,6 +1491,12 @@ impl<'m> Builder<'m> {
         let accesses = Span::of(accesses_start, self.program.accesses.len());
         // Dependencies: names, or `[name, kind]` pairs.
         let dependencies_start = self.program.dependencies.len();
+        if in_place.is_some() {
+            for at in 0..self.named.len() {
+                let name = self.dependency_name(self.named[at]);
+                self.program.dependencies.push(name);
+            }
+        }
         for_each(keys.dependencies, |dependency| {
             let name = dependency.as_str().or_else(|| {
                 let mut first = None;

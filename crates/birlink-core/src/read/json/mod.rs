@@ -378,10 +378,15 @@ mod tests {
             .insts
             .iter()
             .map(|(_, inst)| {
-                let text = |v: Option<crate::model::view::Json<'_>>| {
-                    v.map(|v| v.compact_text().into_owned()).unwrap_or_default()
-                };
-                (inst.name(), inst.sync_keys().map(|k| (text(k.engine), text(k.sync_info), text(k.dependencies))))
+                let keys = inst.sync_keys().map(|k| {
+                    let at = |at: Option<usize>| {
+                        let end = at.map(|at| crate::model::view::value_end(k.text.as_bytes(), at).unwrap());
+                        at.zip(end).map(|(at, end)| k.text[at..end].to_owned()).unwrap_or_default()
+                    };
+                    let engine = k.engine.map(|v| v.compact_text().into_owned()).unwrap_or_default();
+                    (engine, at(k.sync_info), at(k.dependencies))
+                });
+                (inst.name(), keys)
             })
             .collect();
         let plain = (
@@ -391,7 +396,8 @@ mod tests {
         );
         assert_eq!(found[0], ("plain", Some(plain)));
         assert_eq!(found[1], ("bare", Some(Default::default())));
-        // Another key or opcode the check reads, or an escape in a value it reads: walked.
+        // Another key or opcode the check reads, or an escape (the reader parses such
+        // an instruction): walked.
         for (name, keys) in &found[2..] {
             assert_eq!(*keys, None, "{name}");
         }

@@ -8,6 +8,10 @@
 //! form: what an instruction uses (`uses::each_ref`), what its `sync_info` must be
 //! (`read::json::checks::sync_problems`), whether it updates another core
 //! ([`remote_update`]). One definition, so the two reading paths cannot disagree.
+//!
+//! A [`Cursor`] reads canonical text forward once, for a caller that reads nested
+//! values of every instruction (the sync check's `sync_info` entries and
+//! `dependencies`): a [`Text`] view finds a value's end before its caller looks inside.
 
 use serde_json::Value;
 

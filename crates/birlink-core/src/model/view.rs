@@ -457,6 +457,8 @@ pub(crate) fn remote_update<'a, V: JsonView<'a>>(sync_info: Option<V>) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     /// Every question asked of a value's canonical text (what a kept instruction holds)
@@ -548,5 +550,68 @@ mod tests {
             assert_eq!(Cursor::new(text, 0).object(|c, _| c.value().map(drop)), None, "{text}");
         }
         assert_eq!(Cursor::new("[1,2", 0).array(|c| c.value().map(drop)), None);
+    }
+    /// The value a cursor's one pass reads back, every member and element as it comes.
+    fn read_back(cursor: &mut Cursor<'_>) -> Option<Value> {
+        match cursor.peek()? {
+            b'{' => {
+                let mut map = serde_json::Map::new();
+                cursor.object(|cursor, key| {
+                    let value = read_back(cursor)?;
+                    map.insert(key.to_owned(), value);
+                    Some(())
+                })?;
+                Some(Value::Object(map))
+            }
+            b'[' => {
+                let mut list = Vec::new();
+                cursor.array(|cursor| {
+                    list.push(read_back(cursor)?);
+                    Some(())
+                })?;
+                Some(Value::Array(list))
+            }
+            b'"' => cursor.string().map(|s| Value::String(s.to_owned())),
+            _ => serde_json::from_str(cursor.value()?.0).ok(),
+        }
+    }
+
+    fn any_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            1 => Just(Value::Null),
+            1 => any::<bool>().prop_map(Value::Bool),
+            1 => any::<i64>().prop_map(Value::from),
+            1 => any::<u64>().prop_map(Value::from),
+            // Eighths: exact in binary and in short text, so parsing them back is exact.
+            1 => (-8000i32..8000).prop_map(|n| Value::from(f64::from(n) / 8.0)),
+            // Mostly without an escape (most texts read back whole), some with one.
+            4 => "[a-z{}\\[\\],:é ]{0,40}".prop_map(Value::String),
+            1 => "[a-z\\\\\"{}]{0,40}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                proptest::collection::btree_map("[a-z_]{0,12}", inner, 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// Over any value's canonical text, a cursor reads the value back in one pass,
+        /// ending where the text ends; where the text has an escape it may stop
+        /// instead, never read another value.
+        #[test]
+        fn a_cursor_reads_back_any_value_or_stops_at_an_escape(value in any_value()) {
+            let text = value.to_string();
+            let mut cursor = Cursor::new(&text, 0);
+            let read = read_back(&mut cursor);
+            if text.contains('\\') {
+                prop_assert!(read.is_none() || read.as_ref() == Some(&value), "{text}");
+            } else {
+                prop_assert_eq!(read.as_ref(), Some(&value), "{}", text);
+                prop_assert_eq!(cursor.peek(), None);
+            }
+        }
     }
 }

@@ -154,23 +154,28 @@ const SHORT_STRING: usize = 24;
 /// escaped character, `\"` among them, is stepped over.
 fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
     let mut i = at + 1;
-    // Most strings read here are keys and short names: a plain loop over their first
-    // bytes ends them sooner than a vector search is set up.
-    let short = bytes.len().min(i + SHORT_STRING);
-    while i < short {
-        match bytes[i] {
-            b'"' => return Some(i + 1),
-            b'\\' => i += 2,
-            _ => i += 1,
-        }
-    }
     loop {
-        i += memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
+        i = quote_or_backslash(bytes, i)?;
         if bytes[i] == b'"' {
             return Some(i + 1);
         }
         i += 2;
     }
+}
+
+/// Where the first `"` or `\` at or after `from` is. Most strings read here are keys
+/// and short names: a plain loop over their first bytes ends them sooner than a vector
+/// search is set up.
+fn quote_or_backslash(bytes: &[u8], from: usize) -> Option<usize> {
+    let short = bytes.len().min(from + SHORT_STRING);
+    let mut i = from;
+    while i < short {
+        if matches!(bytes[i], b'"' | b'\\') {
+            return Some(i);
+        }
+        i += 1;
+    }
+    Some(i + memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?)
 }
 
 /// A place in canonical compact text, read forward once: an object's members and an
@@ -199,17 +204,16 @@ impl<'a> Cursor<'a> {
     /// The object that starts here: `each` gets every key with the cursor at its value,
     /// and steps over the value; then the cursor is past the object.
     pub(crate) fn object(&mut self, mut each: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
-        self.expect(b'{')?;
-        if self.peek() == Some(b'}') {
-            self.at += 1;
+        self.step_over(b'{')?;
+        if self.step_over(b'}').is_some() {
             return Some(());
         }
         loop {
             let key = self.string()?;
-            self.expect(b':')?;
+            self.step_over(b':')?;
             each(self, key)?;
-            if self.expect(b',').is_none() {
-                return self.expect(b'}');
+            if self.step_over(b',').is_none() {
+                return self.step_over(b'}');
             }
         }
     }
@@ -217,15 +221,14 @@ impl<'a> Cursor<'a> {
     /// The array that starts here: `each` gets the cursor at every element, and steps
     /// over it; then the cursor is past the array.
     pub(crate) fn array(&mut self, mut each: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
-        self.expect(b'[')?;
-        if self.peek() == Some(b']') {
-            self.at += 1;
+        self.step_over(b'[')?;
+        if self.step_over(b']').is_some() {
             return Some(());
         }
         loop {
             each(self)?;
-            if self.expect(b',').is_none() {
-                return self.expect(b']');
+            if self.step_over(b',').is_none() {
+                return self.step_over(b']');
             }
         }
     }
@@ -238,15 +241,8 @@ impl<'a> Cursor<'a> {
             return None;
         }
         let start = self.at + 1;
-        let mut i = start;
-        let short = bytes.len().min(start + SHORT_STRING);
-        while i < short && !matches!(bytes[i], b'"' | b'\\') {
-            i += 1;
-        }
-        if i == short {
-            i += memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
-        }
-        if bytes.get(i) != Some(&b'"') {
+        let i = quote_or_backslash(bytes, start)?;
+        if bytes[i] != b'"' {
             return None;
         }
         self.at = i + 1;
@@ -270,7 +266,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Steps over `byte` when the cursor is at it.
-    fn expect(&mut self, byte: u8) -> Option<()> {
+    fn step_over(&mut self, byte: u8) -> Option<()> {
         (self.peek()? == byte).then(|| self.at += 1)
     }
 }

@@ -1327,18 +1327,18 @@ impl<'m> Builder<'m> {
     /// is not one): the caller walks the instruction's members instead.
     fn lists_in_place(&mut self, found: SyncKeys<'m>) -> Option<Lists> {
         let (waits, updates) = (self.program.waits.len(), self.program.updates.len());
-        let lists = self.read_in_place(found);
-        if lists.is_none() {
+        let mut lists = Lists { waited: false, updated: false, waits, updates };
+        if self.read_in_place(found, &mut lists).is_none() {
             self.program.waits.truncate(waits);
             self.program.updates.truncate(updates);
+            return None;
         }
-        lists
+        Some(lists)
     }
 
-    /// [`Builder::lists_in_place`], before it undoes a read that stopped.
-    fn read_in_place(&mut self, found: SyncKeys<'m>) -> Option<Lists> {
-        let (waits, updates) = (self.program.waits.len(), self.program.updates.len());
-        let mut lists = Lists { waited: false, updated: false, waits, updates };
+    /// [`Builder::lists_in_place`]'s reading, into `lists` (the caller undoes a read
+    /// that stopped).
+    fn read_in_place(&mut self, found: SyncKeys<'m>, lists: &mut Lists) -> Option<()> {
         if let Some(at) = found.sync_info {
             let (cores, core, program) = (self.cores, self.core, &mut self.program);
             Cursor::new(found.text, at).object(|cursor, key| match key {
@@ -1375,7 +1375,7 @@ impl<'m> Builder<'m> {
                 _ => dependency.value().map(drop),
             })?;
         }
-        Some(lists)
+        Some(())
     }
 
     /// [`Builder::step`] once its keys are read (`shares`: its operands may name a

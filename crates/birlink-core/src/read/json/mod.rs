@@ -380,8 +380,10 @@ mod tests {
             .map(|(_, inst)| {
                 let keys = inst.sync_keys().map(|k| {
                     let at = |at: Option<usize>| {
-                        let end = at.map(|at| crate::model::view::value_end(k.text.as_bytes(), at).unwrap());
-                        at.zip(end).map(|(at, end)| k.text[at..end].to_owned()).unwrap_or_default()
+                        at.and_then(|at| {
+                            Some(k.text[at..crate::model::view::value_end(k.text.as_bytes(), at)?].to_owned())
+                        })
+                        .unwrap_or_default()
                     };
                     let engine = k.engine.map(|v| v.compact_text().into_owned()).unwrap_or_default();
                     (engine, at(k.sync_info), at(k.dependencies))

@@ -85,17 +85,17 @@ impl Cmp {
     }
 }
 
-/// One `on_wait` entry.
+/// One `on_wait` entry, as the program holds it: 16 bytes, its semaphore by number
+/// ([`super::program::Program::semaphores`]: the core's own, of the type and id the
+/// entry names).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Wait {
-    /// The semaphore's type.
-    pub kind: SemKind,
-    /// Its id.
-    pub id: u64,
-    /// The comparison.
-    pub cmp: Cmp,
     /// The value compared with.
     pub value: i64,
+    /// Its semaphore's number.
+    pub sem: u32,
+    /// The comparison.
+    pub cmp: Cmp,
     /// `sem-ge-reg`: the register holding the value is unknown (not exact).
     pub register: bool,
     /// `evt-set-then-clear`: the event is cleared to 0 when it issues.
@@ -159,18 +159,15 @@ impl Mode {
     }
 }
 
-/// One `on_update` entry, as the program holds it: 24 bytes (a set with an update on
-/// every one of 800k instructions holds 19 MB of them).
+/// One `on_update` entry, as the program holds it: 16 bytes (a set with an update on
+/// every one of 800k instructions holds 13 MB of them), its semaphore by number
+/// ([`super::program::Program::semaphores`]: the core it changes, the type and id).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Update {
-    /// Its id (the peer's, after `vnc_link`, for a remote one).
-    pub id: u64,
     /// The value as §3 reads it (also for modes that ignore it).
     pub value: i64,
-    /// The core whose semaphore it changes: its `target_core`, else the issuing core's.
-    pub core: u16,
-    /// The semaphore's type.
-    pub kind: SemKind,
+    /// Its semaphore's number (the peer's id, after `vnc_link`, for a remote one).
+    pub sem: u32,
     /// The mode as read (`sem-add-imm` when absent; `evt-set` for an event).
     pub mode: Mode,
     /// It names a `target_core`.
@@ -178,11 +175,6 @@ pub(super) struct Update {
 }
 
 impl Update {
-    /// The core whose semaphore it changes.
-    pub(super) fn core(&self) -> usize {
-        usize::from(self.core)
-    }
-
     /// What it does (its mode and value: `sem-sub-imm`'s negation was checked when it
     /// was read).
     pub(super) fn change(&self) -> Change {
@@ -289,18 +281,19 @@ fn keys_at<'a>(cursor: &mut Cursor<'a>, value_key: &str) -> Option<Keys<'a, Text
     Some(keys)
 }
 
-/// An `on_wait` entry, or `None` when it cannot be read.
-pub(super) fn wait<'a, V: JsonView<'a>>(entry: V) -> Option<Wait> {
-    wait_of(Keys::of(entry, "wait_value"))
+/// An `on_wait` entry of core `own`, or `None` when it cannot be read; `number` numbers
+/// its semaphore (only an entry that is read names one).
+pub(super) fn wait<'a, V: JsonView<'a>>(entry: V, own: usize, number: impl FnMut(SemKey) -> u32) -> Option<Wait> {
+    wait_of(Keys::of(entry, "wait_value"), own, number)
 }
 
 /// The `on_wait` entry at `cursor`, stepped over: `None` when it cannot be read there
 /// (for the caller to read it with [`wait`]).
-pub(super) fn wait_at(cursor: &mut Cursor<'_>) -> Option<Wait> {
-    wait_of(keys_at(cursor, "wait_value")?)
+pub(super) fn wait_at(cursor: &mut Cursor<'_>, own: usize, number: impl FnMut(SemKey) -> u32) -> Option<Wait> {
+    wait_of(keys_at(cursor, "wait_value")?, own, number)
 }
 
-fn wait_of<'a, V: JsonView<'a>>(keys: Keys<'a, V>) -> Option<Wait> {
+fn wait_of<'a, V: JsonView<'a>>(keys: Keys<'a, V>, own: usize, mut number: impl FnMut(SemKey) -> u32) -> Option<Wait> {
     let id = keys.id?.as_u64()?;
     let mode = keys.mode()?;
     let (clears, register, default_value) = match mode {
@@ -319,7 +312,7 @@ fn wait_of<'a, V: JsonView<'a>>(keys: Keys<'a, V>) -> Option<Wait> {
     };
     // An `evt-set-then-clear` waits for the event `id`, whatever its `type`.
     let kind = if clears { SemKind::Event } else { keys.kind(mode) };
-    Some(Wait { kind, id, cmp, value, register, clears })
+    Some(Wait { value, sem: number((own, kind, id)), cmp, register, clears })
 }
 
 /// A wait's `from`, as read (shown only: read again where it is shown).
@@ -329,18 +322,34 @@ pub(super) fn wait_from<'a, V: JsonView<'a>>(entry: V) -> Option<Value> {
 }
 
 /// An `on_update` entry, or `None` when it cannot be read (`cores` is the number of
-/// cores: a `target_core` must name one; `own` is the issuing core's index).
-pub(super) fn update<'a, V: JsonView<'a>>(entry: V, cores: u64, own: usize) -> Option<Update> {
-    update_of(Keys::of(entry, "update_value"), cores, own)
+/// cores: a `target_core` must name one; `own` is the issuing core's index); `number`
+/// numbers its semaphore (only an entry that is read names one).
+pub(super) fn update<'a, V: JsonView<'a>>(
+    entry: V,
+    cores: u64,
+    own: usize,
+    number: impl FnMut(SemKey) -> u32,
+) -> Option<Update> {
+    update_of(Keys::of(entry, "update_value"), cores, own, number)
 }
 
 /// The `on_update` entry at `cursor`, stepped over: `None` when it cannot be read there
 /// (for the caller to read it with [`update`]).
-pub(super) fn update_at(cursor: &mut Cursor<'_>, cores: u64, own: usize) -> Option<Update> {
-    update_of(keys_at(cursor, "update_value")?, cores, own)
+pub(super) fn update_at(
+    cursor: &mut Cursor<'_>,
+    cores: u64,
+    own: usize,
+    number: impl FnMut(SemKey) -> u32,
+) -> Option<Update> {
+    update_of(keys_at(cursor, "update_value")?, cores, own, number)
 }
 
-fn update_of<'a, V: JsonView<'a>>(keys: Keys<'a, V>, cores: u64, own: usize) -> Option<Update> {
+fn update_of<'a, V: JsonView<'a>>(
+    keys: Keys<'a, V>,
+    cores: u64,
+    own: usize,
+    mut number: impl FnMut(SemKey) -> u32,
+) -> Option<Update> {
     let id = keys.id?.as_u64()?;
     let mode = keys.mode()?;
     let kind = keys.kind(mode);
@@ -363,7 +372,7 @@ fn update_of<'a, V: JsonView<'a>>(keys: Keys<'a, V>, cores: u64, own: usize) -> 
     };
     // Cores are at most `limits::MAX_LNC`: an index fits in 16 bits.
     let core = u16::try_from(target.map_or(own as u64, |t| t)).ok()?;
-    Some(Update { id, value, core, kind, mode: Mode::of(mode), remote: target.is_some() })
+    Some(Update { value, sem: number((usize::from(core), kind, id)), mode: Mode::of(mode), remote: target.is_some() })
 }
 
 #[cfg(test)]
@@ -372,43 +381,64 @@ mod tests {
 
     use super::*;
 
+    /// Numbers semaphores as first named, into `keys`.
+    fn numbering(keys: &mut Vec<SemKey>) -> impl FnMut(SemKey) -> u32 + '_ {
+        |key| match keys.iter().position(|k| *k == key) {
+            Some(at) => at as u32,
+            None => {
+                keys.push(key);
+                keys.len() as u32 - 1
+            }
+        }
+    }
+
     #[test]
     fn waits_read_their_modes_values_and_comparisons() -> Result<(), &'static str> {
-        let w = wait(&json!({"id": 4, "mode": "sem-ge-imm", "wait_value": 16})).ok_or("reads")?;
-        assert_eq!((w.kind, w.id, w.cmp, w.value, w.is_monotone()), (SemKind::Semaphore, 4, Cmp::Ge, 16, true));
-        let w = wait(&json!({"id": 2, "value": 3, "cmp": "=="})).ok_or("reads")?;
-        assert_eq!((w.cmp, w.value, w.is_monotone()), (Cmp::Eq, 3, false));
-        let w = wait(&json!({"id": 7, "mode": "evt-set-then-clear", "type": "semaphore"})).ok_or("reads")?;
-        assert_eq!((w.kind, w.value, w.clears, w.is_monotone()), (SemKind::Event, 1, true, false));
-        let w = wait(&json!({"id": 1, "mode": "sem-ge-reg", "wait_value": 2})).ok_or("reads")?;
+        let mut keys = Vec::new();
+        let w =
+            wait(&json!({"id": 4, "mode": "sem-ge-imm", "wait_value": 16}), 1, numbering(&mut keys)).ok_or("reads")?;
+        assert_eq!((w.sem, w.cmp, w.value, w.is_monotone()), (0, Cmp::Ge, 16, true));
+        let w = wait(&json!({"id": 2, "value": 3, "cmp": "=="}), 1, numbering(&mut keys)).ok_or("reads")?;
+        assert_eq!((w.sem, w.cmp, w.value, w.is_monotone()), (1, Cmp::Eq, 3, false));
+        let w = wait(&json!({"id": 7, "mode": "evt-set-then-clear", "type": "semaphore"}), 1, numbering(&mut keys))
+            .ok_or("reads")?;
+        assert_eq!((w.sem, w.value, w.clears, w.is_monotone()), (2, 1, true, false));
+        let w =
+            wait(&json!({"id": 4, "mode": "sem-ge-reg", "wait_value": 2}), 1, numbering(&mut keys)).ok_or("reads")?;
         assert!(w.register && !w.is_monotone());
-        assert!(wait(&json!({"id": -1})).is_none());
-        assert!(wait(&json!({"id": 1, "mode": "sem-spin"})).is_none());
-        assert!(wait(&json!({"id": 1, "cmp": "~"})).is_none());
+        assert_eq!(w.sem, 0, "the same semaphore, the same number");
+        assert!(wait(&json!({"id": -1}), 1, numbering(&mut keys)).is_none());
+        assert!(wait(&json!({"id": 1, "mode": "sem-spin"}), 1, numbering(&mut keys)).is_none());
+        assert!(wait(&json!({"id": 1, "cmp": "~"}), 1, numbering(&mut keys)).is_none());
+        // A wait's semaphore is its own core's; an entry not read numbers none.
+        assert_eq!(keys, [(1, SemKind::Semaphore, 4), (1, SemKind::Semaphore, 2), (1, SemKind::Event, 7)]);
+        assert_eq!(std::mem::size_of::<Wait>(), 16);
         Ok(())
     }
 
     #[test]
     fn updates_read_their_modes_and_targets() -> Result<(), &'static str> {
-        let u = update(&json!({"id": 3, "mode": "sem-inc", "update_value": 9}), 2, 0).ok_or("reads")?;
-        assert_eq!((u.change(), u.core, u.remote, u.grows()), (Change::Add(1), 0, false, true));
-        let u = update(&json!({"id": 3, "mode": "sem-sub-imm", "update_value": 2, "target_core": 1}), 2, 0)
+        let mut keys = Vec::new();
+        let u = update(&json!({"id": 3, "mode": "sem-inc", "update_value": 9}), 2, 0, numbering(&mut keys))
             .ok_or("reads")?;
-        assert_eq!((u.change(), u.core, u.remote, u.grows()), (Change::Add(-2), 1, true, false));
-        let u = update(&json!({"id": 3}), 2, 1).ok_or("reads")?;
-        assert_eq!((u.change(), u.mode.as_str(), u.core), (Change::Add(1), "sem-add-imm", 1));
+        assert_eq!((u.change(), u.sem, u.remote, u.grows()), (Change::Add(1), 0, false, true));
+        let remote = json!({"id": 3, "mode": "sem-sub-imm", "update_value": 2, "target_core": 1});
+        let u = update(&remote, 2, 0, numbering(&mut keys)).ok_or("reads")?;
+        assert_eq!((u.change(), u.sem, u.remote, u.grows()), (Change::Add(-2), 1, true, false));
+        let u = update(&json!({"id": 3}), 2, 1, numbering(&mut keys)).ok_or("reads")?;
+        assert_eq!((u.change(), u.mode.as_str(), u.sem), (Change::Add(1), "sem-add-imm", 1));
         let text = r#"{"id":3,"mode":"sem-wr-imm","update_value":-4,"target_core":null}"#;
-        let u = update(crate::model::view::Text(text), 2, 1).ok_or("reads as text")?;
-        assert_eq!((u.change(), u.core, u.remote, u.mode), (Change::Write(-4), 1, false, Mode::SemWrImm));
-        let u = update(&json!({"id": 5, "type": "event"}), 2, 0).ok_or("reads")?;
-        assert_eq!(
-            (u.kind, u.change(), u.mode.as_str(), u.grows()),
-            (SemKind::Event, Change::Write(1), "evt-set", true)
-        );
-        assert!(update(&json!({"id": 3, "target_core": 2}), 2, 0).is_none(), "no core 2");
-        assert!(update(&json!({"id": 3, "mode": "sem-xor"}), 2, 0).is_none());
-        assert!(update(&json!({"id": 3, "mode": "sem-sub-imm", "update_value": i64::MIN}), 2, 0).is_none());
-        assert_eq!(std::mem::size_of::<Update>(), 24);
+        let u = update(crate::model::view::Text(text), 2, 1, numbering(&mut keys)).ok_or("reads as text")?;
+        assert_eq!((u.change(), u.sem, u.remote, u.mode), (Change::Write(-4), 1, false, Mode::SemWrImm));
+        let u = update(&json!({"id": 5, "type": "event"}), 2, 0, numbering(&mut keys)).ok_or("reads")?;
+        assert_eq!((u.sem, u.change(), u.mode.as_str(), u.grows()), (2, Change::Write(1), "evt-set", true));
+        assert!(update(&json!({"id": 3, "target_core": 2}), 2, 0, numbering(&mut keys)).is_none(), "no core 2");
+        assert!(update(&json!({"id": 3, "mode": "sem-xor"}), 2, 0, numbering(&mut keys)).is_none());
+        let min = json!({"id": 3, "mode": "sem-sub-imm", "update_value": i64::MIN});
+        assert!(update(&min, 2, 0, numbering(&mut keys)).is_none());
+        // The core it changes: its target's, else the issuing core's.
+        assert_eq!(keys, [(0, SemKind::Semaphore, 3), (1, SemKind::Semaphore, 3), (0, SemKind::Event, 5)]);
+        assert_eq!(std::mem::size_of::<Update>(), 16);
         Ok(())
     }
 }

@@ -7,9 +7,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rustc_hash::{FxHashMap, FxHashSet};
-
-use super::entries::SemKey;
 use super::entries::{Mode, SemKind};
 use super::execution::Ran;
 use super::program::{CoreIx, Noted, Program};
@@ -20,45 +17,51 @@ fn semaphore(kind: SemKind, id: u64) -> Option<SemaphoreRef> {
     Some(SemaphoreRef { kind: kind.as_str().to_owned(), id })
 }
 
+/// The semaphore numbered `sem`.
+fn numbered(program: &Program<'_>, sem: u32) -> Option<SemaphoreRef> {
+    let (_, kind, id) = program.semaphores.key(sem);
+    semaphore(kind, id)
+}
+
 /// Every reason the verdict holds only for this schedule (none: it is exact).
 pub(super) fn reasons(program: &Program<'_>, ran: &Ran, notes: &[&Noted], stuck: &State) -> Vec<NotExact> {
     let mut out = Vec::new();
     let name = |step: u32| Some(program.inst(step).name().to_owned());
     // Waits that do not only wait for a count to grow.
-    let mut waited: FxHashSet<SemKey> = FxHashSet::default();
+    let mut waited = vec![false; program.semaphores.keys.len()];
     for (step, s) in program.steps.iter().enumerate() {
         for wait in program.waits_of(step as u32) {
-            waited.insert((s.core(), wait.kind, wait.id));
+            waited[wait.sem as usize] = true;
             if !wait.is_monotone() {
                 out.push(NotExact {
                     reason: Reason::NonMonotoneWait,
                     core: Some(program.core_id(s.core())),
                     instruction: name(step as u32),
-                    semaphore: semaphore(wait.kind, wait.id),
+                    semaphore: numbered(program, wait.sem),
                 });
             }
         }
     }
     // Updates that lower or overwrite a waited semaphore (`evt-set` grows only where it
     // is the only mode updating its semaphore).
-    let mut modes: FxHashMap<SemKey, HashSet<Mode>> = FxHashMap::default();
+    let mut modes: Vec<HashSet<Mode>> = vec![HashSet::new(); program.semaphores.keys.len()];
     for update in &program.updates {
-        modes.entry((update.core(), update.kind, update.id)).or_default().insert(update.mode);
+        modes[update.sem as usize].insert(update.mode);
     }
     for step in 0..program.steps.len() {
         for update in program.updates_of(step as u32) {
-            let sem = (update.core(), update.kind, update.id);
-            if !waited.contains(&sem) {
+            let sem = update.sem as usize;
+            if !waited[sem] {
                 continue;
             }
-            let grows =
-                update.grows() && (update.mode != Mode::EvtSet || modes.get(&sem).is_some_and(|m| m.len() == 1));
+            let grows = update.grows() && (update.mode != Mode::EvtSet || modes[sem].len() == 1);
             if !grows {
+                let (core, _, _) = program.semaphores.key(update.sem);
                 out.push(NotExact {
                     reason: Reason::NonMonotoneUpdate,
-                    core: Some(program.core_id(update.core())),
+                    core: Some(program.core_id(core)),
                     instruction: name(step as u32),
-                    semaphore: semaphore(update.kind, update.id),
+                    semaphore: numbered(program, update.sem),
                 });
             }
         }
@@ -79,7 +82,7 @@ pub(super) fn reasons(program: &Program<'_>, ran: &Ran, notes: &[&Noted], stuck:
                 reason: Reason::QueueOrder,
                 core: Some(program.core_id(s.core())),
                 instruction: name(step as u32),
-                semaphore: semaphore(wait.kind, wait.id),
+                semaphore: numbered(program, wait.sem),
             });
         }
     }

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use rustc_hash::FxHashMap;
 
-use super::entries::{Change, SemKey};
+use super::entries::{Change, SemKey, Wait};
 use super::program::{engine_bit, CoreIx, Item, Meet, Program, Span};
 
 /// What an execution tells as it goes.
@@ -21,46 +21,6 @@ pub(super) trait Watch {
     /// The step just issued on `lane` updates `sem`, the execution's `index`-th
     /// semaphore ([`Semaphores`]), after [`Watch::issue`].
     fn update(&mut self, lane: usize, sem: SemKey, index: u32);
-}
-
-/// The semaphores the program's waits and updates name, numbered densely (in the order
-/// first named: waits and updates step by step), so that the execution keeps values in
-/// a vector, not a map, and a [`Watch`] can too. Numbered once per run from the static
-/// program: a modular set's dispatcher runs a definition's steps 46 times, each time
-/// without a look-up.
-#[derive(Debug, Default)]
-pub(super) struct Semaphores {
-    /// Each number's semaphore.
-    pub keys: Vec<SemKey>,
-    /// Each wait's number, as the program lists waits.
-    pub waits: Vec<u32>,
-    /// Each update's number, as the program lists updates.
-    pub updates: Vec<u32>,
-}
-
-impl Semaphores {
-    fn of(program: &Program<'_>) -> Semaphores {
-        let mut number: FxHashMap<SemKey, u32> = FxHashMap::default();
-        let mut keys = Vec::new();
-        let mut numbered = |key: SemKey| {
-            *number.entry(key).or_insert_with(|| {
-                keys.push(key);
-                (keys.len() - 1) as u32
-            })
-        };
-        let mut waits = Vec::with_capacity(program.waits.len());
-        let mut updates = Vec::with_capacity(program.updates.len());
-        for (step, s) in program.steps.iter().enumerate() {
-            for w in program.waits_of(step as u32) {
-                waits.push(numbered((s.core(), w.kind, w.id)));
-            }
-            for u in program.updates_of(step as u32) {
-                updates.push(numbered((u.core(), u.kind, u.id)));
-            }
-        }
-        drop(number);
-        Semaphores { keys, waits, updates }
-    }
 }
 
 /// One issue, as a [`Watch`] is told it.
@@ -78,8 +38,8 @@ pub(super) struct Issue<'a> {
     pub partners: &'a [(usize, bool)],
     /// What it meets, when it is a rendezvous.
     pub meet: Option<&'a Meet>,
-    /// Its waits' semaphores' numbers ([`Semaphores`]).
-    pub waits: &'a [u32],
+    /// Its waits (their semaphores by number: [`Program::semaphores`]).
+    pub waits: &'a [Wait],
 }
 
 /// The walk's moves (items stepped over, loop iterations begun, calls entered) allowed
@@ -186,8 +146,6 @@ impl Ran {
 struct Exec<'p, 'm> {
     program: &'p Program<'m>,
     ran: Ran,
-    /// The semaphores, numbered.
-    sems: Semaphores,
     /// Each semaphore's value, by number, and whether an update or a clearing wait
     /// touched it (what [`Ran::sems`] holds when the run ends).
     values: Vec<(i64, bool)>,
@@ -241,11 +199,9 @@ pub(super) fn run(program: &Program<'_>, watch: &mut dyn Watch, limit: u64) -> R
             }
         })
         .collect();
-    let sems = Semaphores::of(program);
-    let values = vec![(0, false); sems.keys.len()];
+    let values = vec![(0, false); program.semaphores.keys.len()];
     let mut exec = Exec {
         program,
-        sems,
         values,
         ran: Ran {
             cursors,
@@ -289,9 +245,9 @@ pub(super) fn run(program: &Program<'_>, watch: &mut dyn Watch, limit: u64) -> R
     if exec.ran.stopped && (0..lanes).all(|l| exec.ran.done(l)) {
         exec.ran.stopped = false;
     }
-    let Exec { mut ran, sems, values, .. } = exec;
-    ran.sems =
-        sems.keys.into_iter().zip(values).filter(|(_, (_, touched))| *touched).map(|(k, (v, _))| (k, v)).collect();
+    let Exec { mut ran, values, .. } = exec;
+    let keys = program.semaphores.keys.iter();
+    ran.sems = keys.zip(values).filter(|(_, (_, touched))| *touched).map(|(&k, (v, _))| (k, v)).collect();
     ran
 }
 
@@ -367,16 +323,16 @@ impl Exec<'_, '_> {
         let program = self.program;
         let s = &program.steps[step as usize];
         let core = s.core();
-        let waits = program.waits_range(step);
-        for (k, (w, &sem)) in program.waits[waits.clone()].iter().zip(&self.sems.waits[waits.clone()]).enumerate() {
-            let (value, _) = self.values[sem as usize];
+        let waits = program.waits_of(step);
+        for (k, w) in waits.iter().enumerate() {
+            let (value, _) = self.values[w.sem as usize];
             if !w.cmp.holds(value, w.value) {
                 self.ran.stuck[lane] = Some(Stuck::Wait(k));
                 return false;
             }
         }
         let mut partners = Vec::new();
-        let meet = s.rendezvous().map(|r| &program.rendezvous[r as usize]);
+        let meet = program.rendezvous_of(s);
         if let Some(r) = meet {
             let k = self.ran.meets[lane].get(&r.meet).copied().unwrap_or(0);
             for &p in r.cores.iter().filter(|&&p| p != core) {
@@ -399,23 +355,21 @@ impl Exec<'_, '_> {
             fifo.pop_front();
         }
         let (seq, round) = (self.ran.steps, self.ran.rounds);
-        let wait_sems = &self.sems.waits[waits.clone()];
         let meets = meet.map(|r| &r.meet);
-        watch.issue(program, Issue { lane, step, seq, round, partners: &partners, meet: meets, waits: wait_sems });
-        for (w, &sem) in program.waits[waits].iter().zip(wait_sems) {
+        watch.issue(program, Issue { lane, step, seq, round, partners: &partners, meet: meets, waits });
+        for w in waits {
             if w.clears {
-                self.values[sem as usize] = (0, true);
+                self.values[w.sem as usize] = (0, true);
             }
         }
-        let updates = program.updates_range(step);
-        for (u, &sem) in program.updates[updates.clone()].iter().zip(&self.sems.updates[updates]) {
-            let (value, touched) = &mut self.values[sem as usize];
+        for u in program.updates_of(step) {
+            let (value, touched) = &mut self.values[u.sem as usize];
             *touched = true;
             *value = match u.change() {
                 Change::Add(v) => value.saturating_add(v),
                 Change::Write(v) => v,
             };
-            watch.update(lane, (u.core(), u.kind, u.id), sem);
+            watch.update(lane, program.semaphores.key(u.sem), u.sem);
         }
         for &block in program.triggers_of(s) {
             if let Some(queue) = program.steps[block as usize].lane() {
@@ -444,7 +398,7 @@ impl Exec<'_, '_> {
             return Some(lane);
         }
         let at = self.ran.at(lane)?;
-        let here = self.program.steps[at as usize].rendezvous().map(|r| &self.program.rendezvous[r as usize].meet);
+        let here = self.program.rendezvous_of(&self.program.steps[at as usize]).map(|r| &r.meet);
         (passed == k && here == Some(meet)).then_some(lane)
     }
 }

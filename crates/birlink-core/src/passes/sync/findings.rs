@@ -271,10 +271,10 @@ pub(super) fn leftovers(program: &Program<'_>, ran: &Ran, drafts: &mut Vec<Draft
     let mut first: FxHashMap<Sem, (bool, u32, usize)> = FxHashMap::default();
     for (step, s) in program.steps.iter().enumerate() {
         for (k, at) in program.updates_range(step as u32).enumerate() {
-            let update = &program.updates[at];
-            let local = update.core() == s.core();
+            let sem = program.semaphores.key(program.updates[at].sem);
+            let local = sem.0 == s.core();
             let role = (local, step as u32, k);
-            let entry = first.entry((update.core(), update.kind, update.id)).or_insert(role);
+            let entry = first.entry(sem).or_insert(role);
             if local && !entry.0 {
                 *entry = role;
             }

@@ -4,8 +4,6 @@
 //! no block), both in the functions the entry reaches and the queues' blocks, in the
 //! set's order.
 
-use rustc_hash::FxHashSet;
-
 use serde_json::{json, Value};
 
 use super::execution::Ran;
@@ -21,21 +19,16 @@ use crate::output::sync::WaitRow;
 /// instruction: the program keeps counts, not what is only shown).
 pub(super) fn wait_row(program: &Program<'_>, step: u32, k: usize) -> WaitRow {
     let wait = &program.waits_of(step)[k];
+    let (core, kind, id) = program.semaphores.key(wait.sem);
     let view = program.inst(step).view();
     let mut entries = Vec::new();
     if let Some(list) = view.get("sync_info").and_then(|sync| sync.get("on_wait")) {
         list.for_each_element(&mut |entry| entries.push(entry));
     }
     // The k-th readable entry is the k-th wait (unreadable ones were left out).
-    let from =
-        entries.into_iter().filter(|e| super::entries::wait(*e).is_some()).nth(k).and_then(super::entries::wait_from);
-    WaitRow {
-        kind: wait.kind.as_str().to_owned(),
-        id: wait.id,
-        cmp: wait.cmp.as_str().to_owned(),
-        value: wait.value,
-        from,
-    }
+    let readable = |e: &_| super::entries::wait(*e, core, |_| 0).is_some();
+    let from = entries.into_iter().filter(readable).nth(k).and_then(super::entries::wait_from);
+    WaitRow { kind: kind.as_str().to_owned(), id, cmp: wait.cmp.as_str().to_owned(), value: wait.value, from }
 }
 
 /// The calls the execution did not enter because they call a function on their own
@@ -86,22 +79,20 @@ pub(super) fn notes<'n>(program: &'n Program<'_>, recursive: &'n [Noted]) -> Vec
 /// BL0707: one per instruction, at its first wait that is false at 0 on a semaphore no
 /// update in the set touches on its core.
 pub(super) fn unknown_semaphores(program: &Program<'_>, drafts: &mut Vec<Draft>) {
-    // Grown as semaphores are met, not sized for every update at once (a set of 800k
-    // updates touches a few thousand semaphores).
-    let mut touched: FxHashSet<(CoreIx, super::entries::SemKind, u64)> = FxHashSet::default();
+    // By the semaphores' numbers (a set of 800k updates touches a few thousand).
+    let mut touched = vec![false; program.semaphores.keys.len()];
     for u in &program.updates {
-        touched.insert((u.core(), u.kind, u.id));
+        touched[u.sem as usize] = true;
     }
     for (step, s) in program.steps.iter().enumerate() {
-        let unknown = program
-            .waits_of(step as u32)
-            .iter()
-            .position(|w| !w.cmp.holds(0, w.value) && !touched.contains(&(s.core(), w.kind, w.id)));
+        let unknown =
+            program.waits_of(step as u32).iter().position(|w| !w.cmp.holds(0, w.value) && !touched[w.sem as usize]);
         let Some(k) = unknown else { continue };
         let wait = &program.waits_of(step as u32)[k];
         let core = program.core_id(s.core());
         let name = program.inst(step as u32).name();
-        let (kind, id) = (wait.kind.as_str(), wait.id);
+        let (_, kind, id) = program.semaphores.key(wait.sem);
+        let kind = kind.as_str();
         let message = format!(
             "`{name}` on core {core} waits for {kind} {id} {} {}, and no instruction of the set updates {kind} {id} on \
              core {core}: the wait can never hold (a lane that reaches it hangs: NRT status 5)",

@@ -17,7 +17,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 
 use serde_json::Value;
 
-use super::entries::{self, Mode, SemKind, Update, Wait};
+use super::entries::{self, Mode, SemKey, SemKind, Update, Wait};
 use crate::model::arena::Handle;
 use crate::model::ir::SyncKeys;
 use crate::model::ir::{opcode, Allocation, Block, Function, Inst, Module, Op};
@@ -39,13 +39,21 @@ pub(super) const NO_RENDEZVOUS: u32 = u32::MAX;
 /// A step that triggers no block and touches no shared memory.
 pub(super) const NO_RARE: u32 = u32::MAX;
 
-/// What few steps have, kept beside them so that a step is 44 bytes, not 68.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What few steps have, kept beside them so that a step is 40 bytes, not 68.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Rare {
     /// The blocks it triggers (steps of queue lanes).
     pub triggers: Span,
     /// The shared memory it touches.
     pub accesses: Span,
+    /// The rendezvous it is, when un-lowered ([`NO_RENDEZVOUS`]: none).
+    pub rendezvous: u32,
+}
+
+impl Default for Rare {
+    fn default() -> Rare {
+        Rare { triggers: Span::default(), accesses: Span::default(), rendezvous: NO_RENDEZVOUS }
+    }
 }
 
 /// A range of a flat list.
@@ -141,14 +149,12 @@ pub(super) struct Step {
     pub waits: u32,
     /// Where its updates start ([`Program::updates_of`]).
     pub updates: u32,
-    /// What few steps have (the blocks they trigger, the shared memory they touch):
-    /// an index of [`Program::rare`] ([`NO_RARE`]: neither).
+    /// What few steps have (the blocks they trigger, the shared memory they touch,
+    /// the rendezvous they are): an index of [`Program::rare`] ([`NO_RARE`]: none).
     pub rare: u32,
     /// Where the instructions it depends on (same core, interned names) start
     /// ([`Program::dependencies_of`]).
     pub dependencies: u32,
-    /// The rendezvous it is, when un-lowered ([`NO_RENDEZVOUS`]: none).
-    pub rendezvous: u32,
     /// Its name, interned per core (for dependencies).
     pub name: u32,
     /// Its core.
@@ -173,11 +179,6 @@ impl Step {
     /// Its function, when it is in one.
     pub(super) fn function(&self) -> Option<u32> {
         (self.function != NO_FUNCTION).then_some(self.function)
-    }
-
-    /// The rendezvous it is, when it is one.
-    pub(super) fn rendezvous(&self) -> Option<u32> {
-        (self.rendezvous != NO_RENDEZVOUS).then_some(self.rendezvous)
     }
 }
 
@@ -347,6 +348,34 @@ impl Noted {
     }
 }
 
+/// The semaphores the program's waits and updates name, numbered densely in the order
+/// first named (waits, then updates, step by step), so that a wait or an update holds
+/// a number (16 bytes, not 24), and the execution keeps values, and a watch clocks, in
+/// vectors: a modular set's dispatcher runs a definition's steps 46 times, each time
+/// without a look-up.
+#[derive(Debug, Default)]
+pub(super) struct Semaphores {
+    /// Each number's semaphore.
+    pub keys: Vec<SemKey>,
+    /// Each semaphore's number, while the program is read.
+    numbers: FxHashMap<SemKey, u32>,
+}
+
+impl Semaphores {
+    /// `key`'s number, numbering it when it is new.
+    fn number(&mut self, key: SemKey) -> u32 {
+        *self.numbers.entry(key).or_insert_with(|| {
+            self.keys.push(key);
+            self.keys.len() as u32 - 1
+        })
+    }
+
+    /// A number's semaphore.
+    pub(super) fn key(&self, sem: u32) -> SemKey {
+        self.keys[sem as usize]
+    }
+}
+
 /// The whole set's program.
 #[derive(Debug, Default)]
 pub(super) struct Program<'m> {
@@ -365,8 +394,10 @@ pub(super) struct Program<'m> {
     pub lanes: Vec<Lane>,
     /// Waits.
     pub waits: Vec<Wait>,
-    /// Updates (each says the core whose semaphore it changes).
+    /// Updates.
     pub updates: Vec<Update>,
+    /// The semaphores waits and updates name, by number.
+    pub semaphores: Semaphores,
     /// What few steps have ([`Step::rare`]).
     pub rare: Vec<Rare>,
     /// Triggered blocks.
@@ -442,6 +473,12 @@ impl Program<'_> {
             Some(rare) => &self.accesses[rare.accesses.range()],
             None => &[],
         }
+    }
+
+    /// The rendezvous a step is, when it is one (an un-lowered barrier or sendrecv).
+    pub(super) fn rendezvous_of(&self, s: &Step) -> Option<&Rendezvous> {
+        let rare = self.rare.get(s.rare as usize)?;
+        self.rendezvous.get(rare.rendezvous as usize)
     }
 
     /// A step's instruction.
@@ -538,8 +575,10 @@ struct Builder<'m> {
     id: u64,
     cores: u64,
     module: &'m Module,
-    /// Instruction names, interned (dependencies name them).
-    names: FxHashMap<&'m str, u32>,
+    /// Instruction names, numbered as first borne (dependencies name them): each
+    /// name's first instruction, hashed by the name — 4 bytes an entry, the name read
+    /// from the module to compare, where a map of names took 24.
+    names: hashbrown::HashTable<Handle<Inst>>,
     /// Each instruction's name's number, by its handle's index.
     name_of: Vec<u32>,
     /// Dependency names no instruction of the core bears.
@@ -808,6 +847,8 @@ impl<'m> Program<'m> {
         self.triggers.shrink_to_fit();
         self.accesses.shrink_to_fit();
         self.dependencies.shrink_to_fit();
+        // Numbered: the table by key is not needed again.
+        self.semaphores.numbers = FxHashMap::default();
     }
 
     /// Appends one core's part, read on its own: its indices into the flat lists move
@@ -830,6 +871,7 @@ impl<'m> Program<'m> {
             lanes: part_lanes,
             waits: part_waits,
             updates: part_updates,
+            semaphores: part_semaphores,
             rare: part_rare,
             triggers: part_triggers,
             accesses: part_accesses,
@@ -853,9 +895,6 @@ impl<'m> Program<'m> {
             if s.lane != NO_LANE {
                 s.lane += lanes as u32;
             }
-            if s.rendezvous != NO_RENDEZVOUS {
-                s.rendezvous += rendezvous as u32;
-            }
             s
         }));
         self.items.extend(part_items.into_iter().map(|item| match item {
@@ -872,13 +911,21 @@ impl<'m> Program<'m> {
             lane.initial.iter_mut().for_each(|b| *b = shift_step(*b));
             lane
         }));
-        self.waits.extend(part_waits);
-        self.updates.extend(part_updates);
-        self.rare.extend(
-            part_rare
-                .into_iter()
-                .map(|r| Rare { triggers: r.triggers.shifted(triggers), accesses: r.accesses.shifted(accesses) }),
-        );
+        // The part's semaphores numbered on: in its order, as first named.
+        let sems: Vec<u32> = part_semaphores.keys.into_iter().map(|key| self.semaphores.number(key)).collect();
+        self.waits.extend(part_waits.into_iter().map(|mut w| {
+            w.sem = sems[w.sem as usize];
+            w
+        }));
+        self.updates.extend(part_updates.into_iter().map(|mut u| {
+            u.sem = sems[u.sem as usize];
+            u
+        }));
+        self.rare.extend(part_rare.into_iter().map(|r| Rare {
+            triggers: r.triggers.shifted(triggers),
+            accesses: r.accesses.shifted(accesses),
+            rendezvous: if r.rendezvous == NO_RENDEZVOUS { NO_RENDEZVOUS } else { r.rendezvous + rendezvous as u32 },
+        }));
         self.triggers.extend(part_triggers.into_iter().map(shift_step));
         self.accesses.extend(part_accesses);
         self.dependencies.extend(part_dependencies);
@@ -1039,8 +1086,10 @@ fn trips(fields: &serde_json::Map<String, Value>) -> Option<u64> {
 impl<'m> Builder<'m> {
     /// A name's number: an instruction's, or a dependency's that names none.
     fn intern_name(&mut self, name: &str) -> u32 {
-        if let Some(&n) = self.names.get(name) {
-            return n;
+        let insts = &self.module.store.insts;
+        let hash = FxBuildHasher.hash_one(name);
+        if let Some(&first) = self.names.find(hash, |&first| insts[first].name() == name) {
+            return self.name_of[first.index()];
         }
         let next = (self.names.len() + self.strangers.len()) as u32;
         *self.strangers.entry(name.to_owned()).or_insert(next)
@@ -1081,7 +1130,7 @@ impl<'m> Builder<'m> {
             id,
             cores,
             module,
-            names: FxHashMap::default(),
+            names: hashbrown::HashTable::new(),
             name_of: Vec::new(),
             strangers: FxHashMap::default(),
             recent: Box::new([(0, 0, ""); RECENT]),
@@ -1133,11 +1182,19 @@ impl<'m> Builder<'m> {
         let store = &module.store;
         // Names first, when the core is read (not while the cores before it are): a
         // dependency may name an instruction further on.
-        self.names.reserve(store.insts.len());
-        self.name_of.reserve_exact(store.insts.len());
-        for (_, inst) in store.insts.iter() {
-            let next = self.names.len() as u32;
-            let number = *self.names.entry(inst.name()).or_insert(next);
+        let insts = &store.insts;
+        let hash_of = |&first: &Handle<Inst>| FxBuildHasher.hash_one(insts[first].name());
+        self.names.reserve(insts.len(), hash_of);
+        self.name_of.reserve_exact(insts.len());
+        for (handle, inst) in insts.iter() {
+            let name = inst.name();
+            let number = match self.names.entry(FxBuildHasher.hash_one(name), |&h| insts[h].name() == name, hash_of) {
+                hashbrown::hash_table::Entry::Occupied(first) => self.name_of[first.get().index()],
+                hashbrown::hash_table::Entry::Vacant(vacant) => {
+                    vacant.insert(handle);
+                    (self.names.len() - 1) as u32
+                }
+            };
             self.name_of.push(number);
         }
         // The queues' blocks by name, for triggers (their steps are made after the
@@ -1344,12 +1401,14 @@ impl<'m> Builder<'m> {
             Cursor::new(found.text, at).object(|cursor, key| match key {
                 "on_wait" => cursor.array(|entry| {
                     lists.waited = true;
-                    program.waits.push(entries::wait_at(entry)?);
+                    let sems = &mut program.semaphores;
+                    program.waits.push(entries::wait_at(entry, core, |key| sems.number(key))?);
                     Some(())
                 }),
                 "on_update" => cursor.array(|entry| {
                     lists.updated = true;
-                    program.updates.push(entries::update_at(entry, cores, core)?);
+                    let sems = &mut program.semaphores;
+                    program.updates.push(entries::update_at(entry, cores, core, |key| sems.number(key))?);
                     Some(())
                 }),
                 _ => cursor.value().map(drop),
@@ -1417,7 +1476,8 @@ impl<'m> Builder<'m> {
         let (mut waited, mut updated) = in_place.map_or((false, false), |lists| (lists.waited, lists.updated));
         for_each(keys.sync.and_then(|s| s.get("on_wait")), |entry| {
             waited = true;
-            match entries::wait(entry) {
+            let sems = &mut self.program.semaphores;
+            match entries::wait(entry, self.core, |key| sems.number(key)) {
                 Some(wait) => self.program.waits.push(wait),
                 None => self.note_entry(inst, (index, function), order, What::UnreadableWait, entry.to_value()),
             }
@@ -1425,18 +1485,18 @@ impl<'m> Builder<'m> {
         let waits = waits_start as u32;
         for_each(keys.sync.and_then(|s| s.get("on_update")), |entry| {
             updated = true;
-            match entries::update(entry, self.cores, self.core) {
+            let sems = &mut self.program.semaphores;
+            match entries::update(entry, self.cores, self.core, |key| sems.number(key)) {
                 Some(update) => self.program.updates.push(update),
                 None => self.note_entry(inst, (index, function), order, What::UnreadableUpdate, entry.to_value()),
             }
         });
         if opcode == opcode::GROUP_RESET_SEMAPHORES {
-            let core = self.core as u16;
+            let core = self.core;
             for_each(keys.sema_group, |id| {
                 if let Some(id) = id.as_u64() {
-                    let reset =
-                        Update { kind: SemKind::Semaphore, id, core, mode: Mode::SemWrImm, value: 0, remote: false };
-                    self.program.updates.push(reset);
+                    let sem = self.program.semaphores.number((core, SemKind::Semaphore, id));
+                    self.program.updates.push(Update { value: 0, sem, mode: Mode::SemWrImm, remote: false });
                 }
             });
         }
@@ -1519,14 +1579,14 @@ impl<'m> Builder<'m> {
             function: function.unwrap_or(NO_FUNCTION),
             waits,
             updates,
-            rare: if accesses.len == 0 {
+            rare: if accesses.len == 0 && rendezvous.is_none() {
                 NO_RARE
             } else {
-                self.program.rare.push(Rare { triggers: Span::default(), accesses });
+                let rendezvous = rendezvous.unwrap_or(NO_RENDEZVOUS);
+                self.program.rare.push(Rare { triggers: Span::default(), accesses, rendezvous });
                 (self.program.rare.len() - 1) as u32
             },
             dependencies,
-            rendezvous: rendezvous.unwrap_or(NO_RENDEZVOUS),
             barrier: i.op == Op::CoreBarrier,
             name,
         });
@@ -1638,7 +1698,7 @@ impl<'m> Builder<'m> {
             match self.program.rare.get_mut(rare as usize) {
                 Some(rare) => rare.triggers = triggers,
                 None => {
-                    self.program.rare.push(Rare { triggers, accesses: Span::default() });
+                    self.program.rare.push(Rare { triggers, ..Rare::default() });
                     self.program.steps[step as usize].rare = (self.program.rare.len() - 1) as u32;
                 }
             }
@@ -1867,10 +1927,10 @@ mod tests {
     fn a_step_and_its_lists_stay_small() {
         // What the program holds per instruction (docs/benchmarks.md, the sync check):
         // a step, a walk item, and per entry a wait or an update.
-        assert_eq!(std::mem::size_of::<Step>(), 44);
+        assert_eq!(std::mem::size_of::<Step>(), 40);
         assert_eq!(std::mem::size_of::<Item>(), 8);
-        assert_eq!(std::mem::size_of::<Wait>(), 24);
-        assert_eq!(std::mem::size_of::<Update>(), 24);
+        assert_eq!(std::mem::size_of::<Wait>(), 16);
+        assert_eq!(std::mem::size_of::<Update>(), 16);
     }
 
     #[test]

@@ -184,8 +184,8 @@ impl Watch for Race {
         let s = &program.steps[step as usize];
         // Its waits' semaphores.
         let n = self.lanes;
-        for &sem in waits {
-            if let Some(Some(theirs)) = self.sems.get(sem as usize) {
+        for w in waits {
+            if let Some(Some(theirs)) = self.sems.get(w.sem as usize) {
                 for (mine, theirs) in self.clocks[lane * n..(lane + 1) * n].iter_mut().zip(theirs.iter()) {
                     *mine = (*mine).max(*theirs);
                 }

@@ -31,7 +31,7 @@ impl Watch for Trace {
         let mut waits = false;
         for wait in program.waits_of(at.step) {
             waits = true;
-            if let Some(updates) = self.pending.remove(&(s.core(), wait.kind, wait.id)) {
+            if let Some(updates) = self.pending.remove(&program.semaphores.key(wait.sem)) {
                 self.arrows.extend(updates.into_iter().filter(|&u| u >= self.from).map(|u| (u, at.seq)));
             }
         }
@@ -42,7 +42,7 @@ impl Watch for Trace {
                 Meet::Barrier => ("barrier", None),
                 Meet::Pipe(p) => ("pipe", Some(*p)),
             };
-            let cores = s.rendezvous().map(|r| program.rendezvous[r as usize].cores.clone()).unwrap_or_default();
+            let cores = program.rendezvous_of(s).map(|r| r.cores.clone()).unwrap_or_default();
             let participants = cores.into_iter().map(|c| program.core_id(c)).collect();
             RendezvousRow { group: group.to_owned(), pipe, index: *k - 1, participants }
         });

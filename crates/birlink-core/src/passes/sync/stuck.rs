@@ -45,7 +45,7 @@ fn lane_ref(program: &Program<'_>, lane: usize) -> LaneRef {
 
 /// Whether a step updates `sem`.
 fn updates(program: &Program<'_>, step: u32, sem: SemKey) -> bool {
-    program.updates_of(step).iter().any(|u| (u.core(), u.kind, u.id) == sem)
+    program.updates_of(step).iter().any(|u| program.semaphores.key(u.sem) == sem)
 }
 
 /// Whether a step updates `sem`, or triggers a block that does.
@@ -127,7 +127,7 @@ fn partner(program: &Program<'_>, ran: &Ran, core: usize, engine: &str, meet: &M
     };
     let passed = ran.meets[lane].get(meet).copied().unwrap_or(0);
     let at = ran.at(lane);
-    let here = at.and_then(|s| program.steps[s as usize].rendezvous()).map(|r| &program.rendezvous[r as usize].meet);
+    let here = at.and_then(|s| program.rendezvous_of(&program.steps[s as usize])).map(|r| &r.meet);
     if passed > k || (passed == k && here == Some(meet)) {
         return None;
     }
@@ -144,7 +144,7 @@ pub(super) fn state(program: &Program<'_>, ran: &Ran) -> State {
     let blocked: Vec<usize> = (0..program.lanes.len()).filter(|&l| !ran.done(l)).collect();
     let mut touched: HashSet<SemKey> = HashSet::new();
     for u in &program.updates {
-        touched.insert((u.core(), u.kind, u.id));
+        touched.insert(program.semaphores.key(u.sem));
     }
     // Each update's step, in the set's order.
     let mut updaters: Vec<(u32, usize)> = Vec::new();
@@ -175,14 +175,14 @@ pub(super) fn state(program: &Program<'_>, ran: &Ran) -> State {
         match ran.stuck[lane] {
             Some(Stuck::Wait(k)) => {
                 let wait = &program.waits_of(step)[k];
-                let sem: SemKey = (core, wait.kind, wait.id);
+                let sem: SemKey = program.semaphores.key(wait.sem);
                 row.wait = Some(wait_row(program, step, k));
                 row.current = Some(ran.sems.get(&sem).copied().unwrap_or(0));
                 row.updates = updaters
                     .iter()
                     .filter(|&&(_, u)| {
                         let update = &program.updates[u];
-                        (update.core(), update.kind, update.id) == sem
+                        program.semaphores.key(update.sem) == sem
                     })
                     .take(UPDATES_LISTED)
                     .map(|&(step, u)| {
@@ -219,7 +219,7 @@ pub(super) fn state(program: &Program<'_>, ran: &Ran) -> State {
             }
             Some(Stuck::Rendezvous) | None => {
                 row.kind = BlockedKind::Rendezvous;
-                if let Some(r) = s.rendezvous().map(|r| &program.rendezvous[r as usize]) {
+                if let Some(r) = program.rendezvous_of(s) {
                     let k = ran.meets[lane].get(&r.meet).copied().unwrap_or(0);
                     row.rendezvous = Some(RendezvousRow {
                         group: match r.meet {

@@ -381,7 +381,7 @@ impl Exec<'_, '_> {
         self.ran.issued[step as usize] = self.ran.issued[step as usize].saturating_add(1);
         let counts = &mut self.ran.lane_issued[lane];
         counts.0 += 1;
-        counts.1 += u64::from(s.barrier);
+        counts.1 += u64::from(program.is_barrier(s));
         if let Some(r) = meet {
             *self.ran.meets[lane].entry(r.meet.clone()).or_insert(0) += 1;
         }
@@ -489,6 +489,10 @@ mod tests {
             let outcome = crate::passes::run(sources, &config.link_options());
             let Some(set) = outcome.linked else { panic!("{config:?} did not link") };
             let mut program = program::build(&set, 1);
+            // Made where they pay (many walks of the items), here for every set.
+            if program.lane_walks.is_empty() {
+                program.make_lane_walks();
+            }
             assert!(!program.lane_walks.is_empty(), "{config:?}: no lane walk made");
             let mut own = Trace::default();
             let by_own = run(&program, &mut own, u64::MAX);
@@ -528,6 +532,8 @@ mod tests {
                     flow == Flow::Modular,
                     "{config:?}: {issued} of {instructions}"
                 );
+                // Each lane's own walks are made where the items are walked many times.
+                assert_eq!(!program.lane_walks.is_empty(), flow == Flow::Modular, "{config:?}");
             }
         }
     }

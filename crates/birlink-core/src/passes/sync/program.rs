@@ -32,14 +32,12 @@ pub(super) type CoreIx = usize;
 
 /// A step with no lane (an instruction of a function the entry does not reach).
 pub(super) const NO_LANE: u32 = u32::MAX;
-/// A step of no function (a queue's block).
-pub(super) const NO_FUNCTION: u32 = u32::MAX;
 /// A step that is no rendezvous.
 pub(super) const NO_RENDEZVOUS: u32 = u32::MAX;
 /// A step that triggers no block and touches no shared memory.
 pub(super) const NO_RARE: u32 = u32::MAX;
 
-/// What few steps have, kept beside them so that a step is 40 bytes, not 68.
+/// What few steps have, kept beside them so that a step is 32 bytes, not 68.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Rare {
     /// The blocks it triggers (steps of queue lanes).
@@ -48,11 +46,13 @@ pub(super) struct Rare {
     pub accesses: Span,
     /// The rendezvous it is, when un-lowered ([`NO_RENDEZVOUS`]: none).
     pub rendezvous: u32,
+    /// A `CoreBarrier` (lowered or not).
+    pub barrier: bool,
 }
 
 impl Default for Rare {
     fn default() -> Rare {
-        Rare { triggers: Span::default(), accesses: Span::default(), rendezvous: NO_RENDEZVOUS }
+        Rare { triggers: Span::default(), accesses: Span::default(), rendezvous: NO_RENDEZVOUS, barrier: false }
     }
 }
 
@@ -142,15 +142,14 @@ pub(super) struct Step {
     pub inst: Handle<Inst>,
     /// Its lane ([`NO_LANE`]: its function is not reached).
     pub lane: u32,
-    /// Its function ([`NO_FUNCTION`]: a queue's block).
-    pub function: u32,
     /// Where its waits start in [`Program::waits`] (they end where the next step's
     /// start: every list is in step order; [`Program::waits_of`]).
     pub waits: u32,
     /// Where its updates start ([`Program::updates_of`]).
     pub updates: u32,
     /// What few steps have (the blocks they trigger, the shared memory they touch,
-    /// the rendezvous they are): an index of [`Program::rare`] ([`NO_RARE`]: none).
+    /// the rendezvous they are, a barrier): an index of [`Program::rare`] ([`NO_RARE`]:
+    /// none).
     pub rare: u32,
     /// Where the instructions it depends on (same core, interned names) start
     /// ([`Program::dependencies_of`]).
@@ -161,8 +160,6 @@ pub(super) struct Step {
     pub core: u16,
     /// Its engine, interned per core.
     pub engine: u16,
-    /// A `CoreBarrier` (lowered or not).
-    pub barrier: bool,
 }
 
 impl Step {
@@ -174,11 +171,6 @@ impl Step {
     /// Its lane, when it has one.
     pub(super) fn lane(&self) -> Option<usize> {
         (self.lane != NO_LANE).then_some(self.lane as usize)
-    }
-
-    /// Its function, when it is in one.
-    pub(super) fn function(&self) -> Option<u32> {
-        (self.function != NO_FUNCTION).then_some(self.function)
     }
 }
 
@@ -225,6 +217,9 @@ pub(super) struct FunctionProg {
     pub handle: Handle<Function>,
     /// Its items.
     pub items: Span,
+    /// Its steps (a function's steps are made together, after the functions before it
+    /// and before its core's queues' blocks: [`Program::function_of`]).
+    pub steps: Span,
     /// The engines it issues on, its calls' included.
     pub engines: u64,
     /// Whether the entry reaches it.
@@ -498,10 +493,24 @@ impl Program<'_> {
         core.module.store.functions[core.functions[function as usize].handle].name()
     }
 
+    /// A step's function (`None`: a queue's block), found among its core's functions'
+    /// steps.
+    pub(super) fn function_of(&self, step: u32) -> Option<u32> {
+        let functions = &self.cores[self.steps[step as usize].core()].functions;
+        let after = functions.partition_point(|f| f.steps.start <= step);
+        let f = after.checked_sub(1)?;
+        functions[f].steps.range().contains(&(step as usize)).then_some(f as u32)
+    }
+
     /// A step's function's name (`None` for a queue's block).
     pub(super) fn step_function(&self, step: u32) -> Option<&str> {
-        let s = &self.steps[step as usize];
-        s.function().map(|f| self.function_name(s.core(), f))
+        let core = self.steps[step as usize].core();
+        self.function_of(step).map(|f| self.function_name(core, f))
+    }
+
+    /// Whether a step is a `CoreBarrier` (lowered or not).
+    pub(super) fn is_barrier(&self, s: &Step) -> bool {
+        self.rare.get(s.rare as usize).is_some_and(|rare| rare.barrier)
     }
 
     /// A core's id.
@@ -669,9 +678,15 @@ pub(super) fn build(set: &LinkedSet, threads: usize) -> Program<'_> {
         })
         .collect();
     let mut program = if threads <= 1 || builders.len() <= 1 { in_turn(builders) } else { joined(builders, threads) };
-    program.make_lane_walks();
+    program.walked_instructions = walked(&program, false);
+    // Each lane's own walks pay where the lanes walk the set's items many times over (a
+    // modular set's dispatcher calls a definition once per partition; loops of many
+    // trips): elsewhere a lane walks each item about once either way, and the walks
+    // would hold 8 bytes an instruction more for nothing (docs/benchmarks.md).
+    if walked(&program, true) >= program.static_instructions.saturating_mul(super::RUNS_LONG) {
+        program.make_lane_walks();
+    }
     program.shrink();
-    program.walked_instructions = walked(&program);
     let mut by_index: Vec<(u64, String)> = vec![(0, String::new()); cells.len()];
     for (cell, index) in cells {
         by_index[index as usize] = cell;
@@ -685,8 +700,7 @@ pub(super) fn build(set: &LinkedSet, threads: usize) -> Program<'_> {
 /// page's worker, `--threads 1`).
 fn in_turn(builders: Vec<Builder<'_>>) -> Program<'_> {
     let mut program = Program::default();
-    // Steps are at most the instructions: one list, never grown.
-    program.steps.reserve_exact(builders.iter().map(|b| b.module.store.insts.len()).sum());
+    program.reserve(builders.iter().map(|b| b.module.store.insts.len()).sum());
     for mut builder in builders {
         builder.program = program;
         program = builder.read();
@@ -704,10 +718,11 @@ fn in_turn(builders: Vec<Builder<'_>>) -> Program<'_> {
 fn joined(mut builders: Vec<Builder<'_>>, threads: usize) -> Program<'_> {
     let threads = threads.min(builders.len());
     let mut program = Program::default();
-    // Steps are at most the instructions: one list, never grown.
-    let steps = builders.iter().map(|b| b.module.store.insts.len()).sum();
-    if let Some(first) = builders.first_mut() {
-        first.program.steps.reserve_exact(steps);
+    // The first part is the program: sized for every core's; the others for their own.
+    let instructions = builders.iter().map(|b| b.module.store.insts.len()).sum();
+    for (k, builder) in builders.iter_mut().enumerate() {
+        let own = builder.module.store.insts.len();
+        builder.program.reserve(if k == 0 { instructions } else { own });
     }
     // Cores in turn over the threads.
     let mut shares: Vec<Vec<(usize, Builder<'_>)>> = (0..threads).map(|_| Vec::new()).collect();
@@ -771,7 +786,7 @@ impl<'m> Program<'m> {
     /// Makes every engine lane's walk of its core's functions that issue on its engine
     /// (the entry's always: every lane starts there) and of the loop bodies those hold,
     /// appended to [`Program::items`]: one pass over a span makes every lane's walk of it.
-    fn make_lane_walks(&mut self) {
+    pub(super) fn make_lane_walks(&mut self) {
         let mut walks = std::mem::take(&mut self.lane_walks);
         for core in 0..self.cores.len() {
             let lanes: Vec<(usize, u64)> = (0..self.lanes.len())
@@ -834,6 +849,20 @@ impl<'m> Program<'m> {
             self.items.extend(walk);
             walks.insert((span.start, span.len, lane as u32), Span::of(start, self.items.len()));
         }
+    }
+
+    /// Sizes its lists for `instructions` more: steps are at most the instructions
+    /// (that list is never grown); waits, updates and dependencies are sized for one
+    /// each, updates for one and a half (birlink's sizing, from the compiler's dumps,
+    /// where most instructions wait and update once: a list grown by doubling copies
+    /// itself and leaves the old one's pages behind — 3 MB of the short shape's 16 —
+    /// and what is sized and never filled is never touched, so it holds no memory
+    /// natively; [`Program::shrink`] gives it back).
+    fn reserve(&mut self, instructions: usize) {
+        self.steps.reserve_exact(instructions);
+        self.waits.reserve_exact(instructions);
+        self.updates.reserve_exact(instructions + instructions / 2);
+        self.dependencies.reserve_exact(instructions);
     }
 
     /// Gives back what its lists grew by and did not fill (a large list's shrink is a
@@ -925,6 +954,7 @@ impl<'m> Program<'m> {
             triggers: r.triggers.shifted(triggers),
             accesses: r.accesses.shifted(accesses),
             rendezvous: if r.rendezvous == NO_RENDEZVOUS { NO_RENDEZVOUS } else { r.rendezvous + rendezvous as u32 },
+            barrier: r.barrier,
         }));
         self.triggers.extend(part_triggers.into_iter().map(shift_step));
         self.accesses.extend(part_accesses);
@@ -938,48 +968,63 @@ impl<'m> Program<'m> {
             note
         }));
         self.cores.extend(part_cores.into_iter().map(|mut core| {
-            core.functions.iter_mut().for_each(|f| f.items = f.items.shifted(items));
+            core.functions.iter_mut().for_each(|f| {
+                f.items = f.items.shifted(items);
+                f.steps = f.steps.shifted(steps as usize);
+            });
             core
         }));
         self.static_instructions += static_instructions;
     }
 }
 
-/// What a walk of every core issues, loops taken once, calls entered each time (a call
-/// of a function on its own chain counts nothing), queues' blocks included; saturating.
-fn walked(program: &Program<'_>) -> u64 {
-    fn items(program: &Program<'_>, core: usize, span: Span, memo: &mut [Option<u64>], chain: &mut Vec<u32>) -> u64 {
+/// What a walk of every core issues, each loop taken once (else its trip count, when
+/// `trips`: an unknown count once), calls entered each time (a call of a function on
+/// its own chain counts nothing), queues' blocks included; saturating.
+fn walked(program: &Program<'_>, trips: bool) -> u64 {
+    struct Walk<'w, 'm> {
+        program: &'w Program<'m>,
+        core: usize,
+        trips: bool,
+        memo: Vec<Option<u64>>,
+        chain: Vec<u32>,
+    }
+    fn items(walk: &mut Walk<'_, '_>, span: Span) -> u64 {
+        let program = walk.program;
         let mut n = 0u64;
         for at in span.range() {
             n = n.saturating_add(match program.items[at] {
                 Item::Step(_) => 1,
-                Item::Loop(l) => items(program, core, program.loops[l as usize].body, memo, chain),
+                Item::Loop(l) => {
+                    let taken = if walk.trips { program.loops[l as usize].trips.unwrap_or(1) } else { 1 };
+                    items(walk, program.loops[l as usize].body).saturating_mul(taken)
+                }
                 Item::Call(c) => match program.calls[c as usize].target {
-                    Some(t) if !chain.contains(&t) => function(program, core, t, memo, chain),
+                    Some(t) if !walk.chain.contains(&t) => function(walk, t),
                     _ => 0,
                 },
             });
         }
         n
     }
-    fn function(program: &Program<'_>, core: usize, f: u32, memo: &mut [Option<u64>], chain: &mut Vec<u32>) -> u64 {
-        if let Some(n) = memo[f as usize] {
+    fn function(walk: &mut Walk<'_, '_>, f: u32) -> u64 {
+        if let Some(n) = walk.memo[f as usize] {
             return n;
         }
-        chain.push(f);
-        let n = items(program, core, program.cores[core].functions[f as usize].items, memo, chain);
-        chain.pop();
-        memo[f as usize] = Some(n);
+        walk.chain.push(f);
+        let n = items(walk, walk.program.cores[walk.core].functions[f as usize].items);
+        walk.chain.pop();
+        walk.memo[f as usize] = Some(n);
         n
     }
     let mut total = 0u64;
     for (core, prog) in program.cores.iter().enumerate() {
-        let mut memo = vec![None; prog.functions.len()];
+        let mut walk = Walk { program, core, trips, memo: vec![None; prog.functions.len()], chain: Vec::new() };
         if let Some(entry) = prog.entry {
-            total = total.saturating_add(function(program, core, entry, &mut memo, &mut Vec::new()));
+            total = total.saturating_add(function(&mut walk, entry));
         }
     }
-    let blocks = program.steps.iter().filter(|s| s.function().is_none()).count() as u64;
+    let blocks = (0..program.steps.len() as u32).filter(|&s| program.function_of(s).is_none()).count() as u64;
     total.saturating_add(blocks)
 }
 
@@ -1213,8 +1258,10 @@ impl<'m> Builder<'m> {
         let mut functions = Vec::with_capacity(module.functions.len());
         let mut pending: Vec<(u32, Handle<Inst>, u32, u32)> = Vec::new();
         for (k, &f) in module.functions.iter().enumerate() {
+            let first = self.program.steps.len();
             let items = self.blocks_items(&store.functions[f].blocks, k as u32, &mut pending);
-            functions.push(FunctionProg { handle: f, items, engines: 0, reached: false });
+            let steps = Span::of(first, self.program.steps.len());
+            functions.push(FunctionProg { handle: f, items, steps, engines: 0, reached: false });
         }
         let mut queue_blocks = Vec::new();
         for (qi, &q) in module.queues.iter().enumerate() {
@@ -1504,7 +1551,8 @@ impl<'m> Builder<'m> {
         let lowered = waited || updated;
         // The rendezvous it is, and a sendrecv's pipe.
         let mut rendezvous = None;
-        if i.op == Op::CoreBarrier && !lowered {
+        let barrier = i.op == Op::CoreBarrier;
+        if barrier && !lowered {
             let mut cores = Vec::new();
             for_each(keys.cores, |c| cores.extend(c.as_u64().filter(|&c| c < self.cores).map(|c| c as usize)));
             if cores.is_empty() {
@@ -1576,18 +1624,16 @@ impl<'m> Builder<'m> {
             inst,
             lane: NO_LANE,
             engine,
-            function: function.unwrap_or(NO_FUNCTION),
             waits,
             updates,
-            rare: if accesses.len == 0 && rendezvous.is_none() {
+            rare: if accesses.len == 0 && rendezvous.is_none() && !barrier {
                 NO_RARE
             } else {
                 let rendezvous = rendezvous.unwrap_or(NO_RENDEZVOUS);
-                self.program.rare.push(Rare { triggers: Span::default(), accesses, rendezvous });
+                self.program.rare.push(Rare { triggers: Span::default(), accesses, rendezvous, barrier });
                 (self.program.rare.len() - 1) as u32
             },
             dependencies,
-            barrier: i.op == Op::CoreBarrier,
             name,
         });
         (index, found)
@@ -1812,12 +1858,9 @@ impl<'m> Builder<'m> {
                 Lane { core: self.core, engine: name.to_owned(), engine_ix: Some(k), queue: None, initial: Vec::new() };
             self.program.lanes.push(lane);
         }
-        let first = self.program.steps.iter().position(|s| s.core() == self.core).unwrap_or(self.program.steps.len());
-        for step in &mut self.program.steps[first..] {
-            if let Some(f) = step.function() {
-                if prog.functions[f as usize].reached {
-                    step.lane = lane_of_engine.get(&step.engine).copied().unwrap_or(NO_LANE);
-                }
+        for f in prog.functions.iter().filter(|f| f.reached) {
+            for step in &mut self.program.steps[f.steps.range()] {
+                step.lane = lane_of_engine.get(&step.engine).copied().unwrap_or(NO_LANE);
             }
         }
         // Queue lanes, by name (two queues of one name are one lane).
@@ -1923,11 +1966,53 @@ mod tests {
         assert!(!Sharing::new(&[]).finds(finds[0]));
     }
 
+    /// A step keeps no function: it is found from its core's functions' steps, which
+    /// are made together. Every step a function's items (and its loops' bodies) name is
+    /// its, every other step is a queue's block, in both flows, loops 3 deep, read on
+    /// one thread and on two (the parts joined).
+    #[test]
+    fn a_steps_function_is_the_one_whose_items_name_it() {
+        use crate::gen::{self, GenConfig, Layout};
+        use crate::Flow;
+        fn named(program: &Program<'_>, span: Span, into: &mut Vec<u32>) {
+            for at in span.range() {
+                match program.items[at] {
+                    Item::Step(s) => into.push(s),
+                    Item::Loop(l) => named(program, program.loops[l as usize].body, into),
+                    Item::Call(_) => {}
+                }
+            }
+        }
+        for flow in [Flow::Flat, Flow::Modular] {
+            let config = GenConfig { flow, cores: 2, insts: 400, loop_depth: 3, barriers: 4, ..GenConfig::default() };
+            let sources = gen::generate(&config, Layout::Files).iter().map(|f| f.source()).collect();
+            let outcome = crate::passes::run(sources, &config.link_options());
+            let Some(set) = outcome.linked else { panic!("{config:?} did not link") };
+            for threads in [1, 2] {
+                let program = build(&set, threads);
+                let mut of = vec![None; program.steps.len()];
+                for (core, prog) in program.cores.iter().enumerate() {
+                    for (f, function) in prog.functions.iter().enumerate() {
+                        let mut steps = Vec::new();
+                        named(&program, function.items, &mut steps);
+                        for s in steps {
+                            assert_eq!(program.steps[s as usize].core(), core);
+                            of[s as usize] = Some(f as u32);
+                        }
+                    }
+                }
+                let found: Vec<Option<u32>> = (0..program.steps.len() as u32).map(|s| program.function_of(s)).collect();
+                assert_eq!(found, of, "{config:?}, {threads} threads");
+                assert!(of.iter().filter(|f| f.is_some()).count() > 700, "{config:?}: too few steps in functions");
+            }
+        }
+    }
+
     #[test]
     fn a_step_and_its_lists_stay_small() {
         // What the program holds per instruction (docs/benchmarks.md, the sync check):
         // a step, a walk item, and per entry a wait or an update.
-        assert_eq!(std::mem::size_of::<Step>(), 40);
+        assert_eq!(std::mem::size_of::<Step>(), 32);
         assert_eq!(std::mem::size_of::<Item>(), 8);
         assert_eq!(std::mem::size_of::<Wait>(), 16);
         assert_eq!(std::mem::size_of::<Update>(), 16);

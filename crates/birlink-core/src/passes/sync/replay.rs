@@ -53,7 +53,7 @@ impl Watch for Trace {
                 lane: at.lane as u32,
                 instruction: program.inst(at.step).name().to_owned(),
                 function: program.step_function(at.step).map(str::to_owned),
-                barrier: s.barrier,
+                barrier: program.is_barrier(s),
                 rendezvous,
                 waits,
             });

@@ -213,7 +213,7 @@ pub(super) fn state(program: &Program<'_>, ran: &Ran) -> State {
                         to.push(other);
                     }
                 }
-                if s.barrier && !touched.contains(&sem) {
+                if program.is_barrier(s) && !touched.contains(&sem) {
                     state.unseen_writes.push((step, sem));
                 }
             }

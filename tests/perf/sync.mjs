@@ -106,5 +106,5 @@ for (const set of sets) {
     return `${name} ${m.toFixed(3)} (${b.toFixed(3)}) ×${(m / floor.median).toFixed(2)} (×${(b / floor.best).toFixed(2)})`;
   });
   const extra = (Math.min(...peaks.check) - Math.min(...peaks['no-sync'])) / input;
-  console.log(`${set}: ${cells.join(' | ')} | extra peak ${Number.isNaN(extra) ? '?' : extra.toFixed(2)} × input`);
+  console.log(`${set}: ${cells.join(' | ')} | extra peak ${Number.isNaN(extra) ? '?' : extra.toFixed(3)} × input`);
 }

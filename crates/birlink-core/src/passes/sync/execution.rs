@@ -280,7 +280,7 @@ impl Exec<'_, '_> {
             let at = frame.items.range().start + frame.pos as usize;
             frame.pos += 1;
             let function = frame.function;
-            match program.items[at] {
+            match program.item(at) {
                 Item::Step(s) => {
                     if program.steps[s as usize].lane() == Some(lane) {
                         *next = Some(s);
@@ -441,7 +441,7 @@ mod tests {
                 Cursor::Engine { frames, next } => {
                     let frames: Vec<_> = frames
                         .iter()
-                        .map(|f| (f.function, f.looping.map(|(at, k, of)| (program.items[at as usize], k, of))))
+                        .map(|f| (f.function, f.looping.map(|(at, k, of)| (program.item(at as usize), k, of))))
                         .collect();
                     format!("{next:?} {frames:?}")
                 }

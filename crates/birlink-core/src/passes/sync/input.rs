@@ -36,7 +36,7 @@ pub(super) fn wait_row(program: &Program<'_>, step: u32, k: usize) -> WaitRow {
 pub(super) fn recursive_calls(program: &Program<'_>, ran: &Ran) -> Vec<Noted> {
     ran.recursive
         .iter()
-        .filter_map(|&(core, item)| match program.items[item as usize] {
+        .filter_map(|&(core, item)| match program.item(item as usize) {
             Item::Call(c) => {
                 let CallItem { inst, target, order } = &program.calls[c as usize];
                 let target = target.as_ref()?;
@@ -62,7 +62,7 @@ fn function_of_item(program: &Program<'_>, core: CoreIx, item: u32) -> Option<u3
     fn holds(program: &Program<'_>, span: super::program::Span, item: usize) -> bool {
         span.range().any(|at| {
             at == item
-                || matches!(program.items[at], Item::Loop(l) if holds(program, program.loops[l as usize].body, item))
+                || matches!(program.item(at), Item::Loop(l) if holds(program, program.loops[l as usize].body, item))
         })
     }
     let functions = &program.cores[core].functions;

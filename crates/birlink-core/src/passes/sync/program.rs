@@ -174,8 +174,8 @@ impl Step {
     }
 }
 
-/// What a function's walk goes through: 8 bytes each (a walk item per instruction),
-/// a loop's or a call's facts in the program's side tables.
+/// What a function's walk goes through (a walk item per instruction), a loop's or a
+/// call's facts in the program's side tables; kept in 4 bytes ([`Kept`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Item {
     /// An instruction that issues.
@@ -184,6 +184,33 @@ pub(super) enum Item {
     Loop(u32),
     /// A `Call`: an index of [`Program::calls`].
     Call(u32),
+}
+
+/// An [`Item`] as the program keeps it, in 4 bytes: a step's index below 2^31, else
+/// 2^31 plus twice a loop's index (plus one for a call's). Like every index of the
+/// program, they fit: 2^31 instructions would be 60 GB of JSON at the least.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Kept(u32);
+
+/// Where [`Kept`]'s loops and calls start.
+const KEPT_OTHERS: u32 = 1 << 31;
+
+impl Kept {
+    fn of(item: Item) -> Kept {
+        match item {
+            Item::Step(s) => Kept(s),
+            Item::Loop(l) => Kept(KEPT_OTHERS | (l << 1)),
+            Item::Call(c) => Kept(KEPT_OTHERS | (c << 1) | 1),
+        }
+    }
+
+    fn item(self) -> Item {
+        match self.0 {
+            s if s < KEPT_OTHERS => Item::Step(s),
+            other if other & 1 == 0 => Item::Loop((other & !KEPT_OTHERS) >> 1),
+            other => Item::Call((other & !KEPT_OTHERS) >> 1),
+        }
+    }
 }
 
 /// A `Loop`: its body repeated `trips` times (`None`: no bound, taken once).
@@ -379,8 +406,8 @@ pub(super) struct Program<'m> {
     /// Every instruction that issues, in the set's order: by core, its functions' then
     /// its queues' blocks.
     pub steps: Vec<Step>,
-    /// Every function's items.
-    pub items: Vec<Item>,
+    /// Every function's items ([`Program::item`]).
+    pub items: Vec<Kept>,
     /// The loops the items name.
     pub loops: Vec<LoopItem>,
     /// The calls the items name.
@@ -422,6 +449,11 @@ pub(super) struct Program<'m> {
 }
 
 impl Program<'_> {
+    /// The item at `at` of [`Program::items`].
+    pub(super) fn item(&self, at: usize) -> Item {
+        self.items[at].item()
+    }
+
     /// The range of a step's entries in a list, from where it and the next step start.
     fn entries(&self, step: u32, start: fn(&Step) -> u32, len: usize) -> std::ops::Range<usize> {
         let from = start(&self.steps[step as usize]) as usize;
@@ -682,7 +714,7 @@ pub(super) fn build(set: &LinkedSet, threads: usize) -> Program<'_> {
     // Each lane's own walks pay where the lanes walk the set's items many times over (a
     // modular set's dispatcher calls a definition once per partition; loops of many
     // trips): elsewhere a lane walks each item about once either way, and the walks
-    // would hold 8 bytes an instruction more for nothing (docs/benchmarks.md).
+    // would hold 4 bytes an instruction more for nothing (docs/benchmarks.md).
     if walked(&program, true) >= program.static_instructions.saturating_mul(super::RUNS_LONG) {
         program.make_lane_walks();
     }
@@ -818,10 +850,10 @@ impl<'m> Program<'m> {
         for (k, &(lane, _)) in todo.iter().enumerate() {
             slot[lane] = k as u32;
         }
-        let mut kept: Vec<Vec<Item>> = vec![Vec::new(); todo.len()];
+        let mut kept: Vec<Vec<Kept>> = vec![Vec::new(); todo.len()];
         for at in span.range() {
             let item = self.items[at];
-            match item {
+            match item.item() {
                 Item::Step(s) => {
                     if let Some(&k) = self.steps[s as usize].lane().and_then(|lane| slot.get(lane)) {
                         if let Some(walk) = kept.get_mut(k as usize) {
@@ -926,10 +958,12 @@ impl<'m> Program<'m> {
             }
             s
         }));
-        self.items.extend(part_items.into_iter().map(|item| match item {
-            Item::Step(s) => Item::Step(shift_step(s)),
-            Item::Loop(l) => Item::Loop(l + loops as u32),
-            Item::Call(c) => Item::Call(c + calls as u32),
+        self.items.extend(part_items.into_iter().map(|kept| {
+            Kept::of(match kept.item() {
+                Item::Step(s) => Item::Step(shift_step(s)),
+                Item::Loop(l) => Item::Loop(l + loops as u32),
+                Item::Call(c) => Item::Call(c + calls as u32),
+            })
         }));
         self.loops.extend(part_loops.into_iter().map(|mut l| {
             l.body = l.body.shifted(items);
@@ -993,7 +1027,7 @@ fn walked(program: &Program<'_>, trips: bool) -> u64 {
         let program = walk.program;
         let mut n = 0u64;
         for at in span.range() {
-            n = n.saturating_add(match program.items[at] {
+            n = n.saturating_add(match program.item(at) {
                 Item::Step(_) => 1,
                 Item::Loop(l) => {
                     let taken = if walk.trips { program.loops[l as usize].trips.unwrap_or(1) } else { 1 };
@@ -1299,7 +1333,7 @@ impl<'m> Builder<'m> {
         pending: &mut Vec<(u32, Handle<Inst>, u32, u32)>,
     ) -> Span {
         let store = &self.module.store;
-        let mut items: Vec<Item> = Vec::new();
+        let mut items: Vec<Kept> = Vec::new();
         for (b, &block) in blocks.iter().enumerate() {
             let next_block = blocks.get(b + 1).map(|&n| store.blocks[n].name());
             for &inst in &store.blocks[block].insts {
@@ -1316,7 +1350,7 @@ impl<'m> Builder<'m> {
                         let inner = i.body.as_deref().map_or(&[][..], |b| &b[..]);
                         let body = self.blocks_items(inner, function, pending);
                         self.program.loops.push(LoopItem { inst, trips, body, engines: 0 });
-                        items.push(Item::Loop((self.program.loops.len() - 1) as u32));
+                        items.push(Kept::of(Item::Loop((self.program.loops.len() - 1) as u32)));
                     }
                     Op::Call => {
                         let view = i.view();
@@ -1335,7 +1369,7 @@ impl<'m> Builder<'m> {
                             });
                         }
                         self.program.calls.push(CallItem { inst, target, order });
-                        items.push(Item::Call((self.program.calls.len() - 1) as u32));
+                        items.push(Kept::of(Item::Call((self.program.calls.len() - 1) as u32)));
                     }
                     _ => {
                         let (step, keys) = self.step(inst, Some(function), order);
@@ -1343,7 +1377,7 @@ impl<'m> Builder<'m> {
                         if keys.triggers {
                             pending.push((step, inst, function, order));
                         }
-                        items.push(Item::Step(step));
+                        items.push(Kept::of(Item::Step(step)));
                     }
                 }
             }
@@ -1759,7 +1793,7 @@ impl<'m> Builder<'m> {
         fn own(program: &mut Program<'_>, span: Span) -> u64 {
             let mut bits = 0u64;
             for at in span.range() {
-                bits |= match program.items[at] {
+                bits |= match program.item(at) {
                     Item::Step(s) => engine_bit(program.steps[s as usize].engine),
                     Item::Loop(l) => {
                         let inner = own(program, program.loops[l as usize].body);
@@ -1777,7 +1811,7 @@ impl<'m> Builder<'m> {
         // Calls: a function's engines include its callees', to a fixed point.
         fn calls(program: &Program<'_>, span: Span, out: &mut Vec<u32>) {
             for at in span.range() {
-                match program.items[at] {
+                match program.item(at) {
                     Item::Call(c) => out.extend(program.calls[c as usize].target),
                     Item::Loop(l) => calls(program, program.loops[l as usize].body, out),
                     Item::Step(_) => {}
@@ -1810,7 +1844,7 @@ impl<'m> Builder<'m> {
         fn loops_with_calls(program: &mut Program<'_>, span: Span, functions: &[FunctionProg]) -> u64 {
             let mut bits = 0u64;
             for at in span.range() {
-                bits |= match program.items[at] {
+                bits |= match program.item(at) {
                     Item::Step(_) => 0,
                     Item::Call(c) => program.calls[c as usize].target.map_or(0, |t| functions[t as usize].engines),
                     Item::Loop(l) => {
@@ -1976,7 +2010,7 @@ mod tests {
         use crate::Flow;
         fn named(program: &Program<'_>, span: Span, into: &mut Vec<u32>) {
             for at in span.range() {
-                match program.items[at] {
+                match program.item(at) {
                     Item::Step(s) => into.push(s),
                     Item::Loop(l) => named(program, program.loops[l as usize].body, into),
                     Item::Call(_) => {}
@@ -2013,7 +2047,14 @@ mod tests {
         // What the program holds per instruction (docs/benchmarks.md, the sync check):
         // a step, a walk item, and per entry a wait or an update.
         assert_eq!(std::mem::size_of::<Step>(), 32);
-        assert_eq!(std::mem::size_of::<Item>(), 8);
+        assert_eq!(std::mem::size_of::<Kept>(), 4);
+        // A kept item is the item: steps below 2^31, loops and calls below 2^30.
+        let (step, other) = (KEPT_OTHERS - 1, (KEPT_OTHERS - 1) >> 1);
+        let items =
+            [Item::Step(0), Item::Step(step), Item::Loop(0), Item::Loop(other), Item::Call(0), Item::Call(other)];
+        for item in items {
+            assert_eq!(Kept::of(item).item(), item);
+        }
         assert_eq!(std::mem::size_of::<Wait>(), 16);
         assert_eq!(std::mem::size_of::<Update>(), 16);
     }

@@ -95,7 +95,7 @@ impl Rest<'_, '_> {
     /// Whether the items of `span` from `from` on hold a step of the lane `pred` accepts.
     fn holds(&mut self, span: Span, from: usize) -> bool {
         let program = self.program;
-        span.range().skip(from).any(|at| match program.items[at] {
+        span.range().skip(from).any(|at| match program.item(at) {
             Item::Step(s) => program.steps[s as usize].lane() == Some(self.lane) && (self.pred)(s),
             Item::Loop(l) => {
                 let l = &program.loops[l as usize];
@@ -425,7 +425,7 @@ pub(super) fn stopped_in(program: &Program<'_>, ran: &Ran) -> Option<Stop> {
     }
     let (of, lane, item, function, iteration) = best?;
     let core = program.lanes[lane].core;
-    let Item::Loop(l) = program.items[item as usize] else { return None };
+    let Item::Loop(l) = program.item(item as usize) else { return None };
     let inst = &program.loops[l as usize].inst;
     let at = StoppedIn {
         core: program.core_id(core),

@@ -69,19 +69,13 @@ pub struct Prepared<'m> {
 
 /// Whether the check's execution is expected to outlast writing the set, so that the
 /// programs are best read on every thread before it runs beside the writing: a walk
-/// from the cores' entries issues at least [`RUNS_LONG`] times the instructions the set
-/// holds (a modular set's dispatcher calls each definition once per partition). It only
-/// schedules the work; the outcome is the same either way.
+/// from the cores' entries issues at least [`program::RUNS_LONG`] times the
+/// instructions the set holds (a modular set's dispatcher calls each definition once
+/// per partition). It only schedules the work; the outcome is the same either way.
 pub fn runs_long(set: &LinkedSet) -> bool {
     let (issued, instructions) = program::issues_and_instructions(set);
-    issued >= instructions.saturating_mul(RUNS_LONG)
+    issued >= instructions.saturating_mul(program::RUNS_LONG)
 }
-
-/// See [`runs_long`]. A step of the execution costs about a twentieth of reading an
-/// instruction, and writing a set about as much as reading its programs: measured
-/// (docs/benchmarks.md), reading first pays off on the modular sets (16 issues per
-/// instruction) and loses on the flat ones (1); between, four.
-const RUNS_LONG: u64 = 4;
 
 /// Reads the cores' programs of a per-core linked set on up to `threads` threads.
 pub fn prepare(set: &LinkedSet, threads: usize) -> Prepared<'_> {

@@ -30,6 +30,15 @@ const ENGINES: [&str; 8] = ["Unassigned", "Pool", "Activation", "PE", "DMA", "DV
 /// A core's place in the set (its index, cores in order).
 pub(super) type CoreIx = usize;
 
+/// A walk from the entries that issues this many times the set's instructions or more
+/// walks its items many times over: the check reads the programs first, on every
+/// thread, and runs beside the writing ([`super::runs_long`]), and each lane gets its
+/// own walks ([`build`]). A step of the execution costs about a twentieth of reading an
+/// instruction, and writing a set about as much as reading its programs: measured
+/// (docs/benchmarks.md), reading first pays off on the modular sets (16 issues per
+/// instruction) and loses on the flat ones (1); between, four.
+pub(super) const RUNS_LONG: u64 = 4;
+
 /// A step with no lane (an instruction of a function the entry does not reach).
 pub(super) const NO_LANE: u32 = u32::MAX;
 /// A step that is no rendezvous.
@@ -715,7 +724,7 @@ pub(super) fn build(set: &LinkedSet, threads: usize) -> Program<'_> {
     // modular set's dispatcher calls a definition once per partition; loops of many
     // trips): elsewhere a lane walks each item about once either way, and the walks
     // would hold 4 bytes an instruction more for nothing (docs/benchmarks.md).
-    if walked(&program, true) >= program.static_instructions.saturating_mul(super::RUNS_LONG) {
+    if walked(&program, true) >= program.static_instructions.saturating_mul(RUNS_LONG) {
         program.make_lane_walks();
     }
     program.shrink();

@@ -18,8 +18,8 @@ pub(super) trait Watch {
     /// `step` issues on `lane`, the execution's `seq`-th step, in round `round`: its
     /// rendezvous partners (each with whether it already passed) and what it meets.
     fn issue(&mut self, program: &Program<'_>, at: Issue<'_>);
-    /// The step just issued on `lane` updates `sem`, the execution's `index`-th
-    /// semaphore ([`Semaphores`]), after [`Watch::issue`].
+    /// The step just issued on `lane` updates `sem`, the program's `index`-th
+    /// semaphore (`Program::semaphores`), after [`Watch::issue`].
     fn update(&mut self, lane: usize, sem: SemKey, index: u32);
 }
 

@@ -893,17 +893,21 @@ impl<'m> Program<'m> {
     }
 
     /// Sizes its lists for `instructions` more: steps are at most the instructions
-    /// (that list is never grown); waits, updates and dependencies are sized for one
-    /// each, updates for one and a half (birlink's sizing, from the compiler's dumps,
-    /// where most instructions wait and update once: a list grown by doubling copies
-    /// itself and leaves the old one's pages behind — 3 MB of the short shape's 16 —
-    /// and what is sized and never filled is never touched, so it holds no memory
-    /// natively; [`Program::shrink`] gives it back).
+    /// (that list is never grown). Natively, waits, updates and dependencies are sized
+    /// for one each, updates for one and a half (birlink's sizing, from the compiler's
+    /// dumps, where most instructions wait and update once): a list grown by doubling
+    /// copies itself and leaves the old one's pages behind (3 MB of the short shape's
+    /// 16), and what is sized and never filled is never touched, so it holds no memory
+    /// ([`Program::shrink`] gives it back). In wasm every byte sized is memory: there
+    /// they grow as they fill.
     fn reserve(&mut self, instructions: usize) {
         self.steps.reserve_exact(instructions);
-        self.waits.reserve_exact(instructions);
-        self.updates.reserve_exact(instructions + instructions / 2);
-        self.dependencies.reserve_exact(instructions);
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.waits.reserve_exact(instructions);
+            self.updates.reserve_exact(instructions + instructions / 2);
+            self.dependencies.reserve_exact(instructions);
+        }
     }
 
     /// Gives back what its lists grew by and did not fill (a large list's shrink is a

@@ -59,7 +59,7 @@ pub(super) struct Race {
     clocks: Vec<u32>,
     /// Each lane's core.
     core_of: Vec<usize>,
-    /// Semaphores' clocks, by the execution's numbers (`None`: never updated).
+    /// Semaphores' clocks, by number (`Program::semaphores`; `None`: never updated).
     sems: Vec<Option<Box<[u32]>>>,
     /// Each lane's clock when it last arrived at a rendezvous, by what it meets.
     arrivals: HashMap<(u32, Meet), Box<[u32]>>,

@@ -39,6 +39,9 @@ pub(super) type CoreIx = usize;
 /// instruction) and loses on the flat ones (1); between, four.
 pub(super) const RUNS_LONG: u64 = 4;
 
+/// A step nothing depends on ([`Step::slot`]).
+pub(super) const NO_SLOT: u32 = u32::MAX;
+
 /// A step with no lane (an instruction of a function the entry does not reach).
 pub(super) const NO_LANE: u32 = u32::MAX;
 /// A step that is no rendezvous.
@@ -160,11 +163,13 @@ pub(super) struct Step {
     /// the rendezvous they are, a barrier): an index of [`Program::rare`] ([`NO_RARE`]:
     /// none).
     pub rare: u32,
-    /// Where the instructions it depends on (same core, interned names) start
+    /// Where the instructions it depends on (same core: their slots) start
     /// ([`Program::dependencies_of`]).
     pub dependencies: u32,
-    /// Its name, interned per core (for dependencies).
-    pub name: u32,
+    /// Its dependency slot (the race check's: [`NO_SLOT`] when nothing depends on
+    /// it); while its core is read, its name's number among the core's names
+    /// ([`Program::number_slots`]).
+    pub slot: u32,
     /// Its core.
     pub core: u16,
     /// Its engine, interned per core.
@@ -435,7 +440,7 @@ pub(super) struct Program<'m> {
     pub triggers: Vec<u32>,
     /// Accesses.
     pub accesses: Vec<Access>,
-    /// Dependencies (interned names).
+    /// Dependencies: each the slot of the name it names ([`Program::number_slots`]).
     pub dependencies: Vec<u32>,
     /// Rendezvous.
     pub rendezvous: Vec<Rendezvous>,
@@ -445,6 +450,8 @@ pub(super) struct Program<'m> {
     pub cells: Vec<(u64, String)>,
     /// What was noted, in the set's order.
     pub noted: Vec<Noted>,
+    /// How many dependency slots there are ([`Program::number_slots`]).
+    pub slots: u32,
     /// Every instruction object of the functions and queues, reached or not, `Loop`s and
     /// `Call`s included (the budget's measure).
     pub static_instructions: u64,
@@ -727,6 +734,7 @@ pub(super) fn build(set: &LinkedSet, threads: usize) -> Program<'_> {
     if walked(&program, true) >= program.static_instructions.saturating_mul(RUNS_LONG) {
         program.make_lane_walks();
     }
+    program.number_slots();
     program.shrink();
     let mut by_index: Vec<(u64, String)> = vec![(0, String::new()); cells.len()];
     for (cell, index) in cells {
@@ -910,6 +918,47 @@ impl<'m> Program<'m> {
         }
     }
 
+    /// Numbers the dependency slots, for the race check: one per core and name that a
+    /// dependency names, in the order first named. Each dependency becomes the slot of
+    /// the name it names, and each step's name number its slot ([`NO_SLOT`]: no
+    /// dependency names it). Done once the cores are read (names are numbered per core
+    /// as each is), in place: the check keeps no table of its own beside them.
+    fn number_slots(&mut self) {
+        // Names are numbered per core from 0: the slots are a flat table by core and
+        // name (4 bytes a name).
+        let mut names = vec![0usize; self.cores.len()];
+        for (at, step) in self.steps.iter().enumerate() {
+            let core = &mut names[step.core()];
+            *core = (*core).max(step.slot as usize + 1);
+            for &name in &self.dependencies[self.dependencies_range(at as u32)] {
+                *core = (*core).max(name as usize + 1);
+            }
+        }
+        let mut first = Vec::with_capacity(names.len());
+        let mut total = 0usize;
+        for n in &names {
+            first.push(total);
+            total += n;
+        }
+        let mut slot_of_name = vec![NO_SLOT; total];
+        let mut slots = 0u32;
+        for k in 0..self.steps.len() {
+            let (core, range) = (self.steps[k].core(), self.dependencies_range(k as u32));
+            for at in range {
+                let slot = &mut slot_of_name[first[core] + self.dependencies[at] as usize];
+                if *slot == NO_SLOT {
+                    *slot = slots;
+                    slots += 1;
+                }
+                self.dependencies[at] = *slot;
+            }
+        }
+        for step in &mut self.steps {
+            step.slot = slot_of_name[first[step.core()] + step.slot as usize];
+        }
+        self.slots = slots;
+    }
+
     /// Gives back what its lists grew by and did not fill (a large list's shrink is a
     /// remap in place, not a copy).
     fn shrink(&mut self) {
@@ -956,6 +1005,8 @@ impl<'m> Program<'m> {
             noted: part_noted,
             static_instructions,
             walked_instructions: _,
+            // Numbered once the parts are joined.
+            slots: _,
             // Made once the parts are joined.
             lane_walks: _,
         } = part;
@@ -1681,7 +1732,7 @@ impl<'m> Builder<'m> {
                 (self.program.rare.len() - 1) as u32
             },
             dependencies,
-            name,
+            slot: name,
         });
         (index, found)
     }

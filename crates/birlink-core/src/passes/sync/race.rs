@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap;
 
 use super::entries::SemKey;
 use super::execution::{Issue, Watch};
-use super::program::{Meet, Program};
+use super::program::{Meet, Program, NO_SLOT};
 
 /// One access as the check remembers it: the step, and its lane's entry when it issued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,10 +65,6 @@ pub(super) struct Race {
     arrivals: HashMap<(u32, Meet), Box<[u32]>>,
     /// Each queue lane's FIFO of trigger clocks (`None`: in the FIFO from the start).
     triggers: Vec<VecDeque<Option<Box<[u32]>>>>,
-    /// Each step's dependency slot (`u32::MAX`: no step depends on it).
-    slot_of_step: Vec<u32>,
-    /// Each dependency's slot, as the program lists dependencies.
-    dependency_slots: Vec<u32>,
     /// Each slot's latest issue: its lane (`u32::MAX`: none), that lane's issues then
     /// and where in the lane's ring its clock was kept (a later issue may have taken it).
     slot_at: Vec<(u32, u32, u32)>,
@@ -86,8 +82,8 @@ pub(super) struct Race {
 }
 
 impl Race {
-    /// A check for `program`: clocks at zero, each dependency resolved to the steps of
-    /// its core that bear its name.
+    /// A check for `program`: clocks at zero; each dependency is already the slot of
+    /// the steps of its core that bear its name ([`Step::slot`](super::program::Step::slot)).
     pub(super) fn new(program: &Program<'_>) -> Race {
         let all = program.lanes.len();
         // The lanes that access a shared cell, numbered in lane order.
@@ -108,39 +104,6 @@ impl Race {
                 lanes as u32 - 1
             })
             .collect();
-        // A dependency names a step of its own core: one slot per (core, name) named,
-        // numbered as first named. Names are interned per core from 0, so the slots are
-        // a flat table by core and name (4 bytes a name, not a hash map's 20).
-        let mut names = vec![0usize; program.cores.len()];
-        for (at, step) in program.steps.iter().enumerate() {
-            let core = &mut names[step.core()];
-            *core = (*core).max(step.name as usize + 1);
-            for &name in &program.dependencies[program.dependencies_range(at as u32)] {
-                *core = (*core).max(name as usize + 1);
-            }
-        }
-        let mut first = Vec::with_capacity(names.len());
-        let mut total = 0usize;
-        for n in &names {
-            first.push(total);
-            total += n;
-        }
-        let mut slot_of_name = vec![u32::MAX; total];
-        let mut slots = 0u32;
-        let mut dependency_slots = vec![u32::MAX; program.dependencies.len()];
-        for (k, step) in program.steps.iter().enumerate() {
-            for at in program.dependencies_range(k as u32) {
-                let slot = &mut slot_of_name[first[step.core()] + program.dependencies[at] as usize];
-                if *slot == u32::MAX {
-                    *slot = slots;
-                    slots += 1;
-                }
-                dependency_slots[at] = *slot;
-            }
-        }
-        let slot_of_step =
-            program.steps.iter().map(|step| slot_of_name[first[step.core()] + step.name as usize]).collect();
-        drop(slot_of_name);
         let triggers = program.lanes.iter().map(|lane| lane.initial.iter().map(|_| None).collect()).collect();
         Race {
             lanes,
@@ -151,9 +114,7 @@ impl Race {
             sems: Vec::new(),
             arrivals: HashMap::new(),
             triggers,
-            slot_of_step,
-            dependency_slots,
-            slot_at: vec![(u32::MAX, 0, 0); slots as usize],
+            slot_at: vec![(u32::MAX, 0, 0); program.slots as usize],
             ring: vec![0; all * RING * lanes],
             ring_ticks: vec![0; all * RING],
             ring_next: vec![0; all],
@@ -213,7 +174,7 @@ impl Watch for Race {
         }
         // Its dependencies at their latest issue (their lane's kept clock then).
         for at in program.dependencies_range(step) {
-            let (other, tick, kept) = self.slot_at[self.dependency_slots[at] as usize];
+            let (other, tick, kept) = self.slot_at[program.dependencies[at] as usize];
             if other == u32::MAX {
                 continue;
             }
@@ -248,8 +209,8 @@ impl Watch for Race {
             self.access(program, access.cell, Seen { step, lane: lane as u32, tick }, access.write);
         }
         // What depends on it sees this clock: kept in its lane's ring.
-        let slot = self.slot_of_step[step as usize];
-        if slot != u32::MAX {
+        let slot = s.slot;
+        if slot != NO_SLOT {
             let k = self.ring_next[lane];
             self.ring_next[lane] = (k + 1) % RING;
             self.ring_ticks[lane * RING + k] = tick;

@@ -68,13 +68,12 @@ pub struct Prepared<'m> {
 }
 
 /// Whether the check's execution is expected to outlast writing the set, so that the
-/// programs are best read on every thread before it runs beside the writing: a walk
-/// from the cores' entries issues at least [`program::RUNS_LONG`] times the
-/// instructions the set holds (a modular set's dispatcher calls each definition once
-/// per partition). It only schedules the work; the outcome is the same either way.
+/// programs are best read on every thread before it runs beside the writing
+/// (`program::runs_long`: a walk from the cores' entries issues four times the
+/// instructions the set holds or more). It only schedules the work; the outcome is the
+/// same either way.
 pub fn runs_long(set: &LinkedSet) -> bool {
-    let (issued, instructions) = program::issues_and_instructions(set);
-    issued >= instructions.saturating_mul(program::RUNS_LONG)
+    program::runs_long(set)
 }
 
 /// Reads the cores' programs of a per-core linked set on up to `threads` threads.

@@ -31,13 +31,23 @@ const ENGINES: [&str; 8] = ["Unassigned", "Pool", "Activation", "PE", "DMA", "DV
 pub(super) type CoreIx = usize;
 
 /// A walk from the entries that issues this many times the set's instructions or more
-/// walks its items many times over: the check reads the programs first, on every
-/// thread, and runs beside the writing ([`super::runs_long`]), and each lane gets its
-/// own walks ([`build`]). A step of the execution costs about a twentieth of reading an
-/// instruction, and writing a set about as much as reading its programs: measured
-/// (docs/benchmarks.md), reading first pays off on the modular sets (16 issues per
-/// instruction) and loses on the flat ones (1); between, four.
-pub(super) const RUNS_LONG: u64 = 4;
+/// walks its items many times over ([`runs_long`]). A step of the execution costs
+/// about a twentieth of reading an instruction, and writing a set about as much as
+/// reading its programs: measured (docs/benchmarks.md), reading first pays off on the
+/// modular sets (16 issues per instruction) and loses on the flat ones (1); between,
+/// four.
+const RUNS_LONG: u64 = 4;
+
+/// Whether a walk from the cores' entries ([`issues_and_instructions`]) issues at least
+/// [`RUNS_LONG`] times the instructions the set holds (a modular set's dispatcher calls
+/// each definition once per partition): then the check reads the programs first, on
+/// every thread, and runs beside the writing ([`super::runs_long`]), and each lane
+/// gets its own walks ([`build`]). It only schedules the work; the outcome is the same
+/// either way.
+pub(super) fn runs_long(set: &LinkedSet) -> bool {
+    let (issued, instructions) = issues_and_instructions(set);
+    issued >= instructions.saturating_mul(RUNS_LONG)
+}
 
 /// A step nothing depends on ([`Step::slot`]).
 pub(super) const NO_SLOT: u32 = u32::MAX;
@@ -726,12 +736,12 @@ pub(super) fn build(set: &LinkedSet, threads: usize) -> Program<'_> {
         })
         .collect();
     let mut program = if threads <= 1 || builders.len() <= 1 { in_turn(builders) } else { joined(builders, threads) };
-    program.walked_instructions = walked(&program, false);
+    program.walked_instructions = walked(&program);
     // Each lane's own walks pay where the lanes walk the set's items many times over (a
     // modular set's dispatcher calls a definition once per partition; loops of many
     // trips): elsewhere a lane walks each item about once either way, and the walks
     // would hold 4 bytes an instruction more for nothing (docs/benchmarks.md).
-    if walked(&program, true) >= program.static_instructions.saturating_mul(RUNS_LONG) {
+    if runs_long(set) {
         program.make_lane_walks();
     }
     program.number_slots();
@@ -1076,50 +1086,38 @@ impl<'m> Program<'m> {
     }
 }
 
-/// What a walk of every core issues, each loop taken once (else its trip count, when
-/// `trips`: an unknown count once), calls entered each time (a call of a function on
-/// its own chain counts nothing), queues' blocks included; saturating.
-fn walked(program: &Program<'_>, trips: bool) -> u64 {
-    struct Walk<'w, 'm> {
-        program: &'w Program<'m>,
-        core: usize,
-        trips: bool,
-        memo: Vec<Option<u64>>,
-        chain: Vec<u32>,
-    }
-    fn items(walk: &mut Walk<'_, '_>, span: Span) -> u64 {
-        let program = walk.program;
+/// What a walk of every core issues, loops taken once, calls entered each time (a call
+/// of a function on its own chain counts nothing), queues' blocks included; saturating.
+fn walked(program: &Program<'_>) -> u64 {
+    fn items(program: &Program<'_>, core: usize, span: Span, memo: &mut [Option<u64>], chain: &mut Vec<u32>) -> u64 {
         let mut n = 0u64;
         for at in span.range() {
             n = n.saturating_add(match program.item(at) {
                 Item::Step(_) => 1,
-                Item::Loop(l) => {
-                    let taken = if walk.trips { program.loops[l as usize].trips.unwrap_or(1) } else { 1 };
-                    items(walk, program.loops[l as usize].body).saturating_mul(taken)
-                }
+                Item::Loop(l) => items(program, core, program.loops[l as usize].body, memo, chain),
                 Item::Call(c) => match program.calls[c as usize].target {
-                    Some(t) if !walk.chain.contains(&t) => function(walk, t),
+                    Some(t) if !chain.contains(&t) => function(program, core, t, memo, chain),
                     _ => 0,
                 },
             });
         }
         n
     }
-    fn function(walk: &mut Walk<'_, '_>, f: u32) -> u64 {
-        if let Some(n) = walk.memo[f as usize] {
+    fn function(program: &Program<'_>, core: usize, f: u32, memo: &mut [Option<u64>], chain: &mut Vec<u32>) -> u64 {
+        if let Some(n) = memo[f as usize] {
             return n;
         }
-        walk.chain.push(f);
-        let n = items(walk, walk.program.cores[walk.core].functions[f as usize].items);
-        walk.chain.pop();
-        walk.memo[f as usize] = Some(n);
+        chain.push(f);
+        let n = items(program, core, program.cores[core].functions[f as usize].items, memo, chain);
+        chain.pop();
+        memo[f as usize] = Some(n);
         n
     }
     let mut total = 0u64;
     for (core, prog) in program.cores.iter().enumerate() {
-        let mut walk = Walk { program, core, trips, memo: vec![None; prog.functions.len()], chain: Vec::new() };
+        let mut memo = vec![None; prog.functions.len()];
         if let Some(entry) = prog.entry {
-            total = total.saturating_add(function(&mut walk, entry));
+            total = total.saturating_add(function(program, core, entry, &mut memo, &mut Vec::new()));
         }
     }
     let blocks = (0..program.steps.len() as u32).filter(|&s| program.function_of(s).is_none()).count() as u64;

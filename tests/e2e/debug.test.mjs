@@ -8,10 +8,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, verdict, nextVerdict, distDebug, cli } from './harness.mjs';
+import { serve, launch, open, verdict, nextVerdict, distDebug, cli, scratch } from './harness.mjs';
 
 let server;
 let browser;
@@ -23,7 +22,7 @@ before(async () => {
   // 180 barriers and 160 remote DMA blocks per core: the barrier tables, the barrier
   // step's edits and the relocations are virtualized; the dispatcher's edits, the
   // address map and the lockstep table are not.
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-debug-walk-'));
+  const out = scratch('debug-walk');
   execFileSync(cli(), ['gen', '--cores', '2', '--insts', '300', '--barriers', '180', '--remote-dma', '160', '--out', out], { stdio: 'ignore' });
   files = fs.readdirSync(out).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(out, f));
 });

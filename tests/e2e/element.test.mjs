@@ -4,10 +4,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, cli } from './harness.mjs';
+import { serve, launch, cli, scratch } from './harness.mjs';
 
 let birlink;
 let host;
@@ -15,7 +14,7 @@ let browser;
 
 before(async () => {
   birlink = await serve();
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-element-'));
+  const out = scratch('element');
   execFileSync(cli(), ['gen', '--cores', '2', '--out', out], { stdio: 'ignore' });
   const pages = {
     '/favicon.ico': { body: '', type: 'image/x-icon' },

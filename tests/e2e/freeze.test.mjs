@@ -12,10 +12,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, verdict, nextVerdict, cli } from './harness.mjs';
+import { serve, launch, open, verdict, nextVerdict, cli, scratch } from './harness.mjs';
 
 const BUDGET_MS = 250;
 
@@ -25,7 +24,7 @@ let files;
 before(async () => {
   server = await serve();
   browser = await launch();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-freeze-'));
+  const dir = scratch('freeze');
   execFileSync(cli(), ['gen', '--shape', 'real', '--keys', 'producer', '--compact', '--cores', '2', '--insts', '75000',
     '--handoffs', '40', '--remote-dma', '40', '--barriers', '60', '--out', dir], { stdio: 'ignore' });
   files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(dir, f));

@@ -2,6 +2,7 @@
 // with playwright-core (no browser download), open the inspector and wait for a run.
 import http from 'node:http';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -21,6 +22,18 @@ export function cli() {
     .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
   if (!found) throw new Error('build the CLI first (cargo build, or cargo test)');
   return found;
+}
+
+const scratches = [];
+process.on('exit', () => { for (const dir of scratches) fs.rmSync(dir, { recursive: true, force: true }); });
+
+/** A new scratch folder `birlink-NAME-XXXXXX` in the system's temporary folder, removed
+ *  when the test file's process exits, passed or failed (a run of the suite used to leave
+ *  about 600 MB there). */
+export function scratch(name) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `birlink-${name}-`));
+  scratches.push(dir);
+  return dir;
 }
 
 const types = {

@@ -5,15 +5,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, root } from './harness.mjs';
+import { serve, launch, root, scratch } from './harness.mjs';
 
 let site;
 let browser;
 before(async () => {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-book-'));
+  const out = scratch('book');
   execFileSync(path.join(root, 'examples/mdbook/build.sh'), [out], { stdio: 'ignore' });
   site = await serve(out, { prefix: '/project/' });
   browser = await launch();

@@ -5,10 +5,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, verdict, nextVerdict, download, cli } from './harness.mjs';
+import { serve, launch, open, verdict, nextVerdict, download, cli, scratch } from './harness.mjs';
 
 let server;
 let browser;
@@ -17,7 +16,7 @@ before(async () => {
   server = await serve();
   browser = await launch();
   // A 2 x 20k link set with one 1514: long enough to reduce that Cancel can be seen.
-  big = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-repro-'));
+  big = scratch('repro');
   execFileSync(cli(), ['gen', '--fault', '1514', '--insts', '20000', '--out', big], { stdio: 'ignore' });
 });
 after(async () => { await browser?.close(); await server?.close(); });

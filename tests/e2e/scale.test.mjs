@@ -4,9 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, open, verdict, nextVerdict } from './harness.mjs';
+import { serve, launch, open, verdict, nextVerdict, scratch } from './harness.mjs';
 
 let server;
 let browser;
@@ -14,7 +13,7 @@ let file;
 before(async () => {
   server = await serve();
   browser = await launch();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-scale-'));
+  const dir = scratch('scale');
   file = path.join(dir, 'nc00.json');
   // One line, 3,000 functions whose `name` is a number: 3,000 BL0003 errors.
   fs.writeFileSync(file, JSON.stringify({ functions: Array.from({ length: 3000 }, () => ({ name: 5 })) }));

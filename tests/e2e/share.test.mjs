@@ -5,10 +5,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, open, verdict, nextVerdict, download, cli } from './harness.mjs';
+import { serve, launch, open, verdict, nextVerdict, download, cli, scratch } from './harness.mjs';
 
 let server;
 let browser;
@@ -16,7 +15,7 @@ let out;
 before(async () => {
   server = await serve();
   browser = await launch();
-  out = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-share-'));
+  out = scratch('share');
   execFileSync(cli(), ['gen', '--fault', '1512', '--out', path.join(out, 'small')], { stdio: 'ignore' });
   execFileSync(cli(), ['gen', '--insts', '30000', '--out', path.join(out, 'big')], { stdio: 'ignore' });
 });

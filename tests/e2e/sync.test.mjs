@@ -6,9 +6,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { serve, launch, open, verdict, samples, cli, root, dist, distDebug } from './harness.mjs';
+import { serve, launch, open, verdict, samples, cli, root, dist, distDebug, scratch } from './harness.mjs';
 
 let server;
 let browser;
@@ -23,7 +22,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 /** The CLI's `report.sync` for a sample. */
 function cliSync(sample) {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'birlink-sync-'));
+  const out = scratch('sync');
   execFileSync(cli(), ['link', path.join(samples, sample), '--out', out, '--quiet']);
   return JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8')).sync;
 }

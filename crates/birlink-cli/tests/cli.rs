@@ -24,11 +24,25 @@ fn sample(name: &str) -> String {
     samples().join(name).to_string_lossy().into_owned()
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("birlink-cli-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A test's scratch folder under the system's temporary folder, removed when the test
+/// ends, passed or failed (a run used to leave 2 MB here each time).
+struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+fn temp(name: &str) -> Scratch {
+    Scratch(tempfile::Builder::new().prefix(&format!("birlink-cli-test-{name}-")).tempdir().expect("temp dir"))
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -496,7 +510,7 @@ fn an_lnc_past_any_device_is_a_bad_argument() {
 
 /// A two-core work directory as neuronx-cc leaves it: two dumped passes per core, the
 /// backend's other files, an earlier link's `sgLnk/`, the compile command.
-fn work_directory(name: &str) -> (PathBuf, PathBuf) {
+fn work_directory(name: &str) -> (Scratch, PathBuf) {
     let dir = temp(name);
     let gen = dir.join("gen");
     let run = birlink(&["gen", "--cores", "2", "--out", gen.to_str().expect("path")]);
@@ -604,7 +618,7 @@ fn a_core_missing_its_dump_is_a_missing_core_not_a_smaller_link() {
 }
 
 /// A copy of a work-directory sample, to make its link directory from.
-fn sample_workdir(name: &str, sample: &str) -> (PathBuf, PathBuf) {
+fn sample_workdir(name: &str, sample: &str) -> (Scratch, PathBuf) {
     let dir = temp(name);
     let work = dir.join("work");
     copy_tree(&samples().join(sample), &work);
@@ -690,7 +704,6 @@ fn link_dir_makes_sg_lnk_from_a_work_directory_and_a_second_run_changes_nothing(
     let again = birlink(&args);
     assert_eq!(again.status.code(), Some(0));
     assert!(text(&again.stderr).contains("0 made, 8 already there"), "{}", text(&again.stderr));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The modular flow: `--link-dir DIR` stands for the work directory and gets each core's
@@ -738,7 +751,6 @@ fn link_dir_makes_each_cores_sg_lnk_in_the_modular_flow() {
     let again = birlink(&args);
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
     assert!(text(&again.stderr).contains("0 made, 14 already there"), "{}", text(&again.stderr));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -773,7 +785,6 @@ fn link_dir_never_writes_outside_its_folder() {
     assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
     assert!(text(&run.stderr).contains("refusing"), "{}", text(&run.stderr));
     assert_eq!(files_under(&outside), ["victim.json"]);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -5,6 +5,14 @@
 //! items (loops are counters, never unrolled) or a queue's FIFO; what issues is told to a
 //! [`Watch`] as it issues: the race check (`race.rs`), or a replay's trace
 //! (`replay.rs`).
+//!
+//! A lane that cannot issue is *parked* until what stopped it may have changed: a lane
+//! stuck at its `k`-th wait, until a semaphore of its waits up to the `k`-th changes (an
+//! update, or a clearing wait); a queue with an empty FIFO, until a block is triggered
+//! onto it; an engine whose walk is over, for good. A round tries the lanes not parked,
+//! in lane order, so the run is the very run that tries every lane every round: a parked
+//! lane's try would fail for the same reason (its [`Ran::stuck`] unchanged). A lane
+//! stuck at a rendezvous is never parked (what it waits for is other lanes' places).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -18,9 +26,9 @@ pub(super) trait Watch {
     /// `step` issues on `lane`, the execution's `seq`-th step, in round `round`: its
     /// rendezvous partners (each with whether it already passed) and what it meets.
     fn issue(&mut self, program: &Program<'_>, at: Issue<'_>);
-    /// The step just issued on `lane` updates `sem`, the program's `index`-th
-    /// semaphore (`Program::semaphores`), after [`Watch::issue`].
-    fn update(&mut self, lane: usize, sem: SemKey, index: u32);
+    /// The step just issued on `lane` updates the program's `sem`-th semaphore
+    /// ([`Program::semaphores`]), after [`Watch::issue`].
+    fn update(&mut self, program: &Program<'_>, lane: usize, sem: u32);
 }
 
 /// One issue, as a [`Watch`] is told it.
@@ -154,6 +162,12 @@ struct Exec<'p, 'm> {
     recursive_seen: HashSet<(CoreIx, u32)>,
     /// Moves left before the walk itself is out of budget.
     moves: u64,
+    /// The lanes a round tries, one bit each: the lanes not parked.
+    ready: Vec<u64>,
+    /// The lanes parked on each semaphore, by number (each at most once).
+    parked_on: Vec<Vec<u32>>,
+    /// Whether lanes are parked at all.
+    parks: bool,
 }
 
 /// The most steps a walk through calls may add to the budget (a call tree that doubles
@@ -170,7 +184,13 @@ pub(super) fn budget(program: &Program<'_>) -> u64 {
 }
 
 /// Runs the program to its end (or after `limit` steps), telling `watch` what issues.
-pub(super) fn run(program: &Program<'_>, watch: &mut dyn Watch, limit: u64) -> Ran {
+pub(super) fn run<W: Watch>(program: &Program<'_>, watch: &mut W, limit: u64) -> Ran {
+    run_parking(program, watch, limit, true)
+}
+
+/// [`run`], parking lanes or (`parks` false: the tests' measure) trying every lane every
+/// round.
+fn run_parking<W: Watch>(program: &Program<'_>, watch: &mut W, limit: u64, parks: bool) -> Ran {
     let lanes = program.lanes.len();
     let budget = budget(program);
     let mut lane_of = HashMap::new();
@@ -219,18 +239,27 @@ pub(super) fn run(program: &Program<'_>, watch: &mut dyn Watch, limit: u64) -> R
         lane_of,
         recursive_seen: HashSet::new(),
         moves: budget.saturating_mul(MOVES_PER_STEP),
+        ready: vec![0; lanes.div_ceil(64)],
+        parked_on: vec![Vec::new(); program.semaphores.keys.len()],
+        parks,
     };
     for lane in 0..lanes {
+        exec.unpark(lane);
         exec.advance(lane);
     }
     'rounds: loop {
         let mut issued_any = false;
-        for lane in 0..lanes {
+        // A round tries the lanes not parked; one unparked later in the round by a lane
+        // before it is tried in this round, as a try of every lane would.
+        let mut from = 0;
+        loop {
             if exec.ran.steps >= limit.min(budget) || exec.ran.stopped {
                 exec.ran.stopped |= exec.ran.steps >= budget;
                 exec.ran.rounds += u64::from(issued_any);
                 break 'rounds;
             }
+            let Some(lane) = exec.next_ready(from) else { break };
+            from = lane + 1;
             if exec.try_issue(lane, watch) {
                 issued_any = true;
                 exec.ran.steps += 1;
@@ -252,6 +281,42 @@ pub(super) fn run(program: &Program<'_>, watch: &mut dyn Watch, limit: u64) -> R
 }
 
 impl Exec<'_, '_> {
+    /// The first lane from `from` on that is not parked.
+    fn next_ready(&self, from: usize) -> Option<usize> {
+        let mut word = from / 64;
+        let mut bits = self.ready.get(word)? & (u64::MAX << (from % 64));
+        loop {
+            if bits != 0 {
+                return Some(word * 64 + bits.trailing_zeros() as usize);
+            }
+            word += 1;
+            bits = *self.ready.get(word)?;
+        }
+    }
+
+    fn unpark(&mut self, lane: usize) {
+        self.ready[lane / 64] |= 1 << (lane % 64);
+    }
+
+    fn park(&mut self, lane: usize) {
+        if self.parks {
+            self.ready[lane / 64] &= !(1 << (lane % 64));
+        }
+    }
+
+    /// A semaphore's value changed: the lanes parked on it are tried again.
+    fn changed(&mut self, sem: u32) {
+        if self.parked_on[sem as usize].is_empty() {
+            return;
+        }
+        let mut parked = std::mem::take(&mut self.parked_on[sem as usize]);
+        for &lane in &parked {
+            self.unpark(lane as usize);
+        }
+        parked.clear();
+        self.parked_on[sem as usize] = parked;
+    }
+
     /// Moves an engine lane to its next step (a queue's is its FIFO's head).
     fn advance(&mut self, lane: usize) {
         let program = self.program;
@@ -315,9 +380,11 @@ impl Exec<'_, '_> {
     }
 
     /// Issues a lane's next instruction when it can; whether it did.
-    fn try_issue(&mut self, lane: usize, watch: &mut dyn Watch) -> bool {
+    fn try_issue<W: Watch>(&mut self, lane: usize, watch: &mut W) -> bool {
         let Some(step) = self.ran.at(lane) else {
+            // Done, or a queue with nothing triggered yet.
             self.ran.stuck[lane] = None;
+            self.park(lane);
             return false;
         };
         let program = self.program;
@@ -328,6 +395,15 @@ impl Exec<'_, '_> {
             let (value, _) = self.values[w.sem as usize];
             if !w.cmp.holds(value, w.value) {
                 self.ran.stuck[lane] = Some(Stuck::Wait(k));
+                // Parked until a semaphore of its waits up to this one changes: the
+                // waits after it are not read.
+                self.park(lane);
+                for w in &waits[..=k] {
+                    let parked = &mut self.parked_on[w.sem as usize];
+                    if !parked.contains(&(lane as u32)) {
+                        parked.push(lane as u32);
+                    }
+                }
                 return false;
             }
         }
@@ -360,6 +436,7 @@ impl Exec<'_, '_> {
         for w in waits {
             if w.clears {
                 self.values[w.sem as usize] = (0, true);
+                self.changed(w.sem);
             }
         }
         for u in program.updates_of(step) {
@@ -369,12 +446,14 @@ impl Exec<'_, '_> {
                 Change::Add(v) => value.saturating_add(v),
                 Change::Write(v) => v,
             };
-            watch.update(lane, program.semaphores.key(u.sem), u.sem);
+            self.changed(u.sem);
+            watch.update(program, lane, u.sem);
         }
         for &block in program.triggers_of(s) {
             if let Some(queue) = program.steps[block as usize].lane() {
                 if let Cursor::Queue { fifo } = &mut self.ran.cursors[queue] {
                     fifo.push_back(block);
+                    self.unpark(queue);
                 }
             }
         }
@@ -423,8 +502,8 @@ mod tests {
         fn issue(&mut self, _: &Program<'_>, at: Issue<'_>) {
             self.0.push((at.lane, at.step, at.round));
         }
-        fn update(&mut self, lane: usize, _: SemKey, index: u32) {
-            self.1.push((lane, index));
+        fn update(&mut self, _: &Program<'_>, lane: usize, sem: u32) {
+            self.1.push((lane, sem));
         }
     }
 
@@ -503,6 +582,75 @@ mod tests {
             walked += by_own.steps;
         }
         assert!(walked > 1000, "{walked} steps in all");
+    }
+
+    /// Parking the lanes that cannot issue changes nothing: every run is the very run
+    /// that tries every lane every round — the same steps in the same rounds, the same
+    /// stuck state (deadlocks at a wait, at a rendezvous, a queue never triggered), the
+    /// same semaphores — in both flows, loops 3 deep, in every scenario the generator
+    /// plants, and when stopped part-way.
+    #[test]
+    fn parking_the_lanes_that_cannot_issue_runs_as_trying_every_lane() {
+        let mut configs = Vec::new();
+        for flow in [Flow::Flat, Flow::Modular] {
+            configs.push(GenConfig { flow, cores: 2, insts: 300, loop_depth: 3, barriers: 4, ..GenConfig::default() });
+            configs.push(GenConfig { flow, cores: 4, insts: 200, barriers: 6, remote_dma: 4, ..GenConfig::default() });
+        }
+        for scenario in [
+            Scenario::BarrierOnOnePath,
+            Scenario::SignalToAnotherSemaphore,
+            Scenario::TripCountDiffers,
+            Scenario::HandoffRace,
+        ] {
+            for flow in [Flow::Flat, Flow::Modular] {
+                configs.push(GenConfig { cores: 2, flow, scenario: Some(scenario), ..GenConfig::default() });
+            }
+        }
+        let (mut deadlocks, mut parked, mut triggered) = (0, 0, 0);
+        let triggering = configs.len();
+        configs.push(GenConfig { cores: 2, flow: Flow::Flat, ..GenConfig::default() });
+        for (k, config) in configs.into_iter().enumerate() {
+            let mut files = gen::generate(&config, Layout::Files);
+            if k == triggering {
+                triggers_queue_blocks(&mut files);
+            }
+            let sources = files.iter().map(|f| f.source()).collect();
+            let outcome = crate::passes::run(sources, &config.link_options());
+            let Some(set) = outcome.linked else { panic!("{config:?} did not link") };
+            let program = program::build(&set, 1);
+            let mut every = Trace::default();
+            let by_every = run_parking(&program, &mut every, u64::MAX, false);
+            for limit in [u64::MAX, by_every.steps / 2] {
+                let (mut by_parking, mut trace) = (Trace::default(), Trace::default());
+                let ran = run_parking(&program, &mut by_parking, limit, true);
+                let again = run_parking(&program, &mut trace, limit, false);
+                assert_eq!(said(&program, &ran, &by_parking), said(&program, &again, &trace), "{config:?} to {limit}");
+            }
+            deadlocks += usize::from(!(0..program.lanes.len()).all(|lane| by_every.done(lane)));
+            parked += by_every.stuck.iter().filter(|s| matches!(s, Some(Stuck::Wait(_)))).count();
+            triggered += program.triggers.iter().filter(|&&block| by_every.issued[block as usize] > 0).count();
+        }
+        assert!(deadlocks >= 2 && parked >= 1, "{deadlocks} deadlocks, {parked} lanes stuck at a wait");
+        assert_eq!(triggered, 6, "each core's three triggered blocks issue");
+    }
+
+    /// Makes a generated set's `io` DMA blocks wait for a `DmaTrigger` at the end of each
+    /// core's first function: its queue runs its other blocks, waits with an empty FIFO,
+    /// and runs them once triggered.
+    fn triggers_queue_blocks(files: &mut [gen::GenFile]) {
+        for file in files.iter_mut().filter(|f| f.path.ends_with(".json")) {
+            let mut module: serde_json::Value = serde_json::from_slice(&file.bytes).expect("a generated module");
+            let Some(blocks) = module["functions"][0]["blocks"].as_array_mut() else { continue };
+            let Some(instructions) = blocks.last_mut().and_then(|b| b["instructions"].as_array_mut()) else {
+                continue;
+            };
+            let trigger = serde_json::json!({
+                "name": "trigger_io", "opcode": "DmaTrigger", "engine": "SP", "queue": "qSyncIO",
+                "dma_blocks": ["io_dma_0", "io_dma_1", "io_dma_2"],
+            });
+            instructions.push(trigger);
+            file.bytes = serde_json::to_vec(&module).expect("JSON");
+        }
     }
 
     /// What the modules say a walk from each entry issues (read before any program, to

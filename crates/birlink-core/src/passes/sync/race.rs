@@ -16,7 +16,6 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use rustc_hash::FxHashMap;
 
-use super::entries::SemKey;
 use super::execution::{Issue, Watch};
 use super::program::{Meet, Program, NO_SLOT};
 
@@ -59,12 +58,15 @@ pub(super) struct Race {
     clocks: Vec<u32>,
     /// Each lane's core.
     core_of: Vec<usize>,
-    /// Semaphores' clocks, by number (`Program::semaphores`; `None`: never updated).
-    sems: Vec<Option<Box<[u32]>>>,
+    /// Semaphores' clocks, by number (`Program::semaphores`), `lanes` entries each (a
+    /// semaphore never updated keeps zeros: joining it changes nothing).
+    sems: Vec<u32>,
     /// Each lane's clock when it last arrived at a rendezvous, by what it meets.
     arrivals: HashMap<(u32, Meet), Box<[u32]>>,
-    /// Each queue lane's FIFO of trigger clocks (`None`: in the FIFO from the start).
-    triggers: Vec<VecDeque<Option<Box<[u32]>>>>,
+    /// Each queue lane's FIFO of trigger clocks, `lanes` entries each, after the
+    /// blocks in its FIFO from the start (how many of those are left: they carry none).
+    triggers: Vec<VecDeque<u32>>,
+    initial: Vec<usize>,
     /// Each slot's latest issue: its lane (`u32::MAX`: none), that lane's issues then
     /// and where in the lane's ring its clock was kept (a later issue may have taken it).
     slot_at: Vec<(u32, u32, u32)>,
@@ -104,16 +106,16 @@ impl Race {
                 lanes as u32 - 1
             })
             .collect();
-        let triggers = program.lanes.iter().map(|lane| lane.initial.iter().map(|_| None).collect()).collect();
         Race {
             lanes,
             entry_of,
             issued: vec![0; all],
             clocks: vec![0; all * lanes],
             core_of: program.lanes.iter().map(|l| l.core).collect(),
-            sems: Vec::new(),
+            sems: vec![0; program.semaphores.keys.len() * lanes],
             arrivals: HashMap::new(),
-            triggers,
+            triggers: vec![VecDeque::new(); all],
+            initial: program.lanes.iter().map(|lane| lane.initial.len()).collect(),
             slot_at: vec![(u32::MAX, 0, 0); program.slots as usize],
             ring: vec![0; all * RING * lanes],
             ring_ticks: vec![0; all * RING],
@@ -146,10 +148,10 @@ impl Watch for Race {
         // Its waits' semaphores.
         let n = self.lanes;
         for w in waits {
-            if let Some(Some(theirs)) = self.sems.get(w.sem as usize) {
-                for (mine, theirs) in self.clocks[lane * n..(lane + 1) * n].iter_mut().zip(theirs.iter()) {
-                    *mine = (*mine).max(*theirs);
-                }
+            let from = w.sem as usize * n;
+            let (sems, clocks) = (&self.sems, &mut self.clocks);
+            for (mine, theirs) in clocks[lane * n..(lane + 1) * n].iter_mut().zip(&sems[from..from + n]) {
+                *mine = (*mine).max(*theirs);
             }
         }
         // Its rendezvous: its own arrival first, then its partners'.
@@ -168,8 +170,13 @@ impl Watch for Race {
         }
         // A DMA block: its trigger's clock.
         if program.lanes[lane].queue.is_some() {
-            if let Some(Some(clock)) = self.triggers[lane].pop_front() {
-                self.join(lane, &clock);
+            if self.initial[lane] > 0 {
+                self.initial[lane] -= 1;
+            } else {
+                let (fifo, clocks) = (&mut self.triggers[lane], &mut self.clocks);
+                for (mine, theirs) in clocks[lane * n..(lane + 1) * n].iter_mut().zip(fifo.drain(..n.min(fifo.len()))) {
+                    *mine = (*mine).max(theirs);
+                }
             }
         }
         // Its dependencies at their latest issue (their lane's kept clock then).
@@ -222,22 +229,18 @@ impl Watch for Race {
         // The blocks it triggers carry its clock.
         for &block in program.triggers_of(s) {
             if let Some(queue) = program.steps[block as usize].lane() {
-                let clock: Box<[u32]> = self.clock(lane).into();
-                self.triggers[queue].push_back(Some(clock));
+                let (fifo, clocks) = (&mut self.triggers[queue], &self.clocks);
+                fifo.extend(&clocks[lane * n..(lane + 1) * n]);
             }
         }
     }
 
     /// An update by `lane` of a semaphore: the semaphore's clock joins the lane's.
-    fn update(&mut self, lane: usize, _sem: SemKey, index: u32) {
+    fn update(&mut self, _: &Program<'_>, lane: usize, sem: u32) {
         let n = self.lanes;
-        let clock = &self.clocks[lane * n..(lane + 1) * n];
-        let index = index as usize;
-        if self.sems.len() <= index {
-            self.sems.resize(index + 1, None);
-        }
-        let entry = self.sems[index].get_or_insert_with(|| vec![0; n].into_boxed_slice());
-        for (theirs, mine) in entry.iter_mut().zip(clock) {
+        let to = sem as usize * n;
+        let (sems, clocks) = (&mut self.sems, &self.clocks);
+        for (theirs, mine) in sems[to..to + n].iter_mut().zip(&clocks[lane * n..(lane + 1) * n]) {
             *theirs = (*theirs).max(*mine);
         }
     }

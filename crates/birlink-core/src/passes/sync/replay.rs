@@ -60,7 +60,8 @@ impl Watch for Trace {
         }
     }
 
-    fn update(&mut self, _lane: usize, sem: SemKey, _index: u32) {
+    fn update(&mut self, program: &Program<'_>, _lane: usize, sem: u32) {
+        let sem = program.semaphores.key(sem);
         let (seq, core) = self.current;
         if sem.0 != core {
             self.pending.entry(sem).or_default().push(seq);

@@ -10,7 +10,8 @@
 //! never per issue: a loop's iterations overwrite what they left. A clock has an entry
 //! for each lane that accesses a shared cell only: the check compares no other entry,
 //! and a join or a tick of one entry never moves another, so leaving the others out
-//! changes no verdict (a set without shared memory keeps empty clocks).
+//! changes no verdict (a set without shared memory keeps empty clocks, and the check does
+//! nothing as its lanes issue).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -143,10 +144,14 @@ impl Watch for Race {
     /// rendezvous partners' arrival clocks join too (a partner that passed, its kept
     /// one); a queue lane takes its FIFO's head's trigger clock.
     fn issue(&mut self, program: &Program<'_>, at: Issue<'_>) {
+        // No lane touches shared memory: there is nothing to order.
+        let n = self.lanes;
+        if n == 0 {
+            return;
+        }
         let Issue { lane, step, partners, meet, waits, .. } = at;
         let s = &program.steps[step as usize];
         // Its waits' semaphores.
-        let n = self.lanes;
         for w in waits {
             let from = w.sem as usize * n;
             let (sems, clocks) = (&self.sems, &mut self.clocks);
@@ -238,6 +243,9 @@ impl Watch for Race {
     /// An update by `lane` of a semaphore: the semaphore's clock joins the lane's.
     fn update(&mut self, _: &Program<'_>, lane: usize, sem: u32) {
         let n = self.lanes;
+        if n == 0 {
+            return;
+        }
         let to = sem as usize * n;
         let (sems, clocks) = (&mut self.sems, &self.clocks);
         for (theirs, mine) in sems[to..to + n].iter_mut().zip(&clocks[lane * n..(lane + 1) * n]) {

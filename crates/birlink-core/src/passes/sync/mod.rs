@@ -90,8 +90,7 @@ impl Prepared<'_> {
 
 /// Steps 2–6 over the programs read ([`Prepared::check`]).
 fn checked(program: program::Program<'_>, cores: u64, deny: Deny) -> Checked {
-    let mut race = race::Race::new(&program);
-    let ran = execution::run(&program, &mut race, u64::MAX);
+    let (ran, races) = execute(&program);
     let verdict = if ran.stopped {
         Verdict::Stopped
     } else if (0..program.lanes.len()).all(|lane| ran.done(lane)) {
@@ -122,7 +121,7 @@ fn checked(program: program::Program<'_>, cores: u64, deny: Deny) -> Checked {
     sendrecv::check(&program, &mut drafts);
     stuck::findings(&program, &stuck, exact, &why, &mut drafts);
     input::unknown_semaphores(&program, &mut drafts);
-    findings::races(&program, &race.found, &mut drafts);
+    findings::races(&program, &races, &mut drafts);
     if verdict == Verdict::Completes {
         findings::leftovers(&program, &ran, &mut drafts);
     }
@@ -180,6 +179,27 @@ fn checked(program: program::Program<'_>, cores: u64, deny: Deny) -> Checked {
         log: None,
     };
     Checked { sync, diagnostics: kept.diagnostics }
+}
+
+/// The execution, with the race check told what issues: its clocks stored with 2 or 4
+/// entries when as few lanes access a shared cell (loops of a known length), else with
+/// one per such lane. The width changes how fast it runs, never what it finds.
+fn execute(program: &program::Program<'_>) -> (execution::Ran, Vec<race::RaceFound>) {
+    fn with<W: race::Width>(
+        program: &program::Program<'_>,
+        mut race: race::Race<W>,
+    ) -> (execution::Ran, Vec<race::RaceFound>) {
+        let ran = execution::run(program, &mut race, u64::MAX);
+        (ran, race.found)
+    }
+    let entries = race::entries(program);
+    if let Some(race) = race::Race::<race::Fixed<2>>::fixed(program, &entries) {
+        return with(program, race);
+    }
+    if let Some(race) = race::Race::<race::Fixed<4>>::fixed(program, &entries) {
+        return with(program, race);
+    }
+    with(program, race::Race::exact(program, &entries))
 }
 
 /// The non-zero semaphores as the execution ended, by core, type (bytewise), id.

@@ -47,9 +47,62 @@ pub(super) struct RaceFound {
 /// it can hide a race, never invent one; real dependents issue within a few steps).
 const RING: usize = 32;
 
+/// How many entries a clock is stored with: the lanes that access a shared cell, or a
+/// fixed count at least as many (the entries past them stay zero), so that the joins of
+/// the clocks of the sets that have few such lanes are loops of a known length.
+pub(super) trait Width: Copy {
+    /// The entries each clock is stored with.
+    fn n(self) -> usize;
+}
+
+/// Clocks of `N` entries.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Fixed<const N: usize>;
+
+impl<const N: usize> Width for Fixed<N> {
+    fn n(self) -> usize {
+        N
+    }
+}
+
+/// Clocks of as many entries as lanes that access a shared cell.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Exact(pub usize);
+
+impl Width for Exact {
+    fn n(self) -> usize {
+        self.0
+    }
+}
+
+/// The lanes that access a shared cell: each lane's entry in a clock (`u32::MAX`: none),
+/// numbered in lane order, and how many have one.
+pub(super) fn entries(program: &Program<'_>) -> (Vec<u32>, usize) {
+    let mut shares = vec![false; program.lanes.len()];
+    for step in &program.steps {
+        if let Some(lane) = step.lane() {
+            shares[lane] |= !program.accesses_of(step).is_empty();
+        }
+    }
+    let mut lanes = 0;
+    let entry_of = shares
+        .iter()
+        .map(|&shares| {
+            if !shares {
+                return u32::MAX;
+            }
+            lanes += 1;
+            lanes as u32 - 1
+        })
+        .collect();
+    (entry_of, lanes)
+}
+
 /// The race check's state.
-pub(super) struct Race {
-    /// Entries in a clock: the lanes that access a shared cell.
+pub(super) struct Race<W: Width> {
+    /// How many entries each clock is stored with.
+    width: W,
+    /// The lanes that access a shared cell (each has an entry; none: nothing to check).
     lanes: usize,
     /// Each lane's entry in a clock (`u32::MAX`: it has none).
     entry_of: Vec<u32>,
@@ -84,41 +137,42 @@ pub(super) struct Race {
     pub found: Vec<RaceFound>,
 }
 
-impl Race {
-    /// A check for `program`: clocks at zero; each dependency is already the slot of
-    /// the steps of its core that bear its name ([`Step::slot`](super::program::Step::slot)).
-    pub(super) fn new(program: &Program<'_>) -> Race {
+impl Race<Exact> {
+    /// A check for `program` with the lanes' `entries` ([`entries`]), a clock entry for
+    /// each lane that has one.
+    pub(super) fn exact(program: &Program<'_>, entries: &(Vec<u32>, usize)) -> Race<Exact> {
+        Race::with_width(program, entries, Exact(entries.1))
+    }
+}
+
+impl<const N: usize> Race<Fixed<N>> {
+    /// A check for `program` with the lanes' `entries`, clocks of `N` entries, when that
+    /// is as many as the lanes that have one or more.
+    pub(super) fn fixed(program: &Program<'_>, entries: &(Vec<u32>, usize)) -> Option<Race<Fixed<N>>> {
+        (entries.1 <= N).then(|| Race::with_width(program, entries, Fixed))
+    }
+}
+
+impl<W: Width> Race<W> {
+    /// A check for `program` with clocks of `width` entries (as many as the lanes that
+    /// have an entry, or more), at zero; each dependency is already the slot of the steps
+    /// of its core that bear its name ([`Step::slot`](super::program::Step::slot)).
+    fn with_width(program: &Program<'_>, (entry_of, lanes): &(Vec<u32>, usize), width: W) -> Race<W> {
         let all = program.lanes.len();
-        // The lanes that access a shared cell, numbered in lane order.
-        let mut shares = vec![false; all];
-        for step in &program.steps {
-            if let Some(lane) = step.lane() {
-                shares[lane] |= !program.accesses_of(step).is_empty();
-            }
-        }
-        let mut lanes = 0;
-        let entry_of = shares
-            .iter()
-            .map(|&shares| {
-                if !shares {
-                    return u32::MAX;
-                }
-                lanes += 1;
-                lanes as u32 - 1
-            })
-            .collect();
+        let n = width.n();
         Race {
-            lanes,
-            entry_of,
+            width,
+            lanes: *lanes,
+            entry_of: entry_of.clone(),
             issued: vec![0; all],
-            clocks: vec![0; all * lanes],
+            clocks: vec![0; all * n],
             core_of: program.lanes.iter().map(|l| l.core).collect(),
-            sems: vec![0; program.semaphores.keys.len() * lanes],
+            sems: vec![0; program.semaphores.keys.len() * n],
             arrivals: HashMap::new(),
             triggers: vec![VecDeque::new(); all],
             initial: program.lanes.iter().map(|lane| lane.initial.len()).collect(),
             slot_at: vec![(u32::MAX, 0, 0); program.slots as usize],
-            ring: vec![0; all * RING * lanes],
+            ring: vec![0; all * RING * n],
             ring_ticks: vec![0; all * RING],
             ring_next: vec![0; all],
             cells: FxHashMap::default(),
@@ -128,27 +182,28 @@ impl Race {
     }
 
     fn clock(&self, lane: usize) -> &[u32] {
-        &self.clocks[lane * self.lanes..(lane + 1) * self.lanes]
+        let n = self.width.n();
+        &self.clocks[lane * n..(lane + 1) * n]
     }
 
     fn join(&mut self, lane: usize, other: &[u32]) {
-        let n = self.lanes;
+        let n = self.width.n();
         for (mine, theirs) in self.clocks[lane * n..(lane + 1) * n].iter_mut().zip(other) {
             *mine = (*mine).max(*theirs);
         }
     }
 }
 
-impl Watch for Race {
+impl<W: Width> Watch for Race<W> {
     /// `step` issues on `lane`: joins what orders it, ticks, checks its accesses. Its
     /// rendezvous partners' arrival clocks join too (a partner that passed, its kept
     /// one); a queue lane takes its FIFO's head's trigger clock.
     fn issue(&mut self, program: &Program<'_>, at: Issue<'_>) {
         // No lane touches shared memory: there is nothing to order.
-        let n = self.lanes;
-        if n == 0 {
+        if self.lanes == 0 {
             return;
         }
+        let n = self.width.n();
         let Issue { lane, step, partners, meet, waits, .. } = at;
         let s = &program.steps[step as usize];
         // Its waits' semaphores.
@@ -242,10 +297,10 @@ impl Watch for Race {
 
     /// An update by `lane` of a semaphore: the semaphore's clock joins the lane's.
     fn update(&mut self, _: &Program<'_>, lane: usize, sem: u32) {
-        let n = self.lanes;
-        if n == 0 {
+        if self.lanes == 0 {
             return;
         }
+        let n = self.width.n();
         let to = sem as usize * n;
         let (sems, clocks) = (&mut self.sems, &self.clocks);
         for (theirs, mine) in sems[to..to + n].iter_mut().zip(&clocks[lane * n..(lane + 1) * n]) {
@@ -254,12 +309,12 @@ impl Watch for Race {
     }
 }
 
-impl Race {
+impl<W: Width> Race<W> {
     /// An access to `cell`: checked against the latest write (and, for a write, read) by
     /// every lane of another core, then remembered as its lane's latest (a cell's row
     /// has a place per clock entry: only the lanes that access shared cells).
     fn access(&mut self, program: &Program<'_>, cell: u32, seen: Seen, write: bool) {
-        let n = self.lanes;
+        let n = self.width.n();
         let me = seen.lane as usize;
         let core = self.core_of[me];
         let row = self.cells.entry(cell).or_insert_with(|| vec![(None, None); n]);
@@ -297,5 +352,76 @@ impl Race {
                 self.found.push(race);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::{self, GenConfig, Layout, Scenario, Shape};
+    use crate::passes::sync::{execution, program};
+    use crate::Flow;
+
+    /// What a run with `race` found, and the lanes' and semaphores' clocks it ended
+    /// with, each by the entries of the lanes that have one.
+    fn races<W: Width>(program: &Program<'_>, mut race: Race<W>) -> (u64, Vec<RaceFound>, Vec<u32>, Vec<u32>) {
+        let ran = execution::run(program, &mut race, u64::MAX);
+        let (n, lanes) = (race.width.n(), race.lanes);
+        let entries = |clocks: &[u32]| clocks.chunks(n).flat_map(|clock| clock[..lanes].to_vec()).collect();
+        (ran.steps, race.found, entries(&race.clocks), entries(&race.sems))
+    }
+
+    /// How many entries the clocks are stored with changes nothing: the races found and
+    /// the clocks the lanes and semaphores end with, with an entry per lane that touches
+    /// shared memory, are those with 2, 4 and 8 entries (where as many or more), in both
+    /// flows, with a race planted and without, with 2 and 4 cores.
+    #[test]
+    fn the_clocks_width_changes_no_race_found() {
+        let (mut found, mut widths, mut carried) = (0, 0, 0);
+        for flow in [Flow::Flat, Flow::Modular] {
+            for (cores, scenario, shape) in [
+                (2, None, Shape::Gen),
+                (2, Some(Scenario::HandoffRace), Shape::Gen),
+                (4, None, Shape::Gen),
+                (2, None, Shape::Short),
+                (2, None, Shape::Real),
+            ] {
+                let config = GenConfig {
+                    cores,
+                    flow,
+                    scenario,
+                    shape,
+                    handoffs: 4,
+                    remote_dma: 4,
+                    barriers: 4,
+                    ..GenConfig::default()
+                };
+                let sources = gen::generate(&config, Layout::Files).iter().map(|f| f.source()).collect();
+                let outcome = crate::passes::run(sources, &config.link_options());
+                let Some(set) = outcome.linked else { panic!("{config:?} did not link") };
+                let program = program::build(&set, 1);
+                let entries = entries(&program);
+                let exact = races(&program, Race::exact(&program, &entries));
+                let fixed = [
+                    Race::<Fixed<2>>::fixed(&program, &entries).map(|race| races(&program, race)),
+                    Race::<Fixed<4>>::fixed(&program, &entries).map(|race| races(&program, race)),
+                    Race::<Fixed<8>>::fixed(&program, &entries).map(|race| races(&program, race)),
+                ];
+                assert_eq!(fixed[0].is_some(), entries.1 <= 2, "{config:?}");
+                for other in fixed.into_iter().flatten() {
+                    assert_eq!(other, exact, "{config:?}: {} lanes share", entries.1);
+                    widths += 1;
+                }
+                found += exact.1.len();
+                carried += usize::from(exact.3.iter().any(|&tick| tick > 0));
+                eprintln!(
+                    "DBG {flow:?} {cores} {shape:?}: lanes {} carried {}",
+                    entries.1,
+                    exact.3.iter().any(|&t| t > 0)
+                );
+            }
+        }
+        assert!(found > 0 && widths >= 12, "{found} races, {widths} widths compared");
+        assert!(carried >= 2, "{carried} sets whose semaphores carry a clock");
     }
 }

@@ -494,6 +494,14 @@ mod tests {
     use crate::passes::sync::program;
     use crate::Flow;
 
+    /// Every scenario the generator plants.
+    const SCENARIOS: [Scenario; 4] = [
+        Scenario::BarrierOnOnePath,
+        Scenario::SignalToAnotherSemaphore,
+        Scenario::TripCountDiffers,
+        Scenario::HandoffRace,
+    ];
+
     /// A watch that keeps the order of what issued, and each update.
     #[derive(Default)]
     struct Trace(Vec<(usize, u32, u64)>, Vec<(usize, u32)>);
@@ -554,12 +562,7 @@ mod tests {
         for flow in [Flow::Flat, Flow::Modular] {
             configs.push(GenConfig { flow, cores: 2, insts: 300, loop_depth: 3, barriers: 4, ..GenConfig::default() });
         }
-        for scenario in [
-            Scenario::BarrierOnOnePath,
-            Scenario::SignalToAnotherSemaphore,
-            Scenario::TripCountDiffers,
-            Scenario::HandoffRace,
-        ] {
+        for scenario in SCENARIOS {
             configs.push(GenConfig { cores: 2, flow: Flow::Flat, scenario: Some(scenario), ..GenConfig::default() });
         }
         let mut walked = 0;
@@ -596,12 +599,7 @@ mod tests {
             configs.push(GenConfig { flow, cores: 2, insts: 300, loop_depth: 3, barriers: 4, ..GenConfig::default() });
             configs.push(GenConfig { flow, cores: 4, insts: 200, barriers: 6, remote_dma: 4, ..GenConfig::default() });
         }
-        for scenario in [
-            Scenario::BarrierOnOnePath,
-            Scenario::SignalToAnotherSemaphore,
-            Scenario::TripCountDiffers,
-            Scenario::HandoffRace,
-        ] {
+        for scenario in SCENARIOS {
             for flow in [Flow::Flat, Flow::Modular] {
                 configs.push(GenConfig { cores: 2, flow, scenario: Some(scenario), ..GenConfig::default() });
             }

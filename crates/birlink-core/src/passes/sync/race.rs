@@ -67,7 +67,7 @@ impl<const N: usize> Width for Fixed<N> {
 
 /// Clocks of as many entries as lanes that access a shared cell.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Exact(pub usize);
+pub(super) struct Exact(usize);
 
 impl Width for Exact {
     fn n(self) -> usize {
@@ -108,18 +108,19 @@ pub(super) struct Race<W: Width> {
     entry_of: Vec<u32>,
     /// Each lane's issues so far: its own entry, when it has one.
     issued: Vec<u32>,
-    /// Each lane's clock, `lanes` entries each.
+    /// Each lane's clock, the width's entries each.
     clocks: Vec<u32>,
     /// Each lane's core.
     core_of: Vec<usize>,
-    /// Semaphores' clocks, by number (`Program::semaphores`), `lanes` entries each (a
-    /// semaphore never updated keeps zeros: joining it changes nothing).
+    /// Semaphores' clocks, by number (`Program::semaphores`), the width's entries each
+    /// (a semaphore never updated keeps zeros: joining it changes nothing).
     sems: Vec<u32>,
     /// Each lane's clock when it last arrived at a rendezvous, by what it meets.
     arrivals: HashMap<(u32, Meet), Box<[u32]>>,
-    /// Each queue lane's FIFO of trigger clocks, `lanes` entries each, after the
-    /// blocks in its FIFO from the start (how many of those are left: they carry none).
+    /// Each queue lane's FIFO of trigger clocks, the width's entries each, after the
+    /// blocks in its FIFO from the start, which carry none.
     triggers: Vec<VecDeque<u32>>,
+    /// Each queue lane's blocks from the start not issued yet.
     initial: Vec<usize>,
     /// Each slot's latest issue: its lane (`u32::MAX`: none), that lane's issues then
     /// and where in the lane's ring its clock was kept (a later issue may have taken it).

@@ -306,15 +306,10 @@ impl Exec<'_, '_> {
 
     /// A semaphore's value changed: the lanes parked on it are tried again.
     fn changed(&mut self, sem: u32) {
-        if self.parked_on[sem as usize].is_empty() {
-            return;
+        let ready = &mut self.ready;
+        for lane in self.parked_on[sem as usize].drain(..) {
+            ready[lane as usize / 64] |= 1 << (lane % 64);
         }
-        let mut parked = std::mem::take(&mut self.parked_on[sem as usize]);
-        for &lane in &parked {
-            self.unpark(lane as usize);
-        }
-        parked.clear();
-        self.parked_on[sem as usize] = parked;
     }
 
     /// Moves an engine lane to its next step (a queue's is its FIFO's head).

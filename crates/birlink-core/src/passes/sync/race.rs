@@ -75,9 +75,16 @@ impl Width for Exact {
     }
 }
 
-/// The lanes that access a shared cell: each lane's entry in a clock (`u32::MAX`: none),
-/// numbered in lane order, and how many have one.
-pub(super) fn entries(program: &Program<'_>) -> (Vec<u32>, usize) {
+/// The lanes that access a shared cell, each with an entry in a clock.
+pub(super) struct Entries {
+    /// Each lane's entry (`u32::MAX`: none), numbered in lane order.
+    of: Vec<u32>,
+    /// How many lanes have one.
+    lanes: usize,
+}
+
+/// The lanes that access a shared cell, and their entries.
+pub(super) fn entries(program: &Program<'_>) -> Entries {
     let mut shares = vec![false; program.lanes.len()];
     for step in &program.steps {
         if let Some(lane) = step.lane() {
@@ -95,7 +102,7 @@ pub(super) fn entries(program: &Program<'_>) -> (Vec<u32>, usize) {
             lanes as u32 - 1
         })
         .collect();
-    (entry_of, lanes)
+    Entries { of: entry_of, lanes }
 }
 
 /// The race check's state.
@@ -141,16 +148,16 @@ pub(super) struct Race<W: Width> {
 impl Race<Exact> {
     /// A check for `program` with the lanes' `entries` ([`entries`]), a clock entry for
     /// each lane that has one.
-    pub(super) fn exact(program: &Program<'_>, entries: &(Vec<u32>, usize)) -> Race<Exact> {
-        Race::with_width(program, entries, Exact(entries.1))
+    pub(super) fn exact(program: &Program<'_>, entries: &Entries) -> Race<Exact> {
+        Race::with_width(program, entries, Exact(entries.lanes))
     }
 }
 
 impl<const N: usize> Race<Fixed<N>> {
     /// A check for `program` with the lanes' `entries`, clocks of `N` entries, when that
     /// is as many as the lanes that have one or more.
-    pub(super) fn fixed(program: &Program<'_>, entries: &(Vec<u32>, usize)) -> Option<Race<Fixed<N>>> {
-        (entries.1 <= N).then(|| Race::with_width(program, entries, Fixed))
+    pub(super) fn fixed(program: &Program<'_>, entries: &Entries) -> Option<Race<Fixed<N>>> {
+        (entries.lanes <= N).then(|| Race::with_width(program, entries, Fixed))
     }
 }
 
@@ -158,13 +165,13 @@ impl<W: Width> Race<W> {
     /// A check for `program` with clocks of `width` entries (as many as the lanes that
     /// have an entry, or more), at zero; each dependency is already the slot of the steps
     /// of its core that bear its name ([`Step::slot`](super::program::Step::slot)).
-    fn with_width(program: &Program<'_>, (entry_of, lanes): &(Vec<u32>, usize), width: W) -> Race<W> {
+    fn with_width(program: &Program<'_>, entries: &Entries, width: W) -> Race<W> {
         let all = program.lanes.len();
         let n = width.n();
         Race {
             width,
-            lanes: *lanes,
-            entry_of: entry_of.clone(),
+            lanes: entries.lanes,
+            entry_of: entries.of.clone(),
             issued: vec![0; all],
             clocks: vec![0; all * n],
             core_of: program.lanes.iter().map(|l| l.core).collect(),
@@ -408,16 +415,16 @@ mod tests {
                     Race::<Fixed<4>>::fixed(&program, &entries).map(|race| races(&program, race)),
                     Race::<Fixed<8>>::fixed(&program, &entries).map(|race| races(&program, race)),
                 ];
-                assert_eq!(fixed[0].is_some(), entries.1 <= 2, "{config:?}");
+                assert_eq!(fixed[0].is_some(), entries.lanes <= 2, "{config:?}");
                 for other in fixed.into_iter().flatten() {
-                    assert_eq!(other, exact, "{config:?}: {} lanes share", entries.1);
+                    assert_eq!(other, exact, "{config:?}: {} lanes share", entries.lanes);
                     widths += 1;
                 }
                 found += exact.1.len();
                 carried += usize::from(exact.3.iter().any(|&tick| tick > 0));
                 eprintln!(
                     "DBG {flow:?} {cores} {shape:?}: lanes {} carried {}",
-                    entries.1,
+                    entries.lanes,
                     exact.3.iter().any(|&t| t > 0)
                 );
             }

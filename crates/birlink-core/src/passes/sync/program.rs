@@ -724,6 +724,19 @@ impl<'m> Sharing<'m> {
 /// order. The outcome does not depend on `threads`. Only the shared cells are numbered
 /// across cores, first, in core order.
 pub(super) fn build(set: &LinkedSet, threads: usize) -> Program<'_> {
+    build_with(set, threads, true)
+}
+
+/// [`build`] keeping every dependency (the tests' measure of
+/// [`Program::keep_ordering_dependencies`]).
+#[cfg(test)]
+pub(super) fn build_every_dependency(set: &LinkedSet, threads: usize) -> Program<'_> {
+    build_with(set, threads, false)
+}
+
+/// [`build`], keeping only the dependencies that order something (`ordering_only`) or
+/// every one.
+fn build_with(set: &LinkedSet, threads: usize, ordering_only: bool) -> Program<'_> {
     let cores = set.modules.len() as u64;
     let mut cells: HashMap<(u64, String), u32> = HashMap::new();
     let builders: Vec<Builder<'_>> = set
@@ -745,6 +758,9 @@ pub(super) fn build(set: &LinkedSet, threads: usize) -> Program<'_> {
         program.make_lane_walks();
     }
     program.number_slots();
+    if ordering_only {
+        program.keep_ordering_dependencies();
+    }
     program.shrink();
     let mut by_index: Vec<(u64, String)> = vec![(0, String::new()); cells.len()];
     for (cell, index) in cells {
@@ -965,6 +981,53 @@ impl<'m> Program<'m> {
         }
         for step in &mut self.steps {
             step.slot = slot_of_name[first[step.core()] + step.slot as usize];
+        }
+        self.slots = slots;
+    }
+
+    /// Leaves out the dependencies that order nothing the lane's own clock does not
+    /// already: every step that bears the slot is on the dependent's lane (a lane's clock
+    /// only grows), or none issues, or the dependent never issues. The slots no
+    /// dependency is left naming become [`NO_SLOT`], the others are numbered again in the
+    /// order first named: the race check keeps a clock for a step only when another lane
+    /// depends on it (in the short shape, where each instruction depends on the one
+    /// before it on its engine, nearly none).
+    fn keep_ordering_dependencies(&mut self) {
+        /// A slot that steps of more than one lane bear.
+        const LANES: u32 = NO_LANE - 1;
+        let mut bearer = vec![NO_LANE; self.slots as usize];
+        for step in &self.steps {
+            if step.slot != NO_SLOT && step.lane != NO_LANE {
+                let lane = &mut bearer[step.slot as usize];
+                *lane = if *lane == NO_LANE || *lane == step.lane { step.lane } else { LANES };
+            }
+        }
+        let mut renumbered = vec![NO_SLOT; self.slots as usize];
+        let (mut slots, mut kept) = (0u32, 0usize);
+        for k in 0..self.steps.len() {
+            let range = self.dependencies_range(k as u32);
+            let lane = self.steps[k].lane;
+            self.steps[k].dependencies = kept as u32;
+            for at in range {
+                let slot = self.dependencies[at];
+                let by = bearer[slot as usize];
+                if lane == NO_LANE || by == NO_LANE || by == lane {
+                    continue;
+                }
+                let slot = &mut renumbered[slot as usize];
+                if *slot == NO_SLOT {
+                    *slot = slots;
+                    slots += 1;
+                }
+                self.dependencies[kept] = *slot;
+                kept += 1;
+            }
+        }
+        self.dependencies.truncate(kept);
+        for step in &mut self.steps {
+            if step.slot != NO_SLOT {
+                step.slot = renumbered[step.slot as usize];
+            }
         }
         self.slots = slots;
     }

@@ -367,8 +367,20 @@ impl<W: Width> Race<W> {
 mod tests {
     use super::*;
     use crate::gen::{self, GenConfig, Layout, Scenario, Shape};
+    use crate::model::linked::LinkedSet;
     use crate::passes::sync::{execution, program};
     use crate::Flow;
+
+    /// The generator's set of `cores`, linked in `flow`, with `scenario` planted, its
+    /// instructions of `shape`, four handoffs, remote DMA blocks and barriers.
+    fn linked(cores: u64, flow: Flow, scenario: Option<Scenario>, shape: Shape) -> LinkedSet {
+        let config =
+            GenConfig { cores, flow, scenario, shape, handoffs: 4, remote_dma: 4, barriers: 4, ..GenConfig::default() };
+        let sources = gen::generate(&config, Layout::Files).iter().map(|f| f.source()).collect();
+        let outcome = crate::passes::run(sources, &config.link_options());
+        let Some(set) = outcome.linked else { panic!("{config:?} did not link") };
+        set
+    }
 
     /// What a run with `race` found, and the lanes' and semaphores' clocks it ended
     /// with, each by the entries of the lanes that have one.
@@ -394,19 +406,7 @@ mod tests {
                 (2, None, Shape::Short),
                 (2, None, Shape::Real),
             ] {
-                let config = GenConfig {
-                    cores,
-                    flow,
-                    scenario,
-                    shape,
-                    handoffs: 4,
-                    remote_dma: 4,
-                    barriers: 4,
-                    ..GenConfig::default()
-                };
-                let sources = gen::generate(&config, Layout::Files).iter().map(|f| f.source()).collect();
-                let outcome = crate::passes::run(sources, &config.link_options());
-                let Some(set) = outcome.linked else { panic!("{config:?} did not link") };
+                let set = linked(cores, flow, scenario, shape);
                 let program = program::build(&set, 1);
                 let entries = entries(&program);
                 let exact = races(&program, Race::exact(&program, &entries));
@@ -415,9 +415,9 @@ mod tests {
                     Race::<Fixed<4>>::fixed(&program, &entries).map(|race| races(&program, race)),
                     Race::<Fixed<8>>::fixed(&program, &entries).map(|race| races(&program, race)),
                 ];
-                assert_eq!(fixed[0].is_some(), entries.lanes <= 2, "{config:?}");
+                assert_eq!(fixed[0].is_some(), entries.lanes <= 2, "{flow:?} {cores} {scenario:?} {shape:?}");
                 for other in fixed.into_iter().flatten() {
-                    assert_eq!(other, exact, "{config:?}: {} lanes share", entries.lanes);
+                    assert_eq!(other, exact, "{flow:?} {cores} {shape:?}: {} lanes share", entries.lanes);
                     widths += 1;
                 }
                 found += exact.1.len();
@@ -446,29 +446,21 @@ mod tests {
                 (2, None, Shape::Short),
                 (2, None, Shape::Real),
             ] {
-                let config = GenConfig {
-                    cores,
-                    flow,
-                    scenario,
-                    shape,
-                    handoffs: 4,
-                    remote_dma: 4,
-                    barriers: 4,
-                    ..GenConfig::default()
-                };
-                let sources = gen::generate(&config, Layout::Files).iter().map(|f| f.source()).collect();
-                let outcome = crate::passes::run(sources, &config.link_options());
-                let Some(set) = outcome.linked else { panic!("{config:?} did not link") };
+                let set = linked(cores, flow, scenario, shape);
                 let (kept, every) = (program::build(&set, 1), program::build_every_dependency(&set, 1));
                 let with_every = races(&every, Race::exact(&every, &entries(&every)));
-                assert_eq!(races(&kept, Race::exact(&kept, &entries(&kept))), with_every, "{config:?}");
+                assert_eq!(
+                    races(&kept, Race::exact(&kept, &entries(&kept))),
+                    with_every,
+                    "{flow:?} {cores} {scenario:?} {shape:?}"
+                );
                 assert!(kept.dependencies.len() <= every.dependencies.len() && kept.slots <= every.slots);
                 if shape == Shape::Short {
                     assert!(
                         kept.slots < every.slots && kept.dependencies.len() < every.dependencies.len(),
-                        "{config:?}"
+                        "{flow:?} {cores}"
                     );
-                    assert!(!kept.dependencies.is_empty(), "{config:?}: another lane's dependencies are kept");
+                    assert!(!kept.dependencies.is_empty(), "{flow:?} {cores}: another lane's dependencies are kept");
                     fewer += 1;
                 }
                 found += with_every.1.len();

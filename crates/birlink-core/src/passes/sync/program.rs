@@ -990,8 +990,9 @@ impl<'m> Program<'m> {
     /// only grows), or none issues, or the dependent never issues. The slots no
     /// dependency is left naming become [`NO_SLOT`], the others are numbered again in the
     /// order first named: the race check keeps a clock for a step only when another lane
-    /// depends on it (in the short shape, where each instruction depends on the one
-    /// before it on its engine, nearly none).
+    /// depends on it (the short shape's instructions each depend on the one before them
+    /// in the file, often another engine's: 2 × 75k keep 112,656 of about 150k
+    /// dependencies, and 37,552 steps a clock).
     fn keep_ordering_dependencies(&mut self) {
         /// A slot that steps of more than one lane bear.
         const LANES: u32 = NO_LANE - 1;
